@@ -1,0 +1,72 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Swift 6 language mode everywhere; strict concurrency comes with it.
+let settings: [SwiftSetting] = [.enableUpcomingFeature("InternalImportsByDefault")]
+
+let package = Package(
+    name: "mirror",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "mirror", targets: ["mirror"]),
+        .library(name: "MirrorTestSupport", targets: ["MirrorTestSupport"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.0"..<"5.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    ],
+    targets: [
+        // System C libraries, found through pkg-config.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        // Thin Swift layers over the C libraries.
+        .target(name: "MirrorCore", swiftSettings: settings),
+        .target(name: "MirrorCompression", dependencies: ["CZlib"], swiftSettings: settings),
+        .target(name: "MirrorSQLite", dependencies: ["CSQLite"], swiftSettings: settings),
+        .target(name: "MirrorHTML", dependencies: ["CLibXML2"], swiftSettings: settings),
+
+        // The command line: parsing, printing, exit codes.
+        .target(
+            name: "MirrorCLI",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: settings
+        ),
+        .executableTarget(name: "mirror", dependencies: ["MirrorCLI"], swiftSettings: settings),
+
+        // An in-process origin server for tests.
+        .target(
+            name: "MirrorTestSupport",
+            dependencies: [
+                "MirrorCompression",
+                "MirrorCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: settings
+        ),
+
+        .testTarget(
+            name: "SystemLibraryTests",
+            dependencies: ["MirrorCompression", "MirrorSQLite", "MirrorHTML"],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "MirrorTestSupportTests",
+            dependencies: [
+                "MirrorTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: settings
+        ),
+        .testTarget(name: "MirrorCLITests", dependencies: ["MirrorCLI", "mirror"], swiftSettings: settings),
+        .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore"], swiftSettings: settings),
+    ],
+    swiftLanguageModes: [.v6]
+)

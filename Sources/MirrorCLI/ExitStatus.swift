@@ -1,0 +1,35 @@
+/// The process exit codes, documented in the README. Scripts rely on them: never renumber.
+public enum ExitStatus: Int32, CaseIterable, Sendable {
+    case success = 0
+    /// An unexpected failure not covered below.
+    case failure = 1
+    /// The command line is wrong: unknown option, bad value, missing argument.
+    case usage = 2
+    /// Reading or writing local files failed (permissions, full disk, bad path).
+    case io = 3
+    /// The network failed: a seed could not be reached, DNS, connection refused, timeouts.
+    case network = 4
+    /// Some pages could not be fetched (server errors, 404s, offline misses), the rest were.
+    case somePagesFailed = 8
+    /// The command exists but is not available in this version yet.
+    case notAvailable = 9
+    /// A bundle is corrupt, truncated, malicious or not a mirror bundle.
+    case badBundle = 10
+    /// `cache verify` found damaged or missing entries.
+    case cacheDamaged = 11
+
+    /// What the code means, for `--help` and the README.
+    public var meaning: String {
+        switch self {
+        case .success: return "success"
+        case .failure: return "unexpected failure"
+        case .usage: return "usage error (bad option or argument)"
+        case .io: return "local I/O error (permissions, full disk, bad path)"
+        case .network: return "network failure (nothing could be fetched)"
+        case .somePagesFailed: return "some pages failed (server errors, offline misses)"
+        case .notAvailable: return "command not available in this version yet"
+        case .badBundle: return "bad bundle (corrupt, truncated, malicious, not a mirror bundle)"
+        case .cacheDamaged: return "the cache has damaged or missing entries"
+        }
+    }
+}

@@ -1,0 +1,62 @@
+public import ArgumentParser
+import Foundation
+
+/// `mirror`: the root command. Subcommands do the work; this type only routes and maps errors to exit codes.
+public struct MirrorCommand: AsyncParsableCommand {
+    public static let version = "0.1.0"
+
+    public static let configuration = CommandConfiguration(
+        commandName: "mirror",
+        abstract: "Snapshot web sites for offline use, through a persistent HTTP cache.",
+        discussion: """
+            Examples:
+              mirror crawl https://docs.example.org/ -o docs-mirror --bundle docs.tar.gz
+              mirror serve docs.tar.gz --port 8080
+              mirror cache stats
+
+            Exit codes:
+            \(ExitStatus.allCases.map { "  \($0.rawValue)  \($0.meaning)" }.joined(separator: "\n"))
+            """,
+        version: "mirror \(version)",
+        subcommands: [
+            CrawlCommand.self, PackCommand.self, UnpackCommand.self, ServeCommand.self,
+            ProxyCommand.self, CacheCommand.self, ExportCommand.self,
+        ]
+    )
+
+    public init() {}
+
+    /// Parses `arguments`, runs the command and exits with a documented code.
+    public static func runMain(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            terminate(.success)
+        } catch let failure as CommandFailure {
+            printError("mirror: \(failure.message)")
+            terminate(failure.status)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                // ArgumentParser's usage errors: show its message, exit with our usage code.
+                printError(fullMessage(for: error))
+                terminate(.usage)
+            }
+            self.exit(withError: error)
+        }
+    }
+
+    static func printError(_ message: String) {
+        var line = message
+        if !line.hasSuffix("\n") { line += "\n" }
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    private static func terminate(_ status: ExitStatus) -> Never {
+        Foundation.exit(status.rawValue)
+    }
+}

@@ -1,0 +1,107 @@
+internal import CLibXML2
+
+/// A streaming HTML parser on libxml2's HTML push parser (SAX mode).
+///
+/// Feed the document in chunks as it arrives; the delegate hears about each
+/// start tag (names lower-cased by libxml2), end tag and text run. Broken
+/// markup is recovered from, never reported as a failure. Separate parser
+/// instances may run on different threads at once; one instance may not.
+public final class HTMLSAXParser {
+    /// Receives parse events in document order.
+    public protocol Delegate: AnyObject {
+        func parser(_ parser: HTMLSAXParser, didStart element: String, attributes: [HTMLAttribute])
+        func parser(_ parser: HTMLSAXParser, didEnd element: String)
+        func parser(_ parser: HTMLSAXParser, foundText text: String)
+    }
+
+    private var context: htmlParserCtxtPtr?
+    private weak var delegate: Delegate?
+    /// Bytes of input consumed by libxml2 when the current event was reported.
+    public var bytesConsumed: Int { context.map { Int(xmlByteConsumed($0)) } ?? 0 }
+
+    /// - Parameters:
+    ///   - charset: the document's encoding, e.g. "iso-8859-1". The caller decides it (HTTP header,
+    ///     BOM, `<meta charset>`); libxml2's own guess would be ISO-8859-1, which garbles UTF-8 URLs.
+    public init(delegate: Delegate, charset: String = "utf-8") {
+        _ = Self.initialized
+        self.delegate = delegate
+        var handler = htmlSAXHandler()
+        handler.initialized = XML_SAX2_MAGIC
+        handler.startElement = { userData, name, attributes in
+            guard let parser = HTMLSAXParser.from(userData), let name else { return }
+            parser.delegate?.parser(parser, didStart: String(cString: name), attributes: HTMLAttribute.list(attributes))
+        }
+        handler.endElement = { userData, name in
+            guard let parser = HTMLSAXParser.from(userData), let name else { return }
+            parser.delegate?.parser(parser, didEnd: String(cString: name))
+        }
+        let text: charactersSAXFunc = { userData, bytes, length in
+            guard let parser = HTMLSAXParser.from(userData), let bytes, length > 0 else { return }
+            let buffer = UnsafeBufferPointer(start: bytes, count: Int(length))
+            parser.delegate?.parser(parser, foundText: String(decoding: buffer, as: UTF8.self))
+        }
+        handler.characters = text
+        handler.cdataBlock = text
+        // Silence libxml2's own error printing; the parser recovers.
+        handler.serror = { _, _ in }
+        handler.error = nil
+        handler.warning = nil
+
+        let userData = Unmanaged.passUnretained(self).toOpaque()
+        context = htmlCreatePushParserCtxt(&handler, userData, nil, 0, nil, XML_CHAR_ENCODING_NONE)
+        if let context {
+            let options = HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue
+                | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue
+            htmlCtxtUseOptions(context, Int32(options))
+            if let encoder = xmlFindCharEncodingHandler(charset) ?? xmlFindCharEncodingHandler("utf-8") {
+                xmlSwitchToEncoding(context, encoder)
+            }
+        }
+    }
+
+    deinit {
+        if let context {
+            if let document = context.pointee.myDoc { xmlFreeDoc(document) }
+            htmlFreeParserCtxt(context)
+        }
+    }
+
+    /// Parses the next chunk of the document.
+    public func feed(_ bytes: UnsafeRawBufferPointer) {
+        guard let context else { return }
+        var remaining = bytes
+        // htmlParseChunk takes an Int32 length: feed large buffers in slices.
+        while !remaining.isEmpty {
+            let slice = UnsafeRawBufferPointer(rebasing: remaining.prefix(1 << 20))
+            slice.withMemoryRebound(to: CChar.self) { chars in
+                _ = htmlParseChunk(context, chars.baseAddress, Int32(chars.count), 0)
+            }
+            remaining = UnsafeRawBufferPointer(rebasing: remaining.dropFirst(slice.count))
+        }
+    }
+
+    /// Parses the next chunk of the document.
+    public func feed(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { feed($0) }
+    }
+
+    /// Signals the end of the document, flushing any held-back events.
+    public func finish() {
+        guard let context else { return }
+        htmlParseChunk(context, nil, 0, 1)
+    }
+
+    /// Parses a whole document at once.
+    public static func parse(_ bytes: [UInt8], charset: String = "utf-8", delegate: Delegate) {
+        let parser = HTMLSAXParser(delegate: delegate, charset: charset)
+        parser.feed(bytes)
+        parser.finish()
+    }
+
+    private static func from(_ userData: UnsafeMutableRawPointer?) -> HTMLSAXParser? {
+        userData.map { Unmanaged<HTMLSAXParser>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// libxml2 wants one global initialization before parsers are used from several threads.
+    private static let initialized: Void = xmlInitParser()
+}

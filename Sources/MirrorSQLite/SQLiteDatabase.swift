@@ -1,0 +1,80 @@
+internal import CSQLite
+
+/// One SQLite connection. Not thread-safe by itself: an owner serializes access
+/// (the cache keeps its connection behind a lock). Prepared statements are cached.
+public final class SQLiteDatabase {
+    private let handle: OpaquePointer
+    private var statements: [String: SQLiteStatement] = [:]
+    public let path: String
+
+    /// Opens (creating if needed) the database at `path`.
+    /// - Parameter busyTimeoutMilliseconds: how long to wait for another process's lock.
+    public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 10_000) throws(SQLiteError) {
+        var connection: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(connection)
+            throw SQLiteError(code: code, message: "\(message): \(path)")
+        }
+        handle = connection
+        self.path = path
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        sqlite3_extended_result_codes(handle, 1)
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that return no rows.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw SQLiteError(code: code, message: text, sql: sql)
+        }
+    }
+
+    /// A prepared statement for `sql`, compiled once and reused.
+    public func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let cached = statements[sql] { return cached }
+        let statement = try SQLiteStatement(database: handle, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Reads a single value from a PRAGMA or query.
+    public func scalar(_ sql: String) throws -> SQLiteValue {
+        let statement = try statement(sql)
+        return try statement.firstRow { row -> SQLiteValue in
+            if row.isNull(0) { return .null }
+            switch sqlite3_column_type(statement.handle, 0) {
+            case SQLITE_INTEGER: return .integer(row.int64(0))
+            case SQLITE_FLOAT: return .real(row.double(0))
+            case SQLITE_BLOB: return .blob(row.blob(0))
+            default: return .text(row.string(0))
+            }
+        } ?? .null
+    }
+}

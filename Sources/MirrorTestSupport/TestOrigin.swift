@@ -1,0 +1,178 @@
+import Foundation
+import MirrorCompression
+import MirrorCore
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// An HTTP/1.1 origin server for tests, in process, on 127.0.0.1 and an ephemeral port.
+///
+/// It serves programmable routes first, then an optional fixture folder, and
+/// logs every request. Start several for multi-host tests; each has its own port.
+///
+///     let origin = try await TestOrigin.start(site: .named("plain"))
+///     origin.route("/slow") { _ in var r = TestResponse.html("hi"); r.delay = .seconds(2); return r }
+///     ... fetch origin.url("/") ...
+///     #expect(origin.requests(path: "/").count == 1)
+///     try await origin.shutdown()
+public final class TestOrigin: Sendable {
+    /// Answers one request.
+    public typealias Handler = @Sendable (TestRequest) async -> TestResponse
+
+    public let host: String
+    public let port: Int
+    private let responder: OriginResponder
+    private let serverTask: Task<Void, Never>
+    private let serverChannel: any Channel
+
+    private init(host: String, port: Int, responder: OriginResponder, serverChannel: any Channel, serverTask: Task<Void, Never>) {
+        self.host = host
+        self.port = port
+        self.responder = responder
+        self.serverChannel = serverChannel
+        self.serverTask = serverTask
+    }
+
+    /// Starts a server on `host` (loopback only) and an ephemeral port.
+    public static func start(host: String = "127.0.0.1", site: FixtureSite? = nil) async throws -> TestOrigin {
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .bind(host: host, port: 0) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
+                        wrappingChannelSynchronously: channel)
+                }
+            }
+        let responder = OriginResponder(site: site)
+        let task = Task {
+            await withDiscardingTaskGroup { group in
+                try? await server.executeThenClose { connections in
+                    for try await connection in connections {
+                        group.addTask { await responder.serve(connection) }
+                    }
+                }
+                group.cancelAll()
+            }
+        }
+        let port = server.channel.localAddress?.port ?? 0
+        return TestOrigin(host: host, port: port, responder: responder, serverChannel: server.channel, serverTask: task)
+    }
+
+    /// `http://127.0.0.1:PORT`
+    public var baseURL: String { "http://\(host):\(port)" }
+
+    /// `host:port`, as it appears in a Host header.
+    public var authority: String { "\(host):\(port)" }
+
+    /// The absolute URL of `path` on this origin.
+    public func url(_ path: String) -> String { baseURL + path }
+
+    /// Answers requests for `path` (exact match, query ignored) with `handler`; replaces an earlier route.
+    public func route(_ path: String, _ handler: @escaping Handler) {
+        responder.routes.withLockedValue { $0[path] = handler }
+    }
+
+    /// Every request received so far, oldest first.
+    public var requests: [TestRequest] { responder.log.withLockedValue { $0 } }
+
+    /// The requests received for `path` (query ignored).
+    public func requests(path: String) -> [TestRequest] { requests.filter { $0.path == path } }
+
+    /// Forgets the requests received so far.
+    public func clearLog() { responder.log.withLockedValue { $0.removeAll() } }
+
+    /// Stops listening and drops open connections.
+    public func shutdown() async throws {
+        try? await serverChannel.close()
+        serverTask.cancel()
+        await serverTask.value
+    }
+}
+
+/// Turns requests into responses on the wire; shared by all connections of one origin.
+private struct OriginResponder: Sendable {
+    let site: FixtureSite?
+    let routes = NIOLockedValueBox<[String: TestOrigin.Handler]>([:])
+    let log = NIOLockedValueBox<[TestRequest]>([])
+
+    func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
+        try? await connection.executeThenClose { inbound, outbound in
+            var head: HTTPRequestHead?
+            var body: [UInt8] = []
+            for try await part in inbound {
+                switch part {
+                case .head(let requestHead):
+                    head = requestHead
+                    body = []
+                case .body(var buffer):
+                    body += buffer.readBytes(length: buffer.readableBytes) ?? []
+                case .end:
+                    guard let requestHead = head else { continue }
+                    let request = TestRequest(
+                        method: requestHead.method, uri: requestHead.uri, headers: requestHead.headers,
+                        body: body, time: Date())
+                    log.withLockedValue { $0.append(request) }
+                    let response = await respond(to: request)
+                    let keepAlive = try await write(response, for: request, to: outbound)
+                    if !keepAlive || !requestHead.isKeepAlive { return }
+                }
+            }
+        }
+    }
+
+    private func respond(to request: TestRequest) async -> TestResponse {
+        if let handler = routes.withLockedValue({ $0[request.path] }) { return await handler(request) }
+        return site?.response(for: request) ?? .status(404, "not found: \(request.path)\n")
+    }
+
+    /// Writes the response; false when the connection must close afterwards.
+    private func write(
+        _ original: TestResponse, for request: TestRequest,
+        to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
+    ) async throws -> Bool {
+        var response = original
+        if let delay = response.delay { try await Task.sleep(for: delay) }
+        if response.headers.first(name: "date") == nil {
+            response.headers.add(name: "Date", value: HTTPDate.format(Int64(Date().timeIntervalSince1970)))
+        }
+        if response.honorsConditionals, response.status == 200,
+           ConditionalRequest.isNotModified(request: request.headers, response: response.headers) {
+            response = TestResponse(status: 304, headers: ConditionalRequest.notModifiedHeaders(from: response.headers))
+        }
+        if response.gzip {
+            response.body = (try? GzipEncoder.compress(response.body)) ?? response.body
+            response.headers.replaceOrAdd(name: "Content-Encoding", value: "gzip")
+        }
+        let hasBody = request.method != .HEAD && response.status != 304 && response.status != 204
+            && !(100..<200).contains(response.status)
+        if let chunkSize = response.chunkSize, hasBody, chunkSize > 0 {
+            response.headers.remove(name: "content-length")
+            response.headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked")
+        } else if response.status != 304 && response.status != 204 {
+            response.headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count))
+        }
+        let head = HTTPResponseHead(
+            version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: response.headers)
+        try await outbound.write(.head(head))
+        guard hasBody else {
+            try await outbound.write(.end(nil))
+            return true
+        }
+        let cut = response.closeAfterBodyBytes.map { min($0, response.body.count) }
+        let bytes = response.body.prefix(cut ?? response.body.count)
+        let step = max(1, response.chunkSize ?? bytes.count)
+        var offset = bytes.startIndex
+        while offset < bytes.endIndex {
+            let end = min(offset + step, bytes.endIndex)
+            try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes[offset..<end]))))
+            offset = end
+            if let pause = response.chunkDelay, offset < bytes.endIndex { try await Task.sleep(for: pause) }
+        }
+        if cut != nil { return false }  // die mid-body: close without finishing the message
+        try await outbound.write(.end(nil))
+        return true
+    }
+}

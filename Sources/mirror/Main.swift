@@ -1,0 +1,8 @@
+import MirrorCLI
+
+@main
+enum Main {
+    static func main() async {
+        await MirrorCommand.runMain()
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// Runs the built `mirror` executable, as users and scripts do.
+struct MirrorProcess {
+    /// The folder holding the test bundle also holds the built executable.
+    static let executable: URL = {
+        var folder = Bundle.main.bundleURL
+        if folder.pathExtension == "xctest" { folder.deleteLastPathComponent() }
+        let direct = folder.appendingPathComponent("mirror")
+        return FileManager.default.fileExists(atPath: direct.path) ? direct : folder.deletingLastPathComponent().appendingPathComponent("mirror")
+    }()
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+@Suite("The mirror command line")
+struct CommandLineTests {
+    @Test func helpListsEveryCommandAndExitCode() throws {
+        let result = try MirrorProcess.run(["--help"])
+        #expect(result.status == 0)
+        for command in ["crawl", "pack", "unpack", "serve", "proxy", "cache", "export"] {
+            #expect(result.stdout.contains("  \(command)"), "help does not list \(command)")
+        }
+        #expect(result.stdout.contains("Exit codes"))
+        #expect(result.stdout.contains("Examples"))
+    }
+
+    @Test func versionIsPrinted() throws {
+        let result = try MirrorProcess.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("mirror "))
+    }
+
+    @Test(arguments: [["crawl", "--help"], ["cache", "--help"], ["unpack", "--help"]])
+    func subcommandHelpShowsExamples(arguments: [String]) throws {
+        let result = try MirrorProcess.run(arguments)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Example"))
+    }
+
+    @Test func usageErrorsExitWithTwo() throws {
+        let unknown = try MirrorProcess.run(["crawl", "--no-such-option", "http://127.0.0.1/"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("no-such-option"))
+        let missing = try MirrorProcess.run(["pack"])
+        #expect(missing.status == 2)
+        let badValue = try MirrorProcess.run(["crawl", "--depth", "deep", "http://127.0.0.1/"])
+        #expect(badValue.status == 2)
+    }
+}
+
+extension CommandLineTests {
+    /// Commands whose issue has not landed say so and exit 9; they never print fake output.
+    @Test func unavailableCommandsSaySoAndExitNine() throws {
+        let result = try MirrorProcess.run(["export", "--warc", "/tmp/never-written.warc.gz", "--cache", "/tmp/none"])
+        #expect(result.status == 9)
+        #expect(result.stderr.contains("not available yet"))
+        #expect(result.stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written.warc.gz"))
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import MirrorSQLite
+import Testing
+
+@Suite("SQLite in WAL mode")
+struct SQLiteTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mirror-sqlite-\(UUID().uuidString)")
+
+    init() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    @Test func storesAndReadsEveryValueKind() throws {
+        let database = try SQLiteDatabase(path: folder.appendingPathComponent("kinds.db").path)
+        try database.execute("CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n TEXT)")
+        try database.statement("INSERT INTO t VALUES (?, ?, ?, ?, ?)")
+            .run([.integer(Int64.max), .real(0.25), .text("ünïcode"), .blob([0, 1, 255]), .null])
+        let row = try database.statement("SELECT i, r, s, b, n FROM t").firstRow { row in
+            (row.int64(0), row.double(1), row.string(2), row.blob(3), row.optionalString(4))
+        }
+        #expect(row?.0 == Int64.max)
+        #expect(row?.1 == 0.25)
+        #expect(row?.2 == "ünïcode")
+        #expect(row?.3 == [0, 1, 255])
+        #expect(row?.4 == nil)
+    }
+
+    @Test func aFailedTransactionRollsBack() throws {
+        let database = try SQLiteDatabase(path: folder.appendingPathComponent("tx.db").path)
+        try database.execute("CREATE TABLE t (k TEXT PRIMARY KEY)")
+        struct Abort: Error {}
+        #expect(throws: Abort.self) {
+            try database.transaction {
+                try database.statement("INSERT INTO t VALUES (?)").run(["a"])
+                throw Abort()
+            }
+        }
+        #expect(try database.scalar("SELECT count(*) FROM t") == .integer(0))
+    }
+
+    @Test func walDatabaseSurvivesASecondProcessWriting() throws {
+        let path = folder.appendingPathComponent("shared.db").path
+        let database = try SQLiteDatabase(path: path)
+        #expect(try database.scalar("PRAGMA journal_mode=WAL") == .text("wal"))
+        try database.execute("CREATE TABLE entries (id INTEGER PRIMARY KEY, writer TEXT)")
+        for _ in 0..<50 { try database.statement("INSERT INTO entries (writer) VALUES (?)").run(["us"]) }
+
+        // Another process writes to the same file while our connection stays open.
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1], timeout=10)
+            for i in range(200):
+                db.execute("INSERT INTO entries (writer) VALUES ('them')")
+                db.commit()
+            db.close()
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, path]
+        try process.run()
+        for _ in 0..<50 { try database.statement("INSERT INTO entries (writer) VALUES (?)").run(["us"]) }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+
+        #expect(try database.scalar("SELECT count(*) FROM entries WHERE writer = 'them'") == .integer(200))
+        #expect(try database.scalar("SELECT count(*) FROM entries WHERE writer = 'us'") == .integer(100))
+        #expect(try database.scalar("PRAGMA integrity_check") == .text("ok"))
+    }
+
+    @Test func garbageFileIsReportedAsCorruption() throws {
+        let path = folder.appendingPathComponent("garbage.db").path
+        try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: path))
+        let database = try SQLiteDatabase(path: path)
+        do {
+            try database.execute("SELECT * FROM sqlite_master")
+            Issue.record("a garbage file opened as a database")
+        } catch let error as SQLiteError {
+            #expect(error.isCorruption)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import MirrorCompression
+import Testing
+
+@Suite("zlib gzip streams")
+struct ZlibTests {
+    /// Mixed, partly repetitive data that compresses but not trivially.
+    let sample: [UInt8] = (0..<300_000).map { UInt8(truncatingIfNeeded: ($0 * 7919) % 251 ^ ($0 >> 10)) }
+
+    @Test func roundTripsThroughGzip() throws {
+        let compressed = try GzipEncoder.compress(sample)
+        #expect(compressed.count < sample.count)
+        #expect(compressed.prefix(2) == [0x1f, 0x8b])
+        #expect(try GzipDecoder.decompress(compressed) == sample)
+    }
+
+    @Test func sameInputGivesSameBytes() throws {
+        #expect(try GzipEncoder.compress(sample, level: 9) == GzipEncoder.compress(sample, level: 9))
+    }
+
+    @Test func streamingInSmallChunksMatchesOneShot() throws {
+        let encoder = try GzipEncoder()
+        var compressed: [UInt8] = []
+        for start in stride(from: 0, to: sample.count, by: 1000) {
+            encoder.compress(Array(sample[start..<min(start + 1000, sample.count)]), into: &compressed)
+        }
+        encoder.finish(into: &compressed)
+        let decoder = try GzipDecoder()
+        var output: [UInt8] = []
+        for start in stride(from: 0, to: compressed.count, by: 7) {
+            try decoder.decompress(Array(compressed[start..<min(start + 7, compressed.count)]), into: &output)
+        }
+        try decoder.finish()
+        #expect(output == sample)
+    }
+
+    @Test func gnuGzipReadsOurs() throws {
+        let compressed = try GzipEncoder.compress(sample)
+        let output = try run("/bin/gzip", ["-dc"], input: compressed)
+        #expect(output == sample)
+    }
+
+    @Test func weReadGnuGzipAndConcatenatedMembers() throws {
+        let theirs = try run("/bin/gzip", ["-c", "-9"], input: sample)
+        let ours = try GzipEncoder.compress(Array("tail".utf8))
+        #expect(try GzipDecoder.decompress(theirs + ours) == sample + Array("tail".utf8))
+    }
+
+    @Test func truncatedStreamIsAnError() throws {
+        let compressed = try GzipEncoder.compress(sample)
+        #expect(throws: CompressionError.truncated) {
+            try GzipDecoder.decompress(Array(compressed.prefix(compressed.count / 2)))
+        }
+    }
+
+    @Test func corruptStreamIsAnError() throws {
+        var compressed = try GzipEncoder.compress(sample)
+        compressed[compressed.count - 6] ^= 0xff  // inside the CRC-32 trailer
+        #expect(throws: CompressionError.self) { try GzipDecoder.decompress(compressed) }
+    }
+
+    @Test func gzipBombStopsAtTheLimit() throws {
+        // 64 MiB of zeros compress to about 64 KiB.
+        let bomb = try GzipEncoder.compress([UInt8](repeating: 0, count: 64 << 20), level: 9)
+        #expect(bomb.count < 100_000)
+        #expect(throws: CompressionError.outputLimitExceeded(limit: 1 << 20)) {
+            try GzipDecoder.decompress(bomb, limit: 1 << 20)
+        }
+    }
+
+    private func run(_ tool: String, _ arguments: [String], input: [UInt8]) throws -> [UInt8] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        let writer = Thread {
+            stdin.fileHandleForWriting.write(Data(input))
+            try? stdin.fileHandleForWriting.close()
+        }
+        writer.start()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return Array(output)
+    }
+}
