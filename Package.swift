@@ -6,13 +6,14 @@ let settings: [SwiftSetting] = [.enableUpcomingFeature("InternalImportsByDefault
 
 let package = Package(
     name: "mirror",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "mirror", targets: ["mirror"]),
         .library(name: "MirrorTestSupport", targets: ["MirrorTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.0"..<"5.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
@@ -29,10 +30,36 @@ let package = Package(
         .target(name: "MirrorSQLite", dependencies: ["CSQLite"], swiftSettings: settings),
         .target(name: "MirrorHTML", dependencies: ["CLibXML2"], swiftSettings: settings),
 
+        // The shared HTTP cache engine and its real transport.
+        .target(
+            name: "MirrorCache",
+            dependencies: [
+                "MirrorCore", "MirrorSQLite", "MirrorCompression",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: settings
+        ),
+        .target(
+            name: "MirrorHTTP",
+            dependencies: [
+                "MirrorCache",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: settings
+        ),
+
         // The command line: parsing, printing, exit codes.
         .target(
             name: "MirrorCLI",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "MirrorCache", "MirrorHTTP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: settings
         ),
         .executableTarget(name: "mirror", dependencies: ["MirrorCLI"], swiftSettings: settings),
@@ -66,6 +93,11 @@ let package = Package(
             swiftSettings: settings
         ),
         .testTarget(name: "MirrorCLITests", dependencies: ["MirrorCLI", "mirror"], swiftSettings: settings),
+        .testTarget(
+            name: "MirrorCacheTests",
+            dependencies: ["MirrorCache", "MirrorHTTP", "MirrorTestSupport"],
+            swiftSettings: settings
+        ),
         .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore"], swiftSettings: settings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,44 @@
+public import NIOHTTP1
+
+/// A request to the caching client.
+public struct CacheRequest: Sendable {
+    public var url: String
+    public var method: HTTPMethod
+    public var headers: HTTPHeaders
+    public var body: [UInt8]?
+
+    public init(url: String, method: HTTPMethod = .GET, headers: HTTPHeaders = [:], body: [UInt8]? = nil) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// How a response was obtained.
+public enum CacheOutcome: String, Sendable, Codable {
+    /// Fresh stored response; the network was not used.
+    case hit
+    /// Stored response used past its freshness (max-stale, offline, or --max-age mode).
+    case staleHit
+    /// Stored response confirmed by a 304 from the origin.
+    case revalidated
+    /// Fetched from the origin (and stored when allowed).
+    case miss
+    /// Outside the admission rules or not cacheable by method: fetched, never stored.
+    case bypass
+    /// Stored response used because the origin failed (stale-if-error).
+    case staleOnError
+    /// Nothing usable is stored and the network may not be used (offline or only-if-cached): a 504.
+    case offlineMiss
+}
+
+/// A response from the caching client. The body is always decoded (no Content-Encoding).
+public struct CacheResponse: Sendable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: ResponseBody
+    public var outcome: CacheOutcome
+    /// The stored entry behind the response, when there is one.
+    public var entry: CacheEntry?
+}

@@ -1,0 +1,234 @@
+public import Logging
+import MirrorCompression
+import MirrorCore
+public import NIOHTTP1
+
+/// The one way mirror makes HTTP requests: every request goes through the cache.
+///
+/// - Fresh stored responses are served without the network; stale ones are validated
+///   with a conditional request, and a 304 refreshes the stored headers (RFC 9111).
+/// - Concurrent requests for the same resource make one origin request (single-flight).
+/// - Bodies stream to disk while hashed, so a large file never sits in memory.
+/// - Content-Encoding (gzip, deflate) is decoded with a size limit against gzip bombs;
+///   callers always see identity bodies.
+/// - Redirects are returned, not followed: the caller scope-checks every hop.
+public final class CachingClient: Sendable {
+    public struct Configuration: Sendable {
+        public var mode: CacheMode = .standard
+        public var policy = CachePolicy()
+        public var admission = AdmissionRules()
+        /// The largest (decoded) body accepted.
+        public var maxBodySize: Int = 1 << 30
+        /// The whole exchange with the origin, per request.
+        public var timeout: Duration = .seconds(30)
+        /// Headers added to every request unless the caller set them.
+        public var defaultHeaders: HTTPHeaders = [
+            "User-Agent": "mirror/0.1 (+offline snapshots)", "Accept-Encoding": "gzip, deflate",
+        ]
+
+        public init() {}
+    }
+
+    public let store: CacheStore
+    public let configuration: Configuration
+    private let transport: any HTTPTransport
+    private let flights = SingleFlight<CacheResponse>()
+    private let logger: Logger
+
+    public init(store: CacheStore, transport: any HTTPTransport, configuration: Configuration = Configuration(),
+                logger: Logger = Logger(label: "mirror.cache")) {
+        self.store = store
+        self.transport = transport
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    private var policy: CachePolicy { configuration.policy }
+    private func now() -> Double { store.configuration.now() }
+
+    /// Answers `request` from the cache or the network, storing what may be stored.
+    public func fetch(_ original: CacheRequest) async throws -> CacheResponse {
+        var request = original
+        for (name, value) in configuration.defaultHeaders where !request.headers.contains(name: name) {
+            request.headers.add(name: name, value: value)
+        }
+        guard let url = URLParts(request.url) else { throw CachingClientError.invalidURL(request.url) }
+        request.url = url.normalized
+        guard configuration.admission.admits(url: url, method: request.method, headers: request.headers) else {
+            return try await bypass(request)
+        }
+        if configuration.mode == .offline && request.method == .HEAD { request.method = .GET }
+        let flightKey = "\(request.method.rawValue) \(request.url)\n"
+            + request.headers.map { "\($0.name.lowercased()):\($0.value)" }.sorted().joined(separator: "\n")
+        let admitted = request
+        return try await flights.run(key: flightKey) { try await self.answer(admitted) }
+    }
+
+    // MARK: The cached path
+
+    private func answer(_ request: CacheRequest) async throws -> CacheResponse {
+        let requestControl = CacheControl(request.headers, isRequest: true)
+        let networkAllowed = configuration.mode != .offline && !requestControl.onlyIfCached
+        if let stored = try store.entry(for: request.url, request: request.headers) {
+            switch policy.reuse(stored.head, request: request.headers, now: now(), mode: configuration.mode) {
+            case .serve(let age, let stale):
+                if let response = fromStore(stored, age: age, outcome: stale ? .staleHit : .hit, for: request) {
+                    return response
+                }
+            case .unsatisfiable:
+                return Self.gatewayTimeout(request.url)
+            case .validate:
+                if networkAllowed { return try await validate(stored, for: request) }
+            }
+        }
+        guard networkAllowed else { return Self.gatewayTimeout(request.url) }
+        return try await fetchFromOrigin(request, replacing: nil)
+    }
+
+    /// Sends a conditional request for a stored response and handles 304, a new response, or failure.
+    private func validate(_ stored: CacheEntry, for request: CacheRequest) async throws -> CacheResponse {
+        var conditional = request
+        if policy.hasValidators(stored.head) {
+            conditional.method = .GET
+            for (name, value) in policy.validators(for: stored.head) { conditional.headers.replaceOrAdd(name: name, value: value) }
+        }
+        let requestTime = now()
+        let response: TransportResponse
+        do {
+            response = try await send(conditional)
+        } catch {
+            if let stale = staleOnError(stored, for: request) { return stale }
+            throw error
+        }
+        let responseTime = now()
+        if response.status == 304 && policy.notModified(response.headers, selects: stored.head) {
+            try await Self.drain(response.body)
+            let head = policy.updated(stored.head, with: response.headers, requestTime: requestTime, responseTime: responseTime)
+            let entry = try store.updateHead(of: stored, to: head)
+            if let answer = fromStore(entry, age: policy.currentAge(head, now: now()), outcome: .revalidated, for: request) {
+                return answer
+            }
+            return try await fetchFromOrigin(request, replacing: nil)  // the body was damaged: fetch it again
+        }
+        if response.status >= 500, let stale = staleOnError(stored, for: request) {
+            try await Self.drain(response.body)
+            return stale
+        }
+        return try await receive(response, for: request, requestTime: requestTime, responseTime: responseTime)
+    }
+
+    private func fetchFromOrigin(_ request: CacheRequest, replacing: CacheEntry?) async throws -> CacheResponse {
+        let requestTime = now()
+        let response = try await send(request)
+        return try await receive(response, for: request, requestTime: requestTime, responseTime: now())
+    }
+
+    /// Streams a response body into the store (or a temporary file when it may not be stored).
+    private func receive(_ response: TransportResponse, for request: CacheRequest, requestTime: Double,
+                         responseTime: Double) async throws -> CacheResponse {
+        let outcome: CacheOutcome = configuration.admission.admits(
+            url: URLParts(request.url)!, method: request.method, headers: request.headers) ? .miss : .bypass
+        guard request.method != .HEAD else {
+            try await Self.drain(response.body)
+            return CacheResponse(status: response.status, headers: response.headers, body: .empty, outcome: outcome)
+        }
+        let (writer, headers) = try await download(response, url: request.url)
+        let head = CachedResponseHead(status: response.status, headers: headers, requestTime: requestTime, responseTime: responseTime)
+        if outcome == .miss,
+           policy.canStore(method: request.method, request: request.headers, status: response.status, response: response.headers) {
+            let entry = try store.store(url: request.url, request: request.headers, head: head, body: writer)
+            if let body = store.body(of: entry) {
+                return CacheResponse(status: entry.status, headers: entry.headers, body: body, outcome: .miss, entry: entry)
+            }
+        }
+        let (_, size) = writer.finish()
+        let body = size == 0 ? ResponseBody.empty : writer.retained.map { ResponseBody(bytes: $0) }
+            ?? ResponseBody(file: BodyFile(path: writer.temporaryPath, size: size, digest: nil, isTemporary: true))
+        if size == 0 || writer.retained != nil { PosixIO.remove(writer.temporaryPath) }
+        return CacheResponse(status: response.status, headers: headers, body: body, outcome: outcome)
+    }
+
+    /// Writes the decoded body to a temporary file; returns it with the headers to keep.
+    private func download(_ response: TransportResponse, url: String) async throws -> (BodyWriter, HTTPHeaders) {
+        let limit = configuration.maxBodySize
+        if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
+            throw CacheError.bodyTooLarge(url: url, limit: limit)
+        }
+        let writer = try store.makeBodyWriter(limit: limit)
+        var headers = CachePolicy.storableHeaders(response.headers)
+        let encoding = response.headers.first(name: "content-encoding")?.lowercased().trimmingASCIIWhitespace()
+        let decoder = try ["gzip", "x-gzip", "deflate"].contains(encoding ?? "") ? GzipDecoder(limit: limit) : nil
+        do {
+            var decoded: [UInt8] = []
+            for try await chunk in response.body {
+                if let decoder {
+                    decoded.removeAll(keepingCapacity: true)
+                    try decoder.decompress(chunk, into: &decoded)
+                    try writer.write(decoded)
+                } else {
+                    try writer.write(chunk)
+                }
+            }
+            if let decoder, writer.size > 0 || decoder.totalOut > 0 { try decoder.finish() }
+        } catch CacheError.bodyTooLarge, CompressionError.outputLimitExceeded {
+            throw CacheError.bodyTooLarge(url: url, limit: limit)
+        }
+        if decoder != nil {
+            headers.remove(name: "content-encoding")
+        }
+        headers.replaceOrAdd(name: "Content-Length", value: String(writer.size))
+        return (writer, headers)
+    }
+
+    // MARK: Uncached paths
+
+    /// Requests outside the admission rules: straight to the network, never stored. An unsafe
+    /// method that succeeds invalidates what is stored for its URL (RFC 9111 §4.4).
+    private func bypass(_ request: CacheRequest) async throws -> CacheResponse {
+        guard configuration.mode != .offline else { return Self.gatewayTimeout(request.url) }
+        let requestTime = now()
+        let response = try await send(request)
+        for url in policy.invalidatedURLs(method: request.method, status: response.status, url: request.url, response: response.headers) {
+            if let normalized = URLNormalizer.normalize(url) { try store.remove(url: normalized) }
+        }
+        return try await receive(response, for: request, requestTime: requestTime, responseTime: now())
+    }
+
+    private func send(_ request: CacheRequest) async throws -> TransportResponse {
+        try await transport.send(TransportRequest(
+            url: request.url, method: request.method, headers: request.headers, body: request.body,
+            timeout: configuration.timeout))
+    }
+
+    private func fromStore(_ entry: CacheEntry, age: Double, outcome: CacheOutcome, for request: CacheRequest) -> CacheResponse? {
+        guard let body = store.body(of: entry) else { return nil }
+        var headers = entry.headers
+        headers.replaceOrAdd(name: "Age", value: String(Int(age.rounded(.down))))
+        return CacheResponse(status: entry.status, headers: headers, body: request.method == .HEAD ? .empty : body,
+                             outcome: outcome, entry: entry)
+    }
+
+    private func staleOnError(_ stored: CacheEntry, for request: CacheRequest) -> CacheResponse? {
+        guard policy.canServeStaleOnError(stored.head, request: request.headers, now: now()) else { return nil }
+        return fromStore(stored, age: policy.currentAge(stored.head, now: now()), outcome: .staleOnError, for: request)
+    }
+
+    static func gatewayTimeout(_ url: String) -> CacheResponse {
+        CacheResponse(status: 504, headers: ["Content-Length": "0"], body: .empty, outcome: .offlineMiss)
+    }
+
+    static func drain(_ body: any AsyncSequence<[UInt8], any Error>) async throws {
+        for try await _ in body {}
+    }
+}
+
+/// Requests the caching client refuses before any I/O.
+public enum CachingClientError: Error, CustomStringConvertible, Equatable {
+    case invalidURL(String)
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let url): return "not an absolute http(s) URL: \(url)"
+        }
+    }
+}

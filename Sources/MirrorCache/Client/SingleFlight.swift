@@ -1,0 +1,22 @@
+import Synchronization
+
+/// Coalesces concurrent work on the same key: the first caller runs it, the others
+/// wait for its result. Used so that N concurrent requests for one URL make one
+/// origin request.
+final class SingleFlight<Value: Sendable>: Sendable {
+    private let inFlight = Mutex<[String: Task<Value, any Error>]>([:])
+
+    func run(key: String, _ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        let (task, isLeader) = inFlight.withLock { tasks -> (Task<Value, any Error>, Bool) in
+            if let existing = tasks[key] { return (existing, false) }
+            let task = Task { try await work() }
+            tasks[key] = task
+            return (task, true)
+        }
+        if isLeader {
+            defer { _ = inFlight.withLock { $0.removeValue(forKey: key) } }
+            return try await task.value
+        }
+        return try await task.value
+    }
+}

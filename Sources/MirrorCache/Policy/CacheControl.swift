@@ -1,0 +1,100 @@
+public import NIOHTTP1
+
+/// The directives of every `Cache-Control` field line of a message (RFC 9111 §5.2).
+///
+/// Names are case-insensitive; a directive that appears twice keeps its first value;
+/// an invalid delta-seconds value is treated as the most conservative reading
+/// (a `max-age` that cannot be parsed makes the response stale, §4.2.1).
+public struct CacheControl: Sendable, Equatable {
+    /// Directive name (lower-cased) to its value, nil when it has none.
+    public private(set) var directives: [String: String?] = [:]
+
+    public init(_ headers: HTTPHeaders, isRequest: Bool = false) {
+        for line in headers["cache-control"] { parse(line) }
+        // HTTP/1.0 clients: `Pragma: no-cache` means `Cache-Control: no-cache` (§5.4).
+        if isRequest, headers["cache-control"].isEmpty,
+           headers["pragma"].contains(where: { $0.lowercased().contains("no-cache") }) {
+            directives["no-cache"] = .some(nil)
+        }
+    }
+
+    public init(_ value: String) {
+        parse(value)
+    }
+
+    public func has(_ name: String) -> Bool { directives[name] != nil }
+
+    /// The delta-seconds of `name`: nil when absent; 0 when present but not a valid number.
+    public func seconds(_ name: String) -> Int? {
+        guard let entry = directives[name] else { return nil }
+        guard let text = entry, !text.isEmpty, text.allSatisfy(\.isASCIIDigit) else { return 0 }
+        return Int(text) ?? Int(Int32.max)  // §1.2.2: overflow means "a very large value"
+    }
+
+    public var noStore: Bool { has("no-store") }
+    public var noCache: Bool { has("no-cache") }
+    public var isPrivate: Bool { has("private") }
+    public var isPublic: Bool { has("public") }
+    public var mustRevalidate: Bool { has("must-revalidate") }
+    public var proxyRevalidate: Bool { has("proxy-revalidate") }
+    public var onlyIfCached: Bool { has("only-if-cached") }
+    public var immutable: Bool { has("immutable") }
+    public var maxAge: Int? { seconds("max-age") }
+    public var sharedMaxAge: Int? { seconds("s-maxage") }
+    public var minFresh: Int? { seconds("min-fresh") }
+    public var staleIfError: Int? { seconds("stale-if-error") }
+    public var staleWhileRevalidate: Int? { seconds("stale-while-revalidate") }
+
+    /// `max-stale`: nil when absent, `Int.max` when present without a value (any staleness).
+    public var maxStale: Int? {
+        guard let entry = directives["max-stale"] else { return nil }
+        guard let text = entry, !text.isEmpty else { return Int.max }
+        return seconds("max-stale")
+    }
+
+    /// Splits on commas outside quoted strings: `a, b="x, y", c=1`.
+    private mutating func parse(_ line: String) {
+        var parts: [Substring] = []
+        var start = line.startIndex
+        var quoted = false
+        var index = line.startIndex
+        while index < line.endIndex {
+            let character = line[index]
+            if character == "\"" { quoted.toggle() }
+            if character == "," && !quoted {
+                parts.append(line[start..<index])
+                start = line.index(after: index)
+            }
+            index = line.index(after: index)
+        }
+        parts.append(line[start...])
+        for part in parts {
+            let trimmed = part.trimmingASCIIWhitespace()
+            guard !trimmed.isEmpty else { continue }
+            let name: String, value: String?
+            if let equals = trimmed.firstIndex(of: "=") {
+                name = trimmed[..<equals].trimmingASCIIWhitespace().lowercased()
+                var raw = trimmed[trimmed.index(after: equals)...].trimmingASCIIWhitespace()
+                if raw.count >= 2, raw.hasPrefix("\""), raw.hasSuffix("\"") { raw = raw.dropFirst().dropLast() }
+                value = String(raw)
+            } else {
+                name = trimmed.lowercased()
+                value = nil
+            }
+            if directives[name] == nil { directives[name] = .some(value) }
+        }
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension StringProtocol {
+    func trimmingASCIIWhitespace() -> SubSequence {
+        var slice = self[...]
+        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
+        return slice
+    }
+}

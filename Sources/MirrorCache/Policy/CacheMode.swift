@@ -1,0 +1,12 @@
+/// How the cache answers, on top of RFC 9111.
+public enum CacheMode: Sendable, Equatable {
+    /// RFC 9111 semantics: fresh responses are reused, stale ones validated.
+    case standard
+    /// The old "cache time": a stored response younger than this many seconds is used
+    /// without asking the origin, whatever its headers say; older ones follow `standard`.
+    case maxAge(Double)
+    /// Never touch the network (only-if-cached): any stored response is used; a miss is reported.
+    case offline
+    /// Revalidate every stored response with the origin before using it.
+    case refresh
+}

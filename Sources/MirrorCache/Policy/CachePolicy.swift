@@ -1,0 +1,230 @@
+import Foundation
+import MirrorCore
+public import NIOHTTP1
+
+/// RFC 9111 decisions, as pure functions of headers and times. No I/O.
+public struct CachePolicy: Sendable {
+    /// A shared cache (a proxy) obeys `private`, `s-maxage`, `proxy-revalidate` and the
+    /// Authorization rule; a private cache (a user's crawler) may store `private` responses.
+    public var isShared: Bool
+    /// Heuristic freshness as a fraction of the time since Last-Modified (§4.2.2).
+    public var heuristicFraction: Double = 0.1
+
+    public init(isShared: Bool = false) {
+        self.isShared = isShared
+    }
+
+    /// Status codes that are cacheable by heuristic freshness (RFC 9110 §15.1).
+    public static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
+    /// Status codes this cache understands, for `must-understand` (§5.2.2.3).
+    static let understood: Set<Int> = heuristicallyCacheable.union([302, 303, 307, 400, 403, 500, 502, 503, 504])
+    /// Connection-specific fields never stored or forwarded (§3.1, RFC 9110 §7.6.1).
+    static let hopByHop: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "trailer",
+        "proxy-authenticate", "proxy-authorization", "proxy-authentication-info",
+    ]
+
+    // MARK: §3 Storing responses
+
+    /// Whether a response may be stored at all (§3).
+    public func canStore(method: HTTPMethod, request: HTTPHeaders, status: Int, response: HTTPHeaders) -> Bool {
+        guard method == .GET else { return false }  // HEAD is answered from GET entries.
+        guard status >= 200, status != 206, status != 304 else { return false }
+        let requestControl = CacheControl(request, isRequest: true)
+        let control = CacheControl(response)
+        if requestControl.noStore { return false }
+        if control.has("must-understand") {
+            guard Self.understood.contains(status) else { return false }
+        } else if control.noStore {
+            return false
+        }
+        if isShared && control.isPrivate { return false }
+        if isShared, request.contains(name: "authorization"),
+           !(control.isPublic || control.mustRevalidate || control.sharedMaxAge != nil) {
+            return false
+        }
+        if response["vary"].contains(where: { $0.trimmingASCIIWhitespace() == "*" }) { return false }
+        return control.isPublic || (!isShared && control.isPrivate)
+            || response.contains(name: "expires") || control.maxAge != nil
+            || (isShared && control.sharedMaxAge != nil)
+            || Self.heuristicallyCacheable.contains(status)
+    }
+
+    /// The headers worth storing: everything but hop-by-hop fields and those the Connection header names.
+    public static func storableHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
+        let named = Set(headers[canonicalForm: "connection"].map { $0.lowercased() })
+        var kept = HTTPHeaders()
+        for (name, value) in headers {
+            let lower = name.lowercased()
+            if !hopByHop.contains(lower) && !named.contains(lower) { kept.add(name: name, value: value) }
+        }
+        return kept
+    }
+
+    // MARK: §4.2 Freshness
+
+    /// How long the response stays fresh, in seconds (§4.2.1); 0 when it is stale from the start.
+    public func freshnessLifetime(_ head: CachedResponseHead) -> Double {
+        let control = CacheControl(head.headers)
+        if isShared, let shared = control.sharedMaxAge { return Double(shared) }
+        if let maxAge = control.maxAge { return Double(maxAge) }
+        if head.headers.contains(name: "expires") {
+            // An invalid Expires (e.g. "0") means already expired.
+            guard let expires = head.headers.first(name: "expires").flatMap(Self.date) else { return 0 }
+            let date = head.headers.first(name: "date").flatMap(Self.date) ?? head.responseTime
+            return max(0, expires - date)
+        }
+        guard Self.heuristicallyCacheable.contains(head.status) || control.isPublic,
+              let modified = head.headers.first(name: "last-modified").flatMap(Self.date) else { return 0 }
+        let date = head.headers.first(name: "date").flatMap(Self.date) ?? head.responseTime
+        return max(0, (date - modified) * heuristicFraction)
+    }
+
+    /// The response's current age in seconds (§4.2.3).
+    public func currentAge(_ head: CachedResponseHead, now: Double) -> Double {
+        let date = head.headers.first(name: "date").flatMap(Self.date) ?? head.responseTime
+        let ageValue = head.headers.first(name: "age").flatMap { Double($0.trimmingASCIIWhitespace()) } ?? 0
+        let apparentAge = max(0, head.responseTime - date)
+        let responseDelay = max(0, head.responseTime - head.requestTime)
+        let correctedInitialAge = max(apparentAge, max(0, ageValue) + responseDelay)
+        return correctedInitialAge + max(0, now - head.responseTime)
+    }
+
+    // MARK: §4 Reuse
+
+    /// Whether a stored response (already matched by URL and Vary) may answer `request` now.
+    public func reuse(_ head: CachedResponseHead, request: HTTPHeaders, now: Double, mode: CacheMode) -> ReuseDecision {
+        let age = currentAge(head, now: now)
+        let lifetime = freshnessLifetime(head)
+        let stale = age >= lifetime
+        switch mode {
+        case .offline: return .serve(age: age, stale: stale)
+        case .refresh: return .validate
+        case .maxAge(let limit) where now - head.responseTime < limit: return .serve(age: age, stale: stale)
+        case .maxAge, .standard: break
+        }
+        let requestControl = CacheControl(request, isRequest: true)
+        let control = CacheControl(head.headers)
+        let decision: ReuseDecision
+        if requestControl.noCache || control.noCache {
+            decision = .validate
+        } else if let maxAge = requestControl.maxAge, age > Double(maxAge) {
+            decision = .validate
+        } else if !stale {
+            let remaining = lifetime - age
+            decision = remaining >= Double(requestControl.minFresh ?? 0) ? .serve(age: age, stale: false) : .validate
+        } else if control.mustRevalidate || (isShared && (control.proxyRevalidate || control.sharedMaxAge != nil)) {
+            decision = .validate
+        } else if let maxStale = requestControl.maxStale, maxStale == Int.max || age - lifetime <= Double(maxStale) {
+            decision = .serve(age: age, stale: true)
+        } else {
+            decision = .validate
+        }
+        if decision == .validate && requestControl.onlyIfCached { return .unsatisfiable }
+        return decision
+    }
+
+    /// Whether a stale response may answer when the origin failed (5xx or unreachable), per
+    /// `stale-if-error` (RFC 5861) in the request or the response.
+    public func canServeStaleOnError(_ head: CachedResponseHead, request: HTTPHeaders, now: Double) -> Bool {
+        let control = CacheControl(head.headers)
+        if control.mustRevalidate || (isShared && control.proxyRevalidate) || control.noCache { return false }
+        let staleness = currentAge(head, now: now) - freshnessLifetime(head)
+        let allowed = [CacheControl(request, isRequest: true).staleIfError, control.staleIfError].compactMap { $0 }.max()
+        guard let allowed else { return false }
+        return staleness <= Double(allowed)
+    }
+
+    // MARK: §4.3 Validation
+
+    /// The conditional headers that validate a stored response (§4.3.1).
+    public func validators(for head: CachedResponseHead) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        if let etag = head.headers.first(name: "etag") { headers.add(name: "If-None-Match", value: etag) }
+        if let modified = head.headers.first(name: "last-modified") {
+            headers.add(name: "If-Modified-Since", value: modified)
+        }
+        return headers
+    }
+
+    /// Whether a stored response can be validated at all (it has an ETag or a Last-Modified).
+    public func hasValidators(_ head: CachedResponseHead) -> Bool {
+        head.headers.contains(name: "etag") || head.headers.contains(name: "last-modified")
+    }
+
+    /// Whether a 304 applies to this stored response (§4.3.4): its strong or weak ETag matches,
+    /// or, without ETags, its Last-Modified does.
+    public func notModified(_ response: HTTPHeaders, selects head: CachedResponseHead) -> Bool {
+        if let tag = response.first(name: "etag") {
+            guard let stored = head.headers.first(name: "etag") else { return false }
+            return Self.weakTag(tag) == Self.weakTag(stored)
+        }
+        if let modified = response.first(name: "last-modified") {
+            return head.headers.first(name: "last-modified") == modified
+        }
+        return true  // a 304 without validators selects the response that was validated
+    }
+
+    /// The stored response updated by a 304 or HEAD (§3.2, §4.3.4): its fields replaced by
+    /// the new ones, except hop-by-hop fields and those that describe the stored body.
+    public func updated(_ head: CachedResponseHead, with fresh: HTTPHeaders, requestTime: Double, responseTime: Double)
+        -> CachedResponseHead
+    {
+        let kept: Set<String> = ["content-length", "content-encoding", "content-range", "transfer-encoding"]
+        let incoming = Self.storableHeaders(fresh)
+        let replaced = Set(incoming.map { $0.name.lowercased() }).subtracting(kept)
+        var headers = HTTPHeaders()
+        for (name, value) in head.headers where !replaced.contains(name.lowercased()) {
+            headers.add(name: name, value: value)
+        }
+        for (name, value) in incoming where replaced.contains(name.lowercased()) {
+            headers.add(name: name, value: value)
+        }
+        return CachedResponseHead(status: head.status, headers: headers, requestTime: requestTime, responseTime: responseTime)
+    }
+
+    // MARK: §4.4 Invalidation
+
+    /// The URLs whose stored responses an unsafe request invalidates: the target, and the
+    /// Location and Content-Location when they are on the same origin (§4.4).
+    public func invalidatedURLs(method: HTTPMethod, status: Int, url: String, response: HTTPHeaders) -> [String] {
+        guard ![HTTPMethod.GET, .HEAD, .OPTIONS, .TRACE].contains(method), (200..<400).contains(status) else { return [] }
+        var urls = [url]
+        for name in ["location", "content-location"] {
+            guard let value = response.first(name: name), let resolved = Self.sameOrigin(value, base: url) else { continue }
+            urls.append(resolved)
+        }
+        return urls
+    }
+
+    // MARK: Vary (§4.1)
+
+    /// The request's values of the fields the stored response's Vary names, in a canonical form;
+    /// nil when Vary is `*` (never matches).
+    public static func varyKey(responseHeaders: HTTPHeaders, request: HTTPHeaders) -> String? {
+        let names = responseHeaders[canonicalForm: "vary"].map { $0.lowercased() }
+        if names.contains("*") { return nil }
+        return Set(names).sorted().map { name in
+            let values = request[name].map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
+            return "\(name)=\(values.joined(separator: ", "))"
+        }.joined(separator: "\n")
+    }
+
+    // MARK: Helpers
+
+    static func date(_ text: String) -> Double? { HTTPDate.parse(text).map(Double.init) }
+
+    static func weakTag(_ tag: String) -> Substring {
+        let trimmed = tag.trimmingASCIIWhitespace()
+        return trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : trimmed
+    }
+
+    /// `value` resolved against `base` when both are on the same scheme, host and port.
+    static func sameOrigin(_ value: String, base: String) -> String? {
+        guard let baseURL = URL(string: base), let resolved = URL(string: value, relativeTo: baseURL)?.absoluteURL
+        else { return nil }
+        let sameOrigin = resolved.scheme?.lowercased() == baseURL.scheme?.lowercased()
+            && resolved.host?.lowercased() == baseURL.host?.lowercased() && resolved.port == baseURL.port
+        return sameOrigin ? resolved.absoluteString : nil
+    }
+}

@@ -1,0 +1,155 @@
+import MirrorSQLite
+
+/// The SQLite index of the cache: one row per entry, one per body. Not thread-safe;
+/// `CacheStore` serializes access (hence `@unchecked Sendable`: it only moves under that lock).
+/// WAL mode lets other processes read and write the same file.
+final class CacheIndex: @unchecked Sendable {
+    static let formatVersion = 1
+    let database: SQLiteDatabase
+
+    init(path: String) throws {
+        database = try SQLiteDatabase(path: path)
+        // WAL: readers never block the writer. synchronous=NORMAL: a commit is atomic and
+        // survives kill -9; after a power loss the last commits may roll back (never half-applied).
+        _ = try database.scalar("PRAGMA journal_mode=WAL")
+        try database.execute("PRAGMA synchronous=NORMAL")
+        let version = try database.scalar("PRAGMA user_version")
+        if case .integer(let found) = version, found > Self.formatVersion {
+            throw CacheError.incompatibleVersion(found: Int(found), supported: Self.formatVersion)
+        }
+        try database.execute("""
+            CREATE TABLE IF NOT EXISTS entries (
+                id TEXT PRIMARY KEY,
+                method TEXT NOT NULL,
+                url TEXT NOT NULL,
+                vary_key TEXT NOT NULL,
+                status INTEGER NOT NULL,
+                headers TEXT NOT NULL,
+                request_time REAL NOT NULL,
+                response_time REAL NOT NULL,
+                digest TEXT NOT NULL,
+                size INTEGER NOT NULL,
+                last_access REAL NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS entries_by_url ON entries(url);
+            CREATE INDEX IF NOT EXISTS entries_by_digest ON entries(digest);
+            CREATE INDEX IF NOT EXISTS entries_by_access ON entries(last_access);
+            CREATE TABLE IF NOT EXISTS bodies (digest TEXT PRIMARY KEY, size INTEGER NOT NULL) WITHOUT ROWID;
+            PRAGMA user_version = \(Self.formatVersion);
+            """)
+    }
+
+    private static let columns =
+        "id, method, url, vary_key, status, headers, request_time, response_time, digest, size, last_access"
+
+    private static func entry(_ row: SQLiteRow) -> CacheEntry {
+        CacheEntry(
+            id: row.string(0), method: row.string(1), url: row.string(2), varyKey: row.string(3),
+            status: row.int(4), headers: HeaderCoding.decode(row.string(5)), requestTime: row.double(6),
+            responseTime: row.double(7), digest: row.string(8), size: row.int(9), lastAccess: row.double(10))
+    }
+
+    func entries(url: String) throws -> [CacheEntry] {
+        try database.statement("SELECT \(Self.columns) FROM entries WHERE url = ?").rows([.text(url)], Self.entry)
+    }
+
+    func entry(id: String) throws -> CacheEntry? {
+        try database.statement("SELECT \(Self.columns) FROM entries WHERE id = ?").firstRow([.text(id)], Self.entry)
+    }
+
+    /// Every entry, in URL order, `limit` at a time after `afterID`.
+    func allEntries() throws -> [CacheEntry] {
+        try database.statement("SELECT \(Self.columns) FROM entries ORDER BY url, id").rows([], Self.entry)
+    }
+
+    /// Inserts or replaces an entry and records its body. Returns the digest the entry
+    /// pointed to before, if it changed (that body may now be unreferenced).
+    func upsert(_ entry: CacheEntry) throws -> String? {
+        let previous = try database.statement("SELECT digest FROM entries WHERE id = ?").firstRow([.text(entry.id)]) {
+            $0.string(0)
+        }
+        try database.statement("INSERT OR IGNORE INTO bodies (digest, size) VALUES (?, ?)")
+            .run([.text(entry.digest), .integer(Int64(entry.size))])
+        try database.statement("INSERT OR REPLACE INTO entries (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            .run([
+                .text(entry.id), .text(entry.method), .text(entry.url), .text(entry.varyKey),
+                .integer(Int64(entry.status)), .text(HeaderCoding.encode(entry.headers)),
+                .real(entry.requestTime), .real(entry.responseTime), .text(entry.digest),
+                .integer(Int64(entry.size)), .real(entry.lastAccess),
+            ])
+        return previous == entry.digest ? nil : previous
+    }
+
+    func updateHead(id: String, headers: String, requestTime: Double, responseTime: Double) throws {
+        try database.statement("UPDATE entries SET headers = ?, request_time = ?, response_time = ? WHERE id = ?")
+            .run([.text(headers), .real(requestTime), .real(responseTime), .text(id)])
+    }
+
+    func touch(id: String, at time: Double) throws {
+        try database.statement("UPDATE entries SET last_access = max(last_access, ?) WHERE id = ?")
+            .run([.real(time), .text(id)])
+    }
+
+    /// Deletes entries and returns the digests whose bodies no entry uses any more
+    /// (their rows are gone too; the caller deletes the files after the commit).
+    func delete(ids: [String]) throws -> [String] {
+        var digests = Set<String>()
+        for id in ids {
+            if let digest = try database.statement("SELECT digest FROM entries WHERE id = ?").firstRow([.text(id)], { $0.string(0) }) {
+                digests.insert(digest)
+            }
+            try database.statement("DELETE FROM entries WHERE id = ?").run([.text(id)])
+        }
+        return try unreferenced(digests)
+    }
+
+    /// Of these digests, the ones no entry refers to; their body rows are deleted.
+    func unreferenced(_ digests: Set<String>) throws -> [String] {
+        try unreferencedBodies(digests).map(\.digest)
+    }
+
+    /// Of these digests, the ones no entry refers to, with their sizes; their body rows are deleted.
+    func unreferencedBodies(_ digests: Set<String>) throws -> [(digest: String, size: Int)] {
+        var orphans: [(String, Int)] = []
+        for digest in digests.sorted() {
+            let used = try database.statement("SELECT 1 FROM entries WHERE digest = ? LIMIT 1").firstRow([.text(digest)]) { _ in true }
+            guard used == nil else { continue }
+            let size = try database.statement("SELECT size FROM bodies WHERE digest = ?").firstRow([.text(digest)]) { $0.int(0) } ?? 0
+            try database.statement("DELETE FROM bodies WHERE digest = ?").run([.text(digest)])
+            orphans.append((digest, size))
+        }
+        return orphans
+    }
+
+    /// The least recently used entries, oldest first.
+    func leastRecentlyUsed(limit: Int) throws -> [String] {
+        try database.statement("SELECT id FROM entries ORDER BY last_access, id LIMIT ?")
+            .rows([.integer(Int64(limit))]) { $0.string(0) }
+    }
+
+    func totalBodyBytes() throws -> Int {
+        try database.statement("SELECT coalesce(sum(size), 0) FROM bodies").firstRow { $0.int(0) } ?? 0
+    }
+
+    func counts() throws -> (entries: Int, bodies: Int) {
+        let entries = try database.statement("SELECT count(*) FROM entries").firstRow { $0.int(0) } ?? 0
+        let bodies = try database.statement("SELECT count(*) FROM bodies").firstRow { $0.int(0) } ?? 0
+        return (entries, bodies)
+    }
+
+    func allDigests() throws -> [(digest: String, size: Int)] {
+        try database.statement("SELECT digest, size FROM bodies ORDER BY digest").rows { ($0.string(0), $0.int(1)) }
+    }
+
+    func deleteAll() throws {
+        try database.execute("DELETE FROM entries; DELETE FROM bodies;")
+    }
+
+    func checkpoint() throws {
+        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    func integrityProblems() throws -> [String] {
+        try database.statement("PRAGMA quick_check").rows { $0.string(0) }.filter { $0 != "ok" }
+    }
+}

@@ -1,0 +1,107 @@
+import Crypto
+import Foundation
+
+extension CacheStore {
+    /// Checks every entry's body against its digest, the index's own integrity, and
+    /// looks for orphan body files. With `repair`, damaged entries and orphans are removed
+    /// and leftover temporary files cleared.
+    public func verify(repair: Bool) throws -> VerifyReport {
+        var report = VerifyReport()
+        report.indexProblems = try withIndex { try $0.integrityProblems() }
+        let entries = try allEntries()
+        report.entriesChecked = entries.count
+        var checked: [String: Bool] = [:]  // digest → intact
+        var bad: [String] = []
+        for entry in entries {
+            let intact: Bool
+            if let known = checked[entry.digest] {
+                intact = known
+            } else {
+                intact = Self.bodyIsIntact(path: bodyPath(entry.digest), digest: entry.digest, size: entry.size)
+                checked[entry.digest] = intact
+            }
+            if intact { continue }
+            bad.append(entry.id)
+            if PosixIO.exists(bodyPath(entry.digest)) {
+                report.damagedBodies.append(entry.url)
+            } else {
+                report.missingBodies.append(entry.url)
+            }
+        }
+        report.bodiesChecked = checked.count
+        var orphans: [String] = []
+        for folder in PosixIO.list(directory + "/bodies") {
+            for name in PosixIO.list("\(directory)/bodies/\(folder)") where checked[name] == nil {
+                orphans.append("\(directory)/bodies/\(folder)/\(name)")
+            }
+        }
+        report.orphanFiles = orphans.count
+        if repair {
+            try remove(ids: bad)
+            for path in orphans { PosixIO.remove(path) }
+            for name in PosixIO.list(directory + "/tmp") { PosixIO.remove("\(directory)/tmp/\(name)") }
+            report.repaired = true
+        }
+        return report
+    }
+
+    /// Opens the cache in `directory` for repair: a damaged index is moved aside and a new
+    /// one rebuilt from the entries' metadata files, then every entry is verified and fixed.
+    public static func repair(directory: String, configuration: Configuration = Configuration()) throws -> VerifyReport {
+        var damagedIndex: String?
+        let indexPath = directory + "/index.sqlite"
+        do {
+            _ = try openIndex(indexPath)
+        } catch CacheError.corruptIndex(_, let message) {
+            damagedIndex = message
+            let aside = indexPath + ".damaged-\(Int(Date().timeIntervalSince1970))"
+            try? PosixIO.rename(indexPath, aside)
+            for suffix in ["-wal", "-shm"] { PosixIO.remove(indexPath + suffix) }
+        }
+        let store = try CacheStore(directory: directory, configuration: configuration)
+        var report = try store.verify(repair: true)
+        if let damagedIndex {
+            report.indexProblems.insert("index unreadable (\(damagedIndex)); rebuilt from metadata", at: 0)
+            report.rebuiltEntries = report.entriesChecked
+        }
+        return report
+    }
+
+    /// Re-creates index rows from the metadata files beside the bodies. Entries whose
+    /// body is missing or damaged are skipped. Returns how many entries were recovered.
+    func rebuildIndex() throws -> Int {
+        var recovered: [CacheEntry] = []
+        let decoder = JSONDecoder()
+        for folder in PosixIO.list(directory + "/entries") {
+            for name in PosixIO.list("\(directory)/entries/\(folder)") where name.hasSuffix(".json") {
+                let path = "\(directory)/entries/\(folder)/\(name)"
+                guard let bytes = try? PosixIO.readFile(path, limit: 1 << 20),
+                      let entry = try? decoder.decode(CacheEntry.self, from: Data(bytes)),
+                      Self.bodyIsIntact(path: bodyPath(entry.digest), digest: entry.digest, size: entry.size)
+                else {
+                    PosixIO.remove(path)
+                    continue
+                }
+                recovered.append(entry)
+            }
+        }
+        try withIndex { index in
+            try index.database.transaction {
+                for entry in recovered { _ = try index.upsert(entry) }
+            }
+        }
+        return recovered.count
+    }
+
+    static func bodyIsIntact(path: String, digest: String, size: Int) -> Bool {
+        guard PosixIO.fileSize(path) == size else { return false }
+        let reader = BodyFile(path: path, size: size, digest: digest, isTemporary: false)
+        guard var stream = try? reader.makeReader() else { return false }
+        do {
+            while try stream.next(maxLength: 1 << 20) != nil {}
+            return true
+        } catch {
+            return false
+        }
+    }
+}

@@ -1,0 +1,374 @@
+import Crypto
+import Foundation
+public import Logging
+import MirrorSQLite
+public import NIOHTTP1
+import Synchronization
+
+/// The persistent cache: an SQLite index (WAL) over content-addressed body files.
+///
+/// Layout of the folder:
+///
+///     index.sqlite          one row per entry and per body
+///     bodies/ab/abcd…       bodies named by their SHA-256, each stored once
+///     entries/ab/<id>.json  each entry's metadata, to rebuild a lost index
+///     tmp/                  bodies being written
+///
+/// Writes: a body streams into `tmp/` while hashed, is renamed to its digest, its
+/// metadata file written, and only then the index row committed — so after `kill -9`
+/// at any moment every committed entry is whole and no partial body is ever indexed.
+/// Durability: no fsync per entry (it would cost more than the download); `synchronize()`
+/// flushes the file system and checkpoints the WAL, and the crawler calls it at the end.
+/// After a power loss an entry whose body did not reach the disk fails its digest check
+/// on read and is dropped, never served.
+///
+/// Several processes may use one folder at once: SQLite's WAL coordinates the index, body
+/// files are immutable once renamed, and a reader keeps an open body file readable even if
+/// another process evicts it.
+public final class CacheStore: Sendable {
+    public struct Configuration: Sendable {
+        /// Disk capacity for bodies; eviction starts above `highWatermark` of it.
+        public var diskCapacity: Int = 4 << 30
+        public var highWatermark = 0.95
+        /// Eviction stops below this fraction of the capacity.
+        public var lowWatermark = 0.90
+        /// Memory for small hot bodies.
+        public var memoryCapacity: Int = 32 << 20
+        /// Bodies up to this size are kept in memory after a read.
+        public var memoryMaxBodySize: Int = 256 << 10
+        /// The clock, in seconds since the epoch (tests move it).
+        public var now: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+
+        public init() {}
+    }
+
+    private struct State {
+        var index: CacheIndex
+        var pendingAccess: [String: Double] = [:]
+        var lastFlush: Double
+        var totalBytes: Int
+    }
+
+    public let directory: String
+    public let configuration: Configuration
+    private let state: Mutex<State>
+    private let memory: MemoryTier
+    private let logger: Logger
+
+    var indexPath: String { directory + "/index.sqlite" }
+
+    /// Opens (creating if needed) the cache in `directory`.
+    public init(directory: String, configuration: Configuration = Configuration(),
+                logger: Logger = Logger(label: "mirror.cache")) throws {
+        self.directory = directory
+        self.configuration = configuration
+        self.logger = logger
+        for folder in ["", "/bodies", "/entries", "/tmp"] {
+            try Self.makeDirectories(directory + folder)
+        }
+        let indexPath = directory + "/index.sqlite"
+        let indexWasLost = !PosixIO.exists(indexPath)
+        let index = try Self.openIndex(indexPath)
+        state = Mutex(State(index: index, lastFlush: configuration.now(), totalBytes: try index.totalBodyBytes()))
+        memory = MemoryTier(capacity: configuration.memoryCapacity, maxBodySize: configuration.memoryMaxBodySize)
+        if indexWasLost {
+            let recovered = try rebuildIndex()
+            if recovered > 0 { logger.notice("the cache index was missing; rebuilt \(recovered) entries from their metadata") }
+        }
+    }
+
+    static func openIndex(_ path: String) throws -> CacheIndex {
+        do {
+            let index = try CacheIndex(path: path)
+            _ = try index.counts()
+            return index
+        } catch let error as SQLiteError {
+            throw error.isCorruption
+                ? CacheError.corruptIndex(path: path, message: error.message)
+                : CacheError.io(path: path, message: error.description)
+        }
+    }
+
+    // MARK: Reading
+
+    /// The stored response for `url` whose Vary fields match `request`, if any.
+    public func entry(for url: String, request: HTTPHeaders) throws -> CacheEntry? {
+        try entries(for: url).first { entry in
+            CachePolicy.varyKey(responseHeaders: entry.headers, request: request) == entry.varyKey
+        }
+    }
+
+    /// Every stored variant of `url`.
+    public func entries(for url: String) throws -> [CacheEntry] {
+        try withIndex { try $0.entries(url: url) }
+    }
+
+    /// The body of `entry`, checked against its digest. A missing or damaged body drops
+    /// the entry (and logs it) and returns nil: the caller treats it as a miss.
+    public func body(of entry: CacheEntry) -> ResponseBody? {
+        recordAccess(entry)
+        if let bytes = memory.get(entry.digest) { return ResponseBody(bytes: bytes) }
+        let path = bodyPath(entry.digest)
+        if entry.size <= configuration.memoryMaxBodySize {
+            guard let bytes = try? PosixIO.readFile(path, limit: entry.size),
+                  bytes.count == entry.size, BodyWriter.hex(SHA256.hash(data: bytes)) == entry.digest else {
+                dropDamaged(entry)
+                return nil
+            }
+            memory.put(entry.digest, bytes)
+            return ResponseBody(bytes: bytes)
+        }
+        guard PosixIO.fileSize(path) == entry.size else {
+            dropDamaged(entry)
+            return nil
+        }
+        return ResponseBody(file: BodyFile(path: path, size: entry.size, digest: entry.digest, isTemporary: false) {
+            [weak self] in self?.dropDamaged(entry)
+        })
+    }
+
+    /// Notes a use of `entry` for LRU eviction; written to the index in batches.
+    public func recordAccess(_ entry: CacheEntry) {
+        let now = configuration.now()
+        state.withLock { state in
+            state.pendingAccess[entry.id] = now
+            if now - state.lastFlush > 2 || state.pendingAccess.count > 2000 { flushAccess(&state) }
+        }
+    }
+
+    // MARK: Writing
+
+    /// A writer for a new body, streaming into the cache's temporary folder.
+    public func makeBodyWriter(limit: Int = .max) throws -> BodyWriter {
+        try BodyWriter(temporaryPath: "\(directory)/tmp/\(UUID().uuidString)", limit: limit,
+                       retainLimit: configuration.memoryMaxBodySize)
+    }
+
+    /// Stores a response whose body was written with `body`; replaces the variant with the same Vary key.
+    @discardableResult
+    public func store(url: String, method: String = "GET", request: HTTPHeaders, head: CachedResponseHead,
+                      body: BodyWriter) throws -> CacheEntry {
+        let (digest, size) = body.finish()
+        let varyKey = CachePolicy.varyKey(responseHeaders: head.headers, request: request) ?? ""
+        let entry = CacheEntry(
+            id: Self.entryID(method: method, url: url, varyKey: varyKey), method: method, url: url, varyKey: varyKey,
+            status: head.status, headers: head.headers, requestTime: head.requestTime,
+            responseTime: head.responseTime, digest: digest, size: size, lastAccess: configuration.now())
+        defer { PosixIO.remove(body.temporaryPath) }
+        let target = bodyPath(digest)
+        if PosixIO.exists(target) && PosixIO.fileSize(target) == size {
+            // Identical body already stored: keep the one we have.
+        } else {
+            try Self.makeDirectories((target as NSString).deletingLastPathComponent)
+            try PosixIO.rename(body.temporaryPath, target)
+        }
+        try writeMetadata(entry)
+        try commit(entry)
+        if let bytes = body.retained, bytes.count == size { memory.put(digest, bytes) }
+        return entry
+    }
+
+    /// Replaces the head of a stored entry after a 304 (the body stays).
+    @discardableResult
+    public func updateHead(of entry: CacheEntry, to head: CachedResponseHead) throws -> CacheEntry {
+        var updated = entry
+        updated.status = head.status
+        updated.headers = head.headers
+        updated.requestTime = head.requestTime
+        updated.responseTime = head.responseTime
+        updated.lastAccess = configuration.now()
+        try writeMetadata(updated)
+        try withIndex { index in
+            try index.database.transaction {
+                try index.updateHead(id: updated.id, headers: HeaderCoding.encode(updated.headers),
+                                     requestTime: updated.requestTime, responseTime: updated.responseTime)
+                try index.touch(id: updated.id, at: updated.lastAccess)
+            }
+        }
+        return updated
+    }
+
+    /// Removes every variant of `url`; returns how many entries went.
+    @discardableResult
+    public func remove(url: String) throws -> Int {
+        let ids = try entries(for: url).map(\.id)
+        try remove(ids: ids)
+        return ids.count
+    }
+
+    /// Removes all entries.
+    public func clear() throws {
+        let digests = try withIndex { index -> [String] in
+            let digests = try index.allDigests().map(\.digest)
+            try index.database.transaction { try index.deleteAll() }
+            return digests
+        }
+        state.withLock { $0.totalBytes = 0; $0.pendingAccess.removeAll() }
+        memory.removeAll()
+        for digest in digests { PosixIO.remove(bodyPath(digest)) }
+        for folder in PosixIO.list(directory + "/entries") {
+            for name in PosixIO.list("\(directory)/entries/\(folder)") { PosixIO.remove("\(directory)/entries/\(folder)/\(name)") }
+        }
+    }
+
+    // MARK: Capacity
+
+    /// Evicts least recently used entries until the bodies take at most `target` bytes
+    /// (default: the low watermark), one entry at a time so no more goes than needed.
+    /// Returns the number of entries evicted.
+    @discardableResult
+    public func prune(to target: Int? = nil) throws -> Int {
+        let goal = target ?? Int(Double(configuration.diskCapacity) * configuration.lowWatermark)
+        var evicted = 0
+        while true {
+            let (ids, orphans, total) = try withIndex { index -> ([String], [String], Int) in
+                var total = try index.totalBodyBytes()
+                guard total > goal else { return ([], [], total) }
+                var ids: [String] = [], orphans: [String] = []
+                try index.database.transaction {
+                    for id in try index.leastRecentlyUsed(limit: 256) where total > goal {
+                        let digests = Set(try index.entry(id: id).map { [$0.digest] } ?? [])
+                        try index.database.statement("DELETE FROM entries WHERE id = ?").run([.text(id)])
+                        let freed = try index.unreferencedBodies(digests)
+                        total -= freed.reduce(0) { $0 + $1.size }
+                        ids.append(id)
+                        orphans += freed.map(\.digest)
+                    }
+                }
+                return (ids, orphans, total)
+            }
+            state.withLock { state in
+                state.totalBytes = total
+                for id in ids { state.pendingAccess[id] = nil }
+            }
+            for id in ids { PosixIO.remove(metadataPath(id)) }
+            deleteBodies(orphans)
+            evicted += ids.count
+            if ids.isEmpty || total <= goal { return evicted }
+        }
+    }
+
+    /// Bytes of bodies on disk, as this process last saw them.
+    public var bodyBytes: Int { state.withLock { $0.totalBytes } }
+
+    // MARK: Maintenance
+
+    public func statistics() throws -> CacheStatistics {
+        try withIndex { index in
+            let counts = try index.counts()
+            return CacheStatistics(
+                entries: counts.entries, bodies: counts.bodies, bodyBytes: try index.totalBodyBytes(),
+                capacityBytes: configuration.diskCapacity, directory: directory)
+        }
+    }
+
+    /// Every entry, in URL order.
+    public func allEntries() throws -> [CacheEntry] {
+        try withIndex { try $0.allEntries() }
+    }
+
+    /// Writes pending access times, checkpoints the WAL and flushes the file system,
+    /// so everything stored so far survives a power loss.
+    public func synchronize() throws {
+        try withIndex { index in
+            try index.checkpoint()
+        }
+        PosixIO.syncFileSystem()
+    }
+
+    // MARK: Internals
+
+    static func entryID(method: String, url: String, varyKey: String) -> String {
+        BodyWriter.hex(SHA256.hash(data: Array("\(method)\n\(url)\n\(varyKey)".utf8)))
+    }
+
+    func bodyPath(_ digest: String) -> String { "\(directory)/bodies/\(digest.prefix(2))/\(digest)" }
+
+    func metadataPath(_ id: String) -> String { "\(directory)/entries/\(id.prefix(2))/\(id).json" }
+
+    func writeMetadata(_ entry: CacheEntry) throws {
+        let path = metadataPath(entry.id)
+        try Self.makeDirectories((path as NSString).deletingLastPathComponent)
+        try PosixIO.writeFile(path, Array(try JSONEncoder().encode(entry)))
+    }
+
+    private func commit(_ entry: CacheEntry) throws {
+        let orphans = try withIndex { index -> [String] in
+            try index.database.transaction {
+                let previous = try index.upsert(entry)
+                return try previous.map { try index.unreferenced([$0]) } ?? []
+            }
+        }
+        deleteBodies(orphans)
+        let (total, needsEviction) = state.withLock { state -> (Int, Bool) in
+            if !orphans.isEmpty { state.totalBytes = (try? state.index.totalBodyBytes()) ?? state.totalBytes }
+            else { state.totalBytes += (try? isNewBody(entry.digest, in: state.index)) == true ? entry.size : 0 }
+            return (state.totalBytes, Double(state.totalBytes) > Double(configuration.diskCapacity) * configuration.highWatermark)
+        }
+        if needsEviction {
+            logger.debug("cache above high watermark, evicting", metadata: ["bytes": "\(total)"])
+            try prune()
+        }
+    }
+
+    /// True when exactly one entry uses the digest (the one just stored).
+    private func isNewBody(_ digest: String, in index: CacheIndex) throws -> Bool {
+        try index.database.statement("SELECT count(*) FROM entries WHERE digest = ?").firstRow([.text(digest)]) { $0.int(0) } == 1
+    }
+
+    func remove(ids: [String]) throws {
+        guard !ids.isEmpty else { return }
+        let orphans = try withIndex { index in try index.database.transaction { try index.delete(ids: ids) } }
+        for id in ids { PosixIO.remove(metadataPath(id)) }
+        deleteBodies(orphans)
+        state.withLock { state in
+            for id in ids { state.pendingAccess[id] = nil }
+            state.totalBytes = (try? state.index.totalBodyBytes()) ?? state.totalBytes
+        }
+    }
+
+    private func deleteBodies(_ digests: [String]) {
+        for digest in digests {
+            memory.remove(digest)
+            PosixIO.remove(bodyPath(digest))
+        }
+    }
+
+    /// Drops an entry whose body is missing or damaged, and says so.
+    func dropDamaged(_ entry: CacheEntry) {
+        logger.warning("\(CacheError.corruptBody(url: entry.url, digest: entry.digest))")
+        memory.remove(entry.digest)
+        // Every entry sharing this body is damaged too.
+        let ids = (try? withIndex { index in
+            try index.database.statement("SELECT id FROM entries WHERE digest = ?").rows([.text(entry.digest)]) { $0.string(0) }
+        }) ?? [entry.id]
+        try? remove(ids: ids)
+        PosixIO.remove(bodyPath(entry.digest))
+    }
+
+    private func flushAccess(_ state: inout State) {
+        let pending = state.pendingAccess
+        state.pendingAccess.removeAll(keepingCapacity: true)
+        state.lastFlush = configuration.now()
+        let index = state.index
+        try? index.database.transaction {
+            for (id, time) in pending { try index.touch(id: id, at: time) }
+        }
+    }
+
+    /// Runs `body` with the index, holding the lock; pending access times are written first.
+    func withIndex<T>(_ body: (CacheIndex) throws -> T) throws -> T {
+        try state.withLock { state in
+            if !state.pendingAccess.isEmpty { flushAccess(&state) }
+            return try body(state.index)
+        }
+    }
+
+    static func makeDirectories(_ path: String) throws(CacheError) {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw .io(path: path, message: (error as NSError).localizedDescription)
+        }
+    }
+}

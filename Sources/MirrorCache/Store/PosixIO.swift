@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The few POSIX file calls the store needs, with errors that name the path.
+enum PosixIO {
+    static func errorMessage(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
+
+    static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) throws(CacheError) -> Int32 {
+        let descriptor = path.withCString { Glibc.open($0, flags | O_CLOEXEC, mode) }
+        guard descriptor >= 0 else { throw .io(path: path, message: errorMessage()) }
+        return descriptor
+    }
+
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(CacheError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw .io(path: path, message: errorMessage())
+            }
+            offset += written
+        }
+    }
+
+    /// Reads up to `count` bytes; fewer only at the end of the file.
+    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws(CacheError) -> Int {
+        var total = 0
+        while total < buffer.count {
+            let got = Glibc.read(descriptor, buffer.baseAddress! + total, buffer.count - total)
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .io(path: path, message: errorMessage())
+            }
+            if got == 0 { break }
+            total += got
+        }
+        return total
+    }
+
+    static func readFile(_ path: String, limit: Int = .max) throws(CacheError) -> [UInt8]? {
+        let descriptor: Int32
+        do { descriptor = try open(path, flags: O_RDONLY) } catch { return nil }
+        defer { close(descriptor) }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            var failure: CacheError?
+            let got = chunk.withUnsafeMutableBytes { buffer -> Int in
+                do throws(CacheError) { return try read(descriptor, into: buffer, path: path) } catch {
+                    failure = error
+                    return 0
+                }
+            }
+            if let failure { throw failure }
+            if got == 0 { break }
+            result.append(contentsOf: chunk[0..<got])
+            if result.count > limit { return nil }
+        }
+        return result
+    }
+
+    static func writeFile(_ path: String, _ bytes: [UInt8]) throws(CacheError) {
+        let descriptor = try open(path, flags: O_WRONLY | O_CREAT | O_TRUNC)
+        defer { close(descriptor) }
+        let failure = bytes.withUnsafeBytes { buffer -> CacheError? in
+            do throws(CacheError) { try writeAll(descriptor, buffer, path: path) } catch { return error }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    static func rename(_ from: String, _ to: String) throws(CacheError) {
+        guard Glibc.rename(from, to) == 0 else { throw .io(path: to, message: errorMessage()) }
+    }
+
+    /// Removes a file; a file that is already gone is not an error.
+    static func remove(_ path: String) {
+        _ = unlink(path)
+    }
+
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    static func makeDirectory(_ path: String) throws(CacheError) {
+        if mkdir(path, 0o755) != 0 && errno != EEXIST { throw .io(path: path, message: errorMessage()) }
+    }
+
+    /// The names in a folder, without `.` and `..`.
+    static func list(_ path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    static func fileSize(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+
+    /// Flushes written files to stable storage. `sync()` covers every new body and metadata
+    /// file at once, which is cheaper than an fsync per file; it runs at checkpoints only.
+    static func syncFileSystem() {
+        sync()
+    }
+}

@@ -1,0 +1,151 @@
+import Crypto
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A response body: bytes in memory, or a file read in chunks. A body from the cache is
+/// checked against its digest; a mismatch throws `CacheError.corruptBody` (after the
+/// damaged entry has been dropped), so damaged bytes are never returned as a good body.
+public struct ResponseBody: Sendable {
+    enum Source: Sendable {
+        case bytes([UInt8])
+        case file(BodyFile)
+    }
+
+    let source: Source
+    /// The body's length in bytes.
+    public let count: Int
+
+    init(bytes: [UInt8]) {
+        source = .bytes(bytes)
+        count = bytes.count
+    }
+
+    init(file: BodyFile) {
+        source = .file(file)
+        count = file.size
+    }
+
+    public static let empty = ResponseBody(bytes: [])
+
+    /// The whole body in memory. Throws when it is larger than `limit` or damaged.
+    public func collect(limit: Int = .max) throws -> [UInt8] {
+        if count > limit { throw CacheError.bodyTooLarge(url: "", limit: limit) }
+        switch source {
+        case .bytes(let bytes): return bytes
+        case .file(let file):
+            var result: [UInt8] = []
+            result.reserveCapacity(count)
+            var reader = try file.makeReader()
+            while let chunk = try reader.next(maxLength: 256 * 1024) { result += chunk }
+            return result
+        }
+    }
+
+    /// The body in chunks of at most `chunkSize` bytes; the last read checks the digest.
+    public func chunks(chunkSize: Int = 64 * 1024) -> Chunks { Chunks(body: self, chunkSize: chunkSize) }
+
+    /// An async sequence of the body's chunks.
+    public struct Chunks: AsyncSequence, Sendable {
+        public typealias Element = [UInt8]
+        let body: ResponseBody
+        let chunkSize: Int
+
+        public func makeAsyncIterator() -> Iterator { Iterator(body: body, chunkSize: chunkSize) }
+
+        public struct Iterator: AsyncIteratorProtocol {
+            let body: ResponseBody
+            let chunkSize: Int
+            var offset = 0
+            var reader: BodyFile.Reader?
+
+            public mutating func next() async throws -> [UInt8]? {
+                switch body.source {
+                case .bytes(let bytes):
+                    guard offset < bytes.count else { return nil }
+                    let end = Swift.min(offset + chunkSize, bytes.count)
+                    defer { offset = end }
+                    return Array(bytes[offset..<end])
+                case .file(let file):
+                    if reader == nil { reader = try file.makeReader() }
+                    return try reader!.next(maxLength: chunkSize)
+                }
+            }
+        }
+    }
+}
+
+/// A body file: a stored body (checked against its digest), or a temporary file holding
+/// an uncached response (deleted when the last reference goes).
+final class BodyFile: Sendable {
+    let path: String
+    let size: Int
+    let digest: String?
+    let isTemporary: Bool
+    /// Called when the bytes do not match the digest: the store drops the entry.
+    let onDamage: @Sendable () -> Void
+
+    init(path: String, size: Int, digest: String?, isTemporary: Bool, onDamage: @escaping @Sendable () -> Void = {}) {
+        self.path = path
+        self.size = size
+        self.digest = digest
+        self.isTemporary = isTemporary
+        self.onDamage = onDamage
+    }
+
+    deinit {
+        if isTemporary { PosixIO.remove(path) }
+    }
+
+    func makeReader() throws -> Reader {
+        guard let descriptor = try? PosixIO.open(path, flags: O_RDONLY) else {
+            onDamage()
+            throw CacheError.corruptBody(url: path, digest: digest ?? "")
+        }
+        return Reader(file: self, descriptor: FileDescriptorBox(descriptor))
+    }
+
+    /// Reads the file once; the file stays readable even if the store unlinks it meanwhile.
+    struct Reader {
+        let file: BodyFile
+        let descriptor: FileDescriptorBox
+        var hasher = SHA256()
+        var total = 0
+        var done = false
+
+        mutating func next(maxLength: Int) throws -> [UInt8]? {
+            guard !done else { return nil }
+            var chunk = [UInt8](repeating: 0, count: maxLength)
+            let got = try chunk.withUnsafeMutableBytes { buffer in
+                try PosixIO.read(descriptor.value, into: buffer, path: file.path)
+            }
+            if got == 0 {
+                done = true
+                try verify()
+                return nil
+            }
+            chunk.removeLast(maxLength - got)
+            total += got
+            if file.digest != nil { hasher.update(data: chunk) }
+            if total > file.size { try fail() }
+            return chunk
+        }
+
+        private func verify() throws {
+            guard let expected = file.digest else { return }
+            if total != file.size || BodyWriter.hex(hasher.finalize()) != expected { try fail() }
+        }
+
+        private func fail() throws -> Never {
+            file.onDamage()
+            throw CacheError.corruptBody(url: file.path, digest: file.digest ?? "")
+        }
+    }
+}
+
+/// Closes its descriptor when the last reader copy goes.
+final class FileDescriptorBox: Sendable {
+    let value: Int32
+    init(_ value: Int32) { self.value = value }
+    deinit { close(value) }
+}

@@ -1,0 +1,123 @@
+/// RFC 3986 §6.2.2 normalization of absolute http(s) URLs, so one resource has one key:
+/// scheme and host lower-cased, default port dropped, empty path made `/`, dot segments
+/// removed, percent-encoding hex upper-cased, unreserved characters decoded, characters
+/// that must be escaped (spaces, non-ASCII, …) percent-encoded as UTF-8, fragment dropped.
+public enum URLNormalizer {
+    /// The normalized form of `string`, or nil when it is not an absolute http(s) URL.
+    public static func normalize(_ string: String) -> String? {
+        guard let parts = URLParts(string) else { return nil }
+        return parts.normalized
+    }
+}
+
+/// An absolute http(s) URL split into its components, as written.
+public struct URLParts: Sendable, Equatable {
+    public var scheme: String
+    public var userinfo: String?
+    public var host: String
+    public var port: Int?
+    public var path: String
+    public var query: String?
+    public var fragment: String?
+
+    public init?(_ string: String) {
+        var rest = Substring(string.trimmingSpaces())
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = String(rest[rest.index(after: hash)...])
+            rest = rest[..<hash]
+        }
+        guard let colon = rest.firstIndex(of: ":") else { return nil }
+        scheme = rest[..<colon].lowercased()
+        guard scheme == "http" || scheme == "https" else { return nil }
+        rest = rest[rest.index(after: colon)...]
+        guard rest.hasPrefix("//") else { return nil }
+        rest = rest.dropFirst(2)
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "\\" } ?? rest.endIndex
+        var authority = rest[..<authorityEnd]
+        rest = rest[authorityEnd...]
+        if let at = authority.lastIndex(of: "@") {
+            userinfo = String(authority[..<at])
+            authority = authority[authority.index(after: at)...]
+        }
+        // host, host:port, [v6], [v6]:port
+        var hostPart = authority
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            hostPart = authority[...close]
+            let after = authority[authority.index(after: close)...]
+            if after.hasPrefix(":") { port = Self.port(after.dropFirst()) ?? -1 }
+        } else if let portColon = authority.lastIndex(of: ":") {
+            hostPart = authority[..<portColon]
+            port = Self.port(authority[authority.index(after: portColon)...]) ?? -1
+        }
+        guard port != -1, !hostPart.isEmpty else { return nil }
+        host = hostPart.lowercased()
+        if let question = rest.firstIndex(of: "?") {
+            query = String(rest[rest.index(after: question)...])
+            rest = rest[..<question]
+        }
+        path = String(rest).replacingBackslashes()
+    }
+
+    private static func port(_ text: Substring) -> Int?? {
+        if text.isEmpty { return .some(nil) }
+        guard text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text), value <= 65535 else { return nil }
+        return .some(value)
+    }
+
+    /// The default port of the scheme.
+    public var defaultPort: Int { scheme == "https" ? 443 : 80 }
+
+    /// The port in use, explicit or default.
+    public var effectivePort: Int { port ?? defaultPort }
+
+    /// `host` or `host:port` when the port is not the default.
+    public var authority: String {
+        (port == nil || port == defaultPort) ? host : "\(host):\(port!)"
+    }
+
+    /// `scheme://authority`
+    public var origin: String { "\(scheme)://\(authority)" }
+
+    /// The normalized URL, without fragment.
+    public var normalized: String {
+        var result = origin
+        result += Self.removeDotSegments(PercentEncoding.normalize(path.isEmpty ? "/" : path, allowing: .path))
+        if let query { result += "?" + PercentEncoding.normalize(query, allowing: .query) }
+        return result
+    }
+
+    /// RFC 3986 §5.2.4.
+    public static func removeDotSegments(_ path: String) -> String {
+        var input = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard path.hasPrefix("/") else { return path }
+        input.removeFirst()
+        var output: [String] = []
+        for (index, segment) in input.enumerated() {
+            let isLast = index == input.count - 1
+            switch segment {
+            case ".":
+                if isLast { output.append("") }
+            case "..":
+                if !output.isEmpty { output.removeLast() }
+                if isLast { output.append("") }
+            default:
+                output.append(segment)
+            }
+        }
+        return "/" + output.joined(separator: "/")
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> Substring {
+        var slice = self[...]
+        while let first = slice.first, first.isWhitespace { slice = slice.dropFirst() }
+        while let last = slice.last, last.isWhitespace { slice = slice.dropLast() }
+        return slice
+    }
+
+    /// Browsers read `\` as `/` in http(s) paths.
+    func replacingBackslashes() -> String {
+        contains("\\") ? String(map { $0 == "\\" ? "/" : $0 }) : self
+    }
+}

@@ -1,0 +1,46 @@
+import AsyncHTTPClient
+public import MirrorCache
+import NIOCore
+import NIOHTTP1
+
+/// The real transport, on async-http-client: pooled keep-alive connections, TLS, timeouts.
+/// Redirects are never followed here (the caller scope-checks every hop) and bodies are
+/// not decompressed here (the caching client does it, with a size limit).
+public final class AsyncHTTPClientTransport: HTTPTransport {
+    private let client: HTTPClient
+
+    /// - Parameters:
+    ///   - connectionsPerHost: the pool's limit of open connections to one host.
+    ///   - connectTimeout: how long to wait for a TCP (and TLS) connection.
+    public init(connectionsPerHost: Int = 8, connectTimeout: Duration = .seconds(10)) {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .nanoseconds(connectTimeout.nanoseconds)),
+            decompression: .disabled)
+        configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost)
+        configuration.httpVersion = .automatic
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        var outgoing = HTTPClientRequest(url: request.url)
+        outgoing.method = request.method
+        outgoing.headers = request.headers
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await client.execute(outgoing, timeout: .nanoseconds(request.timeout.nanoseconds))
+        let body = response.body.map { buffer in Array(buffer: buffer) }
+        return TransportResponse(status: Int(response.status.code), headers: response.headers, body: body)
+    }
+
+    /// Closes every pooled connection; call once when done.
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

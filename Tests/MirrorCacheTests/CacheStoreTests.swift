@@ -1,0 +1,217 @@
+import Foundation
+@testable import MirrorCache
+import NIOHTTP1
+import Testing
+
+@Suite("Cache store")
+struct CacheStoreTests {
+    let folder = TemporaryDirectory("cache-store")
+
+    func head(_ headers: [(String, String)] = [("Content-Type", "text/plain")], status: Int = 200) -> CachedResponseHead {
+        CachedResponseHead(status: status, headers: HTTPHeaders(headers), requestTime: 1000, responseTime: 1001)
+    }
+
+    @discardableResult
+    func put(_ store: CacheStore, _ url: String, _ body: [UInt8], request: HTTPHeaders = [:],
+             head: CachedResponseHead? = nil) throws -> CacheEntry {
+        let writer = try store.makeBodyWriter()
+        try writer.write(body)
+        return try store.store(url: url, request: request, head: head ?? self.head(), body: writer)
+    }
+
+    @Test func storesAndReturnsAnEntryWithItsBody() throws {
+        let store = try CacheStore(directory: folder.path)
+        let stored = try put(store, "http://a.test/x", Array("hello".utf8),
+                             head: head([("Content-Type", "text/plain"), ("ETag", "\"1\""), ("Set-Cookie", "a=1"), ("Set-Cookie", "b=2")]))
+        let found = try #require(try store.entry(for: "http://a.test/x", request: [:]))
+        #expect(found == stored)
+        #expect(found.status == 200)
+        #expect(found.headers["set-cookie"] == ["a=1", "b=2"])
+        #expect(found.requestTime == 1000 && found.responseTime == 1001)
+        #expect(found.size == 5)
+        #expect(try store.body(of: found)?.collect() == Array("hello".utf8))
+        #expect(try store.entry(for: "http://a.test/other", request: [:]) == nil)
+        #expect(folder.files(under: "tmp").isEmpty)
+    }
+
+    @Test func identicalBodiesAreStoredOnce() throws {
+        let store = try CacheStore(directory: folder.path)
+        let body = [UInt8](repeating: 7, count: 10_000)
+        try put(store, "http://a.test/1", body)
+        try put(store, "http://a.test/2", body)
+        let statistics = try store.statistics()
+        #expect(statistics.entries == 2)
+        #expect(statistics.bodies == 1)
+        #expect(statistics.bodyBytes == 10_000)
+        #expect(folder.files(under: "bodies").count == 1)
+        try store.remove(url: "http://a.test/1")
+        #expect(try store.body(of: try #require(try store.entry(for: "http://a.test/2", request: [:])))?.collect() == body)
+        try store.remove(url: "http://a.test/2")
+        #expect(folder.files(under: "bodies").isEmpty)
+    }
+
+    @Test func varyKeepsOneVariantPerRequestValue() throws {
+        let store = try CacheStore(directory: folder.path)
+        let varying = head([("Vary", "Accept-Language")])
+        try put(store, "http://a.test/v", Array("en".utf8), request: ["Accept-Language": "en"], head: varying)
+        try put(store, "http://a.test/v", Array("fr".utf8), request: ["Accept-Language": "fr"], head: varying)
+        #expect(try store.entries(for: "http://a.test/v").count == 2)
+        let french = try #require(try store.entry(for: "http://a.test/v", request: ["Accept-Language": "fr"]))
+        #expect(try store.body(of: french)?.collect() == Array("fr".utf8))
+        #expect(try store.entry(for: "http://a.test/v", request: ["Accept-Language": "de"]) == nil)
+        // Storing the same variant again replaces it.
+        try put(store, "http://a.test/v", Array("fr2".utf8), request: ["Accept-Language": "fr"], head: varying)
+        #expect(try store.entries(for: "http://a.test/v").count == 2)
+    }
+
+    @Test(arguments: [100, 1_000_000])  // in-memory tier and streamed from disk
+    func aDamagedBodyDropsOnlyThatEntry(size: Int) throws {
+        let store = try CacheStore(directory: folder.path)
+        let bad = try put(store, "http://a.test/bad", [UInt8](repeating: 1, count: size))
+        let good = try put(store, "http://a.test/good", [UInt8](repeating: 2, count: size))
+        let path = store.bodyPath(bad.digest)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[size / 2] ^= 0x55
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        let reopened = try CacheStore(directory: folder.path)
+        let damaged = try #require(try reopened.entry(for: "http://a.test/bad", request: [:]))
+        if let body = reopened.body(of: damaged) {
+            #expect(throws: CacheError.self) { try body.collect() }  // streamed: detected at the end
+        }
+        #expect(try reopened.entry(for: "http://a.test/bad", request: [:]) == nil)
+        let intact = try #require(try reopened.entry(for: "http://a.test/good", request: [:]))
+        #expect(try reopened.body(of: intact)?.collect() == [UInt8](repeating: 2, count: size))
+        #expect(good.digest != bad.digest)
+    }
+
+    @Test func aMissingBodyFileIsAMissNotAnError() throws {
+        let store = try CacheStore(directory: folder.path)
+        let entry = try put(store, "http://a.test/gone", [UInt8](repeating: 3, count: 500_000))
+        try FileManager.default.removeItem(atPath: store.bodyPath(entry.digest))
+        #expect(store.body(of: entry) == nil)
+        #expect(try store.entry(for: "http://a.test/gone", request: [:]) == nil)
+    }
+
+    @Test func verifyFindsAndRepairsDamage() throws {
+        let store = try CacheStore(directory: folder.path)
+        let damaged = try put(store, "http://a.test/1", [UInt8](repeating: 1, count: 2000))
+        let missing = try put(store, "http://a.test/2", [UInt8](repeating: 2, count: 2000))
+        try put(store, "http://a.test/3", [UInt8](repeating: 3, count: 2000))
+        try Data([9, 9, 9]).write(to: URL(fileURLWithPath: store.bodyPath(damaged.digest)))
+        try FileManager.default.removeItem(atPath: store.bodyPath(missing.digest))
+        try Data([1]).write(to: URL(fileURLWithPath: folder.path + "/bodies/00orphan"))
+
+        let report = try store.verify(repair: false)
+        #expect(report.entriesChecked == 3)
+        #expect(report.damagedBodies == ["http://a.test/1"])
+        #expect(report.missingBodies == ["http://a.test/2"])
+        #expect(!report.isHealthy)
+        let repaired = try store.verify(repair: true)
+        #expect(repaired.repaired)
+        #expect(try store.verify(repair: false).isHealthy)
+        #expect(try store.statistics().entries == 1)
+    }
+
+    @Test func aLostIndexIsRebuiltFromMetadata() throws {
+        do {
+            let store = try CacheStore(directory: folder.path)
+            for index in 0..<20 { try put(store, "http://a.test/\(index)", Array("body \(index)".utf8)) }
+        }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder.path + "/index.sqlite" + suffix) }
+        let store = try CacheStore(directory: folder.path)
+        #expect(try store.statistics().entries == 20)
+        let entry = try #require(try store.entry(for: "http://a.test/7", request: [:]))
+        #expect(try store.body(of: entry)?.collect() == Array("body 7".utf8))
+    }
+
+    @Test func aCorruptIndexIsReportedAndRepairRebuildsIt() throws {
+        do {
+            let store = try CacheStore(directory: folder.path)
+            for index in 0..<10 { try put(store, "http://a.test/\(index)", Array("body \(index)".utf8)) }
+            try store.synchronize()
+        }
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder.path + "/index.sqlite" + suffix) }
+        try Data(repeating: 0x5a, count: 16_384).write(to: URL(fileURLWithPath: folder.path + "/index.sqlite"))
+        #expect {
+            _ = try CacheStore(directory: folder.path)
+        } throws: { error in
+            if case CacheError.corruptIndex = error { return true }
+            return false
+        }
+        let report = try CacheStore.repair(directory: folder.path)
+        #expect(report.rebuiltEntries == 10)
+        let store = try CacheStore(directory: folder.path)
+        #expect(try store.statistics().entries == 10)
+    }
+
+    @Test func evictsLeastRecentlyUsedBetweenWatermarks() throws {
+        var clock = 0.0
+        let time = Clock()
+        var configuration = CacheStore.Configuration()
+        configuration.diskCapacity = 100_000
+        configuration.now = { time.value }
+        let store = try CacheStore(directory: folder.path, configuration: configuration)
+        // Ten distinct 9,000-byte bodies: 90,000 bytes, under the 95,000 high watermark.
+        for index in 0..<10 {
+            clock += 1; time.value = clock
+            try put(store, "http://a.test/\(index)", [UInt8](repeating: UInt8(index), count: 9000))
+        }
+        #expect(try store.statistics().entries == 10)
+        // Use the three oldest again so they become the most recent.
+        for index in 0..<3 {
+            clock += 1; time.value = clock
+            _ = store.body(of: try #require(try store.entry(for: "http://a.test/\(index)", request: [:])))
+        }
+        // One more body crosses 95 %: eviction goes down to 90 % (90,000 bytes).
+        clock += 1; time.value = clock
+        try put(store, "http://a.test/new", [UInt8](repeating: 99, count: 9000))
+        let remaining = Set(try store.allEntries().map(\.url))
+        #expect(try store.statistics().bodyBytes <= 90_000)
+        #expect(remaining.contains("http://a.test/new"))
+        for index in 0..<3 { #expect(remaining.contains("http://a.test/\(index)"), "recently used entry \(index) was evicted") }
+        #expect(!remaining.contains("http://a.test/3"), "the least recently used entry survived")
+        #expect(remaining.count == 10)
+    }
+
+    @Test func updateHeadKeepsTheBody() throws {
+        let store = try CacheStore(directory: folder.path)
+        let entry = try put(store, "http://a.test/x", Array("kept".utf8), head: head([("ETag", "\"1\""), ("Cache-Control", "max-age=0")]))
+        let newHead = CachedResponseHead(status: 200, headers: ["ETag": "\"1\"", "Cache-Control": "max-age=60"],
+                                         requestTime: 2000, responseTime: 2001)
+        try store.updateHead(of: entry, to: newHead)
+        let reopened = try CacheStore(directory: folder.path)
+        let updated = try #require(try reopened.entry(for: "http://a.test/x", request: [:]))
+        #expect(updated.headers.first(name: "cache-control") == "max-age=60")
+        #expect(updated.responseTime == 2001)
+        #expect(try reopened.body(of: updated)?.collect() == Array("kept".utf8))
+    }
+
+    @Test func clearRemovesEverything() throws {
+        let store = try CacheStore(directory: folder.path)
+        for index in 0..<5 { try put(store, "http://a.test/\(index)", Array("b\(index)".utf8)) }
+        try store.clear()
+        #expect(try store.statistics().entries == 0)
+        #expect(folder.files(under: "bodies").isEmpty)
+        #expect(folder.files(under: "entries").isEmpty)
+    }
+
+    @Test func twoStoresOnOneFolderSeeEachOthersEntries() throws {
+        let first = try CacheStore(directory: folder.path)
+        let second = try CacheStore(directory: folder.path)
+        try put(first, "http://a.test/from-first", Array("1".utf8))
+        try put(second, "http://a.test/from-second", Array("2".utf8))
+        #expect(try first.entry(for: "http://a.test/from-second", request: [:]) != nil)
+        #expect(try second.entry(for: "http://a.test/from-first", request: [:]) != nil)
+    }
+}
+
+/// A settable clock for tests.
+final class Clock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _value = 0.0
+    var value: Double {
+        get { lock.withLock { _value } }
+        set { lock.withLock { _value = newValue } }
+    }
+}
