@@ -63,6 +63,12 @@ let package = Package(
             swiftSettings: settings
         ),
         .executableTarget(name: "mirror", dependencies: ["MirrorCLI"], swiftSettings: settings),
+        // Writes cache entries until killed; the crash tests SIGKILL it at random moments.
+        .executableTarget(
+            name: "mirror-cache-torture",
+            dependencies: ["MirrorCache", "MirrorTestSupport", .product(name: "NIOHTTP1", package: "swift-nio")],
+            swiftSettings: settings
+        ),
 
         // An in-process origin server for tests.
         .target(
@@ -95,7 +101,7 @@ let package = Package(
         .testTarget(name: "MirrorCLITests", dependencies: ["MirrorCLI", "mirror"], swiftSettings: settings),
         .testTarget(
             name: "MirrorCacheTests",
-            dependencies: ["MirrorCache", "MirrorHTTP", "MirrorTestSupport"],
+            dependencies: ["MirrorCache", "MirrorHTTP", "MirrorTestSupport", "mirror-cache-torture"],
             swiftSettings: settings
         ),
         .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore"], swiftSettings: settings),

@@ -1,0 +1,57 @@
+// A cache writer for the crash tests: it stores, replaces and removes entries as fast as
+// it can, printing a line after each commit, until it is killed (the tests send SIGKILL
+// at random moments and then check what the cache holds).
+//
+//     mirror-cache-torture DIR SEED
+//
+// Each body names its URL and sequence number and is otherwise a pure function of them,
+// so a reader can tell an intact body from a damaged or mixed-up one.
+import Foundation
+import MirrorCache
+import MirrorTestSupport
+import NIOHTTP1
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let seed = UInt64(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: mirror-cache-torture DIR SEED\n".utf8))
+    exit(2)
+}
+var generator = SplitMix(seed: seed)
+let store = try CacheStore(directory: arguments[1])
+var sequence = 0
+while true {
+    sequence += 1
+    let url = "http://torture.test/\(generator.next() % 40)"
+    let action = generator.next() % 10
+    if action == 0 {
+        try store.remove(url: url)
+        say("removed \(url)")
+    } else {
+        // Sizes from empty to 600 KB: both the in-memory tier and streamed files.
+        let size = Int(generator.next() % (action < 3 ? 600_000 : 20_000))
+        let writer = try store.makeBodyWriter()
+        try writer.write(TortureBody.bytes(url: url, sequence: sequence, size: size))
+        let head = CachedResponseHead(status: 200, headers: ["Content-Type": "application/octet-stream", "X-Sequence": "\(sequence)"],
+                                      requestTime: Double(sequence), responseTime: Double(sequence))
+        try store.store(url: url, request: [:], head: head, body: writer)
+        say("committed \(url) \(sequence)")
+    }
+}
+
+/// Writes a line at once (unbuffered), so the test sees exactly what was committed before the kill.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// A small deterministic generator, so a failing seed can be replayed.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

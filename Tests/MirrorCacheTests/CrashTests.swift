@@ -1,0 +1,68 @@
+import Foundation
+import MirrorCache
+import MirrorTestSupport
+import Testing
+
+/// SIGKILL a process writing to the cache at random moments, many times, and check that
+/// what is left is consistent: every indexed entry has its exact body, nothing partial
+/// is served, and whatever the writer reported as committed survived.
+@Suite("Cache crash safety")
+struct CrashTests {
+    static let writer: URL = {
+        var folder = Bundle.main.bundleURL
+        if folder.pathExtension == "xctest" { folder.deleteLastPathComponent() }
+        return folder.appendingPathComponent("mirror-cache-torture")
+    }()
+
+    @Test func killingAWriterAtRandomMomentsNeverCorruptsTheCache() throws {
+        let folder = TemporaryDirectory("crash")
+        var random = SystemRandomNumberGenerator()
+        var kills = 0
+        var commits = 0
+        for round in 0..<25 {
+            let process = Process()
+            process.executableURL = Self.writer
+            process.arguments = [folder.path, String(round * 7919 + 1)]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            Thread.sleep(forTimeInterval: Double.random(in: 0.05...0.35, using: &random))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            kills += process.terminationReason == .uncaughtSignal ? 1 : 0
+            let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .split(separator: "\n").map(String.init)
+            commits += lines.count { $0.hasPrefix("committed") }
+            try check(folder.path, writerSaid: lines)
+        }
+        #expect(kills == 25)
+        #expect(commits > 100, "the writer barely wrote anything before being killed")
+    }
+
+    /// Reopens the cache and checks every entry against what the writer must have written.
+    private func check(_ directory: String, writerSaid lines: [String]) throws {
+        let store = try CacheStore(directory: directory)
+        let entries = try store.allEntries()
+        for entry in entries {
+            let sequence = try #require(Int(entry.headers.first(name: "x-sequence") ?? ""))
+            let body = try #require(store.body(of: entry), "indexed entry \(entry.url) has no intact body")
+            #expect(try body.collect() == TortureBody.bytes(url: entry.url, sequence: sequence, size: entry.size))
+        }
+        // The last thing the writer reported for each URL must be reflected: a commit it
+        // printed is durable across kill -9 (a later, unprinted commit may have replaced it).
+        var last: [String: String] = [:]
+        for line in lines {
+            let fields = line.split(separator: " ")
+            if fields.count >= 2 { last[String(fields[1])] = line }
+        }
+        for (url, line) in last {
+            let stored = try store.entry(for: url, request: [:])
+            if line.hasPrefix("committed"), let printed = Int(line.split(separator: " ")[2]) {
+                let sequence = Int(stored?.headers.first(name: "x-sequence") ?? "") ?? -1
+                #expect(sequence >= printed, "commit \(printed) of \(url) was lost")
+            }
+        }
+        let report = try store.verify(repair: false)
+        #expect(report.isHealthy, "verify found \(report)")
+    }
+}
