@@ -24,8 +24,9 @@ while true {
     let url = "http://torture.test/\(generator.next() % 40)"
     let action = generator.next() % 10
     if action == 0 {
+        // Said before, not after: a removal the test never heard of could look like a lost commit.
+        say("removing \(url)")
         try store.remove(url: url)
-        say("removed \(url)")
     } else {
         // Sizes from empty to 600 KB: both the in-memory tier and streamed files.
         let size = Int(generator.next() % (action < 3 ? 600_000 : 20_000))
