@@ -98,7 +98,7 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
-        .testTarget(name: "MirrorCLITests", dependencies: ["MirrorCLI", "mirror"], swiftSettings: settings),
+        .testTarget(name: "MirrorCLITests", dependencies: ["MirrorCLI", "mirror", "MirrorCache"], swiftSettings: settings),
         .testTarget(
             name: "MirrorCacheTests",
             dependencies: ["MirrorCache", "MirrorHTTP", "MirrorTestSupport", "mirror-cache-torture"],

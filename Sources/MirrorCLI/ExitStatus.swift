@@ -33,3 +33,15 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
         }
     }
 }
+
+import MirrorCache
+
+extension ExitStatus {
+    /// The exit code for a cache failure that reaches the command line.
+    init(_ error: CacheError) {
+        switch error {
+        case .io, .bodyTooLarge: self = .io
+        case .corruptIndex, .corruptBody, .incompatibleVersion: self = .cacheDamaged
+        }
+    }
+}

@@ -1,5 +1,7 @@
 public import ArgumentParser
 import Foundation
+import Logging
+import MirrorCache
 
 /// `mirror`: the root command. Subcommands do the work; this type only routes and maps errors to exit codes.
 public struct MirrorCommand: AsyncParsableCommand {
@@ -28,6 +30,11 @@ public struct MirrorCommand: AsyncParsableCommand {
 
     /// Parses `arguments`, runs the command and exits with a documented code.
     public static func runMain(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .warning
+            return handler
+        }
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -39,6 +46,9 @@ public struct MirrorCommand: AsyncParsableCommand {
         } catch let failure as CommandFailure {
             printError("mirror: \(failure.message)")
             terminate(failure.status)
+        } catch let error as CacheError {
+            printError("mirror: \(error)")
+            terminate(ExitStatus(error))
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
