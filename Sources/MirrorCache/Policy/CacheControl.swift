@@ -52,16 +52,23 @@ public struct CacheControl: Sendable, Equatable {
         return seconds("max-stale")
     }
 
-    /// Splits on commas outside quoted strings: `a, b="x, y", c=1`.
+    /// Splits on commas outside quoted strings: `a, b="x, y", c=1`; inside a quoted string
+    /// a backslash escapes the next character (quoted-pair, RFC 9110 §5.6.4).
     private mutating func parse(_ line: String) {
         var parts: [Substring] = []
         var start = line.startIndex
         var quoted = false
+        var escaped = false
         var index = line.startIndex
         while index < line.endIndex {
             let character = line[index]
-            if character == "\"" { quoted.toggle() }
-            if character == "," && !quoted {
+            if escaped {
+                escaped = false
+            } else if quoted && character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                quoted.toggle()
+            } else if character == "," && !quoted {
                 parts.append(line[start..<index])
                 start = line.index(after: index)
             }
@@ -74,15 +81,30 @@ public struct CacheControl: Sendable, Equatable {
             let name: String, value: String?
             if let equals = trimmed.firstIndex(of: "=") {
                 name = trimmed[..<equals].trimmingASCIIWhitespace().lowercased()
-                var raw = trimmed[trimmed.index(after: equals)...].trimmingASCIIWhitespace()
-                if raw.count >= 2, raw.hasPrefix("\""), raw.hasSuffix("\"") { raw = raw.dropFirst().dropLast() }
-                value = String(raw)
+                let raw = trimmed[trimmed.index(after: equals)...].trimmingASCIIWhitespace()
+                if raw.count >= 2, raw.hasPrefix("\""), raw.hasSuffix("\"") {
+                    value = Self.unescaped(raw.dropFirst().dropLast())
+                } else {
+                    value = String(raw)
+                }
             } else {
                 name = trimmed.lowercased()
                 value = nil
             }
             if directives[name] == nil { directives[name] = .some(value) }
         }
+    }
+
+    /// The content of a quoted-string: each quoted-pair `\x` stands for `x`.
+    private static func unescaped(_ text: Substring) -> String {
+        var result = ""
+        var escaped = false
+        for character in text {
+            if !escaped && character == "\\" { escaped = true; continue }
+            escaped = false
+            result.append(character)
+        }
+        return result
     }
 }
 

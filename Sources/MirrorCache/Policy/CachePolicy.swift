@@ -43,7 +43,8 @@ public struct CachePolicy: Sendable {
            !(control.isPublic || control.mustRevalidate || control.sharedMaxAge != nil) {
             return false
         }
-        if response["vary"].contains(where: { $0.trimmingASCIIWhitespace() == "*" }) { return false }
+        // §4.1: a Vary with a "*" member, alone or in a list, never matches.
+        if response[canonicalForm: "vary"].contains("*") { return false }
         return control.isPublic || (!isShared && control.isPrivate)
             || response.contains(name: "expires") || control.maxAge != nil
             || (isShared && control.sharedMaxAge != nil)
@@ -128,7 +129,10 @@ public struct CachePolicy: Sendable {
     /// `stale-if-error` (RFC 5861) in the request or the response.
     public func canServeStaleOnError(_ head: CachedResponseHead, request: HTTPHeaders, now: Double) -> Bool {
         let control = CacheControl(head.headers)
-        if control.mustRevalidate || (isShared && control.proxyRevalidate) || control.noCache { return false }
+        // §4.2.4: no stale response when no-cache, must-revalidate, or (shared) proxy-revalidate
+        // or s-maxage (which implies proxy-revalidate, §5.2.2.10) forbid it.
+        if control.mustRevalidate || control.noCache
+            || (isShared && (control.proxyRevalidate || control.sharedMaxAge != nil)) { return false }
         let staleness = currentAge(head, now: now) - freshnessLifetime(head)
         let allowed = [CacheControl(request, isRequest: true).staleIfError, control.staleIfError].compactMap { $0 }.max()
         guard let allowed else { return false }
@@ -152,11 +156,13 @@ public struct CachePolicy: Sendable {
         head.headers.contains(name: "etag") || head.headers.contains(name: "last-modified")
     }
 
-    /// Whether a 304 applies to this stored response (§4.3.4): its strong or weak ETag matches,
-    /// or, without ETags, its Last-Modified does.
+    /// Whether a 304 applies to this stored response (§4.3.4): a strong ETag must be the stored
+    /// strong ETag (strong comparison); a weak one matches by weak comparison; without ETags,
+    /// the Last-Modified must match.
     public func notModified(_ response: HTTPHeaders, selects head: CachedResponseHead) -> Bool {
         if let tag = response.first(name: "etag") {
             guard let stored = head.headers.first(name: "etag") else { return false }
+            if !Self.isWeak(tag) && Self.isWeak(stored) { return false }
             return Self.weakTag(tag) == Self.weakTag(stored)
         }
         if let modified = response.first(name: "last-modified") {
@@ -200,12 +206,14 @@ public struct CachePolicy: Sendable {
     // MARK: Vary (§4.1)
 
     /// The request's values of the fields the stored response's Vary names, in a canonical form;
-    /// nil when Vary is `*` (never matches).
+    /// nil when Vary is `*` (never matches). An absent field (`name`) differs from an empty one
+    /// (`name=`): §4.1 lets an absent field match only an absent field.
     public static func varyKey(responseHeaders: HTTPHeaders, request: HTTPHeaders) -> String? {
         let names = responseHeaders[canonicalForm: "vary"].map { $0.lowercased() }
         if names.contains("*") { return nil }
         return Set(names).sorted().map { name in
             let values = request[name].map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
+            if values.isEmpty { return name }
             return "\(name)=\(values.joined(separator: ", "))"
         }.joined(separator: "\n")
     }
@@ -213,6 +221,8 @@ public struct CachePolicy: Sendable {
     // MARK: Helpers
 
     static func date(_ text: String) -> Double? { HTTPDate.parse(text).map(Double.init) }
+
+    static func isWeak(_ tag: String) -> Bool { tag.trimmingASCIIWhitespace().hasPrefix("W/") }
 
     static func weakTag(_ tag: String) -> Substring {
         let trimmed = tag.trimmingASCIIWhitespace()

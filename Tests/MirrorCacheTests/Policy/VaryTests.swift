@@ -1,0 +1,106 @@
+import MirrorCache
+import NIOHTTP1
+import Testing
+
+/// RFC 9111 §4.1: calculating cache keys with the Vary header field.
+@Suite("Policy: §4.1 Vary")
+struct PolicyVaryTests {
+    typealias F = PolicyFixture
+
+    func key(vary: [String], _ request: [(String, String)]) -> String? {
+        CachePolicy.varyKey(responseHeaders: F.headers(vary.map { ("Vary", $0) }), request: F.headers(request))
+    }
+
+    @Test func withoutVaryEveryRequestMatches() {
+        let a = key(vary: [], [("Accept-Encoding", "gzip")])
+        let b = key(vary: [], [("Accept-Language", "fr"), ("User-Agent", "x")])
+        #expect(a == "")
+        #expect(a == b)
+        #expect(key(vary: [], []) == "")
+    }
+
+    @Test func differentValuesOfAVariedFieldGiveDifferentKeys() {
+        let gzip = key(vary: ["Accept-Encoding"], [("Accept-Encoding", "gzip")])
+        let br = key(vary: ["Accept-Encoding"], [("Accept-Encoding", "br")])
+        #expect(gzip != nil && br != nil)
+        #expect(gzip != br)
+        #expect(gzip == key(vary: ["Accept-Encoding"], [("Accept-Encoding", "gzip")]))
+    }
+
+    @Test func fieldsNotNamedByVaryAreIgnored() {
+        let a = key(vary: ["Accept-Encoding"], [("Accept-Encoding", "gzip"), ("User-Agent", "one")])
+        let b = key(vary: ["Accept-Encoding"], [("User-Agent", "two"), ("Accept-Encoding", "gzip"), ("Cookie", "c=1")])
+        #expect(a == b)
+    }
+
+    @Test func orderAndCaseOfVaryNamesDoNotMatter() {
+        let request = [("Accept-Encoding", "gzip"), ("Accept-Language", "en")]
+        let a = key(vary: ["Accept-Encoding, Accept-Language"], request)
+        let b = key(vary: ["accept-language", "ACCEPT-ENCODING"], request)
+        let c = key(vary: ["Accept-Language,Accept-Encoding, accept-encoding"], request)
+        #expect(a == b)
+        #expect(a == c)
+    }
+
+    @Test func everyVariedFieldTakesPart() {
+        let vary = ["Accept-Encoding, Accept-Language"]
+        let a = key(vary: vary, [("Accept-Encoding", "gzip"), ("Accept-Language", "en")])
+        let b = key(vary: vary, [("Accept-Encoding", "gzip"), ("Accept-Language", "fr")])
+        let c = key(vary: vary, [("Accept-Encoding", "br"), ("Accept-Language", "en")])
+        #expect(a != b)
+        #expect(a != c)
+        #expect(b != c)
+    }
+
+    @Test func caseOfRequestFieldNamesDoesNotMatter() {
+        let a = key(vary: ["Accept-Encoding"], [("accept-encoding", "gzip")])
+        let b = key(vary: ["Accept-Encoding"], [("ACCEPT-ENCODING", "gzip")])
+        #expect(a == b)
+    }
+
+    @Test func anAbsentFieldOnlyMatchesAnAbsentField() {
+        // §4.1: "If (after any normalization that might take place) a header field is absent from a
+        // request, it can only match another request if it is also absent there."
+        let absent = key(vary: ["Accept-Encoding"], [])
+        let empty = key(vary: ["Accept-Encoding"], [("Accept-Encoding", "")])
+        let blank = key(vary: ["Accept-Encoding"], [("Accept-Encoding", "  ")])
+        let present = key(vary: ["Accept-Encoding"], [("Accept-Encoding", "gzip")])
+        #expect(absent != nil)
+        #expect(absent == key(vary: ["Accept-Encoding"], [("User-Agent", "x")]))
+        #expect(absent != empty)
+        #expect(absent != blank)
+        #expect(absent != present)
+        #expect(empty != present)
+    }
+
+    @Test func anAbsentFieldDiffersFromAnEmptyOneAmongSeveral() {
+        let vary = ["Accept-Encoding, Accept-Language"]
+        let a = key(vary: vary, [("Accept-Language", "en")])
+        let b = key(vary: vary, [("Accept-Language", "en"), ("Accept-Encoding", "")])
+        #expect(a != b)
+    }
+
+    @Test(arguments: ["gzip, br", "gzip,  br", "  gzip, br  ", "gzip,\tbr", "gzip, \t br"])
+    func whitespaceIsNormalized(value: String) {
+        #expect(key(vary: ["Accept-Encoding"], [("Accept-Encoding", value)])
+            == key(vary: ["Accept-Encoding"], [("Accept-Encoding", "gzip, br")]))
+    }
+
+    @Test func severalFieldLinesEqualOneCombinedLine() {
+        let lines = key(vary: ["Accept-Encoding"], [("Accept-Encoding", "gzip"), ("Accept-Encoding", "br")])
+        let combined = key(vary: ["Accept-Encoding"], [("Accept-Encoding", "gzip, br")])
+        #expect(lines == combined)
+    }
+
+    @Test func valueOrderMatters() {
+        // No semantic normalization beyond whitespace and combining lines.
+        #expect(key(vary: ["Accept-Encoding"], [("Accept-Encoding", "gzip, br")])
+            != key(vary: ["Accept-Encoding"], [("Accept-Encoding", "br, gzip")]))
+    }
+
+    @Test(arguments: [["*"], [" * "], ["Accept, *"], ["*, Accept"], ["Accept", "*"]])
+    func varyStarNeverMatches(vary: [String]) {
+        #expect(key(vary: vary, []) == nil)
+        #expect(key(vary: vary, [("Accept", "text/html")]) == nil)
+    }
+}
