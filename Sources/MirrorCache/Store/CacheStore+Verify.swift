@@ -71,12 +71,10 @@ extension CacheStore {
     /// body is missing or damaged are skipped. Returns how many entries were recovered.
     func rebuildIndex() throws -> Int {
         var recovered: [CacheEntry] = []
-        let decoder = JSONDecoder()
         for folder in PosixIO.list(directory + "/entries") {
-            for name in PosixIO.list("\(directory)/entries/\(folder)") where name.hasSuffix(".json") {
+            for name in PosixIO.list("\(directory)/entries/\(folder)") {
                 let path = "\(directory)/entries/\(folder)/\(name)"
-                guard let bytes = try? PosixIO.readFile(path, limit: 1 << 20),
-                      let entry = try? decoder.decode(CacheEntry.self, from: Data(bytes)),
+                guard let bytes = try? PosixIO.readFile(path, limit: 1 << 20), let entry = EntryFile.decode(bytes),
                       Self.bodyIsIntact(path: bodyPath(entry.digest), digest: entry.digest, size: entry.size)
                 else {
                     PosixIO.remove(path)

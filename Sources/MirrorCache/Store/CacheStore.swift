@@ -11,7 +11,7 @@ import Synchronization
 ///
 ///     index.sqlite          one row per entry and per body
 ///     bodies/ab/abcd…       bodies named by their SHA-256, each stored once
-///     entries/ab/<id>.json  each entry's metadata, to rebuild a lost index
+///     entries/ab/<id>       each entry's metadata, to rebuild a lost index
 ///     tmp/                  bodies being written
 ///
 /// Writes: a body streams into `tmp/` while hashed, is renamed to its digest, its
@@ -63,9 +63,7 @@ public final class CacheStore: Sendable {
         self.directory = directory
         self.configuration = configuration
         self.logger = logger
-        for folder in ["", "/bodies", "/entries", "/tmp"] {
-            try Self.makeDirectories(directory + folder)
-        }
+        try Self.makeLayout(directory)
         let indexPath = directory + "/index.sqlite"
         let indexWasLost = !PosixIO.exists(indexPath)
         let index = try Self.openIndex(indexPath)
@@ -110,7 +108,7 @@ public final class CacheStore: Sendable {
         if let bytes = memory.get(entry.digest) { return ResponseBody(bytes: bytes) }
         let path = bodyPath(entry.digest)
         if entry.size <= configuration.memoryMaxBodySize {
-            guard let bytes = try? PosixIO.readFile(path, limit: entry.size),
+            guard let bytes = try? PosixIO.readFile(path, expectedSize: entry.size),
                   bytes.count == entry.size, BodyWriter.hex(SHA256.hash(data: bytes)) == entry.digest else {
                 dropDamaged(entry)
                 return nil
@@ -156,10 +154,7 @@ public final class CacheStore: Sendable {
             responseTime: head.responseTime, digest: digest, size: size, lastAccess: configuration.now())
         defer { PosixIO.remove(body.temporaryPath) }
         let target = bodyPath(digest)
-        if PosixIO.exists(target) && PosixIO.fileSize(target) == size {
-            // Identical body already stored: keep the one we have.
-        } else {
-            try Self.makeDirectories((target as NSString).deletingLastPathComponent)
+        if PosixIO.fileSize(target) != size {  // an identical body already stored is kept
             try PosixIO.rename(body.temporaryPath, target)
         }
         try writeMetadata(entry)
@@ -221,15 +216,13 @@ public final class CacheStore: Sendable {
         let goal = target ?? Int(Double(configuration.diskCapacity) * configuration.lowWatermark)
         var evicted = 0
         while true {
-            let (ids, orphans, total) = try withIndex { index -> ([String], [String], Int) in
+            let (ids, orphans, total) = try withIndex(flushingAccess: true) { index -> ([String], [String], Int) in
                 var total = try index.totalBodyBytes()
                 guard total > goal else { return ([], [], total) }
                 var ids: [String] = [], orphans: [String] = []
                 try index.database.transaction {
                     for id in try index.leastRecentlyUsed(limit: 256) where total > goal {
-                        let digests = Set(try index.entry(id: id).map { [$0.digest] } ?? [])
-                        try index.database.statement("DELETE FROM entries WHERE id = ?").run([.text(id)])
-                        let freed = try index.unreferencedBodies(digests)
+                        let freed = try index.deleteEntry(id: id)
                         total -= freed.reduce(0) { $0 + $1.size }
                         ids.append(id)
                         orphans += freed.map(\.digest)
@@ -264,13 +257,13 @@ public final class CacheStore: Sendable {
 
     /// Every entry, in URL order.
     public func allEntries() throws -> [CacheEntry] {
-        try withIndex { try $0.allEntries() }
+        try withIndex(flushingAccess: true) { try $0.allEntries() }
     }
 
     /// Writes pending access times, checkpoints the WAL and flushes the file system,
     /// so everything stored so far survives a power loss.
     public func synchronize() throws {
-        try withIndex { index in
+        try withIndex(flushingAccess: true) { index in
             try index.checkpoint()
         }
         PosixIO.syncFileSystem()
@@ -284,19 +277,17 @@ public final class CacheStore: Sendable {
 
     func bodyPath(_ digest: String) -> String { "\(directory)/bodies/\(digest.prefix(2))/\(digest)" }
 
-    func metadataPath(_ id: String) -> String { "\(directory)/entries/\(id.prefix(2))/\(id).json" }
+    func metadataPath(_ id: String) -> String { "\(directory)/entries/\(id.prefix(2))/\(id)" }
 
     func writeMetadata(_ entry: CacheEntry) throws {
-        let path = metadataPath(entry.id)
-        try Self.makeDirectories((path as NSString).deletingLastPathComponent)
-        try PosixIO.writeFile(path, Array(try JSONEncoder().encode(entry)))
+        try PosixIO.writeFile(metadataPath(entry.id), EntryFile.encode(entry))
     }
 
     private func commit(_ entry: CacheEntry) throws {
         let orphans = try withIndex { index -> [String] in
             try index.database.transaction {
                 let previous = try index.upsert(entry)
-                return try previous.map { try index.unreferenced([$0]) } ?? []
+                return try previous.map { try index.unreferencedBodies([$0]).map(\.digest) } ?? []
             }
         }
         deleteBodies(orphans)
@@ -318,7 +309,9 @@ public final class CacheStore: Sendable {
 
     func remove(ids: [String]) throws {
         guard !ids.isEmpty else { return }
-        let orphans = try withIndex { index in try index.database.transaction { try index.delete(ids: ids) } }
+        let orphans = try withIndex { index in
+            try index.database.transaction { try ids.flatMap { try index.deleteEntry(id: $0).map(\.digest) } }
+        }
         for id in ids { PosixIO.remove(metadataPath(id)) }
         deleteBodies(orphans)
         state.withLock { state in
@@ -356,11 +349,25 @@ public final class CacheStore: Sendable {
         }
     }
 
-    /// Runs `body` with the index, holding the lock; pending access times are written first.
-    func withIndex<T>(_ body: (CacheIndex) throws -> T) throws -> T {
+    /// Runs `body` with the index, holding the lock. With `flushingAccess`, pending access
+    /// times are written first (for eviction and listings; lookups need not pay for it).
+    func withIndex<T>(flushingAccess: Bool = false, _ body: (CacheIndex) throws -> T) throws -> T {
         try state.withLock { state in
-            if !state.pendingAccess.isEmpty { flushAccess(&state) }
+            if flushingAccess && !state.pendingAccess.isEmpty { flushAccess(&state) }
             return try body(state.index)
+        }
+    }
+
+    /// Creates the folders, including the 256 shards of `bodies/` and `entries/` (once, so
+    /// storing an entry never has to create a folder).
+    static func makeLayout(_ directory: String) throws(CacheError) {
+        guard !PosixIO.exists(directory + "/entries/ff") else { return }
+        try makeDirectories(directory + "/tmp")
+        for root in ["bodies", "entries"] {
+            for shard in 0..<256 {
+                let name = String(shard, radix: 16)
+                try makeDirectories("\(directory)/\(root)/\(shard < 16 ? "0" : "")\(name)")
+            }
         }
     }
 

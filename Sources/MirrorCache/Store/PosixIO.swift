@@ -63,6 +63,27 @@ enum PosixIO {
         return result
     }
 
+    /// Reads a file expected to hold exactly `expectedSize` bytes; nil when it is missing or
+    /// has another length.
+    static func readFile(_ path: String, expectedSize: Int) throws(CacheError) -> [UInt8]? {
+        let descriptor: Int32
+        do { descriptor = try open(path, flags: O_RDONLY) } catch { return nil }
+        defer { close(descriptor) }
+        // One byte more than expected, to notice a longer file.
+        var bytes = [UInt8](repeating: 0, count: expectedSize + 1)
+        var failure: CacheError?
+        let got = bytes.withUnsafeMutableBytes { buffer -> Int in
+            do throws(CacheError) { return try read(descriptor, into: buffer, path: path) } catch {
+                failure = error
+                return -1
+            }
+        }
+        if let failure { throw failure }
+        guard got == expectedSize else { return nil }
+        bytes.removeLast()
+        return bytes
+    }
+
     static func writeFile(_ path: String, _ bytes: [UInt8]) throws(CacheError) {
         let descriptor = try open(path, flags: O_WRONLY | O_CREAT | O_TRUNC)
         defer { close(descriptor) }

@@ -1,0 +1,106 @@
+// Measures the cache store; scripts/bench-cache.sh runs each phase in its own process
+// so that each reports its own peak memory.
+//
+//     mirror-cache-bench store DIR COUNT SIZE   store COUNT bodies of SIZE bytes
+//     mirror-cache-bench fill DIR COUNT         index COUNT small entries
+//     mirror-cache-bench open DIR               open the cache and answer one lookup
+//     mirror-cache-bench hits DIR COUNT SECONDS look up random entries and read their bodies
+import Foundation
+import MirrorCache
+import NIOHTTP1
+
+func peakMemoryKB() -> Int {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+}
+
+func report(_ fields: [String: Any]) {
+    var all = fields
+    all["peakRSSMB"] = Double(peakMemoryKB()) / 1024
+    let data = try! JSONSerialization.data(withJSONObject: all, options: [.sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+func store(_ cache: CacheStore, url: String, body: [UInt8]) throws {
+    let writer = try cache.makeBodyWriter()
+    try writer.write(body)
+    let head = CachedResponseHead(status: 200, headers: ["Content-Type": "text/html", "Cache-Control": "max-age=86400",
+                                                          "ETag": "\"\(url.hashValue)\""],
+                                  requestTime: 1000, responseTime: 1000)
+    try cache.store(url: url, request: [:], head: head, body: writer)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+    FileHandle.standardError.write(Data("usage: mirror-cache-bench store|fill|open|hits DIR …\n".utf8))
+    exit(2)
+}
+let directory = arguments[2]
+let clock = ContinuousClock()
+var configuration = CacheStore.Configuration()
+configuration.diskCapacity = 64 << 30
+
+switch arguments[1] {
+case "store":
+    let count = Int(arguments[3])!, size = Int(arguments[4])!
+    let cache = try CacheStore(directory: directory, configuration: configuration)
+    // One random body, made distinct per entry by its first eight bytes (so every body is stored).
+    var generator = SystemRandomNumberGenerator()
+    var body = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    let elapsed = try clock.measure {
+        for index in 0..<count {
+            withUnsafeBytes(of: index) { body.replaceSubrange(0..<8, with: $0) }
+            try store(cache, url: "http://bench.test/store/\(index)", body: body)
+        }
+        try cache.synchronize()
+    }
+    let time = seconds(elapsed)
+    report(["phase": "store", "entries": count, "bodyBytes": size, "seconds": time,
+            "entriesPerSecond": Double(count) / time, "megabytesPerSecond": Double(count * size) / time / 1e6])
+case "fill":
+    let count = Int(arguments[3])!
+    let cache = try CacheStore(directory: directory, configuration: configuration)
+    let elapsed = try clock.measure {
+        for index in 0..<count {
+            try store(cache, url: "http://bench.test/page/\(index)", body: Array("<html>page \(index)</html>".utf8))
+        }
+        try cache.synchronize()
+    }
+    report(["phase": "fill", "entries": count, "seconds": seconds(elapsed)])
+case "open":
+    var found = false
+    let elapsed = try clock.measure {
+        let cache = try CacheStore(directory: directory, configuration: configuration)
+        found = try cache.entry(for: "http://bench.test/page/1", request: [:]) != nil
+    }
+    report(["phase": "open", "milliseconds": seconds(elapsed) * 1000, "found": found])
+case "hits":
+    let count = Int(arguments[3])!, duration = Double(arguments[4])!
+    let cache = try CacheStore(directory: directory, configuration: configuration)
+    var generator = SystemRandomNumberGenerator()
+    var latencies: [Double] = []
+    latencies.reserveCapacity(2_000_000)
+    let deadline = clock.now + .milliseconds(Int(duration * 1000))
+    var bytes = 0
+    while clock.now < deadline {
+        let url = "http://bench.test/page/\(Int.random(in: 0..<count, using: &generator))"
+        let started = clock.now
+        guard let entry = try cache.entry(for: url, request: [:]), let body = cache.body(of: entry) else {
+            fatalError("miss on \(url)")
+        }
+        bytes += try body.collect().count
+        latencies.append(seconds(clock.now - started))
+    }
+    latencies.sort()
+    func percentile(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1e6 }
+    report(["phase": "hits", "lookups": latencies.count, "hitsPerSecond": Double(latencies.count) / duration,
+            "p50Microseconds": percentile(0.5), "p99Microseconds": percentile(0.99), "bytesRead": bytes])
+default:
+    FileHandle.standardError.write(Data("unknown phase \(arguments[1])\n".utf8))
+    exit(2)
+}
