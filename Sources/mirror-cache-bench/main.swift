@@ -4,7 +4,8 @@
 //     mirror-cache-bench store DIR COUNT SIZE   store COUNT bodies of SIZE bytes
 //     mirror-cache-bench fill DIR COUNT         index COUNT small entries
 //     mirror-cache-bench open DIR               open the cache and answer one lookup
-//     mirror-cache-bench hits DIR COUNT SECONDS look up random entries and read their bodies
+//     mirror-cache-bench hits DIR COUNT SECONDS look up random entries and read their bodies,
+//                                               cold (first read of each) and warm
 import Foundation
 import MirrorCache
 import NIOHTTP1
@@ -80,26 +81,36 @@ case "open":
     }
     report(["phase": "open", "milliseconds": seconds(elapsed) * 1000, "found": found])
 case "hits":
+    // Cold: each lookup reads its body from disk (first use). Warm: every body was read once,
+    // so small ones come from the memory tier.
     let count = Int(arguments[3])!, duration = Double(arguments[4])!
     let cache = try CacheStore(directory: directory, configuration: configuration)
     var generator = SystemRandomNumberGenerator()
-    var latencies: [Double] = []
-    latencies.reserveCapacity(2_000_000)
-    let deadline = clock.now + .milliseconds(Int(duration * 1000))
-    var bytes = 0
-    while clock.now < deadline {
-        let url = "http://bench.test/page/\(Int.random(in: 0..<count, using: &generator))"
+    var order = Array(0..<count)
+    order.shuffle(using: &generator)
+    func measure(_ label: String, _ keys: [Int]) throws {
+        var latencies: [Double] = []
+        latencies.reserveCapacity(keys.count)
+        let deadline = clock.now + .milliseconds(Int(duration * 1000))
         let started = clock.now
-        guard let entry = try cache.entry(for: url, request: [:]), let body = cache.body(of: entry) else {
-            fatalError("miss on \(url)")
+        for key in keys {
+            let begin = clock.now
+            guard let entry = try cache.entry(for: "http://bench.test/page/\(key)", request: [:]),
+                  let body = cache.body(of: entry), try body.collect().count == entry.size else {
+                fatalError("miss on \(key)")
+            }
+            latencies.append(seconds(clock.now - begin))
+            if clock.now > deadline { break }
         }
-        bytes += try body.collect().count
-        latencies.append(seconds(clock.now - started))
+        let elapsed = seconds(clock.now - started)
+        latencies.sort()
+        func percentile(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1e6 }
+        report(["phase": "hits-\(label)", "lookups": latencies.count, "hitsPerSecond": Double(latencies.count) / elapsed,
+                "p50Microseconds": percentile(0.5), "p99Microseconds": percentile(0.99)])
     }
-    latencies.sort()
-    func percentile(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1e6 }
-    report(["phase": "hits", "lookups": latencies.count, "hitsPerSecond": Double(latencies.count) / duration,
-            "p50Microseconds": percentile(0.5), "p99Microseconds": percentile(0.99), "bytesRead": bytes])
+    try measure("cold", order)
+    for key in order { _ = try cache.entry(for: "http://bench.test/page/\(key)", request: [:]).flatMap { cache.body(of: $0) } }
+    try measure("warm", (0..<count).map { _ in Int.random(in: 0..<count, using: &generator) })
 default:
     FileHandle.standardError.write(Data("unknown phase \(arguments[1])\n".utf8))
     exit(2)

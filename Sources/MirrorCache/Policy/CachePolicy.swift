@@ -84,7 +84,12 @@ public struct CachePolicy: Sendable {
     /// The response's current age in seconds (§4.2.3).
     public func currentAge(_ head: CachedResponseHead, now: Double) -> Double {
         let date = head.headers.first(name: "date").flatMap(Self.date) ?? head.responseTime
-        let ageValue = head.headers.first(name: "age").flatMap { Double($0.trimmingASCIIWhitespace()) } ?? 0
+        // Age is delta-seconds: a non-negative integer; anything else is ignored (§5.1).
+        let ageValue = head.headers.first(name: "age").flatMap { text -> Double? in
+            let digits = text.trimmingASCIIWhitespace()
+            guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) else { return nil }
+            return Double(digits) ?? Double(Int32.max)
+        } ?? 0
         let apparentAge = max(0, head.responseTime - date)
         let responseDelay = max(0, head.responseTime - head.requestTime)
         let correctedInitialAge = max(apparentAge, max(0, ageValue) + responseDelay)
@@ -178,7 +183,9 @@ public struct CachePolicy: Sendable {
     {
         let kept: Set<String> = ["content-length", "content-encoding", "content-range", "transfer-encoding"]
         let incoming = Self.storableHeaders(fresh)
-        let replaced = Set(incoming.map { $0.name.lowercased() }).subtracting(kept)
+        // The stored Age described the old response; the new one's (if any) replaces it, and the
+        // new response time restarts the clock, so an old Age must not be carried forward.
+        let replaced = Set(incoming.map { $0.name.lowercased() }).subtracting(kept).union(["age"])
         var headers = HTTPHeaders()
         for (name, value) in head.headers where !replaced.contains(name.lowercased()) {
             headers.add(name: name, value: value)
@@ -231,10 +238,8 @@ public struct CachePolicy: Sendable {
 
     /// `value` resolved against `base` when both are on the same scheme, host and port.
     static func sameOrigin(_ value: String, base: String) -> String? {
-        guard let baseURL = URL(string: base), let resolved = URL(string: value, relativeTo: baseURL)?.absoluteURL
-        else { return nil }
-        let sameOrigin = resolved.scheme?.lowercased() == baseURL.scheme?.lowercased()
-            && resolved.host?.lowercased() == baseURL.host?.lowercased() && resolved.port == baseURL.port
-        return sameOrigin ? resolved.absoluteString : nil
+        guard let baseURL = URL(string: base), let resolved = URL(string: value, relativeTo: baseURL)?.absoluteURL,
+              let baseParts = URLParts(base), let parts = URLParts(resolved.absoluteString) else { return nil }
+        return parts.origin == baseParts.origin ? parts.normalized : nil
     }
 }

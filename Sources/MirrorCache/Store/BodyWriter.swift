@@ -23,7 +23,7 @@ public final class BodyWriter {
         self.temporaryPath = temporaryPath
         self.limit = limit
         self.retainLimit = retainLimit
-        descriptor = try PosixIO.open(temporaryPath, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+        descriptor = try PosixIO.open(temporaryPath, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
     }
 
     deinit {

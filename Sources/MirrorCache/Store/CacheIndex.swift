@@ -37,6 +37,9 @@ final class CacheIndex: @unchecked Sendable {
             CREATE INDEX IF NOT EXISTS entries_by_digest ON entries(digest);
             CREATE INDEX IF NOT EXISTS entries_by_access ON entries(last_access);
             CREATE TABLE IF NOT EXISTS bodies (digest TEXT PRIMARY KEY, size INTEGER NOT NULL) WITHOUT ROWID;
+            -- Running totals, kept in the same transactions as the rows, so opening a big cache scans nothing.
+            CREATE TABLE IF NOT EXISTS totals (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+            INSERT OR IGNORE INTO totals VALUES ('body_bytes', (SELECT coalesce(sum(size), 0) FROM bodies));
             PRAGMA user_version = \(Self.formatVersion);
             """)
     }
@@ -72,6 +75,7 @@ final class CacheIndex: @unchecked Sendable {
         }
         try database.statement("INSERT OR IGNORE INTO bodies (digest, size) VALUES (?, ?)")
             .run([.text(entry.digest), .integer(Int64(entry.size))])
+        if database.changes == 1 { try addBodyBytes(entry.size) }
         try database.statement("INSERT OR REPLACE INTO entries (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
             .run([
                 .text(entry.id), .text(entry.method), .text(entry.url), .text(entry.varyKey),
@@ -108,6 +112,7 @@ final class CacheIndex: @unchecked Sendable {
             guard used == nil else { continue }
             let size = try database.statement("SELECT size FROM bodies WHERE digest = ?").firstRow([.text(digest)]) { $0.int(0) } ?? 0
             try database.statement("DELETE FROM bodies WHERE digest = ?").run([.text(digest)])
+            try addBodyBytes(-size)
             orphans.append((digest, size))
         }
         return orphans
@@ -120,7 +125,11 @@ final class CacheIndex: @unchecked Sendable {
     }
 
     func totalBodyBytes() throws -> Int {
-        try database.statement("SELECT coalesce(sum(size), 0) FROM bodies").firstRow { $0.int(0) } ?? 0
+        try database.statement("SELECT value FROM totals WHERE name = 'body_bytes'").firstRow { $0.int(0) } ?? 0
+    }
+
+    private func addBodyBytes(_ delta: Int) throws {
+        try database.statement("UPDATE totals SET value = value + ? WHERE name = 'body_bytes'").run([.integer(Int64(delta))])
     }
 
     func counts() throws -> (entries: Int, bodies: Int) {
@@ -134,7 +143,7 @@ final class CacheIndex: @unchecked Sendable {
     }
 
     func deleteAll() throws {
-        try database.execute("DELETE FROM entries; DELETE FROM bodies;")
+        try database.execute("DELETE FROM entries; DELETE FROM bodies; UPDATE totals SET value = 0;")
     }
 
     func checkpoint() throws {

@@ -46,13 +46,16 @@ public final class CacheStore: Sendable {
         var index: CacheIndex
         var pendingAccess: [String: Double] = [:]
         var lastFlush: Double
-        var totalBytes: Int
     }
 
     public let directory: String
     public let configuration: Configuration
     private let state: Mutex<State>
     private let memory: MemoryTier
+    /// Names temporary files: unique within the process; the process ID separates live
+    /// processes (a leftover of a dead process with the same ID is simply overwritten).
+    private let temporaryCounter = Atomic<Int>(0)
+    private static let processID = ProcessInfo.processInfo.processIdentifier
     private let logger: Logger
 
     var indexPath: String { directory + "/index.sqlite" }
@@ -67,7 +70,7 @@ public final class CacheStore: Sendable {
         let indexPath = directory + "/index.sqlite"
         let indexWasLost = !PosixIO.exists(indexPath)
         let index = try Self.openIndex(indexPath)
-        state = Mutex(State(index: index, lastFlush: configuration.now(), totalBytes: try index.totalBodyBytes()))
+        state = Mutex(State(index: index, lastFlush: configuration.now()))
         memory = MemoryTier(capacity: configuration.memoryCapacity, maxBodySize: configuration.memoryMaxBodySize)
         if indexWasLost {
             let recovered = try rebuildIndex()
@@ -78,7 +81,7 @@ public final class CacheStore: Sendable {
     static func openIndex(_ path: String) throws -> CacheIndex {
         do {
             let index = try CacheIndex(path: path)
-            _ = try index.counts()
+            _ = try index.totalBodyBytes()  // reads a page: a damaged file fails here, not later
             return index
         } catch let error as SQLiteError {
             throw error.isCorruption
@@ -138,8 +141,9 @@ public final class CacheStore: Sendable {
 
     /// A writer for a new body, streaming into the cache's temporary folder.
     public func makeBodyWriter(limit: Int = .max) throws -> BodyWriter {
-        try BodyWriter(temporaryPath: "\(directory)/tmp/\(UUID().uuidString)", limit: limit,
-                       retainLimit: configuration.memoryMaxBodySize)
+        let number = temporaryCounter.add(1, ordering: .relaxed).newValue
+        return try BodyWriter(temporaryPath: "\(directory)/tmp/\(Self.processID)-\(number)", limit: limit,
+                              retainLimit: configuration.memoryMaxBodySize)
     }
 
     /// Stores a response whose body was written with `body`; replaces the variant with the same Vary key.
@@ -198,7 +202,7 @@ public final class CacheStore: Sendable {
             try index.database.transaction { try index.deleteAll() }
             return digests
         }
-        state.withLock { $0.totalBytes = 0; $0.pendingAccess.removeAll() }
+        state.withLock { $0.pendingAccess.removeAll() }
         memory.removeAll()
         for digest in digests { PosixIO.remove(bodyPath(digest)) }
         for folder in PosixIO.list(directory + "/entries") {
@@ -231,7 +235,6 @@ public final class CacheStore: Sendable {
                 return (ids, orphans, total)
             }
             state.withLock { state in
-                state.totalBytes = total
                 for id in ids { state.pendingAccess[id] = nil }
             }
             for id in ids { PosixIO.remove(metadataPath(id)) }
@@ -241,8 +244,8 @@ public final class CacheStore: Sendable {
         }
     }
 
-    /// Bytes of bodies on disk, as this process last saw them.
-    public var bodyBytes: Int { state.withLock { $0.totalBytes } }
+    /// Bytes of bodies on disk.
+    public var bodyBytes: Int { (try? withIndex { try $0.totalBodyBytes() }) ?? 0 }
 
     // MARK: Maintenance
 
@@ -284,27 +287,18 @@ public final class CacheStore: Sendable {
     }
 
     private func commit(_ entry: CacheEntry) throws {
-        let orphans = try withIndex { index -> [String] in
-            try index.database.transaction {
+        let (orphans, total) = try withIndex { index -> ([String], Int) in
+            let orphans = try index.database.transaction {
                 let previous = try index.upsert(entry)
                 return try previous.map { try index.unreferencedBodies([$0]).map(\.digest) } ?? []
             }
+            return (orphans, try index.totalBodyBytes())
         }
         deleteBodies(orphans)
-        let (total, needsEviction) = state.withLock { state -> (Int, Bool) in
-            if !orphans.isEmpty { state.totalBytes = (try? state.index.totalBodyBytes()) ?? state.totalBytes }
-            else { state.totalBytes += (try? isNewBody(entry.digest, in: state.index)) == true ? entry.size : 0 }
-            return (state.totalBytes, Double(state.totalBytes) > Double(configuration.diskCapacity) * configuration.highWatermark)
-        }
-        if needsEviction {
+        if Double(total) > Double(configuration.diskCapacity) * configuration.highWatermark {
             logger.debug("cache above high watermark, evicting", metadata: ["bytes": "\(total)"])
             try prune()
         }
-    }
-
-    /// True when exactly one entry uses the digest (the one just stored).
-    private func isNewBody(_ digest: String, in index: CacheIndex) throws -> Bool {
-        try index.database.statement("SELECT count(*) FROM entries WHERE digest = ?").firstRow([.text(digest)]) { $0.int(0) } == 1
     }
 
     func remove(ids: [String]) throws {
@@ -316,7 +310,6 @@ public final class CacheStore: Sendable {
         deleteBodies(orphans)
         state.withLock { state in
             for id in ids { state.pendingAccess[id] = nil }
-            state.totalBytes = (try? state.index.totalBodyBytes()) ?? state.totalBytes
         }
     }
 
