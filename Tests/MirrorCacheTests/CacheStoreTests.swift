@@ -154,17 +154,18 @@ struct CacheStoreTests {
         let store = try CacheStore(directory: folder.path, configuration: configuration)
         // Ten distinct 9,000-byte bodies: 90,000 bytes, under the 95,000 high watermark.
         for index in 0..<10 {
-            clock += 1; time.value = clock
+            clock += 100; time.value = clock
             try put(store, "http://a.test/\(index)", [UInt8](repeating: UInt8(index), count: 9000))
         }
         #expect(try store.statistics().entries == 10)
-        // Use the three oldest again so they become the most recent.
+        // Use the three oldest again so they become the most recent (uses are recorded at a
+        // one-minute granularity, so the clock moves 100 s a step).
         for index in 0..<3 {
-            clock += 1; time.value = clock
+            clock += 100; time.value = clock
             _ = store.body(of: try #require(try store.entry(for: "http://a.test/\(index)", request: [:])))
         }
         // One more body crosses 95 %: eviction goes down to 90 % (90,000 bytes).
-        clock += 1; time.value = clock
+        clock += 100; time.value = clock
         try put(store, "http://a.test/new", [UInt8](repeating: 99, count: 9000))
         let remaining = Set(try store.allEntries().map(\.url))
         #expect(try store.statistics().bodyBytes <= 90_000)

@@ -39,9 +39,12 @@ final class CacheIndex: @unchecked Sendable {
             CREATE TABLE IF NOT EXISTS bodies (digest TEXT PRIMARY KEY, size INTEGER NOT NULL) WITHOUT ROWID;
             -- Running totals, kept in the same transactions as the rows, so opening a big cache scans nothing.
             CREATE TABLE IF NOT EXISTS totals (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
-            INSERT OR IGNORE INTO totals VALUES ('body_bytes', (SELECT coalesce(sum(size), 0) FROM bodies));
+
             PRAGMA user_version = \(Self.formatVersion);
             """)
+        if try database.statement("SELECT 1 FROM totals WHERE name = 'body_bytes'").firstRow([], { _ in true }) == nil {
+            try database.execute("INSERT INTO totals SELECT 'body_bytes', coalesce(sum(size), 0) FROM bodies")
+        }
     }
 
     private static let columns =

@@ -128,9 +128,12 @@ public final class CacheStore: Sendable {
         })
     }
 
-    /// Notes a use of `entry` for LRU eviction; written to the index in batches.
+    /// Notes a use of `entry` for LRU eviction; written to the index in batches. Uses within a
+    /// minute of the recorded one are not written at all: LRU needs no finer clock, and a hit
+    /// then costs no write.
     public func recordAccess(_ entry: CacheEntry) {
         let now = configuration.now()
+        guard now - entry.lastAccess >= 60 else { return }
         state.withLock { state in
             state.pendingAccess[entry.id] = now
             if now - state.lastFlush > 2 || state.pendingAccess.count > 2000 { flushAccess(&state) }
