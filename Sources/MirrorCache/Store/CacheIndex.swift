@@ -15,6 +15,8 @@ final class CacheIndex: @unchecked Sendable {
         try database.execute("PRAGMA synchronous=NORMAL")
         // Memory-mapped reads: a lookup costs no read() system call once the pages are mapped.
         try database.execute("PRAGMA mmap_size=268435456; PRAGMA cache_size=-16000; PRAGMA temp_store=MEMORY")
+        // Fewer, larger checkpoints: each one fsyncs the database file.
+        try database.execute("PRAGMA wal_autocheckpoint=4000")
         let version = try database.scalar("PRAGMA user_version")
         if case .integer(let found) = version, found > Self.formatVersion {
             throw CacheError.incompatibleVersion(found: Int(found), supported: Self.formatVersion)
@@ -34,9 +36,11 @@ final class CacheIndex: @unchecked Sendable {
                 last_access REAL NOT NULL
             ) WITHOUT ROWID;
             CREATE INDEX IF NOT EXISTS entries_by_url ON entries(url);
-            CREATE INDEX IF NOT EXISTS entries_by_digest ON entries(digest);
-            CREATE INDEX IF NOT EXISTS entries_by_access ON entries(last_access);
-            CREATE TABLE IF NOT EXISTS bodies (digest TEXT PRIMARY KEY, size INTEGER NOT NULL) WITHOUT ROWID;
+            -- Every b-tree costs a page per commit: bodies count their users instead of an index on
+            -- entries(digest), and eviction sorts by last_access when it runs instead of indexing it.
+            CREATE TABLE IF NOT EXISTS bodies (
+                digest TEXT PRIMARY KEY, size INTEGER NOT NULL, refs INTEGER NOT NULL
+            ) WITHOUT ROWID;
             -- Running totals, kept in the same transactions as the rows, so opening a big cache scans nothing.
             CREATE TABLE IF NOT EXISTS totals (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
 
@@ -70,15 +74,12 @@ final class CacheIndex: @unchecked Sendable {
         try database.statement("SELECT \(Self.columns) FROM entries ORDER BY url, id").rows([], Self.entry)
     }
 
-    /// Inserts or replaces an entry and records its body. Returns the digest the entry
-    /// pointed to before, if it changed (that body may now be unreferenced).
-    func upsert(_ entry: CacheEntry) throws -> String? {
+    /// Inserts or replaces an entry and counts it as a user of its body. Returns the bodies
+    /// no entry uses any more (the body the entry used before, if it changed and was its last user).
+    func upsert(_ entry: CacheEntry) throws -> [(digest: String, size: Int)] {
         let previous = try database.statement("SELECT digest FROM entries WHERE id = ?").firstRow([.text(entry.id)]) {
             $0.string(0)
         }
-        try database.statement("INSERT OR IGNORE INTO bodies (digest, size) VALUES (?, ?)")
-            .run([.text(entry.digest), .integer(Int64(entry.size))])
-        if database.changes == 1 { try addBodyBytes(entry.size) }
         try database.statement("INSERT OR REPLACE INTO entries (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
             .run([
                 .text(entry.id), .text(entry.method), .text(entry.url), .text(entry.varyKey),
@@ -86,7 +87,13 @@ final class CacheIndex: @unchecked Sendable {
                 .real(entry.requestTime), .real(entry.responseTime), .text(entry.digest),
                 .integer(Int64(entry.size)), .real(entry.lastAccess),
             ])
-        return previous == entry.digest ? nil : previous
+        guard previous != entry.digest else { return [] }
+        try database.statement("""
+            INSERT INTO bodies (digest, size, refs) VALUES (?, ?, 1)
+            ON CONFLICT(digest) DO UPDATE SET refs = refs + 1
+            """).run([.text(entry.digest), .integer(Int64(entry.size))])
+        if try refs(entry.digest) == 1 { try addBodyBytes(entry.size) }  // a new body
+        return try previous.map { try release($0) } ?? []
     }
 
     func updateHead(id: String, headers: String, requestTime: Double, responseTime: Double) throws {
@@ -104,21 +111,26 @@ final class CacheIndex: @unchecked Sendable {
     func deleteEntry(id: String) throws -> [(digest: String, size: Int)] {
         let digest = try database.statement("SELECT digest FROM entries WHERE id = ?").firstRow([.text(id)]) { $0.string(0) }
         try database.statement("DELETE FROM entries WHERE id = ?").run([.text(id)])
-        return try digest.map { try unreferencedBodies([$0]) } ?? []
+        return try digest.map { try release($0) } ?? []
     }
 
-    /// Of these digests, the ones no entry refers to, with their sizes; their body rows are deleted.
-    func unreferencedBodies(_ digests: Set<String>) throws -> [(digest: String, size: Int)] {
-        var orphans: [(String, Int)] = []
-        for digest in digests.sorted() {
-            let used = try database.statement("SELECT 1 FROM entries WHERE digest = ? LIMIT 1").firstRow([.text(digest)]) { _ in true }
-            guard used == nil else { continue }
-            let size = try database.statement("SELECT size FROM bodies WHERE digest = ?").firstRow([.text(digest)]) { $0.int(0) } ?? 0
-            try database.statement("DELETE FROM bodies WHERE digest = ?").run([.text(digest)])
-            try addBodyBytes(-size)
-            orphans.append((digest, size))
-        }
-        return orphans
+    /// The entries that use a body.
+    func entryIDs(digest: String) throws -> [String] {
+        try database.statement("SELECT id FROM entries WHERE digest = ?").rows([.text(digest)]) { $0.string(0) }
+    }
+
+    private func refs(_ digest: String) throws -> Int {
+        try database.statement("SELECT refs FROM bodies WHERE digest = ?").firstRow([.text(digest)]) { $0.int(0) } ?? 0
+    }
+
+    /// One user fewer for a body; at zero the row goes and the body is returned for deletion.
+    private func release(_ digest: String) throws -> [(digest: String, size: Int)] {
+        try database.statement("UPDATE bodies SET refs = refs - 1 WHERE digest = ?").run([.text(digest)])
+        guard let (refs, size) = try database.statement("SELECT refs, size FROM bodies WHERE digest = ?")
+            .firstRow([.text(digest)], { ($0.int(0), $0.int(1)) }), refs <= 0 else { return [] }
+        try database.statement("DELETE FROM bodies WHERE digest = ?").run([.text(digest)])
+        try addBodyBytes(-size)
+        return [(digest, size)]
     }
 
     /// The least recently used entries, oldest first.

@@ -292,8 +292,7 @@ public final class CacheStore: Sendable {
     private func commit(_ entry: CacheEntry) throws {
         let (orphans, total) = try withIndex { index -> ([String], Int) in
             let orphans = try index.database.transaction {
-                let previous = try index.upsert(entry)
-                return try previous.map { try index.unreferencedBodies([$0]).map(\.digest) } ?? []
+                try index.upsert(entry).map(\.digest)
             }
             return (orphans, try index.totalBodyBytes())
         }
@@ -328,9 +327,7 @@ public final class CacheStore: Sendable {
         logger.warning("\(CacheError.corruptBody(url: entry.url, digest: entry.digest))")
         memory.remove(entry.digest)
         // Every entry sharing this body is damaged too.
-        let ids = (try? withIndex { index in
-            try index.database.statement("SELECT id FROM entries WHERE digest = ?").rows([.text(entry.digest)]) { $0.string(0) }
-        }) ?? [entry.id]
+        let ids = (try? withIndex { try $0.entryIDs(digest: entry.digest) }) ?? [entry.id]
         try? remove(ids: ids)
         PosixIO.remove(bodyPath(entry.digest))
     }
