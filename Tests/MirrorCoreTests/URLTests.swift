@@ -1,0 +1,64 @@
+import MirrorCore
+import Testing
+
+@Suite("URL normalization (RFC 3986 §6) and resolution (§5.2)")
+struct URLTests {
+    @Test(arguments: [
+        ("HTTP://Example.ORG:80/a/./b/../c?q=%7e%2f#frag", "http://example.org/a/c?q=~%2F"),
+        ("https://example.org:443", "https://example.org/"),
+        ("https://example.org:8443/", "https://example.org:8443/"),
+        ("http://example.org/%7Euser/%c3%bc", "http://example.org/~user/%C3%BC"),
+        ("http://example.org/ünï code", "http://example.org/%C3%BCn%C3%AF%20code"),
+        ("http://example.org/a%2fb", "http://example.org/a%2Fb"),
+        ("http://example.org/../../x", "http://example.org/x"),
+        ("http://example.org/100%", "http://example.org/100%25"),
+        ("  http://example.org/x\\y  ", "http://example.org/x/y"),
+    ])
+    func normalizes(input: String, expected: String) {
+        #expect(URLNormalizer.normalize(input) == expected)
+    }
+
+    @Test(arguments: ["mailto:a@b.c", "ftp://x/", "http://", "http://host:99999/", "//host/x", "relative/path", "http://host:12a/"])
+    func rejectsWhatIsNotAnAbsoluteHTTPURL(input: String) {
+        #expect(URLNormalizer.normalize(input) == nil)
+    }
+
+    /// RFC 3986 §5.4.1 normal examples, base http://a/b/c/d;p?q.
+    @Test(arguments: [
+        ("g", "http://a/b/c/g"), ("./g", "http://a/b/c/g"), ("g/", "http://a/b/c/g/"), ("/g", "http://a/g"),
+        ("//g", "http://g/"), ("?y", "http://a/b/c/d;p?y"), ("g?y", "http://a/b/c/g?y"), ("#s", "http://a/b/c/d;p?q"),
+        ("g#s", "http://a/b/c/g"), ("g?y#s", "http://a/b/c/g?y"), (";x", "http://a/b/c/;x"), ("g;x", "http://a/b/c/g;x"),
+        ("", "http://a/b/c/d;p?q"), (".", "http://a/b/c/"), ("./", "http://a/b/c/"), ("..", "http://a/b/"),
+        ("../", "http://a/b/"), ("../g", "http://a/b/g"), ("../..", "http://a/"), ("../../g", "http://a/g"),
+        ("../../../g", "http://a/g"), ("/./g", "http://a/g"), ("/../g", "http://a/g"), ("g.", "http://a/b/c/g."),
+        ("g..", "http://a/b/c/g.."), ("./../g", "http://a/b/g"), ("g/./h", "http://a/b/c/g/h"), ("g/../h", "http://a/b/c/h"),
+        ("http:g", "http://a/b/c/g"), ("https://other/x", "https://other/x"), (" g\n", "http://a/b/c/g"),
+    ])
+    func resolvesReferences(reference: String, expected: String) throws {
+        let base = try #require(URLParts("http://a/b/c/d;p?q"))
+        #expect(base.resolve(reference)?.normalized == expected)
+    }
+
+    @Test func keepsTheFragmentOfTheReference() throws {
+        let base = try #require(URLParts("http://a/b/c"))
+        #expect(base.resolve("d#part")?.fragment == "part")
+        #expect(base.resolve("d")?.fragment == nil)
+    }
+
+    @Test(arguments: ["mailto:x@y", "javascript:void(0)", "data:text/plain,hi", "tel:123", "ftp://host/"])
+    func ignoresOtherSchemes(reference: String) throws {
+        #expect(try #require(URLParts("http://a/b")).resolve(reference) == nil)
+    }
+
+    @Test func hostPatterns() throws {
+        let wildcard = try #require(HostPattern("*.Example.org"))
+        #expect(wildcard.matches(host: "docs.example.org", port: 443))
+        #expect(wildcard.matches(host: "example.org", port: 80))
+        #expect(!wildcard.matches(host: "badexample.org", port: 80))
+        let withPort = try #require(HostPattern("127.0.0.1:8080"))
+        #expect(withPort.matches(host: "127.0.0.1", port: 8080))
+        #expect(!withPort.matches(host: "127.0.0.1", port: 8081))
+        #expect(HostPattern("host:notaport") == nil)
+        #expect(HostPattern("") == nil)
+    }
+}
