@@ -52,6 +52,17 @@ let package = Package(
             swiftSettings: settings
         ),
 
+        // The crawler: frontier, scope, robots.txt, politeness, journal, report.
+        .target(
+            name: "MirrorCrawl",
+            dependencies: [
+                "MirrorCore", "MirrorCache", "MirrorHTML", "MirrorSQLite",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: settings
+        ),
+
         // The command line: parsing, printing, exit codes.
         .target(
             name: "MirrorCLI",
@@ -63,6 +74,12 @@ let package = Package(
             swiftSettings: settings
         ),
         .executableTarget(name: "mirror", dependencies: ["MirrorCLI"], swiftSettings: settings),
+        // Measures the cache store (scripts/bench-cache.sh).
+        .executableTarget(
+            name: "mirror-cache-bench",
+            dependencies: ["MirrorCache", .product(name: "NIOHTTP1", package: "swift-nio")],
+            swiftSettings: settings
+        ),
         // Writes cache entries until killed; the crash tests SIGKILL it at random moments.
         .executableTarget(
             name: "mirror-cache-torture",
@@ -102,6 +119,11 @@ let package = Package(
         .testTarget(
             name: "MirrorCacheTests",
             dependencies: ["MirrorCache", "MirrorHTTP", "MirrorTestSupport", "mirror-cache-torture"],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "MirrorCrawlTests",
+            dependencies: ["MirrorCrawl", "MirrorHTTP", "MirrorTestSupport"],
             swiftSettings: settings
         ),
         .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore"], swiftSettings: settings),

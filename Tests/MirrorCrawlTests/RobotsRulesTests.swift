@@ -1,0 +1,71 @@
+@testable import MirrorCrawl
+import Testing
+
+@Suite("robots.txt (RFC 9309)")
+struct RobotsRulesTests {
+    let agent = "mirror/0.1 (+offline snapshots)"
+
+    @Test func ourGroupsAreCombinedAndWinOverStar() {
+        let rules = RobotsRules(text: """
+            User-agent: *
+            Disallow: /
+
+            User-agent: Mirror
+            User-agent: other-bot
+            Disallow: /private
+            Crawl-delay: 1.5
+
+            user-agent: MIRROR
+            allow: /private/open
+            """, userAgent: agent)
+        #expect(rules.allows("/public"))
+        #expect(!rules.allows("/private/x"))
+        #expect(rules.allows("/private/open/page"))
+        #expect(rules.crawlDelay == 1.5)
+    }
+
+    @Test func starGroupAppliesWhenNoGroupIsOurs() {
+        let rules = RobotsRules(text: "User-agent: googlebot\nDisallow: /\n\nUser-agent: *\nDisallow: /tmp/\nCrawl-delay: 2", userAgent: agent)
+        #expect(rules.allows("/"))
+        #expect(!rules.allows("/tmp/file"))
+        #expect(rules.crawlDelay == 2)
+        #expect(RobotsRules(text: "User-agent: googlebot\nDisallow: /", userAgent: agent).allows("/anything"))
+    }
+
+    @Test(arguments: [
+        ("/fish", "/fish", true), ("/fish", "/fish.html", true), ("/fish", "/Fish", false),
+        ("/fish*", "/fishheads/x", true), ("/*.php", "/index.php", true), ("/*.php", "/folder/x.php?y=1", true),
+        ("/*.php$", "/x.php", true), ("/*.php$", "/x.php?y", false), ("/fish$", "/fish", true), ("/fish$", "/fishy", false),
+        ("/a*b*c", "/a--b--c--", true), ("/a*b*c", "/a--c--b", false), ("/%7Euser", "/~user/page", true),
+        ("/caf%C3%A9", "/café", true),
+    ])
+    func patterns(pattern: String, path: String, matches: Bool) {
+        let rules = RobotsRules(text: "User-agent: *\nDisallow: \(pattern)", userAgent: agent)
+        #expect(rules.allows(path) == !matches, "\(pattern) vs \(path)")
+    }
+
+    @Test func longestMatchWinsAndAllowWinsTies() {
+        let rules = RobotsRules(text: "User-agent: *\nDisallow: /docs/\nAllow: /docs/public\nDisallow: /same\nAllow: /same", userAgent: agent)
+        #expect(!rules.allows("/docs/secret"))
+        #expect(rules.allows("/docs/public/page"))
+        #expect(rules.allows("/same"))
+    }
+
+    @Test func commentsEmptyDisallowSitemapsAndRobotsItself() {
+        let rules = RobotsRules(text: """
+            # a comment
+            User-agent: * # trailing comment
+            Disallow:
+            Sitemap: http://example.org/sitemap.xml
+            """, userAgent: agent)
+        #expect(rules.allows("/anything"))
+        #expect(rules.sitemaps == ["http://example.org/sitemap.xml"])
+        #expect(RobotsRules.disallowAll.allows("/robots.txt"))
+        #expect(!RobotsRules.disallowAll.allows("/"))
+    }
+
+    @Test func garbageIsHarmless() {
+        let rules = RobotsRules(text: "<html><body>Not a robots file</body></html>\n\u{0}\u{FFFF}:::\nDisallow /x", userAgent: agent)
+        #expect(rules.allows("/x"))
+    }
+}
