@@ -29,6 +29,7 @@ let package = Package(
         .target(name: "MirrorCompression", dependencies: ["CZlib"], swiftSettings: settings),
         .target(name: "MirrorSQLite", dependencies: ["CSQLite"], swiftSettings: settings),
         .target(name: "MirrorHTML", dependencies: ["CLibXML2"], swiftSettings: settings),
+        .target(name: "MirrorSite", dependencies: ["MirrorCore", "MirrorCache", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: settings),
 
         // The shared HTTP cache engine and its real transport.
         .target(
@@ -56,7 +57,7 @@ let package = Package(
         .target(
             name: "MirrorCrawl",
             dependencies: [
-                "MirrorCore", "MirrorCache", "MirrorHTML", "MirrorSQLite",
+                "MirrorCore", "MirrorCache", "MirrorHTML", "MirrorSQLite", "MirrorSite",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -67,7 +68,7 @@ let package = Package(
         .target(
             name: "MirrorCLI",
             dependencies: [
-                "MirrorCache", "MirrorHTTP",
+                "MirrorCache", "MirrorHTTP", "MirrorCrawl", "MirrorSite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -127,6 +128,8 @@ let package = Package(
             swiftSettings: settings
         ),
         .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore"], swiftSettings: settings),
+        .testTarget(name: "MirrorSiteTests", dependencies: ["MirrorSite", "MirrorTestSupport"], swiftSettings: settings),
+        .testTarget(name: "MirrorHTMLTests", dependencies: ["MirrorHTML"], swiftSettings: settings),
     ],
     swiftLanguageModes: [.v6]
 )

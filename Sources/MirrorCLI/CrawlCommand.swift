@@ -1,4 +1,11 @@
 import ArgumentParser
+import Foundation
+import MirrorCache
+import MirrorCore
+import MirrorCrawl
+import MirrorHTTP
+import MirrorSite
+import NIOHTTP1
 
 /// `mirror crawl`: snapshot sites breadth-first into a browsable folder (and optionally a bundle).
 struct CrawlCommand: AsyncParsableCommand {
@@ -44,6 +51,82 @@ struct CrawlCommand: AsyncParsableCommand {
     @Flag(name: [.short, .long], help: "Print nothing but errors.") var quiet = false
 
     func run() async throws {
-        throw CommandFailure.notAvailable("crawl")
+        if bundle != nil { throw CommandFailure("--bundle is not available yet in this version of mirror.", status: .notAvailable) }
+        let configuration = try crawlConfiguration()
+        let store = try CacheCommand.open(cacheOptions.directory())
+        let transport = AsyncHTTPClientTransport(connectionsPerHost: perHost)
+        let client = CachingClient(store: store, transport: transport, configuration: clientConfiguration())
+        let report: CrawlReport
+        do {
+            let writer = try SiteWriter(directory: output)
+            let journal = try CrawlJournal(path: output + "/.mirror/journal.sqlite", fresh: !resume)
+            let crawler = Crawler(configuration: configuration, client: client, output: writer, journal: journal,
+                                  progress: quiet ? nil : ProgressLine().draw)
+            report = try await crawler.run(resume: resume)
+        } catch {
+            try? await transport.shutdown()
+            throw CommandFailure("cannot write the mirror in \(output): \(error)", status: .io)
+        }
+        try? await transport.shutdown()
+        if let path = self.report {
+            do {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                try encoder.encode(report).write(to: URL(fileURLWithPath: path))
+            } catch {
+                throw CommandFailure("cannot write the report \(path): \(error)", status: .io)
+            }
+        }
+        if !quiet { ProgressLine.summary(report, output: output) }
+        if report.fetched == 0 && !report.failures.isEmpty {
+            throw CommandFailure("nothing could be fetched (\(report.failures[0].message))", status: .network)
+        }
+        if !report.failures.isEmpty || report.skipped[SkipReason.offlineMiss.rawValue] != nil {
+            throw ExitCode(ExitStatus.somePagesFailed.rawValue)
+        }
+    }
+
+    func crawlConfiguration() throws -> CrawlConfiguration {
+        for url in urls where URLNormalizer.normalize(url) == nil {
+            throw CommandFailure("not an absolute http(s) URL: \(url)", status: .usage)
+        }
+        var configuration = CrawlConfiguration(seeds: urls)
+        configuration.maxDepth = depth
+        configuration.maxPages = maxPages
+        configuration.allowedHosts = try allowHost.map { pattern in
+            guard let host = HostPattern(pattern) else { throw CommandFailure("bad --allow-host pattern: \(pattern)", status: .usage) }
+            return host
+        }
+        configuration.include = try include.map(Self.pattern)
+        configuration.exclude = try exclude.map(Self.pattern)
+        configuration.requisites = !noRequisites
+        configuration.concurrency = max(1, concurrency)
+        configuration.perHost = max(1, perHost)
+        configuration.delay = delay
+        configuration.obeyRobots = !ignoreRobots
+        configuration.sitemaps = sitemaps
+        if let userAgent { configuration.userAgent = userAgent }
+        configuration.headers = try HTTPHeaders(header.map { line in
+            guard let colon = line.firstIndex(of: ":") else { throw CommandFailure("bad --header (want \"Name: value\"): \(line)", status: .usage) }
+            return (String(line[..<colon]).trimmingCharacters(in: .whitespaces),
+                    String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+        })
+        configuration.retries = max(0, retries)
+        configuration.maxFileSize = maxFileSize
+        return configuration
+    }
+
+    func clientConfiguration() -> CachingClient.Configuration {
+        var configuration = CachingClient.Configuration()
+        configuration.mode = offline ? .offline : refresh ? .refresh : maxAge.map { .maxAge(Double($0)) } ?? .standard
+        configuration.timeout = .milliseconds(Int(timeout * 1000))
+        if let maxFileSize { configuration.maxBodySize = maxFileSize }
+        return configuration
+    }
+
+    static func pattern(_ source: String) throws -> URLPattern {
+        do { return try URLPattern(source) } catch {
+            throw CommandFailure("bad regular expression \(source): \(error)", status: .usage)
+        }
     }
 }

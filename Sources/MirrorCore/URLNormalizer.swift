@@ -22,20 +22,23 @@ public struct URLParts: Sendable, Equatable {
 
     public init?(_ string: String) {
         var rest = Substring(string.trimmingSpaces())
-        if let hash = rest.firstIndex(of: "#") {
+        // Delimiters are found on UTF-8 bytes: a combining mark after `#`, `/` or `:` must not
+        // hide the delimiter inside one Character.
+        if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) {
             fragment = String(rest[rest.index(after: hash)...])
             rest = rest[..<hash]
         }
-        guard let colon = rest.firstIndex(of: ":") else { return nil }
+        guard let colon = rest.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
         scheme = rest[..<colon].lowercased()
         guard scheme == "http" || scheme == "https" else { return nil }
         rest = rest[rest.index(after: colon)...]
-        guard rest.hasPrefix("//") else { return nil }
+        guard rest.utf8.starts(with: "//".utf8) else { return nil }
         rest = rest.dropFirst(2)
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "\\" } ?? rest.endIndex
+        let authorityEnd = rest.utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "\\") }
+            ?? rest.endIndex
         var authority = rest[..<authorityEnd]
         rest = rest[authorityEnd...]
-        if let at = authority.lastIndex(of: "@") {
+        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) {
             userinfo = String(authority[..<at])
             authority = authority[authority.index(after: at)...]
         }
@@ -51,7 +54,7 @@ public struct URLParts: Sendable, Equatable {
         }
         guard port != -1, !hostPart.isEmpty else { return nil }
         host = hostPart.lowercased()
-        if let question = rest.firstIndex(of: "?") {
+        if let question = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
             query = String(rest[rest.index(after: question)...])
             rest = rest[..<question]
         }
@@ -88,8 +91,9 @@ public struct URLParts: Sendable, Equatable {
 
     /// RFC 3986 §5.2.4.
     public static func removeDotSegments(_ path: String) -> String {
-        var input = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard path.hasPrefix("/") else { return path }
+        guard path.utf8.first == UInt8(ascii: "/") else { return path }
+        var input = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
         input.removeFirst()
         var output: [String] = []
         for (index, segment) in input.enumerated() {

@@ -17,7 +17,8 @@ public struct HTMLAttribute: Equatable, Sendable {
         var index = 0
         while let name = pairs[index] {
             let value = pairs[index + 1].map { String(cString: $0) } ?? ""
-            result.append(HTMLAttribute(name: String(cString: name).lowercased(), value: value))
+            // libxml2's HTML parser has already lower-cased the name.
+            result.append(HTMLAttribute(name: String(cString: name), value: value))
             index += 2
         }
         return result

@@ -15,7 +15,19 @@ public final class HTMLSAXParser {
     }
 
     private var context: htmlParserCtxtPtr?
+    /// libxml2's push parser stops at the end tag of the root element and drops the rest, where
+    /// browsers keep parsing (scripts and links after `</html>` are common). So `</html` end tags
+    /// are renamed before libxml2 sees them — same length, so byte offsets still hold — and a
+    /// possible start of one at the end of a chunk waits here for the next chunk.
+    private var heldBack: [UInt8] = []
+    /// The chunk being fed, with held-back bytes in front; kept to reuse its storage.
+    private var input: [UInt8] = []
     private weak var delegate: Delegate?
+    /// The delegate, held strongly while libxml2 runs, so that callbacks skip the weak load.
+    private var activeDelegate: Delegate?
+    /// Whether text runs are reported. A delegate that needs text only inside some elements
+    /// (e.g. `<style>`) turns it on and off from its callbacks, sparing a String per text run.
+    public var reportsText = true
     /// Bytes of input consumed by libxml2 when the current event was reported.
     public var bytesConsumed: Int { context.map { Int(xmlByteConsumed($0)) } ?? 0 }
 
@@ -29,16 +41,16 @@ public final class HTMLSAXParser {
         handler.initialized = XML_SAX2_MAGIC
         handler.startElement = { userData, name, attributes in
             guard let parser = HTMLSAXParser.from(userData), let name else { return }
-            parser.delegate?.parser(parser, didStart: String(cString: name), attributes: HTMLAttribute.list(attributes))
+            parser.activeDelegate?.parser(parser, didStart: String(cString: name), attributes: HTMLAttribute.list(attributes))
         }
         handler.endElement = { userData, name in
             guard let parser = HTMLSAXParser.from(userData), let name else { return }
-            parser.delegate?.parser(parser, didEnd: String(cString: name))
+            parser.activeDelegate?.parser(parser, didEnd: String(cString: name))
         }
         let text: charactersSAXFunc = { userData, bytes, length in
-            guard let parser = HTMLSAXParser.from(userData), let bytes, length > 0 else { return }
+            guard let parser = HTMLSAXParser.from(userData), parser.reportsText, let bytes, length > 0 else { return }
             let buffer = UnsafeBufferPointer(start: bytes, count: Int(length))
-            parser.delegate?.parser(parser, foundText: String(decoding: buffer, as: UTF8.self))
+            parser.activeDelegate?.parser(parser, foundText: String(decoding: buffer, as: UTF8.self))
         }
         handler.characters = text
         handler.cdataBlock = text
@@ -68,7 +80,35 @@ public final class HTMLSAXParser {
 
     /// Parses the next chunk of the document.
     public func feed(_ bytes: UnsafeRawBufferPointer) {
+        guard context != nil else { return }
+        input.removeAll(keepingCapacity: true)
+        input.append(contentsOf: heldBack)
+        input.append(contentsOf: bytes)
+        let ready = Self.hideRootEndTags(in: &input)
+        heldBack.removeAll(keepingCapacity: true)
+        heldBack.append(contentsOf: input[ready...])
+        input.withUnsafeBytes { parse(UnsafeRawBufferPointer(rebasing: $0.prefix(ready))) }
+    }
+
+    /// Parses the next chunk of the document.
+    public func feed(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { feed($0) }
+    }
+
+    /// Signals the end of the document, flushing any held-back events.
+    public func finish() {
         guard let context else { return }
+        heldBack.withUnsafeBytes { parse($0) }
+        heldBack.removeAll()
+        activeDelegate = delegate
+        defer { activeDelegate = nil }
+        htmlParseChunk(context, nil, 0, 1)
+    }
+
+    private func parse(_ bytes: UnsafeRawBufferPointer) {
+        guard let context else { return }
+        activeDelegate = delegate
+        defer { activeDelegate = nil }
         var remaining = bytes
         // htmlParseChunk takes an Int32 length: feed large buffers in slices.
         while !remaining.isEmpty {
@@ -80,15 +120,32 @@ public final class HTMLSAXParser {
         }
     }
 
-    /// Parses the next chunk of the document.
-    public func feed(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { feed($0) }
-    }
-
-    /// Signals the end of the document, flushing any held-back events.
-    public func finish() {
-        guard let context else { return }
-        htmlParseChunk(context, nil, 0, 1)
+    /// Renames each `</html` end tag in `bytes` to `</htmx`, and returns how many bytes may be
+    /// parsed now: a possible start of such a tag at the end is held back for the next chunk.
+    static func hideRootEndTags(in bytes: inout [UInt8]) -> Int {
+        let tag: [UInt8] = Array("</html".utf8)
+        return bytes.withUnsafeMutableBufferPointer { buffer in
+            var index = 0
+            while index < buffer.count {
+                guard buffer[index] == UInt8(ascii: "<") else {
+                    index += 1
+                    continue
+                }
+                var matched = 1
+                while matched < tag.count, index + matched < buffer.count,
+                    buffer[index + matched] | (matched >= 2 ? 0x20 : 0) == tag[matched]
+                {
+                    matched += 1
+                }
+                let end = index + matched
+                if end == buffer.count { return index }  // "</ht" at the end: wait for more
+                if matched == tag.count, [0x20, 0x09, 0x0A, 0x0C, 0x0D, UInt8(ascii: ">"), UInt8(ascii: "/")].contains(buffer[end]) {
+                    buffer[end - 1] = UInt8(ascii: "x")
+                }
+                index += 1
+            }
+            return buffer.count
+        }
     }
 
     /// Parses a whole document at once.
@@ -96,6 +153,14 @@ public final class HTMLSAXParser {
         let parser = HTMLSAXParser(delegate: delegate, charset: charset)
         parser.feed(bytes)
         parser.finish()
+    }
+
+    /// Whether libxml2 can decode `charset` (its built-in tables or iconv).
+    public static func supportsEncoding(_ charset: String) -> Bool {
+        _ = initialized
+        guard let handler = xmlFindCharEncodingHandler(charset) else { return false }
+        xmlCharEncCloseFunc(handler)
+        return true
     }
 
     private static func from(_ userData: UnsafeMutableRawPointer?) -> HTMLSAXParser? {

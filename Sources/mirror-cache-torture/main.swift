@@ -16,7 +16,7 @@ guard arguments.count == 3, let seed = UInt64(arguments[2]) else {
     FileHandle.standardError.write(Data("usage: mirror-cache-torture DIR SEED\n".utf8))
     exit(2)
 }
-var generator = SplitMix(seed: seed)
+var generator = SeededGenerator(seed: seed)
 let store = try CacheStore(directory: arguments[1])
 var sequence = 0
 while true {
@@ -42,17 +42,4 @@ while true {
 /// Writes a line at once (unbuffered), so the test sees exactly what was committed before the kill.
 func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
-
-/// A small deterministic generator, so a failing seed can be replayed.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -12,7 +12,7 @@ struct TestOriginTests {
     /// A client that does not follow redirects or decompress, so tests see the wire.
     static let client = HTTPClient(
         eventLoopGroupProvider: .singleton,
-        configuration: .init(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(5))))
+        configuration: .init(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(30), read: .seconds(30))))
 
     func fetch(_ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = [],
                timeout: TimeAmount = .seconds(10)) async throws -> (HTTPClientResponse, [UInt8]) {

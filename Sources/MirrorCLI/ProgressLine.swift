@@ -1,0 +1,34 @@
+import Foundation
+import MirrorCrawl
+
+/// The crawl's progress on standard error: a line redrawn in place on a terminal, a plain
+/// log line every ten seconds otherwise (CI logs).
+struct ProgressLine: Sendable {
+    let isTerminal = isatty(STDERR_FILENO) == 1
+
+    func draw(_ progress: CrawlProgress) {
+        let rate = progress.seconds > 0 ? Double(progress.fetched) / progress.seconds : 0
+        let text = "\(progress.fetched) fetched, \(progress.queued) queued, \(Output.bytes(progress.bytes)), "
+            + String(format: "%.1f/s", rate) + ", \(progress.failures) errors"
+        if isTerminal {
+            FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        } else if Int(progress.seconds) % 10 == 0 && progress.seconds >= 1 {
+            FileHandle.standardError.write(Data("mirror: \(text)\n".utf8))
+        }
+    }
+
+    static func summary(_ report: CrawlReport, output: String) {
+        if isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        var lines = ["saved \(report.fetched) files (\(report.pages) pages, \(report.requisites) requisites, "
+            + "\(Output.bytes(report.bytes))) in " + String(format: "%.1f s", report.seconds) + " to \(output)"]
+        if !report.cache.isEmpty {
+            lines.append("cache: " + report.cache.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        }
+        if !report.skipped.isEmpty {
+            lines.append("skipped: " + report.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        }
+        for failure in report.failures.prefix(10) { lines.append("failed: \(failure.url): \(failure.message)") }
+        if report.failures.count > 10 { lines.append("… and \(report.failures.count - 10) more failures (see --report)") }
+        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+}

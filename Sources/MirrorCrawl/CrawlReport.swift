@@ -1,0 +1,38 @@
+/// What a crawl did: totals, counts per status and per skip reason, every error with its
+/// URL. Written with `--report FILE.json` and summarized on the terminal.
+public struct CrawlReport: Sendable, Codable {
+    public struct Failure: Sendable, Codable, Equatable {
+        public let url: String
+        /// The HTTP status, when the server answered.
+        public let status: Int?
+        public let message: String
+        public let referrer: String?
+    }
+
+    public struct Skip: Sendable, Codable, Equatable {
+        public let url: String
+        public let reason: String
+        public let referrer: String?
+    }
+
+    public var seeds: [String] = []
+    public var startedAt: Double = 0
+    public var seconds: Double = 0
+    /// Responses saved (pages and requisites).
+    public var fetched = 0
+    public var pages = 0
+    public var requisites = 0
+    public var redirects = 0
+    public var bytes = 0
+    /// Cache outcomes: hit, revalidated, miss…
+    public var cache: [String: Int] = [:]
+    public var statuses: [String: Int] = [:]
+    public var skipped: [String: Int] = [:]
+    public var failures: [Failure] = []
+    /// The first few skipped URLs per reason, to answer "why was URL X not fetched?".
+    public var skippedExamples: [Skip] = []
+    /// True when the crawl stopped before its frontier was empty (budget, signal, error).
+    public var incomplete = false
+
+    public init() {}
+}

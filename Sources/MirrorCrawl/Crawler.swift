@@ -1,0 +1,286 @@
+public import Logging
+public import MirrorCache
+import MirrorCore
+import MirrorHTML
+public import MirrorSite
+import NIOHTTP1
+import Foundation
+import Synchronization
+
+/// A breadth-first crawl: seeds → frontier → scope → caching client → extractor → frontier,
+/// with every saved response written to the offline folder as it arrives.
+public final class Crawler: Sendable {
+    public let configuration: CrawlConfiguration
+    private let client: CachingClient
+    private let output: SiteWriter
+    private let journal: CrawlJournal
+    private let scope: ScopeRules
+    private let robots: RobotsCache
+    private let frontier: Frontier
+    private let report = Mutex(CrawlReport())
+    private let perHostPages = Mutex([String: Int]())
+    private let logger: Logger
+    /// Called about once a second with the running totals (the CLI draws a progress line).
+    private let progress: (@Sendable (CrawlProgress) -> Void)?
+
+    public init(configuration: CrawlConfiguration, client: CachingClient, output: SiteWriter, journal: CrawlJournal,
+                logger: Logger = Logger(label: "mirror.crawl"), progress: (@Sendable (CrawlProgress) -> Void)? = nil) {
+        self.configuration = configuration
+        self.client = client
+        self.output = output
+        self.journal = journal
+        self.scope = ScopeRules(configuration: configuration)
+        self.robots = RobotsCache(client: client, userAgent: configuration.userAgent)
+        self.frontier = Frontier(perHost: configuration.perHost, delay: configuration.delay ?? 0)
+        self.logger = logger
+        self.progress = progress
+    }
+
+    /// Crawls until the frontier is empty or a budget is spent. With `resume`, continues the
+    /// journal's crawl: URLs it finished are not fetched again.
+    public func run(resume: Bool) async throws -> CrawlReport {
+        let started = ContinuousClock.now
+        report.withLock {
+            $0.seeds = configuration.seeds
+            $0.startedAt = Date().timeIntervalSince1970
+        }
+        try await seedFrontier(resume: resume)
+        let ticker = progress.map { callback in
+            Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(1))
+                    guard let self else { return }
+                    callback(await self.snapshot(since: started))
+                }
+            }
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<max(1, configuration.concurrency) {
+                group.addTask { await self.work(started: started) }
+            }
+        }
+        ticker?.cancel()
+        let pending = await frontier.pending
+        let final = report.withLock { report -> CrawlReport in
+            report.seconds = (ContinuousClock.now - started).seconds
+            report.incomplete = !pending.isEmpty
+            return report
+        }
+        try output.finish(seeds: configuration.seeds.compactMap(URLNormalizer.normalize))
+        try? client.store.synchronize()
+        progress?(await snapshot(since: started))
+        return final
+    }
+
+    private func seedFrontier(resume: Bool) async throws {
+        if resume {
+            let (known, pending) = try journal.resumePoint()
+            if !known.isEmpty {
+                for url in known { _ = await frontier.markSeen(url) }
+                for item in pending { await frontier.enqueue(item) }
+                logger.info("resuming: \(known.count - pending.count) URLs done, \(pending.count) to go")
+                return
+            }
+        }
+        var items: [CrawlItem] = []
+        for seed in configuration.seeds {
+            guard let normalized = URLNormalizer.normalize(seed) else { continue }
+            if await frontier.markSeen(normalized) {
+                items.append(CrawlItem(url: normalized, depth: 0, role: .page, hops: 0, referrer: nil))
+            }
+        }
+        try journal.queued(items)
+        for item in items { await frontier.enqueue(item) }
+    }
+
+    private func work(started: ContinuousClock.Instant) async {
+        while let item = await frontier.next() {
+            if let maxDuration = configuration.maxDuration, ContinuousClock.now - started > maxDuration {
+                await frontier.stop()
+            } else {
+                do {
+                    try await process(item)
+                } catch where Task.isCancelled {
+                    // Interrupted: the URL stays queued in the journal, and --resume fetches it.
+                } catch {
+                    recordFailure(item, status: nil, message: "\(error)")
+                    try? journal.finished(item.url, state: .failed, status: nil, detail: "\(error)")
+                }
+            }
+            await frontier.finished(item)
+        }
+    }
+
+    // MARK: One URL
+
+    private func process(_ item: CrawlItem) async throws {
+        guard let url = URLParts(item.url) else { return }
+        if let reason = budgetReason(for: item) { return try skip(item, reason) }
+        if configuration.obeyRobots {
+            let rules = await robots.rules(for: url)
+            if let crawlDelay = rules.crawlDelay { await frontier.setDelay(crawlDelay, for: Frontier.host(of: item.url)) }
+            let target = url.normalized.dropFirst(url.origin.count)
+            if !rules.allows(String(target)) { return try skip(item, .robots) }
+        }
+        let response = try await fetch(item)
+        if response.outcome == .offlineMiss { return try skip(item, .offlineMiss) }
+        report.withLock { $0.cache[response.outcome.rawValue, default: 0] += 1; $0.statuses[String(response.status), default: 0] += 1 }
+        if (300..<400).contains(response.status), let location = response.headers.first(name: "location") {
+            return try await followRedirect(item, status: response.status, from: url, to: location)
+        }
+        guard (200..<300).contains(response.status) else {
+            recordFailure(item, status: response.status, message: "HTTP \(response.status)")
+            return try journal.finished(item.url, state: .failed, status: response.status, detail: nil)
+        }
+        let contentType = response.headers.first(name: "content-type")
+        let path = try await output.write(url: item.url, response: response)
+        report.withLock { report in
+            report.fetched += 1
+            report.bytes += response.body.count
+            if item.role == .page { report.pages += 1 } else { report.requisites += 1 }
+        }
+        if item.role == .page { perHostPages.withLock { $0[url.authority, default: 0] += 1 } }
+        try journal.finished(item.url, state: .done, status: response.status, detail: path)
+        try await discover(links(in: response, url: url, contentType: contentType), from: item, base: url)
+    }
+
+    /// Fetches through the cache, retrying timeouts, connection errors, 429 and 5xx with backoff.
+    private func fetch(_ item: CrawlItem) async throws -> CacheResponse {
+        var request = CacheRequest(url: item.url, headers: configuration.headers)
+        request.headers.replaceOrAdd(name: "User-Agent", value: configuration.userAgent)
+        var attempt = 0
+        while true {
+            do {
+                let response = try await client.fetch(request)
+                let retryable = response.status == 429 || (500...599).contains(response.status) && response.outcome != .offlineMiss
+                guard retryable, attempt < configuration.retries else { return response }
+                try await Task.sleep(for: Self.backoff(attempt: attempt, retryAfter: response.headers.first(name: "retry-after")))
+            } catch let error as CacheError {
+                if case .bodyTooLarge = error { throw error }
+                guard attempt < configuration.retries else { throw error }
+                try await Task.sleep(for: Self.backoff(attempt: attempt, retryAfter: nil))
+            } catch {
+                guard attempt < configuration.retries else { throw error }
+                try await Task.sleep(for: Self.backoff(attempt: attempt, retryAfter: nil))
+            }
+            attempt += 1
+        }
+    }
+
+    /// 0.5 s, 1 s, 2 s … or the server's Retry-After in seconds, at most 30 s.
+    static func backoff(attempt: Int, retryAfter: String?) -> Duration {
+        if let retryAfter, let seconds = Int(retryAfter.trimmingCharacters()) { return .seconds(min(max(seconds, 0), 30)) }
+        return .milliseconds(min(500 << attempt, 30_000))
+    }
+
+    private func followRedirect(_ item: CrawlItem, status: Int, from url: URLParts, to location: String) async throws {
+        report.withLock { $0.redirects += 1 }
+        guard let (target, normalized) = scope.resolve(location, against: url) else {
+            recordFailure(item, status: nil, message: "redirect to an unusable location: \(location)")
+            return try journal.finished(item.url, state: .failed, status: nil, detail: location)
+        }
+        try output.redirect(from: item.url, to: normalized)
+        try journal.finished(item.url, state: .done, status: status, detail: "→ \(normalized)")
+        if item.hops + 1 > 10 { return try skip(item, .redirectLimit) }
+        if normalized == item.url { return try skip(item, .redirectLoop) }
+        let next = CrawlItem(url: normalized, depth: item.depth, role: item.role, hops: item.hops + 1, referrer: item.url)
+        try await offer([(next, target)])
+    }
+
+    private func links(in response: CacheResponse, url: URLParts, contentType: String?) throws -> (links: [ExtractedLink], base: String?) {
+        let type = (contentType ?? "").lowercased()
+        let isHTML = type.contains("text/html") || type.contains("xhtml") || (contentType == nil && url.path.hasSuffix(".html"))
+        let isCSS = type.contains("text/css") || (contentType == nil && url.path.hasSuffix(".css"))
+        guard isHTML || isCSS else { return ([], nil) }
+        let body = try response.body.collect(limit: 64 << 20)
+        if isCSS { return (CSSLinkExtractor.links(in: String(decoding: body, as: UTF8.self)), nil) }
+        let extractor = HTMLLinkExtractor(charset: CharsetSniffer.charset(contentType: contentType, prefix: Array(body.prefix(1024))))
+        extractor.feed(body)
+        let found = extractor.finish()
+        return (found.links, found.baseHref)
+    }
+
+    /// Turns a response's links into frontier items, checking scope and recording skips.
+    private func discover(_ found: (links: [ExtractedLink], base: String?), from item: CrawlItem, base page: URLParts) async throws {
+        let base = found.base.flatMap { page.resolve($0) } ?? page
+        var offers: [(CrawlItem, URLParts)] = []
+        for link in found.links {
+            // A requisite page (a frame) contributes its requisites only.
+            if item.role == .requisite && link.kind == .navigation { continue }
+            guard let (parts, normalized) = scope.resolve(link.reference, against: base) else { continue }
+            let role: CrawlRole = link.kind == .navigation ? .page : .requisite
+            let depth = role == .page ? item.depth + 1 : item.depth
+            offers.append((CrawlItem(url: normalized, depth: depth, role: role, hops: 0, referrer: item.url), parts))
+        }
+        try await offer(offers)
+    }
+
+    private func offer(_ offers: [(item: CrawlItem, parts: URLParts)]) async throws {
+        var accepted: [CrawlItem] = []
+        for (item, parts) in offers {
+            guard await frontier.markSeen(item.url) else { continue }
+            if let reason = scope.check(parts, normalized: item.url, role: item.role, depth: item.depth) {
+                recordSkip(item, reason)
+                continue
+            }
+            accepted.append(item)
+        }
+        try journal.queued(accepted)
+        for item in accepted { await frontier.enqueue(item) }
+    }
+
+    // MARK: Budgets and bookkeeping
+
+    private func budgetReason(for item: CrawlItem) -> SkipReason? {
+        let (pages, bytes) = report.withLock { ($0.pages, $0.bytes) }
+        if item.role == .page, let maxPages = configuration.maxPages, pages >= maxPages { return .maxPages }
+        if let maxBytes = configuration.maxBytes, bytes >= maxBytes { return .budget }
+        if item.role == .page, let perHost = configuration.maxPagesPerHost, let url = URLParts(item.url),
+           perHostPages.withLock({ $0[url.authority, default: 0] }) >= perHost {
+            return .pagesPerHost
+        }
+        return nil
+    }
+
+    private func skip(_ item: CrawlItem, _ reason: SkipReason) throws {
+        recordSkip(item, reason)
+        try journal.finished(item.url, state: .skipped, status: nil, detail: reason.rawValue)
+    }
+
+    private func recordSkip(_ item: CrawlItem, _ reason: SkipReason) {
+        report.withLock { report in
+            report.skipped[reason.rawValue, default: 0] += 1
+            if report.skippedExamples.count(where: { $0.reason == reason.rawValue }) < 20 {
+                report.skippedExamples.append(.init(url: item.url, reason: reason.rawValue, referrer: item.referrer))
+            }
+        }
+    }
+
+    private func recordFailure(_ item: CrawlItem, status: Int?, message: String) {
+        logger.debug("failed: \(item.url): \(message)")
+        report.withLock { $0.failures.append(.init(url: item.url, status: status, message: message, referrer: item.referrer)) }
+    }
+
+    private func snapshot(since started: ContinuousClock.Instant) async -> CrawlProgress {
+        let queued = await frontier.pending.count
+        return report.withLock { report in
+            CrawlProgress(fetched: report.fetched, queued: queued, bytes: report.bytes, failures: report.failures.count,
+                          seconds: (ContinuousClock.now - started).seconds)
+        }
+    }
+}
+
+/// The running totals behind the progress line.
+public struct CrawlProgress: Sendable {
+    public let fetched: Int
+    public let queued: Int
+    public let bytes: Int
+    public let failures: Int
+    public let seconds: Double
+}
+
+extension Duration {
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,47 @@
+import MirrorCache
+import MirrorCore
+
+/// robots.txt per origin, fetched once (through the cache) and shared by all workers.
+actor RobotsCache {
+    private var rules: [String: Task<RobotsRules, Never>] = [:]
+    private let client: CachingClient
+    private let userAgent: String
+
+    init(client: CachingClient, userAgent: String) {
+        self.client = client
+        self.userAgent = userAgent
+    }
+
+    /// The rules for `url`'s origin (RFC 9309 §2.3.1: 4xx allows all, 5xx or no answer disallows all;
+    /// up to five redirects are followed).
+    func rules(for url: URLParts) async -> RobotsRules {
+        let origin = url.origin
+        if let known = rules[origin] { return await known.value }
+        let client = client, userAgent = userAgent
+        let task = Task { await Self.fetch("\(origin)/robots.txt", client: client, userAgent: userAgent) }
+        rules[origin] = task
+        return await task.value
+    }
+
+    private static func fetch(_ start: String, client: CachingClient, userAgent: String) async -> RobotsRules {
+        var location = start
+        for _ in 0..<5 {
+            guard let response = try? await client.fetch(CacheRequest(url: location)) else { return .disallowAll }
+            switch response.status {
+            case 200..<300:
+                // RFC 9309 §2.5: parse at least 500 KiB.
+                let bytes = (try? response.body.collect(limit: 512 * 1024)) ?? []
+                return RobotsRules(text: String(decoding: bytes, as: UTF8.self), userAgent: userAgent)
+            case 300..<400:
+                guard let next = response.headers.first(name: "location"),
+                      let resolved = URLParts(location)?.resolve(next) else { return .allowAll }
+                location = resolved.normalized
+            case 400..<500:
+                return .allowAll
+            default:
+                return response.outcome == .offlineMiss ? .allowAll : .disallowAll
+            }
+        }
+        return .allowAll
+    }
+}

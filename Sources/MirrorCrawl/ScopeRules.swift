@@ -1,0 +1,69 @@
+import MirrorCore
+
+/// Decides which discovered URLs are fetched, and says why not.
+struct ScopeRules: Sendable {
+    let configuration: CrawlConfiguration
+    /// The seeds' hosts (with their ports) plus --allow-host patterns.
+    let hosts: [HostPattern]
+
+    init(configuration: CrawlConfiguration) {
+        self.configuration = configuration
+        let seedHosts = configuration.seeds.compactMap(URLParts.init).compactMap { HostPattern("\($0.host):\($0.effectivePort)") }
+        hosts = seedHosts + configuration.allowedHosts
+    }
+
+    func isAllowedHost(_ url: URLParts) -> Bool {
+        hosts.contains { $0.matches(host: url.host, port: url.effectivePort) }
+    }
+
+    /// nil when `url` may be fetched in `role` at `depth`; otherwise the reason it may not.
+    func check(_ url: URLParts, normalized: String, role: CrawlRole, depth: Int) -> SkipReason? {
+        if normalized.utf8.count > configuration.maxURLLength { return .urlTooLong }
+        if configuration.exclude.contains(where: { $0.matches(normalized) }) { return .excluded }
+        switch role {
+        case .page:
+            if !isAllowedHost(url) { return .offsite }
+            if !configuration.include.isEmpty, !configuration.include.contains(where: { $0.matches(normalized) }) {
+                return .notIncluded
+            }
+            if let maxDepth = configuration.maxDepth, depth > maxDepth { return .depth }
+        case .requisite:
+            if !configuration.requisites && !isAllowedHost(url) { return .requisitesOff }
+        }
+        if hasRepeatedSegments(url.path) { return .repeatedSegments }
+        if hasSessionParameter(url.query) { return .sessionID }
+        return nil
+    }
+
+    /// /a/b/a/b/a/b/… or /x/x/x/x: some segment occurs more often than allowed.
+    func hasRepeatedSegments(_ path: String) -> Bool {
+        var counts: [Substring: Int] = [:]
+        for segment in path.split(separator: "/") {
+            counts[segment, default: 0] += 1
+            if counts[segment]! > configuration.maxRepeatedSegments { return true }
+        }
+        return false
+    }
+
+    func hasSessionParameter(_ query: String?) -> Bool {
+        guard let query else { return false }
+        return query.split(separator: "&").contains { parameter in
+            let name = parameter.prefix { $0 != "=" }.lowercased()
+            return configuration.sessionParameters.contains(name)
+        }
+    }
+
+    /// Resolves a reference and normalizes it, removing ignored query parameters.
+    func resolve(_ reference: String, against base: URLParts) -> (parts: URLParts, normalized: String)? {
+        guard var parts = base.resolve(reference) else { return nil }
+        parts.fragment = nil
+        if let query = parts.query, !configuration.ignoredParameters.isEmpty {
+            let kept = query.split(separator: "&").filter { parameter in
+                let name = String(parameter.prefix { $0 != "=" })
+                return !configuration.ignoredParameters.contains { $0.matches(name) }
+            }
+            parts.query = kept.isEmpty ? nil : kept.joined(separator: "&")
+        }
+        return (parts, parts.normalized)
+    }
+}

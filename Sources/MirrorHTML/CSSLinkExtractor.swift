@@ -1,0 +1,281 @@
+/// Finds the URLs in a style sheet: `url(…)` (quoted or not, with CSS escapes), `@import "x"` and
+/// `@import url(x)`, and the strings of `image-set(…)`. Every one is a requisite.
+///
+/// A small tokenizer over UTF-8 bytes rather than a regex, so that comments and ordinary strings
+/// are skipped as a browser skips them and a style sheet is read once, without building Strings
+/// for anything but the URLs.
+public enum CSSLinkExtractor {
+    public static func links(in css: String) -> [ExtractedLink] {
+        var css = css
+        var links: [ExtractedLink] = []
+        css.withUTF8 { scan($0, urlSource: "css url()", importSource: "css @import", into: &links) }
+        return links
+    }
+
+    /// Appends the links of `css` to `links`, labelled with the given sources.
+    static func scan(
+        _ css: UnsafeBufferPointer<UInt8>, urlSource: String, importSource: String,
+        into links: inout [ExtractedLink]
+    ) {
+        var scanner = Scanner(bytes: css)
+        var afterImport = false
+        var depth = 0
+        var imageSetDepth = -1
+        func emit(_ value: String?, isImport: Bool) {
+            guard let value else { return }
+            let source = isImport ? importSource : urlSource
+            if let link = ExtractedLink(raw: value, kind: .requisite, source: source) { links.append(link) }
+        }
+
+        while let byte = scanner.peek() {
+            switch byte {
+            case UInt8(ascii: "/") where scanner.peek(1) == UInt8(ascii: "*"):
+                scanner.skipComment()
+                continue  // a comment does not end "@import"
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                let value = scanner.string()
+                if afterImport {
+                    emit(value, isImport: true)
+                } else if depth == imageSetDepth {
+                    emit(value, isImport: false)
+                }
+            case 0x20, 0x09, 0x0A, 0x0C, 0x0D:
+                scanner.position += 1
+                continue
+            case UInt8(ascii: "@"):
+                scanner.position += 1
+                let name = scanner.identifier()
+                afterImport = scanner.matches(name, "import")
+                continue
+            case UInt8(ascii: "("):
+                scanner.position += 1
+                depth += 1
+            case UInt8(ascii: ")"):
+                scanner.position += 1
+                if depth == imageSetDepth { imageSetDepth = -1 }
+                depth = max(0, depth - 1)
+            case UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: ";"):
+                // Recover from unbalanced parentheses at the end of a declaration or block.
+                scanner.position += 1
+                depth = 0
+                imageSetDepth = -1
+            case _ where Scanner.startsIdentifier(byte):
+                let name = scanner.identifier()
+                guard scanner.peek() == UInt8(ascii: "(") else { break }
+                scanner.position += 1
+                if scanner.matches(name, "url") {
+                    let (value, closed) = scanner.urlArgument()
+                    emit(value, isImport: afterImport)
+                    if !closed { depth += 1 }
+                } else {
+                    depth += 1
+                    if scanner.matches(name, "image-set") || scanner.matches(name, "-webkit-image-set") {
+                        imageSetDepth = depth
+                    }
+                }
+            default:
+                scanner.position += 1
+            }
+            afterImport = false
+        }
+    }
+}
+
+/// A cursor over CSS bytes with the few token rules the link extractor needs (CSS Syntax §4).
+private struct Scanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    func peek(_ offset: Int = 0) -> UInt8? {
+        position + offset < bytes.count ? bytes[position + offset] : nil
+    }
+
+    mutating func skipComment() {
+        position += 2
+        while position + 1 < bytes.count {
+            if bytes[position] == UInt8(ascii: "*"), bytes[position + 1] == UInt8(ascii: "/") {
+                position += 2
+                return
+            }
+            position += 1
+        }
+        position = bytes.count
+    }
+
+    static func startsIdentifier(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte >= 0x80 || byte == UInt8(ascii: "\\")
+    }
+
+    /// The identifier at the cursor, escapes left raw (none of the names we look for need them).
+    mutating func identifier() -> Range<Int> {
+        let start = position
+        while let byte = peek() {
+            if byte == UInt8(ascii: "\\") {
+                skipEscape()
+            } else if Self.startsIdentifier(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) {
+                position += 1
+            } else {
+                break
+            }
+        }
+        return start..<position
+    }
+
+    /// Whether the bytes in `range` spell the lower-case ASCII `name`, ignoring case.
+    func matches(_ range: Range<Int>, _ name: String) -> Bool {
+        guard range.count == name.utf8.count else { return false }
+        return zip(range, name.utf8).allSatisfy { bytes[$0] | 0x20 == $1 | 0x20 }
+    }
+
+    /// A quoted string starting at the cursor, or nil for a string broken by a newline.
+    mutating func string() -> String? {
+        let quote = bytes[position]
+        position += 1
+        let start = position
+        var escaped = false
+        while let byte = peek() {
+            switch byte {
+            case quote:
+                position += 1
+                return value(start..<position - 1, escaped: escaped)
+            case UInt8(ascii: "\\"):
+                escaped = true
+                skipEscape()
+            case 0x0A, 0x0C, 0x0D:
+                return nil
+            default:
+                position += 1
+            }
+        }
+        return value(start..<position, escaped: escaped)
+    }
+
+    /// The argument of `url(` (the cursor just after the parenthesis) and whether the closing
+    /// parenthesis was consumed. A malformed unquoted URL gives nil, as in a browser.
+    mutating func urlArgument() -> (String?, closed: Bool) {
+        skipWhitespace()
+        if let byte = peek(), byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+            let value = string()
+            skipWhitespace()
+            guard peek() == UInt8(ascii: ")") else { return (value, false) }
+            position += 1
+            return (value, true)
+        }
+        let start = position
+        var escaped = false
+        while let byte = peek() {
+            switch byte {
+            case UInt8(ascii: ")"):
+                position += 1
+                return (value(start..<position - 1, escaped: escaped), true)
+            case 0x20, 0x09, 0x0A, 0x0C, 0x0D:
+                let end = position
+                skipWhitespace()
+                guard peek() == UInt8(ascii: ")") || peek() == nil else { return (skipBadURL(), true) }
+                position = min(position + 1, bytes.count)
+                return (value(start..<end, escaped: escaped), true)
+            case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "("), 0x00...0x08, 0x0B, 0x0E...0x1F, 0x7F:
+                return (skipBadURL(), true)
+            case UInt8(ascii: "\\"):
+                if position + 1 < bytes.count, [0x0A, 0x0C, 0x0D].contains(bytes[position + 1]) {
+                    return (skipBadURL(), true)
+                }
+                escaped = true
+                skipEscape()
+            default:
+                position += 1
+            }
+        }
+        return (value(start..<position, escaped: escaped), true)
+    }
+
+    /// Skips an escape at the cursor: `\` and one character, or `\`, up to six hex digits and one
+    /// whitespace (which belongs to the escape, so it does not end an unquoted URL).
+    private mutating func skipEscape() {
+        position += 1
+        guard position < bytes.count else { return }
+        var digits = 0
+        while digits < 6, position < bytes.count, Self.hexValue(bytes[position]) != nil {
+            digits += 1
+            position += 1
+        }
+        if digits == 0 {
+            position += 1
+        } else if position < bytes.count, ExtractedLink.isASCIIWhitespace(bytes[position]) {
+            let isCRLF = bytes[position] == 0x0D && position + 1 < bytes.count && bytes[position + 1] == 0x0A
+            position += isCRLF ? 2 : 1
+        }
+    }
+
+    /// Skips the rest of a bad URL token, up to and including ")".
+    private mutating func skipBadURL() -> String? {
+        while let byte = peek() {
+            position += 1
+            if byte == UInt8(ascii: ")") { break }
+            if byte == UInt8(ascii: "\\") { position = min(position + 1, bytes.count) }
+        }
+        return nil
+    }
+
+    private mutating func skipWhitespace() {
+        while let byte = peek(), ExtractedLink.isASCIIWhitespace(byte) { position += 1 }
+    }
+
+    private func value(_ range: Range<Int>, escaped: Bool) -> String {
+        let raw = UnsafeBufferPointer(rebasing: bytes[range])
+        return escaped ? Self.unescape(raw) : String(decoding: raw, as: UTF8.self)
+    }
+
+    /// Decodes CSS escapes: `\` + 1–6 hex digits + one optional whitespace, `\` + newline (a line
+    /// continuation inside strings), `\` + any other character.
+    private static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(raw.count)
+        var index = 0
+        while index < raw.count {
+            let byte = raw[index]
+            index += 1
+            guard byte == UInt8(ascii: "\\"), index < raw.count else {
+                output.append(byte)
+                continue
+            }
+            var scalar: UInt32 = 0
+            var digits = 0
+            while digits < 6, index < raw.count, let digit = hexValue(raw[index]) {
+                scalar = scalar << 4 | digit
+                digits += 1
+                index += 1
+            }
+            if digits == 0 {
+                let escapedByte = raw[index]
+                index += 1
+                if escapedByte == 0x0A || escapedByte == 0x0C { continue }
+                if escapedByte == 0x0D {
+                    if index < raw.count, raw[index] == 0x0A { index += 1 }
+                    continue
+                }
+                output.append(escapedByte)
+                continue
+            }
+            if index < raw.count, ExtractedLink.isASCIIWhitespace(raw[index]) {
+                if raw[index] == 0x0D, index + 1 < raw.count, raw[index + 1] == 0x0A { index += 1 }
+                index += 1
+            }
+            let character = (scalar == 0 ? nil : Unicode.Scalar(scalar)) ?? "\u{FFFD}"
+            output.append(contentsOf: UTF8.encode(character)!)
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+}

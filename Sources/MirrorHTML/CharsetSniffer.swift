@@ -1,0 +1,60 @@
+/// Decides the character set of an HTML document before it is parsed.
+public enum CharsetSniffer {
+    /// The charset label to decode the document with, lower-cased.
+    ///
+    /// In order: the `charset` parameter of the HTTP `Content-Type`, a byte order mark, a
+    /// `<meta charset>` or `<meta http-equiv="Content-Type" content="…; charset=…">` in the first
+    /// 1024 bytes (the HTML spec's prescan), else "utf-8". Latin-1 and ASCII labels become
+    /// "windows-1252", as browsers read them, when libxml2 knows that encoding.
+    /// - Parameters:
+    ///   - contentType: the HTTP `Content-Type` header, if any.
+    ///   - prefix: the first bytes of the body (at least 1024 when the body is that long).
+    public static func charset(contentType: String?, prefix: [UInt8]) -> String {
+        if let contentType, let label = charsetParameter(of: contentType) { return normalized(label) }
+        if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { return "utf-8" }
+        if prefix.starts(with: [0xFF, 0xFE]) { return "utf-16le" }
+        if prefix.starts(with: [0xFE, 0xFF]) { return "utf-16be" }
+        var prescan = MetaPrescan(bytes: prefix.prefix(1024))
+        if let label = prescan.charset() {
+            // A meta tag found by reading ASCII bytes cannot describe a UTF-16 document.
+            return label.hasPrefix("utf-16") ? "utf-8" : normalized(label)
+        }
+        return "utf-8"
+    }
+
+    /// The `charset` parameter of a media type, unquoted, or nil.
+    static func charsetParameter(of contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            guard let equals = parameter.firstIndex(of: "=") else { continue }
+            let name = parameter[..<equals].trimmingWhitespace()
+            guard name.lowercased() == "charset" else { continue }
+            var value = parameter[parameter.index(after: equals)...].trimmingWhitespace()
+            if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
+            return value.isEmpty ? nil : String(value)
+        }
+        return nil
+    }
+
+    private static let windows1252Labels: Set<String> = [
+        "iso-8859-1", "iso8859-1", "iso_8859-1", "iso88591", "latin1", "l1", "us-ascii", "ascii",
+        "cp1252", "x-cp1252", "cp819", "ibm819", "csisolatin1",
+    ]
+
+    /// libxml2 built without iconv has no windows-1252; then Latin-1 labels are kept as they are.
+    private static let knowsWindows1252 = HTMLSAXParser.supportsEncoding("windows-1252")
+
+    private static func normalized(_ label: String) -> String {
+        let label = label.trimmingWhitespace().lowercased()
+        return windows1252Labels.contains(label) && knowsWindows1252 ? "windows-1252" : label
+    }
+}
+
+extension StringProtocol {
+    fileprivate func trimmingWhitespace() -> SubSequence {
+        let isSpace: (Character) -> Bool = { $0.isWhitespace }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return self[endIndex...]
+        }
+        return self[first...last]
+    }
+}

@@ -1,0 +1,182 @@
+/// Finds every URL an HTML page refers to, fed in chunks as the body arrives.
+///
+/// Each link is classified: `a`/`area` hrefs, `meta` refresh and the page-like `link` relations
+/// are navigation; everything the page needs to render (images, `srcset`, lazy `data-src`,
+/// scripts, style sheets, icons, fonts, frames, objects, media, CSS `url()`) is a requisite.
+///
+/// `<link rel>` decisions: `stylesheet`, `icon`, `apple-touch-icon(-precomposed)`,
+/// `apple-touch-startup-image`, `mask-icon`, `manifest`, `preload`, `modulepreload` and
+/// `prefetch` are requisites; `next`, `prev`/`previous`, `first`, `last`, `up`, `index`,
+/// `contents`, `start`, `author`, `license` and `help` are navigation. Every other relation
+/// is skipped — notably `canonical` and `alternate` (other URLs or languages of this page,
+/// feeds), `search`, `pingback`, `dns-prefetch`, `preconnect`, `edit` and `shortlink`, which
+/// name nothing a reader needs offline (the same list the offline check ignores).
+///
+/// One instance serves one document and one task at a time.
+public final class HTMLLinkExtractor: HTMLSAXParser.Delegate {
+    private let charset: String
+    private lazy var parser: HTMLSAXParser = {
+        let parser = HTMLSAXParser(delegate: self, charset: charset)
+        parser.reportsText = false
+        return parser
+    }()
+    private var result = HTMLLinks()
+    /// The text of the `<style>` element being read; libxml2 may report it in several pieces.
+    private var styleText: [UInt8]?
+
+    /// - Parameter charset: the document's encoding (see `CharsetSniffer`); attribute values and
+    ///   `<style>` text are decoded with it.
+    public init(charset: String = "utf-8") {
+        self.charset = charset
+    }
+
+    /// Parses the next chunk of the body.
+    public func feed(_ bytes: [UInt8]) {
+        parser.feed(bytes)
+    }
+
+    /// Parses the next chunk of the body.
+    public func feed(_ bytes: UnsafeRawBufferPointer) {
+        parser.feed(bytes)
+    }
+
+    /// Ends the document and returns what was found.
+    public func finish() -> HTMLLinks {
+        parser.finish()
+        flushStyle()
+        return result
+    }
+
+    /// Extracts the links of a whole document.
+    public static func links(in html: [UInt8], charset: String = "utf-8") -> HTMLLinks {
+        let extractor = HTMLLinkExtractor(charset: charset)
+        extractor.feed(html)
+        return extractor.finish()
+    }
+
+    // MARK: HTMLSAXParser.Delegate
+
+    public func parser(_ parser: HTMLSAXParser, didStart element: String, attributes: [HTMLAttribute]) {
+        if element == "style" {
+            flushStyle()
+            styleText = []
+            parser.reportsText = true
+        }
+        for attribute in attributes {
+            switch attribute.name {
+            case "href":
+                href(attribute.value, element: element, attributes: attributes)
+            case "src":
+                src(attribute.value, element: element, attributes: attributes)
+            case "srcset":
+                if element == "img" || element == "source" { srcset(attribute.value, source: "\(element)[srcset]") }
+            case "imagesrcset":
+                if element == "link" { srcset(attribute.value, source: "link[imagesrcset]") }
+            case "data-src":
+                add(attribute.value, .requisite, "\(element)[data-src]")
+            case "data-srcset":
+                srcset(attribute.value, source: "\(element)[data-srcset]")
+            case "xlink:href":
+                switch element {
+                case "image", "use": add(attribute.value, .requisite, "\(element)[xlink:href]")
+                case "a": add(attribute.value, .navigation, "a[xlink:href]")
+                default: break
+                }
+            case "poster":
+                if element == "video" { add(attribute.value, .requisite, "video[poster]") }
+            case "data":
+                if element == "object" { add(attribute.value, .requisite, "object[data]") }
+            case "background":
+                switch element {
+                case "body", "table", "td", "th": add(attribute.value, .requisite, "\(element)[background]")
+                default: break
+                }
+            case "content":
+                if element == "meta", attributes["http-equiv"]?.lowercased() == "refresh",
+                    let url = MetaRefreshParser.url(in: attribute.value)
+                {
+                    add(url, .navigation, "meta[refresh]")
+                }
+            case "style":
+                var css = attribute.value
+                let source = "\(element)[style]"
+                css.withUTF8 {
+                    CSSLinkExtractor.scan($0, urlSource: source, importSource: source, into: &result.links)
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    public func parser(_ parser: HTMLSAXParser, didEnd element: String) {
+        if element == "style" { flushStyle() }
+    }
+
+    public func parser(_ parser: HTMLSAXParser, foundText text: String) {
+        styleText?.append(contentsOf: text.utf8)
+    }
+
+    // MARK: Attributes
+
+    private func href(_ value: String, element: String, attributes: [HTMLAttribute]) {
+        switch element {
+        case "a", "area":
+            add(value, .navigation, "\(element)[href]")
+        case "link":
+            if let kind = Self.kind(ofRelation: attributes["rel"] ?? "") { add(value, kind, "link[href]") }
+        case "base":
+            if result.baseHref == nil { result.baseHref = ExtractedLink.trimmed(value) }
+        case "image", "use":
+            add(value, .requisite, "\(element)[href]")
+        default:
+            break
+        }
+    }
+
+    private func src(_ value: String, element: String, attributes: [HTMLAttribute]) {
+        switch element {
+        case "img", "source", "script", "iframe", "frame", "embed", "video", "audio", "track":
+            add(value, .requisite, "\(element)[src]")
+        case "input":
+            if attributes["type"]?.lowercased() == "image" { add(value, .requisite, "input[src]") }
+        default:
+            break
+        }
+    }
+
+    private func srcset(_ value: String, source: String) {
+        for url in SrcsetParser.urls(in: value) { add(url, .requisite, source) }
+    }
+
+    private func add(_ raw: String, _ kind: LinkKind, _ source: String) {
+        if let link = ExtractedLink(raw: raw, kind: kind, source: source) { result.links.append(link) }
+    }
+
+    /// Runs the CSS extractor over a finished `<style>` element.
+    private func flushStyle() {
+        guard let css = styleText else { return }
+        styleText = nil
+        parser.reportsText = false
+        css.withUnsafeBufferPointer {
+            CSSLinkExtractor.scan($0, urlSource: "style[url]", importSource: "style @import", into: &result.links)
+        }
+    }
+
+    private static let requisiteRelations: Set<Substring> = [
+        "stylesheet", "icon", "apple-touch-icon", "apple-touch-icon-precomposed", "apple-touch-startup-image",
+        "mask-icon", "manifest", "preload", "modulepreload", "prefetch",
+    ]
+    private static let navigationRelations: Set<Substring> = [
+        "next", "prev", "previous", "first", "last", "up", "index", "contents", "start", "author", "license", "help",
+    ]
+
+    /// The kind of a `<link>` by its space-separated `rel` tokens; nil for relations not followed.
+    static func kind(ofRelation rel: String) -> LinkKind? {
+        let tokens = rel.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" })
+        if tokens.contains(where: requisiteRelations.contains) { return .requisite }
+        if tokens.contains(where: { $0 == "alternate" }) { return nil }
+        if tokens.contains(where: navigationRelations.contains) { return .navigation }
+        return nil
+    }
+}

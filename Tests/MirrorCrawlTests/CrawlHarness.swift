@@ -1,0 +1,37 @@
+import Foundation
+import MirrorCache
+import MirrorCrawl
+import MirrorHTTP
+import MirrorSite
+
+/// Runs real crawls (real store, real transport) into temporary folders.
+struct CrawlHarness {
+    static let transport = AsyncHTTPClientTransport()
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("crawl-\(UUID().uuidString)").path
+    var cache: String { root + "/cache" }
+
+    func crawl(_ seeds: [String], output name: String = "out", mode: CacheMode = .standard, resume: Bool = false,
+               _ configure: (inout CrawlConfiguration) -> Void = { _ in }) async throws -> CrawlReport {
+        var configuration = CrawlConfiguration(seeds: seeds)
+        configuration.retries = 1
+        configure(&configuration)
+        var clientConfiguration = CachingClient.Configuration()
+        clientConfiguration.mode = mode
+        clientConfiguration.timeout = .seconds(10)
+        let client = CachingClient(store: try CacheStore(directory: cache), transport: Self.transport, configuration: clientConfiguration)
+        let output = root + "/" + name
+        let crawler = Crawler(configuration: configuration, client: client, output: try SiteWriter(directory: output),
+                              journal: try CrawlJournal(path: output + "/.mirror/journal.sqlite", fresh: !resume))
+        return try await crawler.run(resume: resume)
+    }
+
+    /// The manifest of a finished crawl.
+    func manifest(_ name: String = "out") throws -> SiteManifest {
+        let data = try Data(contentsOf: URL(fileURLWithPath: root + "/" + name + "/.mirror/manifest.json"))
+        return try JSONDecoder().decode(SiteManifest.self, from: data)
+    }
+
+    func fileExists(_ name: String, _ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: root + "/" + name + "/" + path)
+    }
+}

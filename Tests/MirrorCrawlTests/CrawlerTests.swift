@@ -1,0 +1,190 @@
+import Foundation
+import MirrorCore
+import MirrorCrawl
+import MirrorTestSupport
+import Testing
+
+@Suite("Crawler end to end", .serialized)
+struct CrawlerTests {
+    let harness = CrawlHarness()
+
+    /// Paths the origin was asked for, robots.txt left out.
+    func fetched(_ origin: TestOrigin) -> [String] {
+        origin.requests.map(\.uri).filter { $0 != "/robots.txt" }
+    }
+
+    @Test func crawlsAWholeSiteOnce() async throws {
+        let origin = try await TestOrigin.start(site: .named("plain"))
+        defer { Task { try await origin.shutdown() } }
+        let report = try await harness.crawl([origin.url("/")])
+        let paths = Set(fetched(origin))
+        #expect(paths == ["/", "/style.css", "/img/logo.png", "/about.html", "/blog/", "/blog/post-1.html",
+                          "/blog/post-2.html", "/blog/deep/page.html", "/index.html"])
+        #expect(fetched(origin).count == paths.count, "some URL was fetched twice")
+        #expect(report.failures.isEmpty)
+        #expect(report.pages == 7 && report.requisites == 2)
+        let manifest = try harness.manifest()
+        #expect(manifest.resources.count == 9)
+        for resource in manifest.resources.values { #expect(harness.fileExists("out", resource.path)) }
+        #expect(harness.fileExists("out", "index.html"))
+    }
+
+    @Test func depthLimitsPagesButNotTheirRequisites() async throws {
+        let origin = try await TestOrigin.start(site: .named("plain"))
+        defer { Task { try await origin.shutdown() } }
+        let report = try await harness.crawl([origin.url("/")]) { $0.maxDepth = 1 }
+        let paths = Set(fetched(origin))
+        #expect(paths.isSuperset(of: ["/", "/about.html", "/blog/", "/style.css", "/img/logo.png"]))
+        #expect(!paths.contains("/blog/post-1.html"))
+        #expect((report.skipped[SkipReason.depth.rawValue] ?? 0) >= 2)
+        #expect(report.skippedExamples.contains { $0.url == origin.url("/blog/post-1.html") && $0.reason == SkipReason.depth.rawValue })
+    }
+
+    @Test func requisitesComeFromOtherHostsButPagesDoNot() async throws {
+        let main = try await TestOrigin.start()
+        let cdn = try await TestOrigin.start()
+        defer { Task { try await main.shutdown(); try await cdn.shutdown() } }
+        main.route("/") { _ in .html("<img src='\(cdn.url("/logo.png"))'><a href='\(cdn.url("/page.html"))'>elsewhere</a>") }
+        cdn.route("/logo.png") { _ in .content("png", type: "image/png") }
+        cdn.route("/page.html") { _ in .html("other site") }
+        let report = try await harness.crawl([main.url("/")])
+        #expect(fetched(cdn) == ["/logo.png"])
+        #expect(report.skipped[SkipReason.offsite.rawValue] == 1)
+
+        cdn.clearLog()
+        let strict = try await harness.crawl([main.url("/")], output: "strict") { $0.requisites = false }
+        #expect(fetched(cdn).isEmpty)
+        #expect(strict.skipped[SkipReason.requisitesOff.rawValue] == 1)
+        // --allow-host brings the second host into scope.
+        let wide = try await harness.crawl([main.url("/")], output: "wide") { $0.allowedHosts = [HostPattern(cdn.authority)!] }
+        #expect(wide.pages == 2)
+    }
+
+    @Test func robotsRulesAreObeyedUnlessIgnored() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try await origin.shutdown() } }
+        origin.route("/robots.txt") { _ in .content("User-agent: *\nDisallow: /private\n", type: "text/plain") }
+        origin.route("/") { _ in .html("<a href=/private/x.html>p</a> <a href=/public.html>q</a>") }
+        origin.route("/public.html") { _ in .html("public") }
+        origin.route("/private/x.html") { _ in .html("private") }
+        let report = try await harness.crawl([origin.url("/")])
+        #expect(!fetched(origin).contains("/private/x.html"))
+        #expect(fetched(origin).contains("/public.html"))
+        #expect(report.skipped[SkipReason.robots.rawValue] == 1)
+        let ignoring = try await harness.crawl([origin.url("/")], output: "all") { $0.obeyRobots = false }
+        #expect(fetched(origin).contains("/private/x.html"))
+        #expect(ignoring.skipped[SkipReason.robots.rawValue] == nil)
+    }
+
+    @Test func redirectChainsAreFollowedAndLoopsEnd() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try await origin.shutdown() } }
+        origin.route("/") { _ in .html("<a href=/r1>chain</a> <a href=/loop-a>loop</a>") }
+        origin.route("/r1") { _ in .redirect(to: "/r2", status: 301) }
+        origin.route("/r2") { _ in .redirect(to: "/final.html", status: 308) }
+        origin.route("/final.html") { _ in .html("end of the chain") }
+        origin.route("/loop-a") { _ in .redirect(to: "/loop-b") }
+        origin.route("/loop-b") { _ in .redirect(to: "/loop-a") }
+        let report = try await harness.crawl([origin.url("/")])
+        #expect(fetched(origin).filter { $0 == "/loop-a" || $0 == "/loop-b" }.count == 2)
+        #expect(fetched(origin).contains("/final.html"))
+        let manifest = try harness.manifest()
+        #expect(manifest.path(for: origin.url("/r1")) == manifest.path(for: origin.url("/final.html")))
+        #expect(report.redirects == 4)
+    }
+
+    @Test func transientErrorsAreRetried() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try await origin.shutdown() } }
+        let attempts = Counter()
+        origin.route("/") { _ in
+            attempts.increment() < 2 ? TestResponse.status(503, "busy", headers: [("Retry-After", "0")]) : .html("finally")
+        }
+        let report = try await harness.crawl([origin.url("/")]) { $0.retries = 2 }
+        #expect(origin.requests(path: "/").count == 3)
+        #expect(report.failures.isEmpty)
+        #expect(report.pages == 1)
+        let failing = try await harness.crawl([origin.url("/gone")], output: "gone") { $0.retries = 0 }
+        #expect(failing.failures.first?.status == 404)
+    }
+
+    @Test func crawlerTrapsAreBounded() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try await origin.shutdown() } }
+        origin.route("/calendar") { request in
+            let day = Int(request.query?.split(separator: "=").last ?? "0") ?? 0
+            return .html("<a href='/calendar?day=\(day + 1)'>next</a> <a href='/calendar?day=\(day + 1)&sessionid=abc'>s</a>")
+        }
+        origin.route("/") { _ in .html("<a href='/calendar?day=0'>c</a> <a href='a/a/a/a/a/x.html'>deep</a>") }
+        let report = try await harness.crawl([origin.url("/")]) { $0.maxPages = 25 }
+        #expect(report.pages == 25)
+        #expect(report.skipped[SkipReason.maxPages.rawValue] != nil)
+        #expect(report.skipped[SkipReason.sessionID.rawValue] != nil)
+        #expect(report.skipped[SkipReason.repeatedSegments.rawValue] == 1)
+        #expect(fetched(origin).count == 25)
+    }
+
+    @Test func aCancelledCrawlResumesWithoutFetchingTwice() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try await origin.shutdown() } }
+        origin.route("/") { _ in .html((0..<40).map { "<a href='/p\($0).html'>\($0)</a>" }.joined()) }
+        for index in 0..<40 {
+            origin.route("/p\(index).html") { _ in
+                var response = TestResponse.html("page \(index)", headers: [("Cache-Control", "no-store")])
+                response.delay = .milliseconds(50)
+                return response
+            }
+        }
+        let harness = self.harness
+        let first = Task { try await harness.crawl([origin.url("/")]) { $0.concurrency = 2; $0.perHost = 2 } }
+        try await Task.sleep(for: .milliseconds(400))
+        first.cancel()
+        _ = try? await first.value
+        let before = Set(fetched(origin))
+        #expect(before.count > 2 && before.count < 41, "cancelled at a useless moment: \(before.count)")
+        let report = try await harness.crawl([origin.url("/")], resume: true) { $0.concurrency = 2; $0.perHost = 2 }
+        let all = fetched(origin)
+        #expect(Set(all).count == 41)
+        // Nothing finished before the cancellation is fetched again (a request cut by it may be).
+        #expect(all.count - 41 <= 2, "\(all.count - 41) URLs fetched twice")
+        #expect(report.failures.isEmpty)
+    }
+
+    @Test func offlineRecrawlTouchesNoNetwork() async throws {
+        let origin = try await TestOrigin.start(site: .named("plain"))
+        defer { Task { try await origin.shutdown() } }
+        _ = try await harness.crawl([origin.url("/")])
+        origin.clearLog()
+        let offline = try await harness.crawl([origin.url("/")], output: "again", mode: .offline)
+        #expect(origin.requests.isEmpty)
+        #expect(offline.fetched == 9)
+        #expect(try harness.manifest("again").resources == harness.manifest().resources)
+    }
+
+    @Test func oneHundredWorkersAgainstOneSlowOrigin() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try await origin.shutdown() } }
+        origin.route("/") { _ in .html((0..<200).map { "<a href='/s\($0).html'>\($0)</a>" }.joined()) }
+        for index in 0..<200 {
+            origin.route("/s\(index).html") { _ in
+                var response = TestResponse.html("slow \(index)")
+                response.delay = .milliseconds(200)
+                return response
+            }
+        }
+        let started = ContinuousClock.now
+        let report = try await harness.crawl([origin.url("/")]) { $0.concurrency = 100; $0.perHost = 100 }
+        let elapsed = ContinuousClock.now - started
+        #expect(report.pages == 201)
+        // 200 pages × 200 ms would take 40 s one at a time.
+        #expect(elapsed < .seconds(20), "\(elapsed)")
+    }
+}
+
+/// A thread-safe counter for routes.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    /// Returns the value before incrementing.
+    func increment() -> Int { lock.withLock { defer { value += 1 }; return value } }
+}

@@ -1,0 +1,75 @@
+import MirrorHTML
+import Testing
+
+private func sniff(_ contentType: String?, _ html: String) -> String {
+    CharsetSniffer.charset(contentType: contentType, prefix: Array(html.utf8))
+}
+
+@Suite("Charset sniffing")
+struct CharsetSnifferTests {
+    @Test func headerWinsOverBOMAndMeta() {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(#"<meta charset="shift_jis">"#.utf8)
+        #expect(CharsetSniffer.charset(contentType: "text/html; charset=EUC-JP", prefix: bytes) == "euc-jp")
+    }
+
+    @Test func bomWinsOverMeta() {
+        let meta = Array(#"<meta charset="shift_jis">"#.utf8)
+        #expect(CharsetSniffer.charset(contentType: "text/html", prefix: [0xEF, 0xBB, 0xBF] + meta) == "utf-8")
+        #expect(CharsetSniffer.charset(contentType: nil, prefix: [0xFF, 0xFE, 0x3C, 0x00]) == "utf-16le")
+        #expect(CharsetSniffer.charset(contentType: nil, prefix: [0xFE, 0xFF, 0x00, 0x3C]) == "utf-16be")
+    }
+
+    @Test(arguments: [
+        ("text/html;charset=utf-8", "utf-8"),
+        ("text/html; charset=\"Shift_JIS\"", "shift_jis"),
+        ("text/html ; foo=bar ; CHARSET = koi8-r ", "koi8-r"),
+        ("text/html; charset=", "utf-8"),
+        ("text/html", "utf-8"),
+    ])
+    func contentTypeParameter(contentType: String, expected: String) {
+        #expect(sniff(contentType, "<p>") == expected)
+    }
+
+    @Test(arguments: [
+        (#"<meta charset="KOI8-R">"#, "koi8-r"),
+        (#"<meta charset=koi8-r>"#, "koi8-r"),
+        (#"<META CHARSET='koi8-r'/>"#, "koi8-r"),
+        (#"<meta http-equiv="Content-Type" content="text/html; charset=koi8-r">"#, "koi8-r"),
+        (#"<meta content="text/html; charset='koi8-r'" http-equiv="content-type">"#, "koi8-r"),
+        (#"<meta content="text/html; charset=koi8-r">"#, "utf-8"),
+        (#"<!-- <meta charset="koi8-r"> --><meta charset="euc-jp">"#, "euc-jp"),
+        (#"<div title="<meta charset=koi8-r>"><meta charset="euc-jp">"#, "euc-jp"),
+        (#"<meta name="x" charset="euc-jp" charset="koi8-r">"#, "euc-jp"),
+        (#"<meta charset="utf-16le">"#, "utf-8"),
+        ("<p>no declaration</p>", "utf-8"),
+    ])
+    func metaPrescan(html: String, expected: String) {
+        #expect(sniff(nil, "<!DOCTYPE html><html><head>" + html) == expected)
+    }
+
+    @Test func prescanLooksAtTheFirst1024BytesOnly() {
+        let padding = String(repeating: " ", count: 1024)
+        #expect(sniff(nil, padding + #"<meta charset="koi8-r">"#) == "utf-8")
+        #expect(sniff(nil, String(repeating: " ", count: 990) + #"<meta charset="koi8-r">"#) == "koi8-r")
+    }
+
+    @Test(arguments: ["iso-8859-1", "ISO-8859-1", "latin1", "us-ascii", "windows-1252"])
+    func latin1LabelsBecomeWindows1252(label: String) {
+        // This libxml2 has iconv, so it knows windows-1252.
+        #expect(HTMLSAXParser.supportsEncoding("windows-1252"))
+        #expect(sniff("text/html; charset=\(label)", "") == "windows-1252")
+        #expect(sniff(nil, #"<meta charset="\#(label)">"#) == "windows-1252")
+    }
+
+    @Test func windows1252DecodesTheC1Range() {
+        // 0x80 is "€" in windows-1252 but a control character in ISO-8859-1.
+        let bytes: [UInt8] = Array("<a href=\"".utf8) + [0x80] + Array(".html\">".utf8)
+        let charset = CharsetSniffer.charset(contentType: "text/html; charset=iso-8859-1", prefix: bytes)
+        #expect(HTMLLinkExtractor.links(in: bytes, charset: charset).links.map(\.reference) == ["€.html"])
+    }
+
+    @Test func unknownLabelsAreKeptLowerCased() {
+        #expect(sniff("text/html; charset=X-Unknown", "") == "x-unknown")
+        #expect(!HTMLSAXParser.supportsEncoding("x-unknown"))
+    }
+}
