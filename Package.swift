@@ -57,7 +57,7 @@ let package = Package(
         .target(
             name: "MirrorCrawl",
             dependencies: [
-                "MirrorCore", "MirrorCache", "MirrorHTML", "MirrorSQLite", "MirrorSite",
+                "MirrorCore", "MirrorCache", "MirrorHTML", "MirrorSQLite", "MirrorSite", "MirrorCompression",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -124,7 +124,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MirrorCrawlTests",
-            dependencies: ["MirrorCrawl", "MirrorHTTP", "MirrorTestSupport"],
+            dependencies: ["MirrorCrawl", "MirrorHTTP", "MirrorTestSupport", "MirrorCompression"],
             swiftSettings: settings
         ),
         .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore"], swiftSettings: settings),

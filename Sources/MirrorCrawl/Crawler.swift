@@ -1,6 +1,7 @@
 public import Logging
 public import MirrorCache
 import MirrorCore
+import MirrorCompression
 import MirrorHTML
 public import MirrorSite
 import NIOHTTP1
@@ -44,7 +45,7 @@ public final class Crawler: Sendable {
             $0.seeds = configuration.seeds
             $0.startedAt = Date().timeIntervalSince1970
         }
-        try await seedFrontier(resume: resume)
+        if try await seedFrontier(resume: resume), configuration.sitemaps { try await discoverSitemaps() }
         let ticker = progress.map { callback in
             Task { [weak self] in
                 while !Task.isCancelled {
@@ -72,14 +73,15 @@ public final class Crawler: Sendable {
         return final
     }
 
-    private func seedFrontier(resume: Bool) async throws {
+    /// Queues the seeds, or the journal's pending URLs when resuming; true for a fresh start.
+    private func seedFrontier(resume: Bool) async throws -> Bool {
         if resume {
             let (known, pending) = try journal.resumePoint()
             if !known.isEmpty {
                 for url in known { _ = await frontier.markSeen(url) }
                 for item in pending { await frontier.enqueue(item) }
                 logger.info("resuming: \(known.count - pending.count) URLs done, \(pending.count) to go")
-                return
+                return false
             }
         }
         var items: [CrawlItem] = []
@@ -91,6 +93,36 @@ public final class Crawler: Sendable {
         }
         try journal.queued(items)
         for item in items { await frontier.enqueue(item) }
+        return true
+    }
+
+    /// With --sitemaps: the pages listed by the seeds' sitemaps (robots.txt `Sitemap:` lines and
+    /// `/sitemap.xml`, sitemap indexes followed, `.gz` read), offered as links from the root.
+    private func discoverSitemaps() async throws {
+        var pending: [String] = []
+        var origins = Set<String>()
+        for seed in configuration.seeds.compactMap(URLParts.init) where origins.insert(seed.origin).inserted {
+            pending += await robots.rules(for: seed).sitemaps + ["\(seed.origin)/sitemap.xml"]
+        }
+        var visited = Set<String>()
+        var offers: [(CrawlItem, URLParts)] = []
+        while let next = pending.popLast(), visited.count < 1000 {
+            guard let parts = URLParts(next), visited.insert(parts.normalized).inserted,
+                  let response = try? await client.fetch(CacheRequest(url: parts.normalized)),
+                  (200..<300).contains(response.status), var bytes = try? response.body.collect(limit: 64 << 20)
+            else { continue }
+            if bytes.starts(with: [0x1f, 0x8b]) {
+                guard let inflated = try? GzipDecoder.decompress(bytes, limit: 256 << 20) else { continue }
+                bytes = inflated
+            }
+            let entries = SitemapParser.entries(in: bytes)
+            pending += entries.sitemaps
+            for page in entries.pages {
+                guard let (target, normalized) = scope.resolve(page, against: parts) else { continue }
+                offers.append((CrawlItem(url: normalized, depth: 1, role: .page, hops: 0, referrer: parts.normalized), target))
+            }
+        }
+        try await offer(offers)
     }
 
     private func work(started: ContinuousClock.Instant) async {

@@ -169,4 +169,7 @@ public final class HTMLSAXParser {
 
     /// libxml2 wants one global initialization before parsers are used from several threads.
     private static let initialized: Void = xmlInitParser()
+
+    /// Runs libxml2's one-time global initialization (for the other parsers of this module too).
+    static func initializeLibrary() { _ = initialized }
 }

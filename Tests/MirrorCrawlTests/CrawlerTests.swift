@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCompression
 import MirrorCore
 import MirrorCrawl
 import MirrorTestSupport
@@ -187,4 +188,58 @@ final class Counter: @unchecked Sendable {
     private var value = 0
     /// Returns the value before incrementing.
     func increment() -> Int { lock.withLock { defer { value += 1 }; return value } }
+}
+
+extension CrawlerTests {
+    @Test func sitemapsAreReadOnlyWhenAskedFor() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try await origin.shutdown() } }
+        origin.route("/robots.txt") { _ in .content("User-agent: *\nAllow: /\nSitemap: \(origin.url("/index-of-maps.xml"))\n", type: "text/plain") }
+        origin.route("/index-of-maps.xml") { _ in
+            .content("<sitemapindex><sitemap><loc>\(origin.url("/pages.xml.gz"))</loc></sitemap></sitemapindex>", type: "application/xml")
+        }
+        origin.route("/pages.xml.gz") { _ in
+            let xml = "<urlset><url><loc>\(origin.url("/orphan.html"))</loc></url><url><loc>http://elsewhere.invalid/x</loc></url></urlset>"
+            return TestResponse(headers: ["Content-Type": "application/gzip"], body: try! GzipEncoder.compress(Array(xml.utf8)))
+        }
+        origin.route("/") { _ in .html("home, linking nothing") }
+        origin.route("/orphan.html") { _ in .html("only the sitemap knows me") }
+        _ = try await harness.crawl([origin.url("/")])
+        #expect(!fetched(origin).contains("/orphan.html"))
+        let report = try await harness.crawl([origin.url("/")], output: "maps") { $0.sitemaps = true }
+        #expect(fetched(origin).contains("/orphan.html"))
+        #expect(report.pages == 2)
+        #expect(report.skipped[SkipReason.offsite.rawValue] == 1)
+    }
+
+    @Test func everyKindOfLinkIsFound() async throws {
+        let origin = try await TestOrigin.start(site: .named("links"))
+        defer { Task { try await origin.shutdown() } }
+        let report = try await harness.crawl([origin.url("/")])
+        let paths = Set(fetched(origin).map { $0.removingPercentEncoding ?? $0 })
+        let expected: Set<String> = [
+            "/", "/css/theme.css?v=2022.1", "/css/imported.css", "/css/print.css", "/img/icon.png", "/fonts/body.woff2",
+            "/img/style-block.png", "/app.js?build=7", "/docs", "/docs/", "/docs/guide.html", "/page.html?id=3&lang=en",
+            "/page.html?id=4", "/ünïcode.html", "/with space.html", "/old.html", "/index.html", "/moved", "/refresh.html",
+            "/base.html", "/img/base-target.png", "/img/b.png", "/img/a,1.png", "/img/lazy.png", "/img/lazy-2x.png",
+            "/img/pic-large.png", "/img/pic-small.png", "/img/inline.png", "/img/poster.png", "/media/clip.mp4",
+            "/media/captions.vtt", "/frame.html", "/img/sprite.svg", "/img/bg.png",
+        ]
+        #expect(expected.subtracting(paths).isEmpty, "not fetched: \(expected.subtracting(paths).sorted())")
+        #expect(paths.subtracting(expected).isEmpty, "unexpected: \(paths.subtracting(expected).sorted())")
+        #expect(report.failures.isEmpty, "\(report.failures)")
+    }
+
+    @Test func aLatin1PageGivesUTF8URLs() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try await origin.shutdown() } }
+        origin.route("/") { _ in
+            TestResponse(headers: ["Content-Type": "text/html; charset=iso-8859-1"],
+                         body: Array("<a href='caf".utf8) + [0xE9] + Array(".html'>caf</a>".utf8))
+        }
+        origin.route("/caf%C3%A9.html") { _ in .html("café") }
+        let report = try await harness.crawl([origin.url("/")])
+        #expect(fetched(origin).contains("/caf%C3%A9.html"))
+        #expect(report.failures.isEmpty)
+    }
 }
