@@ -154,7 +154,12 @@ public final class Crawler: Sendable {
             let target = url.normalized.dropFirst(url.origin.count)
             if !rules.allows(String(target)) { return try skip(item, .robots) }
         }
-        let response = try await fetch(item)
+        let response: CacheResponse
+        do {
+            response = try await fetch(item)
+        } catch CacheError.bodyTooLarge {
+            return try skip(item, .tooLarge)
+        }
         if response.outcome == .offlineMiss { return try skip(item, .offlineMiss) }
         report.withLock { $0.cache[response.outcome.rawValue, default: 0] += 1; $0.statuses[String(response.status), default: 0] += 1 }
         if (300..<400).contains(response.status), let location = response.headers.first(name: "location") {

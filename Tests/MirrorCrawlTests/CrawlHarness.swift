@@ -11,6 +11,7 @@ struct CrawlHarness {
     var cache: String { root + "/cache" }
 
     func crawl(_ seeds: [String], output name: String = "out", mode: CacheMode = .standard, resume: Bool = false,
+               maxBodySize: Int = 1 << 30,
                _ configure: (inout CrawlConfiguration) -> Void = { _ in }) async throws -> CrawlReport {
         var configuration = CrawlConfiguration(seeds: seeds)
         configuration.retries = 1
@@ -18,6 +19,7 @@ struct CrawlHarness {
         var clientConfiguration = CachingClient.Configuration()
         clientConfiguration.mode = mode
         clientConfiguration.timeout = .seconds(10)
+        clientConfiguration.maxBodySize = maxBodySize
         let client = CachingClient(store: try CacheStore(directory: cache), transport: Self.transport, configuration: clientConfiguration)
         let output = root + "/" + name
         let crawler = Crawler(configuration: configuration, client: client, output: try SiteWriter(directory: output),

@@ -243,3 +243,17 @@ extension CrawlerTests {
         #expect(report.failures.isEmpty)
     }
 }
+
+extension CrawlerTests {
+    @Test func filesOverTheSizeLimitAreSkippedWithAReason() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try await origin.shutdown() } }
+        origin.route("/") { _ in .html("<img src=/big.png><img src=/small.png>") }
+        origin.route("/big.png") { _ in TestResponse(headers: ["Content-Type": "image/png"], body: [UInt8](repeating: 1, count: 300_000)) }
+        origin.route("/small.png") { _ in TestResponse(headers: ["Content-Type": "image/png"], body: [1, 2, 3]) }
+        let report = try await harness.crawl([origin.url("/")], maxBodySize: 100_000)
+        #expect(report.skipped[SkipReason.tooLarge.rawValue] == 1)
+        #expect(report.requisites == 1)
+        #expect(report.failures.isEmpty)
+    }
+}

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Crawl benchmark: the Python 3.11 documentation (python3.11-doc, ~530 pages) served by nginx
+# on 127.0.0.1, mirrored by mirror, wget and wget2 in alternation, in one run on one machine.
+# Reports medians of wall time and peak RSS, ratios, and offline-check results.
+#   scripts/bench-crawl.sh [RUNS=3]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-3}
+scripts/setup
+need=()
+for package in nginx python3.11-doc wget wget2 time; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || need+=("$package")
+done
+if ((${#need[@]})); then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
+fi
+swift build -c release --product mirror >/dev/null 2>&1
+mirror="$(swift build -c release --show-bin-path)/mirror"
+docs=/usr/share/doc/python3.11/html
+work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-crawl-bench.XXXXXX")
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cat > "$work/nginx.conf" <<CONF
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 1024; }
+http {
+  include /etc/nginx/mime.types;
+  access_log $work/access.log;
+  sendfile on;
+  server { listen 127.0.0.1:$port; root $docs; index index.html; etag on; }
+}
+CONF
+nginx -c "$work/nginx.conf"
+trap 'nginx -c "$work/nginx.conf" -s stop 2>/dev/null; rm -rf "$work"' EXIT
+origin="http://127.0.0.1:$port"
+for _ in $(seq 50); do curl -sf "$origin/" >/dev/null 2>&1 && break; sleep 0.1; done
+
+# run NAME COMMAND... : wall seconds and peak RSS (KB) of one run, appended to $work/NAME.times
+run() {
+  local name=$1; shift
+  /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/$name.stderr" || true
+  cat "$work/time.txt" >> "$work/$name.times"
+}
+requests() { wc -l < "$work/access.log"; }
+
+for i in $(seq "$runs"); do
+  rm -rf "$work/m-cold" "$work/cache" "$work/wget" "$work/wget2"
+  run mirror-cold "$mirror" crawl "$origin/" -o "$work/m-cold" --cache "$work/cache" --quiet
+  : > "$work/access.log"
+  run mirror-maxage "$mirror" crawl "$origin/" -o "$work/m-warm" --cache "$work/cache" --quiet --max-age 3600
+  echo "$(requests)" >> "$work/maxage.requests"
+  : > "$work/access.log"
+  run mirror-refresh "$mirror" crawl "$origin/" -o "$work/m-refresh" --cache "$work/cache" --quiet --refresh
+  grep -c '" 304 ' "$work/access.log" >> "$work/refresh.304s" || true
+  run wget bash -c "cd '$work' && mkdir -p wget && cd wget && wget -q -m -k -p -E -e robots=off '$origin/'"
+  run wget2 bash -c "cd '$work' && mkdir -p wget2 && cd wget2 && wget2 -q --max-threads=8 -m -k -p -E --robots=off '$origin/'"
+done
+
+python3 - "$work" <<'PY'
+import statistics, sys, os
+work = sys.argv[1]
+def load(name):
+    rows = [line.split() for line in open(f"{work}/{name}.times")]
+    return statistics.median(float(r[0]) for r in rows), statistics.median(int(r[1]) for r in rows) / 1024
+results = {name: load(name) for name in ["mirror-cold", "mirror-maxage", "mirror-refresh", "wget", "wget2"]}
+cold = results["mirror-cold"][0]
+print("| run | median wall s | ratio | peak RSS MB |")
+print("|---|---:|---:|---:|")
+for name, (wall, rss) in results.items():
+    print(f"| {name} | {wall:.2f} | {wall / cold:.2f}× mirror cold | {rss:.0f} |")
+print(f"\nmirror cold / wget2: {cold / results['wget2'][0]:.2f}; mirror cold / wget: {cold / results['wget'][0]:.2f}")
+print(f"--max-age re-crawl origin requests: {open(f'{work}/maxage.requests').read().split()}")
+print(f"--refresh re-crawl 304 responses: {open(f'{work}/refresh.304s').read().split()}")
+PY
+echo
+for tree in m-cold wget/127.0.0.1:$port wget2/127.0.0.1:$port; do
+  dir="$work/$tree"
+  [ -d "$work/$tree" ] || dir="$work/$tree"
+  [ "$tree" = m-cold ] && dir="$work/m-cold/127.0.0.1_$port"
+  printf '%s: ' "$tree"
+  python3 ../shared/tools/offline-check.py "$dir" --origin "$origin" 2>/dev/null | tail -1 || true
+done
+printf 'origin itself (--http): '
+python3 ../shared/tools/offline-check.py "$docs" --http 2>/dev/null | tail -1 || true
