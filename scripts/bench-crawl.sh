@@ -41,7 +41,7 @@ for _ in $(seq 50); do curl -sf "$origin/" >/dev/null 2>&1 && break; sleep 0.1; 
 run() {
   local name=$1; shift
   /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/$name.stderr" || true
-  cat "$work/time.txt" >> "$work/$name.times"
+  tail -1 "$work/time.txt" >> "$work/$name.times"
 }
 requests() { wc -l < "$work/access.log"; }
 
@@ -75,12 +75,10 @@ print(f"--max-age re-crawl origin requests: {open(f'{work}/maxage.requests').rea
 print(f"--refresh re-crawl 304 responses: {open(f'{work}/refresh.304s').read().split()}")
 PY
 echo
-for tree in m-cold wget/127.0.0.1:$port wget2/127.0.0.1:$port; do
-  dir="$work/$tree"
-  [ -d "$work/$tree" ] || dir="$work/$tree"
-  [ "$tree" = m-cold ] && dir="$work/m-cold/127.0.0.1_$port"
-  printf '%s: ' "$tree"
-  python3 ../shared/tools/offline-check.py "$dir" --origin "$origin" 2>/dev/null | tail -1 || true
+# mirror writes one folder per host (host_port); wget keeps host:port; wget2 drops the port.
+for pair in "mirror:m-cold/127.0.0.1_$port" "wget:wget/127.0.0.1:$port" "wget2:wget2/127.0.0.1"; do
+  printf '%s: ' "${pair%%:*}"
+  python3 ../shared/tools/offline-check.py "$work/${pair#*:}" --origin "$origin" 2>/dev/null | tail -1 || true
 done
 printf 'origin itself (--http): '
 python3 ../shared/tools/offline-check.py "$docs" --http 2>/dev/null | tail -1 || true

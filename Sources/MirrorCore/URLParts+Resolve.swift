@@ -3,30 +3,32 @@ extension URLParts {
     /// browsers' leniencies: surrounding whitespace, tabs and newlines removed, `\` read as `/`).
     /// Returns nil for references that are not http(s) (mailto:, javascript:, data:, …).
     public func resolve(_ reference: String) -> URLParts? {
-        let cleaned = String(reference.trimmingSpaces().filter { $0 != "\t" && $0 != "\n" && $0 != "\r" })
+        let trimmed = reference.trimmingSpaces()
+        let hasControls = trimmed.utf8.contains { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        let cleaned = (hasControls ? String(trimmed.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }) : String(trimmed))
             .replacingBackslashes()
         if let scheme = Self.scheme(of: cleaned) {
             guard scheme == "http" || scheme == "https" else { return nil }
             // "http:path" without "//" is relative in browsers when the scheme matches.
-            let rest = cleaned.dropFirst(scheme.count + 1)
-            if !rest.hasPrefix("//") {
+            let rest = cleaned.utf8.dropFirst(scheme.utf8.count + 1)
+            if !rest.starts(with: "//".utf8) {
                 guard scheme == self.scheme else { return nil }
-                return resolve(String(rest))
+                return resolve(String(Substring(rest)))
             }
             return URLParts(cleaned)
         }
-        if cleaned.hasPrefix("//") { return URLParts("\(scheme):\(cleaned)") }
+        if cleaned.utf8.starts(with: "//".utf8) { return URLParts("\(scheme):\(cleaned)") }
         var result = self
         result.fragment = nil
         var text = Substring(cleaned)
-        if let hash = text.firstIndex(of: "#") {
+        if let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) {
             result.fragment = String(text[text.index(after: hash)...])
             text = text[..<hash]
         }
         if text.isEmpty { return result }
         var pathPart = text
         var query: String?
-        if let question = text.firstIndex(of: "?") {
+        if let question = text.utf8.firstIndex(of: UInt8(ascii: "?")) {
             query = String(text[text.index(after: question)...])
             pathPart = text[..<question]
         }
@@ -35,11 +37,11 @@ extension URLParts {
             return result
         }
         result.query = query
-        if pathPart.hasPrefix("/") {
+        if pathPart.utf8.first == UInt8(ascii: "/") {
             result.path = Self.removeDotSegments(String(pathPart))
         } else {
             let basePath = path.isEmpty ? "/" : path
-            let directory = basePath[...(basePath.lastIndex(of: "/") ?? basePath.startIndex)]
+            let directory = basePath[...(basePath.utf8.lastIndex(of: UInt8(ascii: "/")) ?? basePath.startIndex)]
             result.path = Self.removeDotSegments(String(directory) + pathPart)
         }
         return result
@@ -47,11 +49,17 @@ extension URLParts {
 
     /// The scheme of an absolute reference, lower-cased; nil for a relative one.
     static func scheme(of reference: String) -> String? {
-        guard let colon = reference.firstIndex(of: ":") else { return nil }
-        let candidate = reference[..<colon]
-        guard let first = candidate.first, first.isASCII, first.isLetter,
-              candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") })
-        else { return nil }
-        return candidate.lowercased()
+        let bytes = reference.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon != bytes.startIndex else { return nil }
+        let candidate = bytes[..<colon]
+        guard let first = candidate.first, Self.isLetter(first), candidate.allSatisfy({
+            Self.isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+                || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+        }) else { return nil }
+        return String(Substring(candidate)).lowercased()
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
     }
 }

@@ -61,10 +61,10 @@ public final class Crawler: Sendable {
             }
         }
         ticker?.cancel()
-        let pending = await frontier.pending
+        let pending = await frontier.pendingCount
         let final = report.withLock { report -> CrawlReport in
             report.seconds = (ContinuousClock.now - started).seconds
-            report.incomplete = !pending.isEmpty
+            report.incomplete = pending > 0
             return report
         }
         try output.finish(seeds: configuration.seeds.compactMap(URLNormalizer.normalize))
@@ -299,7 +299,7 @@ public final class Crawler: Sendable {
     }
 
     private func snapshot(since started: ContinuousClock.Instant) async -> CrawlProgress {
-        let queued = await frontier.pending.count
+        let queued = await frontier.pendingCount
         return report.withLock { report in
             CrawlProgress(fetched: report.fetched, queued: queued, bytes: report.bytes, failures: report.failures.count,
                           seconds: (ContinuousClock.now - started).seconds)

@@ -1,13 +1,35 @@
 /// The breadth-first queue of URLs to fetch, with global and per-host concurrency limits
 /// and per-host delays. Workers call `next()` and `finished(_:)` around each fetch.
+///
+/// Each host has its own FIFO queue (breadth-first within the host); `next()` walks the hosts
+/// in the order they first had work, so its cost grows with the number of hosts, not URLs.
 actor Frontier {
-    private var queue: [CrawlItem] = []
-    private var head = 0
+    private struct HostQueue {
+        var items: [CrawlItem] = []
+        var head = 0
+        var active = 0
+        var nextStart: ContinuousClock.Instant?
+        var delay: Double
+
+        var isEmpty: Bool { head == items.count }
+
+        mutating func pop() -> CrawlItem {
+            let item = items[head]
+            head += 1
+            if head > 1024 && head * 2 > items.count {
+                items.removeFirst(head)
+                head = 0
+            }
+            return item
+        }
+    }
+
+    private var hosts: [String: HostQueue] = [:]
+    /// Hosts with queued items, in the order they got them.
+    private var order: [String] = []
     private var seen: Set<String> = []
     private var active = 0
-    private var activePerHost: [String: Int] = [:]
-    private var nextStart: [String: ContinuousClock.Instant] = [:]
-    private var delays: [String: Double] = [:]
+    private var queuedCount = 0
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private let perHost: Int
     private let defaultDelay: Double
@@ -23,20 +45,22 @@ actor Frontier {
         seen.insert(url).inserted
     }
 
-    func isSeen(_ url: String) -> Bool { seen.contains(url) }
-
     /// Queues an item whose URL was marked seen.
     func enqueue(_ item: CrawlItem) {
-        queue.append(item)
+        let host = Self.host(of: item.url)
+        if hosts[host] == nil { hosts[host] = HostQueue(delay: defaultDelay) }
+        if hosts[host]!.isEmpty { order.append(host) }
+        hosts[host]!.items.append(item)
+        queuedCount += 1
         wake()
     }
 
-    /// Items still queued, oldest first (for the journal when a crawl stops early).
-    var pending: [CrawlItem] { Array(queue[head...]) }
+    /// Items still queued (for the journal and the progress line).
+    var pendingCount: Int { queuedCount }
 
-    /// Sets the wait between two requests to `host` (robots Crawl-delay).
+    /// Sets the wait between two requests to `host` (robots Crawl-delay); never below --delay.
     func setDelay(_ seconds: Double, for host: String) {
-        delays[host] = max(seconds, defaultDelay)
+        hosts[host, default: HostQueue(delay: defaultDelay)].delay = max(seconds, defaultDelay)
     }
 
     /// Stops handing out work: `next()` returns nil from now on.
@@ -51,20 +75,22 @@ actor Frontier {
         while !stopped && !Task.isCancelled {
             let now = ContinuousClock.now
             var earliest: ContinuousClock.Instant?
-            var index = head
-            let scanEnd = min(queue.count, head + 2000)
-            while index < scanEnd {
-                let host = Self.host(of: queue[index].url)
-                if activePerHost[host, default: 0] < perHost {
-                    if let start = nextStart[host], start > now {
-                        earliest = min(earliest ?? start, start)
-                    } else {
-                        return take(at: index, host: host, now: now)
-                    }
+            for host in order {
+                guard var queue = hosts[host], !queue.isEmpty, queue.active < perHost else { continue }
+                if let start = queue.nextStart, start > now {
+                    earliest = min(earliest ?? start, start)
+                    continue
                 }
-                index += 1
+                let item = queue.pop()
+                queue.active += 1
+                if queue.delay > 0 { queue.nextStart = now + .milliseconds(Int(queue.delay * 1000)) }
+                hosts[host] = queue
+                if queue.isEmpty { order.removeAll { $0 == host } }
+                active += 1
+                queuedCount -= 1
+                return item
             }
-            if head == queue.count && active == 0 {
+            if queuedCount == 0 && active == 0 {
                 wake()
                 return nil
             }
@@ -80,27 +106,8 @@ actor Frontier {
     /// A fetch handed out by `next()` is over.
     func finished(_ item: CrawlItem) {
         active -= 1
-        let host = Self.host(of: item.url)
-        activePerHost[host, default: 1] -= 1
+        hosts[Self.host(of: item.url)]?.active -= 1
         wake()
-    }
-
-    private func take(at index: Int, host: String, now: ContinuousClock.Instant) -> CrawlItem {
-        let item = queue[index]
-        if index == head {
-            head += 1
-        } else {
-            queue.remove(at: index)
-        }
-        if head > 4096 && head * 2 > queue.count {
-            queue.removeFirst(head)
-            head = 0
-        }
-        active += 1
-        activePerHost[host, default: 0] += 1
-        let delay = delays[host] ?? defaultDelay
-        if delay > 0 { nextStart[host] = now + .milliseconds(Int(delay * 1000)) }
-        return item
     }
 
     private func wake() {
@@ -111,8 +118,10 @@ actor Frontier {
 
     /// `scheme://host:port` of a normalized URL: the politeness key.
     static func host(of url: String) -> String {
-        guard let start = url.range(of: "://") else { return url }
-        let rest = url[start.upperBound...]
-        return String(url[..<start.upperBound]) + String(rest.prefix { $0 != "/" && $0 != "?" })
+        let bytes = url.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return url }
+        let authorityStart = bytes.index(colon, offsetBy: 3, limitedBy: bytes.endIndex) ?? bytes.endIndex
+        let end = bytes[authorityStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? bytes.endIndex
+        return String(url[..<end])
     }
 }
