@@ -78,21 +78,17 @@ public final class Crawler: Sendable {
         if resume {
             let (known, pending) = try journal.resumePoint()
             if !known.isEmpty {
-                for url in known { _ = await frontier.markSeen(url) }
-                for item in pending { await frontier.enqueue(item) }
+                _ = await frontier.markSeen(known)
+                await frontier.enqueue(pending)
                 logger.info("resuming: \(known.count - pending.count) URLs done, \(pending.count) to go")
                 return false
             }
         }
-        var items: [CrawlItem] = []
-        for seed in configuration.seeds {
-            guard let normalized = URLNormalizer.normalize(seed) else { continue }
-            if await frontier.markSeen(normalized) {
-                items.append(CrawlItem(url: normalized, depth: 0, role: .page, hops: 0, referrer: nil))
-            }
-        }
+        let seeds = configuration.seeds.compactMap(URLNormalizer.normalize)
+        let fresh = await frontier.markSeen(seeds)
+        let items = zip(seeds, fresh).filter(\.1).map { CrawlItem(url: $0.0, depth: 0, role: .page, hops: 0, referrer: nil) }
         try journal.queued(items)
-        for item in items { await frontier.enqueue(item) }
+        await frontier.enqueue(items)
         return true
     }
 
@@ -254,8 +250,8 @@ public final class Crawler: Sendable {
 
     private func offer(_ offers: [(item: CrawlItem, parts: URLParts)]) async throws {
         var accepted: [CrawlItem] = []
-        for (item, parts) in offers {
-            guard await frontier.markSeen(item.url) else { continue }
+        let fresh = await frontier.markSeen(offers.map(\.item.url))
+        for ((item, parts), isNew) in zip(offers, fresh) where isNew {
             if let reason = scope.check(parts, normalized: item.url, role: item.role, depth: item.depth) {
                 recordSkip(item, reason)
                 continue
@@ -263,7 +259,7 @@ public final class Crawler: Sendable {
             accepted.append(item)
         }
         try journal.queued(accepted)
-        for item in accepted { await frontier.enqueue(item) }
+        await frontier.enqueue(accepted)
     }
 
     // MARK: Budgets and bookkeeping

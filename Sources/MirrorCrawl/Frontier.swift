@@ -40,9 +40,15 @@ actor Frontier {
         self.defaultDelay = delay
     }
 
-    /// Marks `url` as known; false when it already was (so it is never queued twice).
-    func markSeen(_ url: String) -> Bool {
-        seen.insert(url).inserted
+    /// Marks URLs as known; for each, false when it already was (so it is never queued twice).
+    /// One call per page, not per link: each actor hop costs more than the set insertion.
+    func markSeen(_ urls: [String]) -> [Bool] {
+        urls.map { seen.insert($0).inserted }
+    }
+
+    /// Queues items whose URLs were marked seen.
+    func enqueue(_ items: [CrawlItem]) {
+        for item in items { enqueue(item) }
     }
 
     /// Queues an item whose URL was marked seen.

@@ -38,11 +38,12 @@ public final class SiteWriter: Sendable {
               let handle = FileHandle(forWritingAtPath: temporary) else {
             throw SiteError.io(path: temporary, message: "cannot create file")
         }
-        var hasher = SHA256()
+        // A body from the cache was hashed when stored (and is checked on read): reuse its digest.
+        var hasher = response.entry == nil ? SHA256() : nil
         do {
             defer { try? handle.close() }
             for try await chunk in response.body.chunks(chunkSize: 256 * 1024) {
-                hasher.update(data: chunk)
+                hasher?.update(data: chunk)
                 try handle.write(contentsOf: chunk)
             }
         } catch {
@@ -53,7 +54,7 @@ public final class SiteWriter: Sendable {
             try? FileManager.default.removeItem(atPath: temporary)
             throw SiteError.io(path: target, message: String(cString: strerror(errno)))
         }
-        let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let digest = hasher.map { $0.finalize().map { String(format: "%02x", $0) }.joined() } ?? response.entry?.digest ?? ""
         manifest.withLock { manifest in
             manifest.resources[url] = SiteManifest.Resource(
                 path: path, status: response.status, contentType: contentType, size: response.body.count,
