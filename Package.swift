@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "MirrorCompression", dependencies: ["CZlib"], swiftSettings: settings),
         .target(name: "MirrorSQLite", dependencies: ["CSQLite"], swiftSettings: settings),
         .target(name: "MirrorHTML", dependencies: ["CLibXML2"], swiftSettings: settings),
-        .target(name: "MirrorSite", dependencies: ["MirrorCore", "MirrorCache", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: settings),
+        .target(name: "MirrorSite", dependencies: ["MirrorCore", "MirrorCache", "MirrorHTML", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: settings),
 
         // The shared HTTP cache engine and its real transport.
         .target(

@@ -5,6 +5,16 @@
 /// are skipped as a browser skips them and a style sheet is read once, without building Strings
 /// for anything but the URLs.
 public enum CSSLinkExtractor {
+    /// One URL in a style sheet and where it is written.
+    public struct Reference: Sendable, Equatable {
+        /// The URL with CSS escapes decoded, untrimmed.
+        public let value: String
+        /// The bytes of the URL in the style sheet: inside the quotes of a string, or the
+        /// unquoted argument of `url()` without surrounding whitespace.
+        public let range: Range<Int>
+        public let isImport: Bool
+    }
+
     public static func links(in css: String) -> [ExtractedLink] {
         var css = css
         var links: [ExtractedLink] = []
@@ -12,19 +22,32 @@ public enum CSSLinkExtractor {
         return links
     }
 
+    /// Every URL of `css`, with its position, fetchable or not.
+    public static func references(in css: UnsafeBufferPointer<UInt8>) -> [Reference] {
+        var references: [Reference] = []
+        scan(css) { references.append($0) }
+        return references
+    }
+
     /// Appends the links of `css` to `links`, labelled with the given sources.
     static func scan(
         _ css: UnsafeBufferPointer<UInt8>, urlSource: String, importSource: String,
         into links: inout [ExtractedLink]
     ) {
+        scan(css) { reference in
+            let source = reference.isImport ? importSource : urlSource
+            if let link = ExtractedLink(raw: reference.value, kind: .requisite, source: source) { links.append(link) }
+        }
+    }
+
+    private static func scan(_ css: UnsafeBufferPointer<UInt8>, found: (Reference) -> Void) {
         var scanner = Scanner(bytes: css)
         var afterImport = false
         var depth = 0
         var imageSetDepth = -1
-        func emit(_ value: String?, isImport: Bool) {
-            guard let value else { return }
-            let source = isImport ? importSource : urlSource
-            if let link = ExtractedLink(raw: value, kind: .requisite, source: source) { links.append(link) }
+        func emit(_ token: (String, Range<Int>)?, isImport: Bool) {
+            guard let (value, range) = token else { return }
+            found(Reference(value: value, range: range, isImport: isImport))
         }
 
         while let byte = scanner.peek() {
@@ -130,8 +153,9 @@ private struct Scanner {
         return zip(range, name.utf8).allSatisfy { bytes[$0] | 0x20 == $1 | 0x20 }
     }
 
-    /// A quoted string starting at the cursor, or nil for a string broken by a newline.
-    mutating func string() -> String? {
+    /// A quoted string starting at the cursor and the range inside its quotes, or nil for a
+    /// string broken by a newline.
+    mutating func string() -> (String, Range<Int>)? {
         let quote = bytes[position]
         position += 1
         let start = position
@@ -140,7 +164,7 @@ private struct Scanner {
             switch byte {
             case quote:
                 position += 1
-                return value(start..<position - 1, escaped: escaped)
+                return token(start..<position - 1, escaped: escaped)
             case UInt8(ascii: "\\"):
                 escaped = true
                 skipEscape()
@@ -150,12 +174,12 @@ private struct Scanner {
                 position += 1
             }
         }
-        return value(start..<position, escaped: escaped)
+        return token(start..<position, escaped: escaped)
     }
 
     /// The argument of `url(` (the cursor just after the parenthesis) and whether the closing
     /// parenthesis was consumed. A malformed unquoted URL gives nil, as in a browser.
-    mutating func urlArgument() -> (String?, closed: Bool) {
+    mutating func urlArgument() -> ((String, Range<Int>)?, closed: Bool) {
         skipWhitespace()
         if let byte = peek(), byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
             let value = string()
@@ -170,13 +194,13 @@ private struct Scanner {
             switch byte {
             case UInt8(ascii: ")"):
                 position += 1
-                return (value(start..<position - 1, escaped: escaped), true)
+                return (token(start..<position - 1, escaped: escaped), true)
             case 0x20, 0x09, 0x0A, 0x0C, 0x0D:
                 let end = position
                 skipWhitespace()
                 guard peek() == UInt8(ascii: ")") || peek() == nil else { return (skipBadURL(), true) }
                 position = min(position + 1, bytes.count)
-                return (value(start..<end, escaped: escaped), true)
+                return (token(start..<end, escaped: escaped), true)
             case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "("), 0x00...0x08, 0x0B, 0x0E...0x1F, 0x7F:
                 return (skipBadURL(), true)
             case UInt8(ascii: "\\"):
@@ -189,7 +213,7 @@ private struct Scanner {
                 position += 1
             }
         }
-        return (value(start..<position, escaped: escaped), true)
+        return (token(start..<position, escaped: escaped), true)
     }
 
     /// Skips an escape at the cursor: `\` and one character, or `\`, up to six hex digits and one
@@ -211,7 +235,7 @@ private struct Scanner {
     }
 
     /// Skips the rest of a bad URL token, up to and including ")".
-    private mutating func skipBadURL() -> String? {
+    private mutating func skipBadURL() -> (String, Range<Int>)? {
         while let byte = peek() {
             position += 1
             if byte == UInt8(ascii: ")") { break }
@@ -224,9 +248,9 @@ private struct Scanner {
         while let byte = peek(), ExtractedLink.isASCIIWhitespace(byte) { position += 1 }
     }
 
-    private func value(_ range: Range<Int>, escaped: Bool) -> String {
+    private func token(_ range: Range<Int>, escaped: Bool) -> (String, Range<Int>) {
         let raw = UnsafeBufferPointer(rebasing: bytes[range])
-        return escaped ? Self.unescape(raw) : String(decoding: raw, as: UTF8.self)
+        return (escaped ? Self.unescape(raw) : String(decoding: raw, as: UTF8.self), range)
     }
 
     /// Decodes CSS escapes: `\` + 1–6 hex digits + one optional whitespace, `\` + newline (a line

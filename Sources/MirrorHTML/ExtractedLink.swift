@@ -35,7 +35,8 @@ public struct ExtractedLink: Sendable, Equatable, Hashable {
 
     private static let skippedSchemes: Set<String> = ["javascript", "mailto", "tel", "data", "about", "blob"]
 
-    private static func isFetchable(_ reference: String) -> Bool {
+    /// Whether `reference` (trimmed) names something to fetch; see `init?(raw:kind:source:)`.
+    static func isFetchable(_ reference: String) -> Bool {
         let bytes = reference.utf8
         guard let first = bytes.first, first != UInt8(ascii: "#") else { return false }
         // A scheme is letters, digits, "+", "-", "." before the first ":" (RFC 3986 §3.1).

@@ -63,47 +63,21 @@ public final class HTMLLinkExtractor: HTMLSAXParser.Delegate {
             parser.reportsText = true
         }
         for attribute in attributes {
-            switch attribute.name {
-            case "href":
-                href(attribute.value, element: element, attributes: attributes)
-            case "src":
-                src(attribute.value, element: element, attributes: attributes)
-            case "srcset":
-                if element == "img" || element == "source" { srcset(attribute.value, source: "\(element)[srcset]") }
-            case "imagesrcset":
-                if element == "link" { srcset(attribute.value, source: "link[imagesrcset]") }
-            case "data-src":
-                add(attribute.value, .requisite, "\(element)[data-src]")
-            case "data-srcset":
-                srcset(attribute.value, source: "\(element)[data-srcset]")
-            case "xlink:href":
-                switch element {
-                case "image", "use": add(attribute.value, .requisite, "\(element)[xlink:href]")
-                case "a": add(attribute.value, .navigation, "a[xlink:href]")
-                default: break
-                }
-            case "poster":
-                if element == "video" { add(attribute.value, .requisite, "video[poster]") }
-            case "data":
-                if element == "object" { add(attribute.value, .requisite, "object[data]") }
-            case "background":
-                switch element {
-                case "body", "table", "td", "th": add(attribute.value, .requisite, "\(element)[background]")
-                default: break
-                }
-            case "content":
-                if element == "meta", attributes["http-equiv"]?.lowercased() == "refresh",
-                    let url = MetaRefreshParser.url(in: attribute.value)
-                {
-                    add(url, .navigation, "meta[refresh]")
-                }
-            case "style":
+            switch HTMLLinkAttribute.role(of: attribute.name, element: element, attributes: attributes) {
+            case .url(let kind, let source):
+                add(attribute.value, kind, source)
+            case .srcset(let source):
+                for url in SrcsetParser.urls(in: attribute.value) { add(url, .requisite, source) }
+            case .metaRefresh:
+                if let url = MetaRefreshParser.url(in: attribute.value) { add(url, .navigation, "meta[refresh]") }
+            case .style(let source):
                 var css = attribute.value
-                let source = "\(element)[style]"
                 css.withUTF8 {
                     CSSLinkExtractor.scan($0, urlSource: source, importSource: source, into: &result.links)
                 }
-            default:
+            case .base:
+                if result.baseHref == nil { result.baseHref = ExtractedLink.trimmed(attribute.value) }
+            case nil:
                 break
             }
         }
@@ -117,37 +91,7 @@ public final class HTMLLinkExtractor: HTMLSAXParser.Delegate {
         styleText?.append(contentsOf: text.utf8)
     }
 
-    // MARK: Attributes
-
-    private func href(_ value: String, element: String, attributes: [HTMLAttribute]) {
-        switch element {
-        case "a", "area":
-            add(value, .navigation, "\(element)[href]")
-        case "link":
-            if let kind = Self.kind(ofRelation: attributes["rel"] ?? "") { add(value, kind, "link[href]") }
-        case "base":
-            if result.baseHref == nil { result.baseHref = ExtractedLink.trimmed(value) }
-        case "image", "use":
-            add(value, .requisite, "\(element)[href]")
-        default:
-            break
-        }
-    }
-
-    private func src(_ value: String, element: String, attributes: [HTMLAttribute]) {
-        switch element {
-        case "img", "source", "script", "iframe", "frame", "embed", "video", "audio", "track":
-            add(value, .requisite, "\(element)[src]")
-        case "input":
-            if attributes["type"]?.lowercased() == "image" { add(value, .requisite, "input[src]") }
-        default:
-            break
-        }
-    }
-
-    private func srcset(_ value: String, source: String) {
-        for url in SrcsetParser.urls(in: value) { add(url, .requisite, source) }
-    }
+    // MARK: Links
 
     private func add(_ raw: String, _ kind: LinkKind, _ source: String) {
         if let link = ExtractedLink(raw: raw, kind: kind, source: source) { result.links.append(link) }

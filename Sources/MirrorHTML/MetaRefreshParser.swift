@@ -3,7 +3,14 @@
 enum MetaRefreshParser {
     /// The raw URL, or nil when the content is only a delay or is malformed.
     static func url(in content: String) -> String? {
-        let bytes = Array(content.utf8)
+        var content = content
+        return content.withUTF8 { bytes in
+            urlRange(in: bytes).map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
+        }
+    }
+
+    /// Where the URL is in `bytes` (without its quotes), or nil when there is none.
+    static func urlRange(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         var position = 0
         func skipWhitespace() {
             while position < bytes.count, ExtractedLink.isASCIIWhitespace(bytes[position]) { position += 1 }
@@ -49,6 +56,6 @@ enum MetaRefreshParser {
             urlStart += 1
             urlEnd = bytes[urlStart...].firstIndex(of: quote) ?? bytes.count
         }
-        return String(decoding: bytes[urlStart..<urlEnd], as: UTF8.self)
+        return urlStart..<urlEnd
     }
 }

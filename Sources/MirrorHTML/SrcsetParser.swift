@@ -11,7 +11,12 @@ enum SrcsetParser {
     }
 
     static func urls(in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
-        var urls: [String] = []
+        urlRanges(in: bytes).map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
+    }
+
+    /// Where each candidate's URL is in `bytes`, in order.
+    static func urlRanges(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        var urls: [Range<Int>] = []
         var position = 0
         let end = bytes.count
         while true {
@@ -41,9 +46,7 @@ enum SrcsetParser {
                     }
                 }
             }
-            if urlEnd > start {
-                urls.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<urlEnd]), as: UTF8.self))
-            }
+            if urlEnd > start { urls.append(start..<urlEnd) }
         }
     }
 

@@ -74,7 +74,8 @@ extension CacheStore {
         for folder in PosixIO.list(directory + "/entries") {
             for name in PosixIO.list("\(directory)/entries/\(folder)") {
                 let path = "\(directory)/entries/\(folder)/\(name)"
-                guard let bytes = try? PosixIO.readFile(path, limit: 1 << 20), let entry = EntryFile.decode(bytes),
+                guard let size = PosixIO.fileSize(path), size < 1 << 20,
+                      let bytes = try? PosixIO.readFile(path, expectedSize: size), let entry = EntryFile.decode(bytes),
                       Self.bodyIsIntact(path: bodyPath(entry.digest), digest: entry.digest, size: entry.size)
                 else {
                     PosixIO.remove(path)

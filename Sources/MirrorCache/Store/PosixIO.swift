@@ -41,28 +41,6 @@ enum PosixIO {
         return total
     }
 
-    static func readFile(_ path: String, limit: Int = .max) throws(CacheError) -> [UInt8]? {
-        let descriptor: Int32
-        do { descriptor = try open(path, flags: O_RDONLY) } catch { return nil }
-        defer { close(descriptor) }
-        var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            var failure: CacheError?
-            let got = chunk.withUnsafeMutableBytes { buffer -> Int in
-                do throws(CacheError) { return try read(descriptor, into: buffer, path: path) } catch {
-                    failure = error
-                    return 0
-                }
-            }
-            if let failure { throw failure }
-            if got == 0 { break }
-            result.append(contentsOf: chunk[0..<got])
-            if result.count > limit { return nil }
-        }
-        return result
-    }
-
     /// Reads a file expected to hold exactly `expectedSize` bytes; nil when it is missing or
     /// has another length.
     static func readFile(_ path: String, expectedSize: Int) throws(CacheError) -> [UInt8]? {

@@ -1,0 +1,69 @@
+/// A start tag read from the original bytes the way a browser's tokenizer reads it (HTML
+/// §13.2.5): attribute names up to whitespace, `/`, `>` or `=`; values quoted with `"` or `'`
+/// (a `>` inside quotes does not end the tag) or unquoted up to whitespace or `>`. Only the
+/// first attribute of each name counts, as in browsers.
+struct HTMLStartTag {
+    struct Attribute {
+        /// Lower-cased (ASCII only, as libxml2 does).
+        let name: String
+        /// The raw bytes of the value, without its quotes; nil for an attribute without `=`.
+        let value: Range<Int>?
+    }
+
+    private(set) var attributes: [Attribute] = []
+    /// The index of the closing `>`, or the end of the bytes for an unfinished tag.
+    private(set) var end: Int
+
+    /// Reads the tag whose `<` is at `start`.
+    init(_ bytes: [UInt8], at start: Int) {
+        var position = start + 1
+        func isSpace(_ byte: UInt8) -> Bool { ExtractedLink.isASCIIWhitespace(byte) }
+        func skipSpaces() { while position < bytes.count, isSpace(bytes[position]) { position += 1 } }
+        while position < bytes.count, !isSpace(bytes[position]), bytes[position] != UInt8(ascii: "/"),
+            bytes[position] != UInt8(ascii: ">")
+        {
+            position += 1
+        }
+        var seen: Set<String> = []
+        while true {
+            while position < bytes.count, isSpace(bytes[position]) || bytes[position] == UInt8(ascii: "/") {
+                position += 1
+            }
+            guard position < bytes.count, bytes[position] != UInt8(ascii: ">") else { break }
+            let nameStart = position
+            position += 1  // the first character may be "="
+            while position < bytes.count, !isSpace(bytes[position]),
+                ![UInt8(ascii: "/"), UInt8(ascii: ">"), UInt8(ascii: "=")].contains(bytes[position])
+            {
+                position += 1
+            }
+            let name = String(decoding: bytes[nameStart..<position].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+            skipSpaces()
+            var value: Range<Int>?
+            if position < bytes.count, bytes[position] == UInt8(ascii: "=") {
+                position += 1
+                skipSpaces()
+                if position < bytes.count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'") {
+                    let quote = bytes[position]
+                    let valueStart = position + 1
+                    position = bytes[valueStart...].firstIndex(of: quote) ?? bytes.count
+                    value = valueStart..<position
+                    position = min(position + 1, bytes.count)
+                } else {
+                    let valueStart = position
+                    while position < bytes.count, !isSpace(bytes[position]), bytes[position] != UInt8(ascii: ">") {
+                        position += 1
+                    }
+                    value = valueStart..<position
+                }
+            }
+            if seen.insert(name).inserted { attributes.append(Attribute(name: name, value: value)) }
+        }
+        end = position
+    }
+
+    /// The first attribute called `name`.
+    subscript(_ name: String) -> Attribute? {
+        attributes.first { $0.name == name }
+    }
+}

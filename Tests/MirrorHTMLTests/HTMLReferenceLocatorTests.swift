@@ -1,0 +1,84 @@
+import Testing
+@testable import MirrorHTML
+
+@Suite struct HTMLReferenceLocatorTests {
+    /// The text of each reference's range and its decoded value.
+    private func located(_ html: String, charset: String = "utf-8", chunk: Int? = nil) -> [String] {
+        let bytes = Array(html.utf8)
+        let locator = HTMLReferenceLocator(charset: charset)
+        if let chunk {
+            var start = 0
+            while start < bytes.count {
+                locator.feed(Array(bytes[start..<min(start + chunk, bytes.count)]))
+                start += chunk
+            }
+        } else {
+            locator.feed(bytes)
+        }
+        return locator.finish().map { reference in
+            let raw = String(decoding: bytes[reference.range], as: UTF8.self)
+            return (reference.role == .base ? "base:" : "") + (raw == reference.value ? raw : "\(raw)=\(reference.value)")
+        }
+    }
+
+    @Test func attributesQuotedUnquotedAndWithEntities() {
+        let html = #"<p><a HREF = 'a.html' >x</a><img src=b.png alt=x><a href=" c.html?x=1&amp;y=2 ">"#
+        #expect(located(html) == ["a.html", "b.png", "c.html?x=1&amp;y=2=c.html?x=1&y=2"])
+    }
+
+    @Test func aTagWrittenInsideAnotherAttributeIsNotTaken() {
+        let html = #"<a href=x title="<a href=y title=z>">t</a><img alt='<img src=q>' src=r>"#
+        for chunk in [nil, 1, 3, 7] { #expect(located(html, chunk: chunk) == ["x", "r"]) }
+    }
+
+    @Test func duplicateAttributesFirstWins() {
+        #expect(located(#"<a href="first.html" href="second.html">x</a>"#) == ["first.html"])
+    }
+
+    @Test func greaterThanInsideQuotes() {
+        #expect(located(#"<a title="a > b" href="t.html">x</a><img src="i.png" alt='>'>"#) == ["t.html", "i.png"])
+    }
+
+    @Test func srcsetMetaRefreshStyleAndBase() {
+        let html = """
+            <html><head><base href="/img/"><meta http-equiv="refresh" content="5; URL='next.html'">
+            <style>p { background: url( "s.png" ) } @import 'i.css';</STYLE></head>
+            <body><img srcset="a,1.png 1x,b.png 2x" style="background:url(c.png)"><a href="#top">t</a>
+            <a href="mailto:x@y">m</a></body></html>
+            """
+        let expected = ["base:/img/", "next.html", "s.png", "i.css", "a,1.png", "b.png", "c.png"]
+        for chunk in [nil, 1, 5, 64] { #expect(located(html, chunk: chunk) == expected) }
+    }
+
+    @Test func commentsAndScriptsAreNotTags() {
+        let html = #"<!-- <a href="no.html"> --><script>var s = '<a href="no2.html">';</script><a href="yes.html">"#
+        #expect(located(html) == ["yes.html"])
+    }
+
+    @Test func latin1ValuesAreDecoded() {
+        let bytes: [UInt8] = Array(#"<a href="caf"#.utf8) + [0xE9] + Array(#".html">x</a><img src="b.png">"#.utf8)
+        for chunk in [bytes.count, 2] {
+            let locator = HTMLReferenceLocator(charset: "iso-8859-1")
+            var start = 0
+            while start < bytes.count {
+                locator.feed(Array(bytes[start..<min(start + chunk, bytes.count)]))
+                start += chunk
+            }
+            let references = locator.finish()
+            #expect(references.map(\.value) == ["café.html", "b.png"])
+            #expect(references.map(\.range) == [9..<18, 35..<40])
+        }
+    }
+
+    @Test func styleValuesWithCharacterReferencesAndLatin1() {
+        let html = #"<div style="background:url(a.png?x=1&amp;y=2)"></div><p style="background:url(&quot;q.png&quot;)">"#
+        #expect(located(html) == ["a.png?x=1&amp;y=2=a.png?x=1&y=2"])
+        let latin1: [UInt8] = Array("<style>p{background:url(caf".utf8) + [0xE9] + Array(".png?a&amp;b)}</style>".utf8)
+        #expect(HTMLReferenceLocator.references(in: latin1, charset: "iso-8859-1").map(\.value) == ["café.png?a&amp;b"])
+    }
+
+    @Test func extractorStillSeesTheSameLinks() {
+        let html = #"<link rel=stylesheet href=s.css><img srcset="a.png 1x" data-src=l.png><div style="background:url(d.png)">"#
+        #expect(HTMLLinkExtractor.links(in: Array(html.utf8)).links.map(\.reference) == ["s.css", "a.png", "l.png", "d.png"])
+    }
+}

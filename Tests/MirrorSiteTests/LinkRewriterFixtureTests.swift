@@ -1,0 +1,151 @@
+import Foundation
+import MirrorCore
+import MirrorHTML
+import MirrorSite
+import MirrorTestSupport
+import Testing
+
+@Suite("Link rewriting on the fixture site")
+struct LinkRewriterFixtureTests {
+    static let root = FixtureSite.named("links").root
+    static let origin = "http://127.0.0.1:8080"
+
+    /// The fixture's HTML files.
+    static let pages: [[UInt8]] = (try? FileManager.default.contentsOfDirectory(atPath: root.path))!
+        .filter { $0.hasSuffix(".html") }.sorted()
+        .map { Array(FileManager.default.contents(atPath: root.appendingPathComponent($0).path)!) }
+
+    @Test func chunkedInputGivesTheSameSpansAsWhole() {
+        var random = SeededGenerator(seed: 5)
+        for _ in 0..<60 {
+            // Whole pages and pieces of pages cut anywhere, in random order: malformed on purpose.
+            var document: [UInt8] = []
+            for _ in 0..<Int.random(in: 1...5, using: &random) {
+                let page = Self.pages.randomElement(using: &random)!
+                let lower = Bool.random(using: &random) ? 0 : Int.random(in: 0..<page.count, using: &random)
+                let upper = Bool.random(using: &random) ? page.count : Int.random(in: lower...page.count, using: &random)
+                document += page[lower..<upper]
+            }
+            let whole = HTMLReferenceLocator.references(in: document)
+            let locator = HTMLReferenceLocator()
+            var start = 0
+            while start < document.count {
+                let end = min(document.count, start + Int.random(in: 1...40, using: &random))
+                locator.feed(Array(document[start..<end]))
+                start = end
+            }
+            #expect(locator.finish() == whole)
+            for reference in whole where reference.role == .link {
+                #expect(String(decoding: document[reference.range], as: UTF8.self).contains(reference.value.prefix(3)))
+            }
+        }
+    }
+
+    @Test func everyFixturePageWorksOffline() throws {
+        let crawl = FixtureCrawl(root: Self.root, origin: Self.origin)
+        #expect(crawl.saved.count > 30)
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("mirror-rewrite-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let rewriter = LinkRewriter()
+        for (url, file) in crawl.saved {
+            var bytes = Array(try Data(contentsOf: file.source))
+            if file.type.hasPrefix("text/html") {
+                bytes = rewriter.rewriteHTML(bytes, charset: "utf-8", pageURL: url, pagePath: file.path, target: crawl.target)
+            } else if file.type == "text/css" {
+                bytes = rewriter.rewriteCSS(bytes, fileURL: url, filePath: file.path, target: crawl.target)
+            }
+            let destination = output.appendingPathComponent(file.path)
+            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: destination)
+        }
+
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        check.arguments = ["python3", "/work/shared/tools/offline-check.py", output.appendingPathComponent("127.0.0.1_8080").path,
+                           "--origin", Self.origin, "--json"]
+        let pipe = Pipe()
+        check.standardOutput = pipe
+        try check.run()
+        let report = pipe.fileHandleForReading.readDataToEndOfFile()
+        check.waitUntilExit()
+        let counts = try #require(try JSONSerialization.jsonObject(with: report) as? [String: Any])
+        #expect(counts["broken"] as? Int == 0, "\(String(decoding: report, as: UTF8.self))")
+        #expect(counts["unconverted"] as? Int == 0)
+        #expect(counts["escapes_root"] as? Int == 0)
+        #expect((counts["local_ok"] as? Int ?? 0) > 40)
+    }
+}
+
+/// A miniature crawl of a fixture site without a server: every URL reachable from its files,
+/// served by the fixture server's rules (`FixtureSite`) and mapped with `PathMapper`.
+struct FixtureCrawl {
+    struct SavedFile {
+        let path: String
+        let source: URL
+        let type: String
+    }
+
+    private(set) var saved: [String: SavedFile] = [:]
+    private(set) var redirects: [String: String] = [:]
+
+    init(root: URL, origin: String) {
+        let files = FileManager.default.enumerator(atPath: root.path)!.compactMap { $0 as? String }
+        var queue = files.filter { !$0.hasSuffix("_redirects") && !$0.hasSuffix(".self") }
+            .map { origin + "/" + ($0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? $0) }
+        queue += [origin + "/", origin + "/docs"]
+        var table: [String: String] = [:]
+        let lines = (try? String(contentsOf: root.appendingPathComponent("_redirects"), encoding: .utf8)) ?? ""
+        for line in lines.split(separator: "\n") where !line.hasPrefix("#") {
+            let fields = line.split(separator: " ").map(String.init)
+            if fields.count >= 2 { table[fields[0]] = fields[1] }
+        }
+        var visited: Set<String> = []
+        while let next = queue.popLast() {
+            guard let parts = URLParts(next), parts.origin == origin, visited.insert(parts.normalized).inserted else { continue }
+            let url = parts.normalized
+            if let location = table[parts.path], let target = parts.resolve(location) {
+                redirects[url] = target.normalized
+                queue.append(target.normalized)
+                continue
+            }
+            guard let (file, type) = Self.file(for: parts.path, in: root),
+                let path = PathMapper().path(for: url, contentType: type)
+            else { continue }
+            saved[url] = SavedFile(path: path.string, source: file, type: type)
+            let bytes = Array(FileManager.default.contents(atPath: file.path) ?? Data())
+            if type.hasPrefix("text/html") {
+                let links = HTMLLinkExtractor.links(in: bytes)
+                let base = links.baseHref.flatMap(parts.resolve) ?? parts
+                queue += links.links.compactMap { base.resolve($0.reference)?.normalized }
+            } else if type == "text/css" {
+                queue += CSSLinkExtractor.links(in: String(decoding: bytes, as: UTF8.self)).compactMap { parts.resolve($0.reference)?.normalized }
+            }
+        }
+    }
+
+    /// The file a URL was saved to, following redirects.
+    func target(_ url: String) -> String? {
+        var current = url
+        for _ in 0..<10 {
+            if let file = saved[current] { return file.path }
+            guard let next = redirects[current] else { return nil }
+            current = next
+        }
+        return nil
+    }
+
+    /// The file the fixture server answers `path` with (a folder's `index.html`, a `.self` page).
+    private static func file(for path: String, in root: URL) -> (URL, String)? {
+        guard let decoded = path.removingPercentEncoding else { return nil }
+        var file = root.appendingPathComponent(String(decoded.drop { $0 == "/" }))
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder) else { return nil }
+        if isFolder.boolValue {
+            file = file.appendingPathComponent(decoded.hasSuffix("/") ? "index.html" : ".self")
+            guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        }
+        let types = ["html": "text/html", "self": "text/html", "css": "text/css", "js": "text/javascript",
+                     "png": "image/png", "svg": "image/svg+xml", "woff2": "font/woff2", "mp4": "video/mp4", "vtt": "text/vtt"]
+        return (file, types[file.pathExtension] ?? (file.lastPathComponent == ".self" ? "text/html" : "application/octet-stream"))
+    }
+}
