@@ -21,6 +21,9 @@ import MirrorHTML
 /// which would send `#section` links to the folder instead of the page. Its other attributes
 /// (`target`) keep working.
 public struct LinkRewriter: Sendable {
+    /// The documents whose links can be rewritten.
+    public enum Kind: Sendable { case html, css }
+
     public init() {}
 
     /// The HTML page `bytes`, saved from `pageURL` to `pagePath`, with its links rewritten.

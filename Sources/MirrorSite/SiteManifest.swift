@@ -9,6 +9,16 @@ public struct SiteManifest: Sendable, Codable, Equatable {
         public let sha256: String
         public let etag: String?
         public let lastModified: String?
+        /// Whether the file's links were rewritten for offline use (done once, at `finish`).
+        public var rewritten = false
+
+        /// HTML and CSS have links to rewrite.
+        var kind: LinkRewriter.Kind? {
+            let type = (contentType ?? "").lowercased()
+            if type.contains("html") { return .html }
+            if type.hasPrefix("text/css") { return .css }
+            return nil
+        }
     }
 
     public var version = 1

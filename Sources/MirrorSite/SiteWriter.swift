@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MirrorHTML
 public import MirrorCache
 import Synchronization
 
@@ -64,13 +65,44 @@ public final class SiteWriter: Sendable {
         return path
     }
 
+    private func rewriteLinks() throws {
+        let snapshot = manifest.withLock { $0 }
+        let rewriter = LinkRewriter()
+        for (url, resource) in snapshot.resources where !resource.rewritten {
+            guard let kind = resource.kind else { continue }
+            let path = directory + "/" + resource.path
+            guard let original = FileManager.default.contents(atPath: path) else { continue }
+            let bytes = Array(original)
+            let rewritten: [UInt8]
+            switch kind {
+            case .html:
+                let charset = CharsetSniffer.charset(contentType: resource.contentType, prefix: Array(bytes.prefix(1024)))
+                rewritten = rewriter.rewriteHTML(bytes, charset: charset, pageURL: url, pagePath: resource.path,
+                                                 target: snapshot.path(for:))
+            case .css:
+                rewritten = rewriter.rewriteCSS(bytes, fileURL: url, filePath: resource.path, target: snapshot.path(for:))
+            }
+            if rewritten != bytes {
+                do {
+                    try Data(rewritten).write(to: URL(fileURLWithPath: path), options: .atomic)
+                } catch {
+                    throw SiteError.io(path: path, message: "\(error)")
+                }
+            }
+            manifest.withLock { $0.resources[url]?.rewritten = true }
+        }
+    }
+
     /// Records that `from` redirected to `to` (links to `from` will point at `to`'s file).
     public func redirect(from: String, to: String) throws {
         manifest.withLock { $0.redirects[from] = to }
     }
 
-    /// Writes `index.html` (opening the first seed's file) and the manifest.
+    /// Rewrites the links of every HTML and CSS file not rewritten yet (their bytes on disk are
+    /// still the originals), then writes `index.html` (opening the first seed's file) and the manifest.
+    /// A link to a saved URL becomes a relative path; a link to anything else becomes absolute.
     public func finish(seeds: [String]) throws {
+        try rewriteLinks()
         let snapshot = manifest.withLock { $0 }
         if let seed = seeds.first, let path = snapshot.path(for: seed) {
             let escaped = path.split(separator: "/").map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }
