@@ -63,7 +63,7 @@ public final class HTMLReferenceLocator: HTMLSAXParser.Delegate {
             HTMLLinkAttribute.role(of: attribute.name, element: element, attributes: attributes).map { (attribute.name, $0) }
         }
         guard !roles.isEmpty || element == "style", let tag = locate(element, attributes: attributes) else { return }
-        searchFloor = tag.end
+        searchFloor = Self.rawTextElements.contains(element) ? endOfRawText(element, openedAt: tag.start) : tag.end
         if element == "style", tag.end < document.count { styleStarts.append(tag.end + 1) }
         for (name, role) in roles {
             guard let range = tag[name]?.value else { continue }
@@ -77,16 +77,59 @@ public final class HTMLReferenceLocator: HTMLSAXParser.Delegate {
 
     // MARK: Locating
 
+    /// Elements whose content is text, not markup: a `<` inside them starts no tag.
+    static let rawTextElements = ["script", "style", "textarea", "title", "xmp", "plaintext"]
+
+    /// Finds, scanning forward from the previous tag found, the next start tag named `element`
+    /// that has every attribute libxml2 reported — skipping comments and the content of raw-text
+    /// elements, as a browser's tokenizer does. Events arrive in document order, so the scan is
+    /// linear over the document. (libxml2's `xmlByteConsumed` runs ahead of the events when it
+    /// buffers input, so it cannot place tags on real pages.) Each range found holds its own
+    /// source value, so even a tag libxml2 dropped cannot make a wrong value be written.
     private func locate(_ element: String, attributes: [HTMLAttribute]) -> HTMLStartTag? {
-        let cursor = parser.bytesConsumed
-        let isUsable = cursor > searchFloor && cursor < document.count
-        var candidate = (isUsable ? cursor : document.count) - 1
-        while candidate >= searchFloor {
-            defer { candidate -= 1 }
-            guard document[candidate] == UInt8(ascii: "<"), startsTag(element, at: candidate + 1) else { continue }
-            let tag = HTMLStartTag(document, at: candidate)
-            let endsAtCursor = !isUsable || tag.end == cursor || (tag.end == cursor + 1 && document[cursor] == UInt8(ascii: "/"))
-            if endsAtCursor, attributes.allSatisfy({ tag[$0.name] != nil }) { return tag }
+        var position = searchFloor
+        while let open = document[position...].firstIndex(of: UInt8(ascii: "<")) {
+            if matches("<!--", at: open) {
+                position = find("-->", from: open + 4).map { $0 + 3 } ?? document.count
+                continue
+            }
+            if startsTag(element, at: open + 1) {
+                let tag = HTMLStartTag(document, at: open)
+                if attributes.allSatisfy({ tag[$0.name] != nil }) { return tag }
+                position = tag.end + 1
+                continue
+            }
+            if let raw = Self.rawTextElements.first(where: { startsTag($0, at: open + 1) }) {
+                position = endOfRawText(raw, openedAt: open)
+                continue
+            }
+            position = open + 1
+        }
+        return nil
+    }
+
+    /// Where the closing tag of a raw-text element opened at `open` starts (or the end).
+    private func endOfRawText(_ element: String, openedAt open: Int) -> Int {
+        let tag = HTMLStartTag(document, at: open)
+        return find("</" + element, from: tag.end, caseInsensitive: true) ?? document.count
+    }
+
+    private func matches(_ text: String, at position: Int) -> Bool {
+        let bytes = Array(text.utf8)
+        return position + bytes.count <= document.count && document[position..<position + bytes.count].elementsEqual(bytes)
+    }
+
+    private func find(_ text: String, from start: Int, caseInsensitive: Bool = false) -> Int? {
+        let needle = Array(text.utf8)
+        guard let first = needle.first else { return start }
+        var index = start
+        while index + needle.count <= document.count {
+            if document[index] == first, zip(document[index..<index + needle.count], needle).allSatisfy({
+                caseInsensitive ? $0 | 0x20 == $1 | 0x20 : $0 == $1
+            }) {
+                return index
+            }
+            index += 1
         }
         return nil
     }

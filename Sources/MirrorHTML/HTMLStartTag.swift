@@ -10,12 +10,15 @@ struct HTMLStartTag {
         let value: Range<Int>?
     }
 
+    /// The index of the opening `<`.
+    let start: Int
     private(set) var attributes: [Attribute] = []
     /// The index of the closing `>`, or the end of the bytes for an unfinished tag.
     private(set) var end: Int
 
     /// Reads the tag whose `<` is at `start`.
     init(_ bytes: [UInt8], at start: Int) {
+        self.start = start
         var position = start + 1
         func isSpace(_ byte: UInt8) -> Bool { ExtractedLink.isASCIIWhitespace(byte) }
         func skipSpaces() { while position < bytes.count, isSpace(bytes[position]) { position += 1 } }
