@@ -62,7 +62,9 @@ public final class HTMLReferenceLocator: HTMLSAXParser.Delegate {
         let roles = attributes.compactMap { attribute in
             HTMLLinkAttribute.role(of: attribute.name, element: element, attributes: attributes).map { (attribute.name, $0) }
         }
-        guard !roles.isEmpty || element == "style", let tag = locate(element, attributes: attributes) else { return }
+        let linkValues = roles.compactMap { role in attributes.first { $0.name == role.0 } }
+        guard !roles.isEmpty || element == "style", let tag = locate(element, attributes: attributes, values: linkValues)
+        else { return }
         searchFloor = Self.rawTextElements.contains(element) ? endOfRawText(element, openedAt: tag.start) : tag.end
         if element == "style", tag.end < document.count { styleStarts.append(tag.end + 1) }
         for (name, role) in roles {
@@ -83,10 +85,11 @@ public final class HTMLReferenceLocator: HTMLSAXParser.Delegate {
     /// Finds, scanning forward from the previous tag found, the next start tag named `element`
     /// that has every attribute libxml2 reported — skipping comments and the content of raw-text
     /// elements, as a browser's tokenizer does. Events arrive in document order, so the scan is
-    /// linear over the document. (libxml2's `xmlByteConsumed` runs ahead of the events when it
+    /// linear over the document, and a candidate must carry the same link values libxml2 reported.
+    /// (libxml2's `xmlByteConsumed` runs ahead of the events when it
     /// buffers input, so it cannot place tags on real pages.) Each range found holds its own
     /// source value, so even a tag libxml2 dropped cannot make a wrong value be written.
-    private func locate(_ element: String, attributes: [HTMLAttribute]) -> HTMLStartTag? {
+    private func locate(_ element: String, attributes: [HTMLAttribute], values: [HTMLAttribute]) -> HTMLStartTag? {
         var position = searchFloor
         while let open = document[position...].firstIndex(of: UInt8(ascii: "<")) {
             if matches("<!--", at: open) {
@@ -95,7 +98,13 @@ public final class HTMLReferenceLocator: HTMLSAXParser.Delegate {
             }
             if startsTag(element, at: open + 1) {
                 let tag = HTMLStartTag(document, at: open)
-                if attributes.allSatisfy({ tag[$0.name] != nil }) { return tag }
+                // Same attribute names, and the same link values: two `<link rel=… href=…>` in a row
+                // differ only there, and one of them may be a tag libxml2 reported without a link role.
+                if attributes.allSatisfy({ tag[$0.name] != nil }), values.allSatisfy({ attribute in
+                    tag[attribute.name]?.value.map { decoded($0).1 == ExtractedLink.trimmed(attribute.value) } ?? false
+                }) {
+                    return tag
+                }
                 position = tag.end + 1
                 continue
             }

@@ -82,3 +82,17 @@ import Testing
         #expect(HTMLLinkExtractor.links(in: Array(html.utf8)).links.map(\.reference) == ["s.css", "a.png", "l.png", "d.png"])
     }
 }
+
+/// Regression: a tag libxml2 reports without a link role must not be taken for the next one
+/// with the same attribute names (real Sphinx pages: `<link rel="search" …>` then `<link rel="next" …>`).
+@Test func aSkippedTagWithTheSameAttributesIsNotMistakenForTheNextOne() {
+    let html = """
+        <html><head><link rel="search" title="Search" href="_static/opensearch.xml"/>
+        <link rel="next" title="Next" href="distutils/index.html" /></head><body><script>var a = '<a href="x.html">';</script>
+        <!-- <a href="commented.html"> --><a href="real.html">r</a></body></html>
+        """
+    let bytes = Array(html.utf8)
+    let references = HTMLReferenceLocator.references(in: bytes)
+    let found = references.map { String(decoding: bytes[$0.range], as: UTF8.self) }
+    #expect(found == ["distutils/index.html", "real.html"])
+}
