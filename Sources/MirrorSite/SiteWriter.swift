@@ -1,4 +1,5 @@
 import Crypto
+import Dispatch
 import Foundation
 import MirrorHTML
 public import MirrorCache
@@ -65,31 +66,44 @@ public final class SiteWriter: Sendable {
         return path
     }
 
+    /// Rewrites the pending HTML and CSS files on every core (each file is independent).
     private func rewriteLinks() throws {
         let snapshot = manifest.withLock { $0 }
+        let pending = snapshot.resources.filter { !$0.value.rewritten && $0.value.kind != nil }.map { ($0.key, $0.value) }
+        let failures = Mutex<[SiteError]>([])
+        DispatchQueue.concurrentPerform(iterations: pending.count) { index in
+            let (url, resource) = pending[index]
+            do {
+                try rewrite(url: url, resource: resource, manifest: snapshot)
+                manifest.withLock { $0.resources[url]?.rewritten = true }
+            } catch let error as SiteError {
+                failures.withLock { $0.append(error) }
+            } catch {
+                failures.withLock { $0.append(.io(path: resource.path, message: "\(error)")) }
+            }
+        }
+        if let failure = failures.withLock({ $0.first }) { throw failure }
+    }
+
+    private func rewrite(url: String, resource: SiteManifest.Resource, manifest snapshot: SiteManifest) throws {
+        let path = directory + "/" + resource.path
+        guard let kind = resource.kind, let original = FileManager.default.contents(atPath: path) else { return }
+        let bytes = Array(original)
         let rewriter = LinkRewriter()
-        for (url, resource) in snapshot.resources where !resource.rewritten {
-            guard let kind = resource.kind else { continue }
-            let path = directory + "/" + resource.path
-            guard let original = FileManager.default.contents(atPath: path) else { continue }
-            let bytes = Array(original)
-            let rewritten: [UInt8]
-            switch kind {
-            case .html:
-                let charset = CharsetSniffer.charset(contentType: resource.contentType, prefix: Array(bytes.prefix(1024)))
-                rewritten = rewriter.rewriteHTML(bytes, charset: charset, pageURL: url, pagePath: resource.path,
-                                                 target: snapshot.path(for:))
-            case .css:
-                rewritten = rewriter.rewriteCSS(bytes, fileURL: url, filePath: resource.path, target: snapshot.path(for:))
-            }
-            if rewritten != bytes {
-                do {
-                    try Data(rewritten).write(to: URL(fileURLWithPath: path), options: .atomic)
-                } catch {
-                    throw SiteError.io(path: path, message: "\(error)")
-                }
-            }
-            manifest.withLock { $0.resources[url]?.rewritten = true }
+        let rewritten: [UInt8]
+        switch kind {
+        case .html:
+            let charset = CharsetSniffer.charset(contentType: resource.contentType, prefix: Array(bytes.prefix(1024)))
+            rewritten = rewriter.rewriteHTML(bytes, charset: charset, pageURL: url, pagePath: resource.path,
+                                             target: snapshot.path(for:))
+        case .css:
+            rewritten = rewriter.rewriteCSS(bytes, fileURL: url, filePath: resource.path, target: snapshot.path(for:))
+        }
+        guard rewritten != bytes else { return }
+        do {
+            try Data(rewritten).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw SiteError.io(path: path, message: "\(error)")
         }
     }
 
