@@ -116,7 +116,8 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
-        .testTarget(name: "MirrorCLITests", dependencies: ["MirrorCLI", "mirror", "MirrorCache"], swiftSettings: settings),
+        .testTarget(
+            name: "MirrorCLITests", dependencies: ["MirrorCLI", "mirror", "MirrorCache", "MirrorTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "MirrorCacheTests",
             dependencies: ["MirrorCache", "MirrorHTTP", "MirrorTestSupport", "mirror-cache-torture"],

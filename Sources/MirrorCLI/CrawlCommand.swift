@@ -62,7 +62,12 @@ struct CrawlCommand: AsyncParsableCommand {
             let journal = try CrawlJournal(path: output + "/.mirror/journal.sqlite", fresh: !resume)
             let crawler = Crawler(configuration: configuration, client: client, output: writer, journal: journal,
                                   progress: quiet ? nil : ProgressLine().draw)
-            report = try await crawler.run(resume: resume)
+            let crawl = Task { try await crawler.run(resume: resume) }
+            // Ctrl-C stops fetching, then finishes the folder (links rewritten, manifest written)
+            // with what was saved; a second Ctrl-C quits at once.
+            let interruption = InterruptHandler { crawl.cancel() }
+            report = try await crawl.value
+            interruption.cancel()
         } catch {
             try? await transport.shutdown()
             throw CommandFailure("cannot write the mirror in \(output): \(error)", status: .io)
@@ -78,6 +83,9 @@ struct CrawlCommand: AsyncParsableCommand {
             }
         }
         if !quiet { ProgressLine.summary(report, output: output) }
+        if report.interrupted {
+            throw CommandFailure("interrupted; the folder holds what was saved, `--resume` continues", status: .interrupted)
+        }
         if report.fetched == 0 && !report.failures.isEmpty {
             throw CommandFailure("nothing could be fetched (\(report.failures[0].message))", status: .network)
         }

@@ -17,6 +17,8 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case badBundle = 10
     /// `cache verify` found damaged or missing entries.
     case cacheDamaged = 11
+    /// Interrupted by Ctrl-C: what was saved is kept and finished; `--resume` continues.
+    case interrupted = 130
 
     /// What the code means, for `--help` and the README.
     public var meaning: String {
@@ -30,6 +32,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
         case .notAvailable: return "command not available in this version yet"
         case .badBundle: return "bad bundle (corrupt, truncated, malicious, not a mirror bundle)"
         case .cacheDamaged: return "the cache has damaged or missing entries"
+        case .interrupted: return "interrupted (Ctrl-C); what was saved is kept, --resume continues"
         }
     }
 }

@@ -33,6 +33,8 @@ public struct CrawlReport: Sendable, Codable {
     public var skippedExamples: [Skip] = []
     /// True when the crawl stopped before its frontier was empty (budget, signal, error).
     public var incomplete = false
+    /// True when the crawl was cancelled (Ctrl-C) before it was done.
+    public var interrupted = false
 
     public init() {}
 }

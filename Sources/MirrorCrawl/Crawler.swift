@@ -64,7 +64,8 @@ public final class Crawler: Sendable {
         let pending = await frontier.pendingCount
         let final = report.withLock { report -> CrawlReport in
             report.seconds = (ContinuousClock.now - started).seconds
-            report.incomplete = pending > 0
+            report.interrupted = Task.isCancelled
+            report.incomplete = pending > 0 || report.interrupted
             return report
         }
         try output.finish(seeds: configuration.seeds.compactMap(URLNormalizer.normalize))
@@ -98,7 +99,7 @@ public final class Crawler: Sendable {
         var pending: [String] = []
         var origins = Set<String>()
         for seed in configuration.seeds.compactMap(URLParts.init) where origins.insert(seed.origin).inserted {
-            pending += await robots.rules(for: seed).sitemaps + ["\(seed.origin)/sitemap.xml"]
+            pending += await robots.rules(for: seed).rules.sitemaps + ["\(seed.origin)/sitemap.xml"]
         }
         var visited = Set<String>()
         var offers: [(CrawlItem, URLParts)] = []
@@ -145,10 +146,15 @@ public final class Crawler: Sendable {
         guard let url = URLParts(item.url) else { return }
         if let reason = budgetReason(for: item) { return try skip(item, reason) }
         if configuration.obeyRobots {
-            let rules = await robots.rules(for: url)
-            if let crawlDelay = rules.crawlDelay { await frontier.setDelay(crawlDelay, for: Frontier.host(of: item.url)) }
+            let verdict = await robots.rules(for: url)
+            if let problem = verdict.problem {
+                // RFC 9309: an unreachable or failing robots.txt means "disallow all" — say so.
+                recordFailure(item, status: nil, message: "not crawled: robots.txt \(problem)")
+                return try journal.finished(item.url, state: .failed, status: nil, detail: problem)
+            }
+            if let crawlDelay = verdict.rules.crawlDelay { await frontier.setDelay(crawlDelay, for: Frontier.host(of: item.url)) }
             let target = url.normalized.dropFirst(url.origin.count)
-            if !rules.allows(String(target)) { return try skip(item, .robots) }
+            if !verdict.rules.allows(String(target)) { return try skip(item, .robots) }
         }
         let response: CacheResponse
         do {

@@ -3,7 +3,13 @@ import MirrorCore
 
 /// robots.txt per origin, fetched once (through the cache) and shared by all workers.
 actor RobotsCache {
-    private var rules: [String: Task<RobotsRules, Never>] = [:]
+    /// The rules, and why they are "disallow all" when robots.txt could not be read.
+    struct Verdict: Sendable {
+        let rules: RobotsRules
+        let problem: String?
+    }
+
+    private var rules: [String: Task<Verdict, Never>] = [:]
     private let client: CachingClient
     private let userAgent: String
 
@@ -14,7 +20,7 @@ actor RobotsCache {
 
     /// The rules for `url`'s origin (RFC 9309 §2.3.1: 4xx allows all, 5xx or no answer disallows all;
     /// up to five redirects are followed).
-    func rules(for url: URLParts) async -> RobotsRules {
+    func rules(for url: URLParts) async -> Verdict {
         let origin = url.origin
         if let known = rules[origin] { return await known.value }
         let client = client, userAgent = userAgent
@@ -23,25 +29,31 @@ actor RobotsCache {
         return await task.value
     }
 
-    private static func fetch(_ start: String, client: CachingClient, userAgent: String) async -> RobotsRules {
+    private static func fetch(_ start: String, client: CachingClient, userAgent: String) async -> Verdict {
         var location = start
         for _ in 0..<5 {
-            guard let response = try? await client.fetch(CacheRequest(url: location)) else { return .disallowAll }
+            let response: CacheResponse
+            do {
+                response = try await client.fetch(CacheRequest(url: location))
+            } catch {
+                return Verdict(rules: .disallowAll, problem: "\(location) unreachable (\(error))")
+            }
             switch response.status {
             case 200..<300:
                 // RFC 9309 §2.5: parse at least 500 KiB.
                 let bytes = (try? response.body.collect(limit: 512 * 1024)) ?? []
-                return RobotsRules(text: String(decoding: bytes, as: UTF8.self), userAgent: userAgent)
+                return Verdict(rules: RobotsRules(text: String(decoding: bytes, as: UTF8.self), userAgent: userAgent), problem: nil)
             case 300..<400:
                 guard let next = response.headers.first(name: "location"),
-                      let resolved = URLParts(location)?.resolve(next) else { return .allowAll }
+                      let resolved = URLParts(location)?.resolve(next) else { return Verdict(rules: .allowAll, problem: nil) }
                 location = resolved.normalized
             case 400..<500:
-                return .allowAll
+                return Verdict(rules: .allowAll, problem: nil)
             default:
-                return response.outcome == .offlineMiss ? .allowAll : .disallowAll
+                if response.outcome == .offlineMiss { return Verdict(rules: .allowAll, problem: nil) }
+                return Verdict(rules: .disallowAll, problem: "\(location) answered \(response.status)")
             }
         }
-        return .allowAll
+        return Verdict(rules: .allowAll, problem: nil)
     }
 }

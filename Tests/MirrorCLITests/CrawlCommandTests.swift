@@ -1,0 +1,70 @@
+import Foundation
+import MirrorTestSupport
+import Testing
+
+/// `mirror crawl` run as a user would, against the in-process origin.
+@Suite("mirror crawl")
+struct CrawlCommandTests {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("cli-crawl-\(UUID().uuidString)").path
+
+    @Test func crawlsWritesAReportAndExitsZero() async throws {
+        let origin = try await TestOrigin.start(site: .named("plain"))
+        defer { Task { try await origin.shutdown() } }
+        let result = try await MirrorProcess.runAsync(["crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache",
+                                            "--report", root + "/report.json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("saved 9 files"))
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/report.json"))) as? [String: Any]
+        #expect(report?["fetched"] as? Int == 9)
+        #expect(FileManager.default.fileExists(atPath: root + "/out/index.html"))
+    }
+
+    @Test func failuresAndBadArgumentsHaveTheirExitCodes() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try await origin.shutdown() } }
+        origin.route("/") { _ in .html("<a href=/missing.html>gone</a>") }
+        let partial = try await MirrorProcess.runAsync(["crawl", origin.url("/"), "-o", root + "/a", "--cache", root + "/cache", "--retries", "0"])
+        #expect(partial.status == 8)
+        #expect(partial.stderr.contains("missing.html"))
+        let nothing = try await MirrorProcess.runAsync(["crawl", "http://127.0.0.1:1/", "-o", root + "/b", "--cache", root + "/cache", "--retries", "0"])
+        #expect(nothing.status == 4)
+        let badRegex = try await MirrorProcess.runAsync(["crawl", origin.url("/"), "--exclude", "([", "-o", root + "/c"])
+        #expect(badRegex.status == 2)
+        let notHTTP = try await MirrorProcess.runAsync(["crawl", "ftp://example.org/", "-o", root + "/d"])
+        #expect(notHTTP.status == 2)
+    }
+
+    /// Ctrl-C stops the crawl, finishes the folder with what was saved and exits 130;
+    /// `--resume` then completes it.
+    @Test func ctrlCFinishesWhatWasSavedAndResumeCompletes() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try await origin.shutdown() } }
+        origin.route("/") { _ in .html((0..<60).map { "<a href='/p\($0).html'>\($0)</a>" }.joined()) }
+        for index in 0..<60 {
+            origin.route("/p\(index).html") { _ in
+                var response = TestResponse.html("<a href='/'>home</a> page \(index)")
+                response.delay = .milliseconds(100)
+                return response
+            }
+        }
+        let arguments = ["crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache", "--concurrency", "2", "--per-host", "2", "--quiet"]
+        let process = Process()
+        process.executableURL = MirrorProcess.executable
+        process.arguments = arguments
+        process.standardError = Pipe()
+        try process.run()
+        try await Task.sleep(for: .milliseconds(1200))
+        kill(process.processIdentifier, SIGINT)
+        while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(process.terminationStatus == 130)
+        #expect(FileManager.default.fileExists(atPath: root + "/out/.mirror/manifest.json"))
+        #expect(FileManager.default.fileExists(atPath: root + "/out/index.html"))
+        let before = origin.requests.count
+        #expect(before < 62)
+
+        let resumed = try await MirrorProcess.runAsync(arguments + ["--resume"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let pages = Set(origin.requests.map(\.path)).filter { $0.hasPrefix("/p") }
+        #expect(pages.count == 60)
+    }
+}
