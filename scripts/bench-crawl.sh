@@ -6,15 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
-scripts/setup
-need=()
-for package in nginx python3.11-doc wget wget2 time; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || need+=("$package")
-done
-if ((${#need[@]})); then
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
-fi
+scripts/setup nginx python3.11-doc wget wget2 time curl
 swift build -c release --product mirror >/dev/null 2>&1
 mirror="$(swift build -c release --show-bin-path)/mirror"
 docs=/usr/share/doc/python3.11/html

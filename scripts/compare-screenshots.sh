@@ -7,15 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 site=${1:-fixtures/sites/links}
 page=${2:-index.html}
-scripts/setup
-need=()
-for package in chromium imagemagick; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || need+=("$package")
-done
-if ((${#need[@]})); then
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
-fi
+scripts/setup chromium imagemagick
 swift build -c release --product mirror >/dev/null 2>&1
 mirror="$(swift build -c release --show-bin-path)/mirror"
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-shots.XXXXXX")
