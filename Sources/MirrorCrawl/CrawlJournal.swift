@@ -1,4 +1,4 @@
-public import MirrorSQLite
+import MirrorSQLite
 import Synchronization
 
 /// Every URL the crawl discovered and what became of it, in SQLite under the output
@@ -66,13 +66,6 @@ public final class CrawlJournal: Sendable {
                           hops: row.int(3), referrer: row.optionalString(4))
             }
             return (known, pending)
-        }
-    }
-
-    /// How many URLs ended in `state` (for tests and the summary).
-    func count(_ state: State) -> Int {
-        database.withLock { database in
-            (try? database.statement("SELECT count(*) FROM urls WHERE state = ?").firstRow([.text(state.rawValue)]) { $0.int(0) }) ?? 0
         }
     }
 }

@@ -218,7 +218,7 @@ public final class Crawler: Sendable {
             recordFailure(item, status: nil, message: "redirect to an unusable location: \(location)")
             return try journal.finished(item.url, state: .failed, status: nil, detail: location)
         }
-        try output.redirect(from: item.url, to: normalized)
+        output.redirect(from: item.url, to: normalized)
         try journal.finished(item.url, state: .done, status: status, detail: "→ \(normalized)")
         if item.hops + 1 > 10 { return try skip(item, .redirectLimit) }
         if normalized == item.url { return try skip(item, .redirectLoop) }

@@ -4,15 +4,10 @@
 /// (`HTMLLinkAttribute`): each `srcset` candidate, each `url()`/`@import` of `style` attributes
 /// and `<style>` elements, the URL part of a meta refresh, and the first `<base href>`.
 ///
-/// libxml2 decides what is a tag (so comments, scripts and broken markup are read as the
-/// parser reads them); the tag's bytes are then found and read again with `HTMLStartTag`.
-/// When libxml2 reports a start tag, its cursor (`bytesConsumed`) is on the tag's closing `>`
-/// (or the `/` of `/>`): the tag is the last `<name` before the cursor, after the previous tag
-/// found, that `HTMLStartTag` reads as ending there and as having every attribute libxml2
-/// reported (which rules out a `<name` written inside another attribute's quotes). If the
-/// cursor is unusable (libxml2 reports -1 when it cannot convert its buffer back to the
-/// input encoding), the last such `<name` before the end of the input fed so far is taken.
-/// The whole document is kept in memory, as the rewriter needs it anyway.
+/// libxml2 decides what is a tag (so broken markup is read as the parser reads it); the tag's
+/// bytes are then found by scanning forward from the previous tag found and read again with
+/// `HTMLStartTag` (see `locate`). The whole document is kept in memory, as the rewriter needs
+/// it anyway.
 ///
 /// UTF-16 documents are not supported (the scanners read ASCII-compatible bytes).
 public final class HTMLReferenceLocator: HTMLSAXParser.Delegate {

@@ -28,8 +28,6 @@ public final class HTMLSAXParser {
     /// Whether text runs are reported. A delegate that needs text only inside some elements
     /// (e.g. `<style>`) turns it on and off from its callbacks, sparing a String per text run.
     public var reportsText = true
-    /// Bytes of input consumed by libxml2 when the current event was reported.
-    public var bytesConsumed: Int { context.map { Int(xmlByteConsumed($0)) } ?? 0 }
 
     /// - Parameters:
     ///   - charset: the document's encoding, e.g. "iso-8859-1". The caller decides it (HTTP header,

@@ -61,9 +61,6 @@ public final class SQLiteDatabase {
         }
     }
 
-    /// Rows changed by the last INSERT, UPDATE or DELETE.
-    public var changes: Int { Int(sqlite3_changes(handle)) }
-
     /// Reads a single value from a PRAGMA or query.
     public func scalar(_ sql: String) throws -> SQLiteValue {
         let statement = try statement(sql)

@@ -108,7 +108,7 @@ public final class SiteWriter: Sendable {
     }
 
     /// Records that `from` redirected to `to` (links to `from` will point at `to`'s file).
-    public func redirect(from: String, to: String) throws {
+    public func redirect(from: String, to: String) {
         manifest.withLock { $0.redirects[from] = to }
     }
 

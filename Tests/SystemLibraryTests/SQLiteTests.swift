@@ -74,7 +74,7 @@ struct SQLiteTests {
         do {
             try database.execute("SELECT * FROM sqlite_master")
             Issue.record("a garbage file opened as a database")
-        } catch let error as SQLiteError {
+        } catch {
             #expect(error.isCorruption)
         }
     }

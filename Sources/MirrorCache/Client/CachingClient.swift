@@ -82,7 +82,7 @@ public final class CachingClient: Sendable {
             }
         }
         guard networkAllowed else { return Self.gatewayTimeout(request.url) }
-        return try await fetchFromOrigin(request, replacing: nil)
+        return try await fetchFromOrigin(request)
     }
 
     /// Sends a conditional request for a stored response and handles 304, a new response, or failure.
@@ -108,7 +108,7 @@ public final class CachingClient: Sendable {
             if let answer = fromStore(entry, age: policy.currentAge(head, now: now()), outcome: .revalidated, for: request) {
                 return answer
             }
-            return try await fetchFromOrigin(request, replacing: nil)  // the body was damaged: fetch it again
+            return try await fetchFromOrigin(request)  // the body was damaged: fetch it again
         }
         if response.status >= 500, let stale = staleOnError(stored, for: request) {
             try await Self.drain(response.body)
@@ -117,7 +117,7 @@ public final class CachingClient: Sendable {
         return try await receive(response, for: request, requestTime: requestTime, responseTime: responseTime)
     }
 
-    private func fetchFromOrigin(_ request: CacheRequest, replacing: CacheEntry?) async throws -> CacheResponse {
+    private func fetchFromOrigin(_ request: CacheRequest) async throws -> CacheResponse {
         let requestTime = now()
         let response = try await send(request)
         return try await receive(response, for: request, requestTime: requestTime, responseTime: now())

@@ -65,10 +65,6 @@ final class CacheIndex: @unchecked Sendable {
         try database.statement("SELECT \(Self.columns) FROM entries WHERE url = ?").rows([.text(url)], Self.entry)
     }
 
-    func entry(id: String) throws -> CacheEntry? {
-        try database.statement("SELECT \(Self.columns) FROM entries WHERE id = ?").firstRow([.text(id)], Self.entry)
-    }
-
     /// Every entry, in URL order.
     func allEntries() throws -> [CacheEntry] {
         try database.statement("SELECT \(Self.columns) FROM entries ORDER BY url, id").rows([], Self.entry)

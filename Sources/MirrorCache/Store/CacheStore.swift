@@ -247,9 +247,6 @@ public final class CacheStore: Sendable {
         }
     }
 
-    /// Bytes of bodies on disk.
-    public var bodyBytes: Int { (try? withIndex { try $0.totalBodyBytes() }) ?? 0 }
-
     // MARK: Maintenance
 
     public func statistics() throws -> CacheStatistics {
