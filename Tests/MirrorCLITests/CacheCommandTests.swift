@@ -20,60 +20,60 @@ struct CacheCommandTests {
         return store
     }
 
-    func json(_ arguments: [String]) throws -> Any {
-        let result = try MirrorProcess.run(arguments + ["--cache", directory, "--json"])
+    func json(_ arguments: [String]) async throws -> Any {
+        let result = try await MirrorProcess.run(arguments + ["--cache", directory, "--json"])
         #expect(result.status == 0, "\(arguments): \(result.stderr)")
         return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
     }
 
-    @Test func statsListShowAndRemove() throws {
+    @Test func statsListShowAndRemove() async throws {
         _ = try fill(3)
-        let stats = try #require(try json(["cache", "stats"]) as? [String: Any])
+        let stats = try #require(try await json(["cache", "stats"]) as? [String: Any])
         #expect(stats["entries"] as? Int == 3)
         #expect(stats["bodies"] as? Int == 3)
-        let list = try #require(try json(["cache", "ls"]) as? [[String: Any]])
+        let list = try #require(try await json(["cache", "ls"]) as? [[String: Any]])
         #expect(list.compactMap { $0["url"] as? String } == ["http://site.test/page0", "http://site.test/page1", "http://site.test/page2"])
-        let shown = try #require(try json(["cache", "show", "HTTP://SITE.test:80/page1#x"]) as? [[String: Any]])
+        let shown = try #require(try await json(["cache", "show", "HTTP://SITE.test:80/page1#x"]) as? [[String: Any]])
         #expect((shown.first?["headers"] as? [String])?.contains("Cache-Control: max-age=60") == true)
         #expect(shown.first?["freshnessLifetime"] as? Double == 60)
         #expect(shown.first?["isFresh"] as? Bool == false)
 
-        let removed = try MirrorProcess.run(["cache", "rm", "http://site.test/page1", "--cache", directory])
+        let removed = try await MirrorProcess.run(["cache", "rm", "http://site.test/page1", "--cache", directory])
         #expect(removed.status == 0)
         #expect(removed.stdout.contains("removed 1 entry"))
-        let again = try MirrorProcess.run(["cache", "rm", "http://site.test/page1", "--cache", directory])
+        let again = try await MirrorProcess.run(["cache", "rm", "http://site.test/page1", "--cache", directory])
         #expect(again.status == 1)
         #expect(again.stderr.contains("nothing is stored"))
-        #expect((try json(["cache", "stats"]) as? [String: Any])?["entries"] as? Int == 2)
+        #expect((try await json(["cache", "stats"]) as? [String: Any])?["entries"] as? Int == 2)
     }
 
-    @Test func verifyExitsElevenOnDamageAndRepairFixesIt() throws {
+    @Test func verifyExitsElevenOnDamageAndRepairFixesIt() async throws {
         let store = try fill(4)
         let entry = try #require(try store.entry(for: "http://site.test/page2", request: [:]))
         let bodyPath = "\(directory)/bodies/\(entry.digest.prefix(2))/\(entry.digest)"
         try Data("tampered".utf8).write(to: URL(fileURLWithPath: bodyPath))
 
-        let verify = try MirrorProcess.run(["cache", "verify", "--cache", directory])
+        let verify = try await MirrorProcess.run(["cache", "verify", "--cache", directory])
         #expect(verify.status == 11)
         #expect(verify.stdout.contains("damaged body: http://site.test/page2"))
-        let repair = try MirrorProcess.run(["cache", "verify", "--repair", "--cache", directory])
+        let repair = try await MirrorProcess.run(["cache", "verify", "--repair", "--cache", directory])
         #expect(repair.status == 0)
-        let clean = try MirrorProcess.run(["cache", "verify", "--cache", directory])
+        let clean = try await MirrorProcess.run(["cache", "verify", "--cache", directory])
         #expect(clean.status == 0)
         #expect(clean.stdout.contains("checked 3 entries"))
     }
 
-    @Test func pruneAndClear() throws {
+    @Test func pruneAndClear() async throws {
         _ = try fill(5)
-        let pruned = try #require(try json(["cache", "prune", "--max-size", "40"]) as? [String: Any])
+        let pruned = try #require(try await json(["cache", "prune", "--max-size", "40"]) as? [String: Any])
         #expect((pruned["bodyBytes"] as? Int ?? 999) <= 40)
         #expect((pruned["evicted"] as? Int ?? 0) >= 2)
-        let cleared = try MirrorProcess.run(["cache", "clear", "--cache", directory])
+        let cleared = try await MirrorProcess.run(["cache", "clear", "--cache", directory])
         #expect(cleared.status == 0)
-        #expect((try json(["cache", "stats"]) as? [String: Any])?["entries"] as? Int == 0)
+        #expect((try await json(["cache", "stats"]) as? [String: Any])?["entries"] as? Int == 0)
     }
 
-    @Test func theDefaultFolderFollowsTheEnvironment() throws {
+    @Test func theDefaultFolderFollowsTheEnvironment() async throws {
         let process = Process()
         process.executableURL = MirrorProcess.executable
         process.arguments = ["cache", "stats", "--json"]
@@ -86,15 +86,15 @@ struct CacheCommandTests {
         #expect(stats?["directory"] as? String == directory)
     }
 
-    @Test func aCorruptIndexExitsElevenWithAHint() throws {
+    @Test func aCorruptIndexExitsElevenWithAHint() async throws {
         _ = try fill(2)
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: directory + "/index.sqlite" + suffix) }
         try Data(repeating: 0x33, count: 8192).write(to: URL(fileURLWithPath: directory + "/index.sqlite"))
-        let stats = try MirrorProcess.run(["cache", "stats", "--cache", directory])
+        let stats = try await MirrorProcess.run(["cache", "stats", "--cache", directory])
         #expect(stats.status == 11)
         #expect(stats.stderr.contains("verify --repair"))
-        let repair = try MirrorProcess.run(["cache", "verify", "--repair", "--cache", directory])
+        let repair = try await MirrorProcess.run(["cache", "verify", "--repair", "--cache", directory])
         #expect(repair.status == 0)
-        #expect((try json(["cache", "stats"]) as? [String: Any])?["entries"] as? Int == 2)
+        #expect((try await json(["cache", "stats"]) as? [String: Any])?["entries"] as? Int == 2)
     }
 }

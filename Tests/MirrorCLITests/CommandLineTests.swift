@@ -11,9 +11,9 @@ struct MirrorProcess {
         return FileManager.default.fileExists(atPath: direct.path) ? direct : folder.deletingLastPathComponent().appendingPathComponent("mirror")
     }()
 
-    /// Runs the executable without blocking a thread of the cooperative pool while it runs:
-    /// for tests whose origin server lives in this process (a blocked pool would starve it).
-    static func runAsync(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+    /// Runs the executable without blocking a thread of the cooperative pool while it runs
+    /// (a blocked pool starves the in-process origin servers of tests running alongside).
+    static func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -28,26 +28,12 @@ struct MirrorProcess {
         while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         return (process.terminationStatus, try String(contentsOf: out, encoding: .utf8), try String(contentsOf: err, encoding: .utf8))
     }
-
-    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
-    }
 }
 
 @Suite("The mirror command line")
 struct CommandLineTests {
-    @Test func helpListsEveryCommandAndExitCode() throws {
-        let result = try MirrorProcess.run(["--help"])
+    @Test func helpListsEveryCommandAndExitCode() async throws {
+        let result = try await MirrorProcess.run(["--help"])
         #expect(result.status == 0)
         for command in ["crawl", "pack", "unpack", "serve", "proxy", "cache", "export"] {
             #expect(result.stdout.contains("  \(command)"), "help does not list \(command)")
@@ -56,34 +42,34 @@ struct CommandLineTests {
         #expect(result.stdout.contains("Examples"))
     }
 
-    @Test func versionIsPrinted() throws {
-        let result = try MirrorProcess.run(["--version"])
+    @Test func versionIsPrinted() async throws {
+        let result = try await MirrorProcess.run(["--version"])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("mirror "))
     }
 
     @Test(arguments: [["crawl", "--help"], ["cache", "--help"], ["unpack", "--help"]])
-    func subcommandHelpShowsExamples(arguments: [String]) throws {
-        let result = try MirrorProcess.run(arguments)
+    func subcommandHelpShowsExamples(arguments: [String]) async throws {
+        let result = try await MirrorProcess.run(arguments)
         #expect(result.status == 0)
         #expect(result.stdout.contains("Example"))
     }
 
-    @Test func usageErrorsExitWithTwo() throws {
-        let unknown = try MirrorProcess.run(["crawl", "--no-such-option", "http://127.0.0.1/"])
+    @Test func usageErrorsExitWithTwo() async throws {
+        let unknown = try await MirrorProcess.run(["crawl", "--no-such-option", "http://127.0.0.1/"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("no-such-option"))
-        let missing = try MirrorProcess.run(["pack"])
+        let missing = try await MirrorProcess.run(["pack"])
         #expect(missing.status == 2)
-        let badValue = try MirrorProcess.run(["crawl", "--depth", "deep", "http://127.0.0.1/"])
+        let badValue = try await MirrorProcess.run(["crawl", "--depth", "deep", "http://127.0.0.1/"])
         #expect(badValue.status == 2)
     }
 }
 
 extension CommandLineTests {
     /// Commands whose issue has not landed say so and exit 9; they never print fake output.
-    @Test func unavailableCommandsSaySoAndExitNine() throws {
-        let result = try MirrorProcess.run(["export", "--warc", "/tmp/never-written.warc.gz", "--cache", "/tmp/none"])
+    @Test func unavailableCommandsSaySoAndExitNine() async throws {
+        let result = try await MirrorProcess.run(["export", "--warc", "/tmp/never-written.warc.gz", "--cache", "/tmp/none"])
         #expect(result.status == 9)
         #expect(result.stderr.contains("not available yet"))
         #expect(result.stdout.isEmpty)

@@ -10,7 +10,7 @@ struct CrawlCommandTests {
     @Test func crawlsWritesAReportAndExitsZero() async throws {
         let origin = try await TestOrigin.start(site: .named("plain"))
         defer { Task { try await origin.shutdown() } }
-        let result = try await MirrorProcess.runAsync(["crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache",
+        let result = try await MirrorProcess.run(["crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache",
                                             "--report", root + "/report.json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("saved 9 files"))
@@ -23,14 +23,14 @@ struct CrawlCommandTests {
         let origin = try await TestOrigin.start()
         defer { Task { try await origin.shutdown() } }
         origin.route("/") { _ in .html("<a href=/missing.html>gone</a>") }
-        let partial = try await MirrorProcess.runAsync(["crawl", origin.url("/"), "-o", root + "/a", "--cache", root + "/cache", "--retries", "0"])
+        let partial = try await MirrorProcess.run(["crawl", origin.url("/"), "-o", root + "/a", "--cache", root + "/cache", "--retries", "0"])
         #expect(partial.status == 8)
         #expect(partial.stderr.contains("missing.html"))
-        let nothing = try await MirrorProcess.runAsync(["crawl", "http://127.0.0.1:1/", "-o", root + "/b", "--cache", root + "/cache", "--retries", "0"])
+        let nothing = try await MirrorProcess.run(["crawl", "http://127.0.0.1:1/", "-o", root + "/b", "--cache", root + "/cache", "--retries", "0"])
         #expect(nothing.status == 4)
-        let badRegex = try await MirrorProcess.runAsync(["crawl", origin.url("/"), "--exclude", "([", "-o", root + "/c"])
+        let badRegex = try await MirrorProcess.run(["crawl", origin.url("/"), "--exclude", "([", "-o", root + "/c"])
         #expect(badRegex.status == 2)
-        let notHTTP = try await MirrorProcess.runAsync(["crawl", "ftp://example.org/", "-o", root + "/d"])
+        let notHTTP = try await MirrorProcess.run(["crawl", "ftp://example.org/", "-o", root + "/d"])
         #expect(notHTTP.status == 2)
     }
 
@@ -62,7 +62,7 @@ struct CrawlCommandTests {
         let before = origin.requests.count
         #expect(before < 62)
 
-        let resumed = try await MirrorProcess.runAsync(arguments + ["--resume"])
+        let resumed = try await MirrorProcess.run(arguments + ["--resume"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         let pages = Set(origin.requests.map(\.path)).filter { $0.hasPrefix("/p") }
         #expect(pages.count == 60)
