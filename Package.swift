@@ -64,11 +64,22 @@ let package = Package(
             swiftSettings: settings
         ),
 
+        // Offline bundles: pax tar + gzip, safe extraction, reloading a cache.
+        .target(
+            name: "MirrorBundle",
+            dependencies: [
+                "MirrorCore", "MirrorCompression", "MirrorCache", "MirrorSite",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: settings
+        ),
+
         // The command line: parsing, printing, exit codes.
         .target(
             name: "MirrorCLI",
             dependencies: [
-                "MirrorCache", "MirrorHTTP", "MirrorCrawl", "MirrorSite",
+                "MirrorCache", "MirrorHTTP", "MirrorCrawl", "MirrorSite", "MirrorBundle",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -81,6 +92,8 @@ let package = Package(
             dependencies: ["MirrorCache", .product(name: "NIOHTTP1", package: "swift-nio")],
             swiftSettings: settings
         ),
+        // Measures link extraction and rewriting on real pages (scripts/bench-html.sh).
+        .executableTarget(name: "mirror-html-bench", dependencies: ["MirrorHTML", "MirrorSite"], swiftSettings: settings),
         // Writes cache entries until killed; the crash tests SIGKILL it at random moments.
         .executableTarget(
             name: "mirror-cache-torture",
@@ -94,6 +107,8 @@ let package = Package(
             dependencies: [
                 "MirrorCompression",
                 "MirrorCore",
+                "MirrorCrawl",
+                "MirrorHTTP",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -131,6 +146,11 @@ let package = Package(
         .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore"], swiftSettings: settings),
         .testTarget(name: "MirrorSiteTests", dependencies: ["MirrorSite", "MirrorTestSupport"], swiftSettings: settings),
         .testTarget(name: "MirrorHTMLTests", dependencies: ["MirrorHTML"], swiftSettings: settings),
+        .testTarget(
+            name: "MirrorBundleTests",
+            dependencies: ["MirrorBundle", "MirrorCrawl", "MirrorHTTP", "MirrorTestSupport", "MirrorCompression"],
+            swiftSettings: settings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,32 +9,10 @@ runs=${1:-3}
 scripts/setup nginx python3.11-doc wget wget2 time curl
 swift build -c release --product mirror >/dev/null 2>&1
 mirror="$(swift build -c release --show-bin-path)/mirror"
-docs=/usr/share/doc/python3.11/html
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-crawl-bench.XXXXXX")
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-cat > "$work/nginx.conf" <<CONF
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log;
-events { worker_connections 1024; }
-http {
-  include /etc/nginx/mime.types;
-  access_log $work/access.log;
-  sendfile on;
-  server { listen 127.0.0.1:$port; root $docs; index index.html; etag on; }
-}
-CONF
-nginx -c "$work/nginx.conf"
-trap 'nginx -c "$work/nginx.conf" -s stop 2>/dev/null; rm -rf "$work"' EXIT
-origin="http://127.0.0.1:$port"
-for _ in $(seq 50); do curl -sf "$origin/" >/dev/null 2>&1 && break; sleep 0.1; done
+source scripts/lib/docs-origin.sh
 
-# run NAME COMMAND... : wall seconds and peak RSS (KB) of one run, appended to $work/NAME.times
-run() {
-  local name=$1; shift
-  /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/$name.stderr" || true
-  tail -1 "$work/time.txt" >> "$work/$name.times"
-}
+source scripts/lib/measure.sh
 requests() { wc -l < "$work/access.log"; }
 
 for i in $(seq "$runs"); do

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MirrorBundle
 import MirrorCache
 import MirrorCore
 
@@ -167,8 +168,24 @@ struct CacheCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Load a bundle's responses into the cache.")
         @Argument(help: ArgumentHelp("The bundle.", valueName: "FILE.tar.gz")) var bundle: String
         @OptionGroup var common: Common
+        @OptionGroup var limits: BundleLimitOptions
 
-        func run() async throws { throw CommandFailure.notAvailable("cache import") }
+        func run() async throws {
+            let store = try common.openStore()
+            let count: Int
+            do {
+                count = try CacheImporter(store: store).importBundle(bundle, unpacker: limits.unpacker)
+            } catch let error as BundleError {
+                throw CommandFailure(error)
+            } catch let error as CacheError {
+                throw CommandFailure("\(error)", status: ExitStatus(error))
+            }
+            if common.json {
+                try Output.json(["imported": count])
+            } else {
+                Output.line("imported \(count) responses from \(bundle)")
+            }
+        }
     }
 
     /// The cache key of a URL typed by the user.

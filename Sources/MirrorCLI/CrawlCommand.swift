@@ -17,6 +17,7 @@ struct CrawlCommand: AsyncParsableCommand {
               mirror crawl https://docs.example.org/ -o docs
               mirror crawl https://example.org/ --depth 2 --allow-host '*.example.org' --report crawl.json
               mirror crawl https://example.org/ --offline --cache ./cache -o copy   # no network at all
+              mirror crawl https://docs.example.org/ -o docs --bundle docs.tar.gz   # and pack it
             """
     )
 
@@ -51,7 +52,6 @@ struct CrawlCommand: AsyncParsableCommand {
     @Flag(name: [.short, .long], help: "Print nothing but errors.") var quiet = false
 
     func run() async throws {
-        if bundle != nil { throw CommandFailure("--bundle is not available yet in this version of mirror.", status: .notAvailable) }
         let configuration = try crawlConfiguration()
         let store = try CacheCommand.open(cacheOptions.directory())
         let transport = AsyncHTTPClientTransport(connectionsPerHost: perHost)
@@ -85,6 +85,9 @@ struct CrawlCommand: AsyncParsableCommand {
         if !quiet { ProgressLine.summary(report, output: output) }
         if report.interrupted {
             throw CommandFailure("interrupted; the folder holds what was saved, `--resume` continues", status: .interrupted)
+        }
+        if let bundle {
+            try PackCommand.pack(output, to: bundle, level: 6, quiet: quiet, json: false)
         }
         if report.fetched == 0 && !report.failures.isEmpty {
             throw CommandFailure("nothing could be fetched (\(report.failures[0].message))", status: .network)

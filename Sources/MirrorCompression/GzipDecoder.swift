@@ -11,6 +11,7 @@ public final class GzipDecoder {
     public private(set) var totalOut = 0
     /// True once the last member's trailer has been read and no input is pending.
     public private(set) var isAtEnd = false
+    private var scratch = [UInt8](repeating: 0, count: 256 * 1024)
 
     /// - Parameter limit: the most decompressed bytes to produce before failing.
     public init(limit: Int = .max) throws(CompressionError) {
@@ -37,7 +38,6 @@ public final class GzipDecoder {
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: Bytef.self).baseAddress)
         stream.pointee.avail_in = uInt(input.count)
         defer { stream.pointee.next_in = nil }
-        var scratch = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             if isAtEnd {
                 guard stream.pointee.avail_in > 0 else { break }

@@ -7,6 +7,7 @@ internal import CZlib
 public final class GzipEncoder {
     private let stream: UnsafeMutablePointer<z_stream>
     private var finished = false
+    private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// - Parameter level: zlib level, 0 (store) to 9 (smallest); 6 is zlib's default.
     public init(level: Int32 = 6) throws(CompressionError) {
@@ -48,7 +49,6 @@ public final class GzipEncoder {
     private func run(_ input: UnsafeRawBufferPointer, flush: Int32, into output: inout [UInt8]) {
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: Bytef.self).baseAddress)
         stream.pointee.avail_in = uInt(input.count)
-        var scratch = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             var code: Int32 = Z_OK
             let produced = scratch.withUnsafeMutableBufferPointer { buffer -> Int in
@@ -69,8 +69,17 @@ public final class GzipEncoder {
 extension GzipEncoder {
     /// Compresses a whole buffer into one gzip member.
     public static func compress(_ input: [UInt8], level: Int32 = 6) throws(CompressionError) -> [UInt8] {
+        let result = input.withUnsafeBytes { buffer -> Result<[UInt8], CompressionError> in
+            do throws(CompressionError) { return .success(try compress(buffer, level: level)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Compresses a whole buffer into one gzip member.
+    public static func compress(_ input: UnsafeRawBufferPointer, level: Int32 = 6) throws(CompressionError) -> [UInt8] {
         let encoder = try GzipEncoder(level: level)
         var output: [UInt8] = []
+        output.reserveCapacity(input.count / 3 + 64)
         encoder.compress(input, into: &output)
         encoder.finish(into: &output)
         return output

@@ -165,7 +165,7 @@ public final class Crawler: Sendable {
         if response.outcome == .offlineMiss { return try skip(item, .offlineMiss) }
         report.withLock { $0.cache[response.outcome.rawValue, default: 0] += 1; $0.statuses[String(response.status), default: 0] += 1 }
         if (300..<400).contains(response.status), let location = response.headers.first(name: "location") {
-            return try await followRedirect(item, status: response.status, from: url, to: location)
+            return try await followRedirect(item, response: response, from: url, to: location)
         }
         guard (200..<300).contains(response.status) else {
             recordFailure(item, status: response.status, message: "HTTP \(response.status)")
@@ -212,14 +212,14 @@ public final class Crawler: Sendable {
         return .milliseconds(min(500 << attempt, 30_000))
     }
 
-    private func followRedirect(_ item: CrawlItem, status: Int, from url: URLParts, to location: String) async throws {
+    private func followRedirect(_ item: CrawlItem, response: CacheResponse, from url: URLParts, to location: String) async throws {
         report.withLock { $0.redirects += 1 }
         guard let (target, normalized) = scope.resolve(location, against: url) else {
             recordFailure(item, status: nil, message: "redirect to an unusable location: \(location)")
             return try journal.finished(item.url, state: .failed, status: nil, detail: location)
         }
-        output.redirect(from: item.url, to: normalized)
-        try journal.finished(item.url, state: .done, status: status, detail: "→ \(normalized)")
+        output.redirect(from: item.url, to: normalized, response: response)
+        try journal.finished(item.url, state: .done, status: response.status, detail: "→ \(normalized)")
         if item.hops + 1 > 10 { return try skip(item, .redirectLimit) }
         if normalized == item.url { return try skip(item, .redirectLoop) }
         let next = CrawlItem(url: normalized, depth: item.depth, role: item.role, hops: item.hops + 1, referrer: item.url)

@@ -1,16 +1,47 @@
 /// The map of an offline folder, saved as `.mirror/manifest.json`: every saved URL with its
-/// file, status, type, validators, size and digest, and every redirect.
+/// file, status, type, validators, size and digest, every redirect, and for each the record a
+/// cache needs to reload the original response (so a bundle of the folder can refill a cache).
+///
+/// Version 2. A file whose links were rewritten differs from the response's body: `file` gives
+/// the digest of the bytes on disk, and the original body is kept as `.mirror/originals/<sha256>`.
 public struct SiteManifest: Sendable, Codable, Equatable {
+    /// The size and SHA-256 (lower-case hex) of a file.
+    public struct FileDigest: Sendable, Codable, Equatable {
+        public var sha256: String
+        public var size: Int
+
+        public init(sha256: String, size: Int) {
+            self.sha256 = sha256
+            self.size = size
+        }
+    }
+
     public struct Resource: Sendable, Codable, Equatable {
         public let path: String
         public let status: Int
         public let contentType: String?
+        /// Size and SHA-256 of the response body (the original bytes).
         public let size: Int
         public let sha256: String
         public let etag: String?
         public let lastModified: String?
+        public let record: ResponseRecord
         /// Whether the file's links were rewritten for offline use (done once, at `finish`).
         public var rewritten = false
+        /// The file on disk when rewriting changed it; nil when it holds the original bytes.
+        public var file: FileDigest?
+
+        public init(path: String, status: Int, contentType: String?, size: Int, sha256: String,
+                    etag: String?, lastModified: String?, record: ResponseRecord) {
+            self.path = path
+            self.status = status
+            self.contentType = contentType
+            self.size = size
+            self.sha256 = sha256
+            self.etag = etag
+            self.lastModified = lastModified
+            self.record = record
+        }
 
         /// HTML and CSS have links to rewrite.
         var kind: LinkRewriter.Kind? {
@@ -19,11 +50,31 @@ public struct SiteManifest: Sendable, Codable, Equatable {
             if type.hasPrefix("text/css") { return .css }
             return nil
         }
+
+        /// What the file on disk must be.
+        public var fileDigest: FileDigest { file ?? FileDigest(sha256: sha256, size: size) }
     }
 
-    public var version = 1
+    public struct Redirect: Sendable, Codable, Equatable {
+        /// The normalized absolute URL redirected to.
+        public let location: String
+        public let status: Int
+        public let record: ResponseRecord
+
+        public init(location: String, status: Int, record: ResponseRecord) {
+            self.location = location
+            self.status = status
+            self.record = record
+        }
+    }
+
+    public static let currentVersion = 2
+
+    public var version = currentVersion
     public var resources: [String: Resource] = [:]
-    public var redirects: [String: String] = [:]
+    public var redirects: [String: Redirect] = [:]
+    /// The generated `index.html` opening the first seed's file.
+    public var index: FileDigest?
 
     public init() {}
 
@@ -32,22 +83,29 @@ public struct SiteManifest: Sendable, Codable, Equatable {
         var current = url
         for _ in 0...10 {
             if let resource = resources[current] { return resource.path }
-            guard let next = redirects[current] else { return nil }
+            guard let next = redirects[current]?.location else { return nil }
             current = next
         }
         return nil
     }
-}
 
-/// Failures writing the offline folder.
-public enum SiteError: Error, CustomStringConvertible {
-    case unmappable(String)
-    case io(path: String, message: String)
+    /// The folder keeping the original bodies of rewritten files, named by their SHA-256.
+    public static let originalsFolder = ".mirror/originals"
 
-    public var description: String {
-        switch self {
-        case .unmappable(let url): return "no local file name for \(url)"
-        case .io(let path, let message): return "cannot write \(path): \(message)"
+    /// Where the original body of a rewritten file is kept.
+    public static func originalPath(sha256: String) -> String { "\(originalsFolder)/\(sha256)" }
+
+    /// Every file of the folder this manifest describes (besides the manifest itself), by path
+    /// relative to the folder: saved files, originals of rewritten ones, and `index.html`.
+    public var files: [String: FileDigest] {
+        var files: [String: FileDigest] = [:]
+        for resource in resources.values {
+            files[resource.path] = resource.fileDigest
+            if resource.file != nil {
+                files[Self.originalPath(sha256: resource.sha256)] = FileDigest(sha256: resource.sha256, size: resource.size)
+            }
         }
+        if let index { files["index.html"] = index }
+        return files
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Dispatch
 import Foundation
+import MirrorCore
 import MirrorHTML
 public import MirrorCache
 import Synchronization
@@ -16,7 +17,9 @@ public final class SiteWriter: Sendable {
     public init(directory: String, mapper: PathMapper = PathMapper()) throws {
         self.directory = directory
         self.mapper = mapper
-        try FileManager.default.createDirectory(atPath: directory + "/.mirror/tmp", withIntermediateDirectories: true)
+        for folder in [".mirror/tmp", SiteManifest.originalsFolder] {
+            try FileManager.default.createDirectory(atPath: directory + "/" + folder, withIntermediateDirectories: true)
+        }
         if let data = FileManager.default.contents(atPath: Self.manifestPath(directory)),
            let existing = try? JSONDecoder().decode(SiteManifest.self, from: data) {
             manifest.withLock { $0 = existing }  // a resumed crawl keeps what it wrote before
@@ -56,15 +59,16 @@ public final class SiteWriter: Sendable {
             try? FileManager.default.removeItem(atPath: temporary)
             throw SiteError.io(path: target, message: String(cString: strerror(errno)))
         }
-        let digest = hasher.map { $0.finalize().map { String(format: "%02x", $0) }.joined() } ?? response.entry?.digest ?? ""
-        manifest.withLock { manifest in
-            manifest.resources[url] = SiteManifest.Resource(
-                path: path, status: response.status, contentType: contentType, size: response.body.count,
-                sha256: digest, etag: response.headers.first(name: "etag"),
-                lastModified: response.headers.first(name: "last-modified"))
-        }
+        let digest = hasher.map { Hex.string($0.finalize()) } ?? response.entry?.digest ?? ""
+        let resource = SiteManifest.Resource(
+            path: path, status: response.status, contentType: contentType, size: response.body.count,
+            sha256: digest, etag: response.headers.first(name: "etag"),
+            lastModified: response.headers.first(name: "last-modified"), record: ResponseRecord(response, now: Self.now()))
+        manifest.withLock { $0.resources[url] = resource }
         return path
     }
+
+    static func now() -> Double { Date().timeIntervalSince1970 }
 
     /// Rewrites the pending HTML and CSS files on every core (each file is independent).
     private func rewriteLinks() throws {
@@ -74,8 +78,11 @@ public final class SiteWriter: Sendable {
         DispatchQueue.concurrentPerform(iterations: pending.count) { index in
             let (url, resource) = pending[index]
             do {
-                try rewrite(url: url, resource: resource, manifest: snapshot)
-                manifest.withLock { $0.resources[url]?.rewritten = true }
+                let file = try rewrite(url: url, resource: resource, manifest: snapshot)
+                manifest.withLock {
+                    $0.resources[url]?.rewritten = true
+                    $0.resources[url]?.file = file
+                }
             } catch let error as SiteError {
                 failures.withLock { $0.append(error) }
             } catch {
@@ -85,9 +92,16 @@ public final class SiteWriter: Sendable {
         if let failure = failures.withLock({ $0.first }) { throw failure }
     }
 
-    private func rewrite(url: String, resource: SiteManifest.Resource, manifest snapshot: SiteManifest) throws {
+    /// Rewrites one file; returns the digest of the new file, or nil when nothing changed.
+    /// The original body is kept as `.mirror/originals/<sha256>` (a hard link to the file as
+    /// saved, so it costs no space until the rewritten file replaces it). The original is also
+    /// the source when present, so a rewrite interrupted after the rename is simply redone.
+    private func rewrite(url: String, resource: SiteManifest.Resource, manifest snapshot: SiteManifest) throws -> SiteManifest.FileDigest? {
         let path = directory + "/" + resource.path
-        guard let kind = resource.kind, let original = FileManager.default.contents(atPath: path) else { return }
+        let originalPath = directory + "/" + SiteManifest.originalPath(sha256: resource.sha256)
+        let hasOriginal = FileManager.default.fileExists(atPath: originalPath)
+        guard let kind = resource.kind,
+              let original = FileManager.default.contents(atPath: hasOriginal ? originalPath : path) else { return nil }
         let bytes = Array(original)
         let rewriter = LinkRewriter()
         let rewritten: [UInt8]
@@ -99,17 +113,31 @@ public final class SiteWriter: Sendable {
         case .css:
             rewritten = rewriter.rewriteCSS(bytes, fileURL: url, filePath: resource.path, target: snapshot.path(for:))
         }
-        guard rewritten != bytes else { return }
+        guard rewritten != bytes || hasOriginal else { return nil }
         do {
+            if !hasOriginal && link(path, originalPath) != 0 {
+                try original.write(to: URL(fileURLWithPath: originalPath), options: .atomic)
+            }
             try Data(rewritten).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw SiteError.io(path: path, message: "\(error)")
         }
+        return rewritten == bytes ? nil : SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: rewritten)), size: rewritten.count)
     }
 
-    /// Records that `from` redirected to `to` (links to `from` will point at `to`'s file).
-    public func redirect(from: String, to: String) {
-        manifest.withLock { $0.redirects[from] = to }
+    /// Removes kept originals that no file needs any more (their page changed since).
+    private func removeUnusedOriginals(_ snapshot: SiteManifest) {
+        let folder = directory + "/" + SiteManifest.originalsFolder
+        let used = Set(snapshot.resources.values.filter { $0.file != nil }.map(\.sha256))
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !used.contains(name) {
+            try? FileManager.default.removeItem(atPath: folder + "/" + name)
+        }
+    }
+
+    /// Records that `from` redirected to `to` with `response` (links to `from` will point at `to`'s file).
+    public func redirect(from: String, to: String, response: CacheResponse) {
+        let redirect = SiteManifest.Redirect(location: to, status: response.status, record: ResponseRecord(response, now: Self.now()))
+        manifest.withLock { $0.redirects[from] = redirect }
     }
 
     /// Rewrites the links of every HTML and CSS file not rewritten yet (their bytes on disk are
@@ -117,7 +145,8 @@ public final class SiteWriter: Sendable {
     /// A link to a saved URL becomes a relative path; a link to anything else becomes absolute.
     public func finish(seeds: [String]) throws {
         try rewriteLinks()
-        let snapshot = manifest.withLock { $0 }
+        var snapshot = manifest.withLock { $0 }
+        removeUnusedOriginals(snapshot)
         if let seed = seeds.first, let path = snapshot.path(for: seed) {
             let escaped = path.split(separator: "/").map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }
                 .joined(separator: "/")
@@ -129,6 +158,8 @@ public final class SiteWriter: Sendable {
 
                 """
             try Data(page.utf8).write(to: URL(fileURLWithPath: directory + "/index.html"), options: .atomic)
+            snapshot.index = SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: Array(page.utf8))), size: page.utf8.count)
+            manifest.withLock { $0.index = snapshot.index }
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

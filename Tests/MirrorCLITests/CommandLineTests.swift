@@ -1,4 +1,5 @@
 import Foundation
+import MirrorTestSupport
 import Testing
 
 /// Runs the built `mirror` executable, as users and scripts do.
@@ -11,22 +12,9 @@ struct MirrorProcess {
         return FileManager.default.fileExists(atPath: direct.path) ? direct : folder.deletingLastPathComponent().appendingPathComponent("mirror")
     }()
 
-    /// Runs the executable without blocking a thread of the cooperative pool while it runs
-    /// (a blocked pool starves the in-process origin servers of tests running alongside).
     static func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("mirror-out-\(UUID().uuidString)")
-        let err = FileManager.default.temporaryDirectory.appendingPathComponent("mirror-err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: out); try? FileManager.default.removeItem(at: err) }
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
-        return (process.terminationStatus, try String(contentsOf: out, encoding: .utf8), try String(contentsOf: err, encoding: .utf8))
+        let result = try await ChildProcess.run(executable, arguments)
+        return (result.status, result.stdout, result.stderr)
     }
 }
 

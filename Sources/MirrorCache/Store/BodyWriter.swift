@@ -1,4 +1,5 @@
 import Crypto
+import MirrorCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -57,17 +58,6 @@ public final class BodyWriter {
     func finish() -> (digest: String, size: Int) {
         close(descriptor)
         descriptor = -1
-        return (Self.hex(hasher.finalize()), size)
-    }
-
-    static func hex(_ digest: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(64)
-        for byte in digest {
-            bytes.append(digits[Int(byte >> 4)])
-            bytes.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        return (Hex.string(hasher.finalize()), size)
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MirrorCore
 public import Logging
 import MirrorSQLite
 public import NIOHTTP1
@@ -112,7 +113,7 @@ public final class CacheStore: Sendable {
         let path = bodyPath(entry.digest)
         if entry.size <= configuration.memoryMaxBodySize {
             guard let bytes = try? PosixIO.readFile(path, expectedSize: entry.size),
-                  bytes.count == entry.size, BodyWriter.hex(SHA256.hash(data: bytes)) == entry.digest else {
+                  bytes.count == entry.size, Hex.string(SHA256.hash(data: bytes)) == entry.digest else {
                 dropDamaged(entry)
                 return nil
             }
@@ -153,8 +154,16 @@ public final class CacheStore: Sendable {
     @discardableResult
     public func store(url: String, method: String = "GET", request: HTTPHeaders, head: CachedResponseHead,
                       body: BodyWriter) throws -> CacheEntry {
-        let (digest, size) = body.finish()
         let varyKey = CachePolicy.varyKey(responseHeaders: head.headers, request: request) ?? ""
+        return try store(url: url, method: method, varyKey: varyKey, head: head, body: body)
+    }
+
+    /// Stores a response under an already computed Vary key (reloading a bundle, where the
+    /// original request is gone but its key was kept).
+    @discardableResult
+    public func store(url: String, method: String = "GET", varyKey: String, head: CachedResponseHead,
+                      body: BodyWriter) throws -> CacheEntry {
+        let (digest, size) = body.finish()
         let entry = CacheEntry(
             id: Self.entryID(method: method, url: url, varyKey: varyKey), method: method, url: url, varyKey: varyKey,
             status: head.status, headers: head.headers, requestTime: head.requestTime,
@@ -275,7 +284,7 @@ public final class CacheStore: Sendable {
     // MARK: Internals
 
     static func entryID(method: String, url: String, varyKey: String) -> String {
-        BodyWriter.hex(SHA256.hash(data: Array("\(method)\n\(url)\n\(varyKey)".utf8)))
+        Hex.string(SHA256.hash(data: Array("\(method)\n\(url)\n\(varyKey)".utf8)))
     }
 
     func bodyPath(_ digest: String) -> String { "\(directory)/bodies/\(digest.prefix(2))/\(digest)" }

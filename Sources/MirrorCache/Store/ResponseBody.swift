@@ -1,3 +1,4 @@
+import MirrorCore
 import Crypto
 #if canImport(Glibc)
 import Glibc
@@ -133,7 +134,7 @@ final class BodyFile: Sendable {
 
         private func verify() throws {
             guard let expected = file.digest else { return }
-            if total != file.size || BodyWriter.hex(hasher.finalize()) != expected { try fail() }
+            if total != file.size || Hex.string(hasher.finalize()) != expected { try fail() }
         }
 
         private func fail() throws -> Never {

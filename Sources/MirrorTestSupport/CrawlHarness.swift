@@ -1,16 +1,18 @@
 import Foundation
-import MirrorCache
-import MirrorCrawl
+public import MirrorCache
+public import MirrorCrawl
 import MirrorHTTP
-import MirrorSite
+public import MirrorSite
 
 /// Runs real crawls (real store, real transport) into temporary folders.
-struct CrawlHarness {
+public struct CrawlHarness: Sendable {
     static let transport = AsyncHTTPClientTransport()
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("crawl-\(UUID().uuidString)").path
-    var cache: String { root + "/cache" }
+    public let root = FileManager.default.temporaryDirectory.appendingPathComponent("crawl-\(UUID().uuidString)").path
+    public var cache: String { root + "/cache" }
 
-    func crawl(_ seeds: [String], output name: String = "out", mode: CacheMode = .standard, resume: Bool = false,
+    public init() {}
+
+    public func crawl(_ seeds: [String], output name: String = "out", mode: CacheMode = .standard, resume: Bool = false,
                maxBodySize: Int = 1 << 30,
                _ configure: (inout CrawlConfiguration) -> Void = { _ in }) async throws -> CrawlReport {
         var configuration = CrawlConfiguration(seeds: seeds)
@@ -28,12 +30,12 @@ struct CrawlHarness {
     }
 
     /// The manifest of a finished crawl.
-    func manifest(_ name: String = "out") throws -> SiteManifest {
+    public func manifest(_ name: String = "out") throws -> SiteManifest {
         let data = try Data(contentsOf: URL(fileURLWithPath: root + "/" + name + "/.mirror/manifest.json"))
         return try JSONDecoder().decode(SiteManifest.self, from: data)
     }
 
-    func fileExists(_ name: String, _ path: String) -> Bool {
+    public func fileExists(_ name: String, _ path: String) -> Bool {
         FileManager.default.fileExists(atPath: root + "/" + name + "/" + path)
     }
 }

@@ -1,0 +1,134 @@
+import Crypto
+import Foundation
+import MirrorCore
+import MirrorCompression
+public import MirrorSite
+
+/// Packs a mirror folder into a bundle: a POSIX pax `.tar.gz` holding exactly the files its
+/// manifest describes — the manifest first, then every directory and file in byte order of
+/// their paths — compressed on every core as independent gzip members.
+///
+/// Reproducible: entries are sorted and carry fixed times, owners and modes, and the gzip
+/// members are cut at fixed offsets, so the same folder always packs to the same bytes.
+/// Each file is checked against the manifest's digest while it is read; the bundle is
+/// written to a temporary file and renamed, so a failed pack leaves nothing behind.
+public struct BundlePacker {
+    public struct Options: Sendable {
+        /// zlib level, 1 (fastest) to 9 (smallest).
+        public var level: Int32 = 6
+        /// Members compressed at once; defaults to the number of cores.
+        public var parallelism = ProcessInfo.processInfo.activeProcessorCount
+
+        public init() {}
+    }
+
+    public struct Summary: Sendable {
+        public var files = 0
+        /// Bytes of the files packed.
+        public var contentBytes = 0
+        public var bundleBytes = 0
+        /// SHA-256 of the bundle, to compare bundles in CI.
+        public var sha256 = ""
+    }
+
+    public let options: Options
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Packs `folder` into the bundle file `output`.
+    @discardableResult
+    public func pack(folder: String, to output: String) throws -> Summary {
+        let manifestFile = folder + "/" + ManifestCheck.manifestPath
+        guard let manifestData = FileManager.default.contents(atPath: manifestFile) else {
+            throw BundleError.notAMirrorFolder(path: folder, reason: "no \(ManifestCheck.manifestPath)")
+        }
+        let manifest: SiteManifest
+        do {
+            manifest = try ManifestCheck.decode(Array(manifestData))
+        } catch let error as BundleError {
+            throw BundleError.notAMirrorFolder(path: folder, reason: "\(error)")
+        }
+        let files = manifest.files
+        var summary = Summary()
+        let temporary = "\(output).partial-\(ProcessInfo.processInfo.processIdentifier)"
+        let sink = try OutputFile(path: temporary)
+        do {
+            var bundleHash = SHA256()
+            let gzip = ParallelGzipEncoder(level: options.level, parallelism: options.parallelism) { bytes in
+                bundleHash.update(data: bytes)
+                try sink.append(bytes)
+                summary.bundleBytes += bytes.count
+            }
+            var tar = TarWriter()
+            var buffer: [UInt8] = []
+            let drain = { (buffer: inout [UInt8]) throws in
+                guard buffer.count >= 1 << 20 else { return }
+                try gzip.write(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+            try tar.appendDirectory(path: ".mirror", to: &buffer)
+            try tar.appendFile(path: ManifestCheck.manifestPath, contents: Array(manifestData), to: &buffer)
+            for path in Self.order(files: files.keys) {
+                if path.hasSuffix("/") {
+                    if path != ".mirror/" { try tar.appendDirectory(path: String(path.dropLast()), to: &buffer) }
+                } else if path != ManifestCheck.manifestPath, let digest = files[path] {
+                    try copy(folder: folder, path: path, digest: digest, into: &tar, buffer: &buffer, drain: drain)
+                    summary.files += 1
+                    summary.contentBytes += digest.size
+                }
+                try drain(&buffer)
+            }
+            tar.finish(to: &buffer)
+            try gzip.write(buffer)
+            try gzip.finish()
+            try sink.finish()
+            summary.sha256 = Hex.string(bundleHash.finalize())
+            guard rename(temporary, output) == 0 else {
+                throw BundleError.io(path: output, message: String(cString: strerror(errno)))
+            }
+        } catch {
+            try? sink.finish()
+            unlink(temporary)
+            throw error
+        }
+        return summary
+    }
+
+    /// Every file and every folder above one (with a trailing "/"), in byte order of the
+    /// paths: a folder comes right before what it holds.
+    static func order(files: some Sequence<String>) -> [String] {
+        var entries = Set<String>()
+        for path in files {
+            entries.insert(path)
+            var folder = Substring(path)
+            while let slash = folder.lastIndex(of: "/") {
+                folder = folder[..<slash]
+                guard entries.insert(folder + "/").inserted else { break }
+            }
+        }
+        return entries.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// Streams one file into the archive, checking its size and digest against the manifest.
+    private func copy(folder: String, path: String, digest: SiteManifest.FileDigest, into tar: inout TarWriter,
+                      buffer: inout [UInt8], drain: (inout [UInt8]) throws -> Void) throws {
+        let input = try InputFile(path: folder + "/" + path, missing: .missingFile(path: path))
+        guard input.size == digest.size else { throw BundleError.digestMismatch(path: path) }
+        try tar.appendFileHeader(path: path, size: Int64(digest.size), to: &buffer)
+        var hasher = SHA256()
+        var remaining = digest.size
+        try input.readChunks { chunk in
+            guard chunk.count <= remaining else { throw BundleError.digestMismatch(path: path) }
+            remaining -= chunk.count
+            hasher.update(bufferPointer: chunk)
+            try tar.appendFileData(chunk, to: &buffer)
+            try drain(&buffer)
+        }
+        guard remaining == 0, Hex.string(hasher.finalize()) == digest.sha256 else {
+            throw BundleError.digestMismatch(path: path)
+        }
+        try tar.endFile(to: &buffer)
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// A file read in large chunks with plain system calls (bundles move hundreds of megabytes).
+final class InputFile {
+    let path: String
+    let size: Int
+    private let descriptor: Int32
+
+    /// Opens `path`; a missing file throws `missing`.
+    init(path: String, missing: @autoclosure () -> BundleError) throws {
+        self.path = path
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { throw missing() }
+            throw BundleError.io(path: path, message: String(cString: strerror(errno)))
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            throw BundleError.io(path: path, message: "not a regular file")
+        }
+        size = Int(info.st_size)
+    }
+
+    deinit { close(descriptor) }
+
+    /// Calls `body` with each chunk until the end of the file.
+    func readChunks(size chunkSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(descriptor, buffer.baseAddress, chunkSize)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw BundleError.io(path: path, message: String(cString: strerror(errno)))
+            }
+            if count == 0 { return }
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
+    }
+}

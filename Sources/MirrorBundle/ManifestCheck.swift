@@ -1,0 +1,59 @@
+import Foundation
+public import MirrorSite
+
+/// Checks a bundle's entries against its manifest as they stream by: every file must be
+/// listed with the same size and SHA-256, and every listed file must be there. Entries that
+/// come before the manifest (in archives made by other tools) are checked when it arrives.
+struct ManifestCheck {
+    static let manifestPath = ".mirror/manifest.json"
+    /// A manifest is metadata: anything larger is not one of ours.
+    static let manifestLimit = 256 << 20
+
+    private(set) var manifest: SiteManifest?
+    private var expected: [String: SiteManifest.FileDigest] = [:]
+    private var found: Set<String> = []
+    private var early: [(String, SiteManifest.FileDigest)] = []
+
+    /// Reads the manifest's bytes.
+    mutating func read(manifest bytes: [UInt8]) throws {
+        let manifest = try Self.decode(bytes)
+        self.manifest = manifest
+        expected = manifest.files
+        for (path, digest) in early { try check(path, digest) }
+        early = []
+    }
+
+    static func decode(_ bytes: [UInt8]) throws -> SiteManifest {
+        struct Version: Decodable { var version: Int? }
+        guard let version = try? JSONDecoder().decode(Version.self, from: Data(bytes)).version else {
+            throw BundleError.notABundle("\(manifestPath) is not a mirror manifest")
+        }
+        guard version == SiteManifest.currentVersion else {
+            throw BundleError.notABundle(
+                "manifest version \(version); this mirror reads version \(SiteManifest.currentVersion) (re-crawl or update mirror)")
+        }
+        do {
+            return try JSONDecoder().decode(SiteManifest.self, from: Data(bytes))
+        } catch {
+            throw BundleError.notABundle("\(manifestPath) cannot be read: \(error)")
+        }
+    }
+
+    /// A file entry's path and digest.
+    mutating func file(_ path: String, _ digest: SiteManifest.FileDigest) throws {
+        if manifest == nil { early.append((path, digest)) } else { try check(path, digest) }
+    }
+
+    private mutating func check(_ path: String, _ digest: SiteManifest.FileDigest) throws {
+        guard let wanted = expected[path] else { throw BundleError.unlistedFile(path: path) }
+        guard wanted == digest else { throw BundleError.digestMismatch(path: path) }
+        found.insert(path)
+    }
+
+    /// The manifest, once every listed file was seen.
+    func finish() throws -> SiteManifest {
+        guard let manifest else { throw BundleError.notABundle("it has no \(Self.manifestPath)") }
+        if let missing = expected.keys.filter({ !found.contains($0) }).min() { throw BundleError.missingFile(path: missing) }
+        return manifest
+    }
+}

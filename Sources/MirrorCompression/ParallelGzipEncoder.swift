@@ -1,0 +1,75 @@
+import Dispatch
+import Synchronization
+
+/// Compresses a stream on every core as a series of independent gzip members, which together
+/// are one valid gzip file (`gzip -d` and `tar -xzf` read members one after another).
+///
+/// The input is cut at fixed offsets (every `memberSize` bytes), whatever the sizes of the
+/// writes, so the same input always gives the same bytes. Memory stays flat: at most one
+/// batch of members (`parallelism` × 2 of them) is held at a time. Each member starts with an
+/// empty dictionary, which costs about 0.1–0.5 % of size with 1 MiB members.
+public final class ParallelGzipEncoder {
+    private let level: Int32
+    private let memberSize: Int
+    private let batchSize: Int
+    private let output: ([UInt8]) throws -> Void
+    private var pending: [[UInt8]] = []
+    private var current: [UInt8]
+    private var wroteMember = false
+
+    /// - Parameters:
+    ///   - output: receives the compressed bytes, in order.
+    public init(level: Int32 = 6, memberSize: Int = 1 << 20, parallelism: Int,
+                output: @escaping ([UInt8]) throws -> Void) {
+        self.level = level
+        self.memberSize = memberSize
+        self.batchSize = max(1, parallelism) * 2
+        self.output = output
+        current = []
+        current.reserveCapacity(memberSize)
+    }
+
+    /// Adds `bytes` to the stream.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let taken = rest.prefix(memberSize - current.count)
+            current.append(contentsOf: taken)
+            rest = rest.dropFirst(taken.count)
+            if current.count == memberSize {
+                pending.append(current)
+                current.removeAll(keepingCapacity: true)
+                if pending.count == batchSize { try compressPending() }
+            }
+        }
+    }
+
+    public func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0) }
+    }
+
+    /// Compresses what is left (an empty stream still gives one valid, empty member).
+    public func finish() throws {
+        if !current.isEmpty || (pending.isEmpty && !wroteMember) { pending.append(current) }
+        current = []
+        try compressPending()
+    }
+
+    private func compressPending() throws {
+        let inputs = pending
+        pending.removeAll(keepingCapacity: true)
+        let results = Mutex([Result<[UInt8], CompressionError>?](repeating: nil, count: inputs.count))
+        let level = level
+        DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
+            let result = inputs[index].withUnsafeBytes { buffer -> Result<[UInt8], CompressionError> in
+                do throws(CompressionError) { return .success(try GzipEncoder.compress(buffer, level: level)) } catch { return .failure(error) }
+            }
+            results.withLock { $0[index] = result }
+        }
+        for result in results.withLock({ $0 }) {
+            guard let result else { continue }
+            try output(try result.get())
+            wroteMember = true
+        }
+    }
+}
