@@ -1,0 +1,165 @@
+import Foundation
+import MirrorBundle
+import MirrorCompression
+import MirrorTestSupport
+import Testing
+
+/// Bundles that must be refused — damaged, disagreeing with their manifest, or not bundles at
+/// all — and what a refusal leaves behind: nothing.
+@Suite("Bundle refusals", .serialized)
+struct BundleRefusalTests {
+    let harness = CrawlHarness()
+    var root: String { harness.root }
+
+    /// A crawled folder of the `plain` fixture site, at `root/out`.
+    func crawl() async throws {
+        let origin = try await TestOrigin.start(site: .named("plain"))
+        defer { Task { try await origin.shutdown() } }
+        _ = try await harness.crawl([origin.url("/")])
+        try FileManager.default.removeItem(atPath: root + "/out/.mirror/journal.sqlite")
+        try? FileManager.default.removeItem(atPath: root + "/out/.mirror/tmp")
+    }
+
+    /// Packs `root/out` with GNU tar (which checks nothing) after `change` edits the folder.
+    func gnuBundle(_ name: String, _ change: (String) throws -> Void) async throws -> String {
+        let folder = "\(root)/\(name)-folder"
+        try FileManager.default.copyItem(atPath: root + "/out", toPath: folder)
+        try change(folder)
+        let bundle = "\(root)/\(name).tar.gz"
+        _ = try await ChildProcess.output("/usr/bin/tar", ["-czf", bundle, "-C", folder, "."])
+        return bundle
+    }
+
+    /// Unpacking `bundle` must fail; the destination must not exist afterwards, nor any temporary folder.
+    func expectRefused(_ bundle: String, sourceLocation: SourceLocation = #_sourceLocation,
+                       _ matches: (BundleError) -> Bool) {
+        let destination = root + "/refused"
+        do {
+            try BundleUnpacker().unpack(bundle, to: destination)
+            Issue.record("\(bundle) was accepted", sourceLocation: sourceLocation)
+        } catch let error as BundleError {
+            #expect(matches(error), "unexpected refusal: \(error)", sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("not a BundleError: \(error)", sourceLocation: sourceLocation)
+        }
+        #expect(!FileManager.default.fileExists(atPath: destination), sourceLocation: sourceLocation)
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: root))?.filter { $0.contains("unpacking") } ?? []
+        #expect(leftovers.isEmpty, "left behind: \(leftovers)", sourceLocation: sourceLocation)
+    }
+
+    @Test func aChangedFileIsNamed() async throws {
+        try await crawl()
+        let path = try #require(try harness.manifest().resources.values.first { $0.path.hasSuffix("about.html") }).path
+        let bundle = try await gnuBundle("changed") { folder in
+            try Data("<p>tampered</p>".utf8).write(to: URL(fileURLWithPath: folder + "/" + path))
+        }
+        expectRefused(bundle) { if case .digestMismatch(path) = $0 { return true } else { return false } }
+    }
+
+    @Test func aFileTheManifestDoesNotListIsRefused() async throws {
+        try await crawl()
+        let bundle = try await gnuBundle("extra") { folder in
+            try Data("#!/bin/sh".utf8).write(to: URL(fileURLWithPath: folder + "/run.sh"))
+        }
+        expectRefused(bundle) { if case .unlistedFile("run.sh") = $0 { return true } else { return false } }
+    }
+
+    @Test func aMissingFileIsNamed() async throws {
+        try await crawl()
+        let bundle = try await gnuBundle("missing") { folder in try FileManager.default.removeItem(atPath: folder + "/index.html") }
+        expectRefused(bundle) { if case .missingFile("index.html") = $0 { return true } else { return false } }
+    }
+
+    @Test func anArchiveWithoutAManifestIsNotABundle() async throws {
+        try await crawl()
+        let bundle = try await gnuBundle("plain-tar") { folder in try FileManager.default.removeItem(atPath: folder + "/.mirror") }
+        expectRefused(bundle) { if case .notABundle = $0 { return true } else { return false } }
+    }
+
+    @Test func aManifestOfAnotherVersionIsNotReadAsOurs() async throws {
+        try await crawl()
+        let bundle = try await gnuBundle("future") { folder in
+            let path = folder + "/.mirror/manifest.json"
+            let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\"version\" : 2", with: "\"version\" : 99")
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        expectRefused(bundle) { "\($0)".contains("version 99") }
+    }
+
+    @Test func aFileThatIsNotGzipIsRefused() async throws {
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let bundle = root + "/text.tar.gz"
+        try Data("just some text, not a bundle\n".utf8).write(to: URL(fileURLWithPath: bundle))
+        expectRefused(bundle) { if case .corrupt = $0 { return true } else { return false } }
+    }
+
+    @Test func everyTruncationIsRefused() async throws {
+        try await crawl()
+        let bundle = root + "/whole.tar.gz"
+        try BundlePacker().pack(folder: root + "/out", to: bundle)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: bundle))
+        var generator = SeededGenerator(seed: 7)
+        let cuts = [0, 1, 10, bytes.count / 2, bytes.count - 9, bytes.count - 1] + (0..<10).map { _ in Int.random(in: 1..<bytes.count, using: &generator) }
+        for cut in cuts {
+            let truncated = root + "/cut.tar.gz"
+            try bytes.prefix(cut).write(to: URL(fileURLWithPath: truncated))
+            expectRefused(truncated) { error in
+                switch error {
+                case .corrupt, .unsafeArchive: return true
+                default: return false
+                }
+            }
+        }
+    }
+
+    /// A flipped bit is caught (gzip's CRC, tar's checksum or a digest) — or, in the few header
+    /// bytes that carry no content, changes nothing: what is unpacked is never different.
+    @Test func aFlippedBitNeverYieldsDifferentFiles() async throws {
+        try await crawl()
+        let bundle = root + "/whole.tar.gz"
+        try BundlePacker().pack(folder: root + "/out", to: bundle)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: bundle))
+        let original = BundleTree.files(root + "/out")
+        var generator = SeededGenerator(seed: 11)
+        var refused = 0
+        for round in 0..<40 {
+            var damaged = bytes
+            let offset = Int.random(in: 0..<bytes.count, using: &generator)
+            damaged[offset] ^= UInt8(1) << UInt8.random(in: 0..<8, using: &generator)
+            let path = root + "/flipped.tar.gz"
+            try damaged.write(to: URL(fileURLWithPath: path))
+            let destination = "\(root)/flipped-\(round)"
+            do {
+                try BundleUnpacker().unpack(path, to: destination)
+                #expect(BundleTree.files(destination) == original, "bit \(offset) changed the unpacked files")
+            } catch is BundleError {
+                refused += 1
+                #expect(!FileManager.default.fileExists(atPath: destination))
+            }
+        }
+        #expect(refused >= 30, "only \(refused) of 40 damaged bundles were refused")
+    }
+
+    @Test func unpackingOverSomethingThatExistsIsRefused() async throws {
+        try await crawl()
+        let bundle = root + "/site.tar.gz"
+        try BundlePacker().pack(folder: root + "/out", to: bundle)
+        #expect(throws: BundleError.self) { try BundleUnpacker().unpack(bundle, to: root + "/out") }
+        #expect(try harness.manifest().resources.count == 9, "the existing folder was touched")
+        try FileManager.default.createDirectory(atPath: root + "/empty", withIntermediateDirectories: true)
+        try BundleUnpacker().unpack(bundle, to: root + "/empty")
+        #expect(BundleTree.files(root + "/empty") == BundleTree.files(root + "/out"))
+    }
+
+    @Test func packingRefusesAFolderChangedSinceTheCrawl() async throws {
+        try await crawl()
+        let path = try #require(try harness.manifest().resources.values.first { $0.path.hasSuffix(".png") }).path
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: root + "/out/" + path))
+        #expect { try BundlePacker().pack(folder: root + "/out", to: root + "/site.tar.gz") } throws: { error in
+            if case BundleError.digestMismatch(path) = error { return true } else { return false }
+        }
+        #expect(!FileManager.default.fileExists(atPath: root + "/site.tar.gz"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root).allSatisfy { !$0.contains("partial") })
+        #expect(throws: BundleError.self) { try BundlePacker().pack(folder: root + "/cache", to: root + "/cache.tar.gz") }
+    }
+}
