@@ -25,7 +25,7 @@ public struct SiteManifest: Sendable, Codable, Equatable {
         public let sha256: String
         public let etag: String?
         public let lastModified: String?
-        public let record: ResponseRecord
+        public var record: ResponseRecord
         /// Whether the file's links were rewritten for offline use (done once, at `finish`).
         public var rewritten = false
         /// The file on disk when rewriting changed it; nil when it holds the original bytes.
@@ -87,6 +87,14 @@ public struct SiteManifest: Sendable, Codable, Equatable {
             current = next
         }
         return nil
+    }
+
+    /// Every URL with the file it leads to (directly or through a redirect): what rewritten links depend on.
+    var linkTargets: [String: String] {
+        var targets: [String: String] = [:]
+        for url in resources.keys { targets[url] = path(for: url) }
+        for url in redirects.keys { targets[url] = path(for: url) }
+        return targets
     }
 
     /// The folder keeping the original bodies of rewritten files, named by their SHA-256.

@@ -12,7 +12,10 @@ import Synchronization
 public final class SiteWriter: Sendable {
     public let directory: String
     private let mapper: PathMapper
-    private let manifest = Mutex(SiteManifest())
+    private let manifest: Mutex<SiteManifest>
+    /// Where every URL pointed when the folder was opened: while that stays the same, a
+    /// rewritten file whose response did not change is still right and is left alone.
+    private let previousTargets: [String: String]
 
     public init(directory: String, mapper: PathMapper = PathMapper()) throws {
         self.directory = directory
@@ -20,10 +23,11 @@ public final class SiteWriter: Sendable {
         for folder in [".mirror/tmp", SiteManifest.originalsFolder] {
             try FileManager.default.createDirectory(atPath: directory + "/" + folder, withIntermediateDirectories: true)
         }
-        if let data = FileManager.default.contents(atPath: Self.manifestPath(directory)),
-           let existing = try? JSONDecoder().decode(SiteManifest.self, from: data) {
-            manifest.withLock { $0 = existing }  // a resumed crawl keeps what it wrote before
-        }
+        // A resumed crawl, or a new crawl into the same folder, keeps what was written before.
+        let existing = FileManager.default.contents(atPath: Self.manifestPath(directory))
+            .flatMap { try? JSONDecoder().decode(SiteManifest.self, from: $0) } ?? SiteManifest()
+        manifest = Mutex(existing)
+        previousTargets = existing.linkTargets
     }
 
     static func manifestPath(_ directory: String) -> String { directory + "/.mirror/manifest.json" }
@@ -34,6 +38,10 @@ public final class SiteWriter: Sendable {
         let contentType = response.headers.first(name: "content-type")
         guard let path = mapper.path(for: url, contentType: contentType)?.string else {
             throw SiteError.unmappable(url)
+        }
+        if let unchanged = unchangedResource(url: url, path: path, response: response) {
+            manifest.withLock { $0.resources[url] = unchanged }
+            return path
         }
         let target = directory + "/" + path
         try FileManager.default.createDirectory(
@@ -70,9 +78,28 @@ public final class SiteWriter: Sendable {
 
     static func now() -> Double { Date().timeIntervalSince1970 }
 
-    /// Rewrites the pending HTML and CSS files on every core (each file is independent).
+    /// The saved resource of `url` with a new record, when `response` has the same body as the
+    /// file already saved there (a re-crawl answered by the cache or with a 304): its file,
+    /// possibly rewritten already, needs no new write.
+    private func unchangedResource(url: String, path: String, response: CacheResponse) -> SiteManifest.Resource? {
+        guard let entry = response.entry, var saved = manifest.withLock({ $0.resources[url] }),
+              saved.sha256 == entry.digest, saved.path == path, saved.status == response.status,
+              saved.contentType == response.headers.first(name: "content-type"),
+              let attributes = try? FileManager.default.attributesOfItem(atPath: directory + "/" + path),
+              (attributes[.size] as? Int) == saved.fileDigest.size else { return nil }
+        saved.record = ResponseRecord(response, now: Self.now())
+        return saved
+    }
+
+    /// Rewrites the pending HTML and CSS files on every core (each file is independent). When
+    /// some URL now points elsewhere than before, every file is rewritten again (from its original).
     private func rewriteLinks() throws {
-        let snapshot = manifest.withLock { $0 }
+        let snapshot = manifest.withLock { manifest in
+            if manifest.linkTargets != previousTargets {
+                for url in manifest.resources.keys { manifest.resources[url]?.rewritten = false }
+            }
+            return manifest
+        }
         let pending = snapshot.resources.filter { !$0.value.rewritten && $0.value.kind != nil }.map { ($0.key, $0.value) }
         let failures = Mutex<[SiteError]>([])
         DispatchQueue.concurrentPerform(iterations: pending.count) { index in

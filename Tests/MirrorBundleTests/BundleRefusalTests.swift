@@ -119,7 +119,7 @@ struct BundleRefusalTests {
         let bundle = root + "/whole.tar.gz"
         try BundlePacker().pack(folder: root + "/out", to: bundle)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: bundle))
-        let original = BundleTree.files(root + "/out")
+        let original = FolderContents.mirror(root + "/out")
         var generator = SeededGenerator(seed: 11)
         var refused = 0
         for round in 0..<40 {
@@ -131,7 +131,7 @@ struct BundleRefusalTests {
             let destination = "\(root)/flipped-\(round)"
             do {
                 try BundleUnpacker().unpack(path, to: destination)
-                #expect(BundleTree.files(destination) == original, "bit \(offset) changed the unpacked files")
+                #expect(FolderContents.mirror(destination) == original, "bit \(offset) changed the unpacked files")
             } catch is BundleError {
                 refused += 1
                 #expect(!FileManager.default.fileExists(atPath: destination))
@@ -148,7 +148,7 @@ struct BundleRefusalTests {
         #expect(try harness.manifest().resources.count == 9, "the existing folder was touched")
         try FileManager.default.createDirectory(atPath: root + "/empty", withIntermediateDirectories: true)
         try BundleUnpacker().unpack(bundle, to: root + "/empty")
-        #expect(BundleTree.files(root + "/empty") == BundleTree.files(root + "/out"))
+        #expect(FolderContents.mirror(root + "/empty") == FolderContents.mirror(root + "/out"))
     }
 
     @Test func packingRefusesAFolderChangedSinceTheCrawl() async throws {

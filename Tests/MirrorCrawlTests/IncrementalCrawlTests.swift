@@ -1,0 +1,61 @@
+import Foundation
+import MirrorCrawl
+import MirrorSite
+import MirrorTestSupport
+import Synchronization
+import Testing
+
+/// Re-crawling into the folder of an earlier crawl: unchanged files are not written again, and
+/// the folder always ends up as a fresh crawl of the same site would be.
+@Suite("Incremental re-crawls", .serialized)
+struct IncrementalCrawlTests {
+    let harness = CrawlHarness()
+
+    func modificationDates(_ name: String) throws -> [String: Date] {
+        var dates: [String: Date] = [:]
+        for resource in try harness.manifest(name).resources.values {
+            let attributes = try FileManager.default.attributesOfItem(atPath: harness.root + "/" + name + "/" + resource.path)
+            dates[resource.path] = attributes[.modificationDate] as? Date
+        }
+        return dates
+    }
+
+    @Test func anUnchangedSiteIsNotWrittenAgain() async throws {
+        let origin = try await TestOrigin.start(site: .named("links"))
+        defer { Task { try await origin.shutdown() } }
+        _ = try await harness.crawl([origin.url("/")])
+        let before = try modificationDates("out")
+        let manifest = try harness.manifest()
+        try await Task.sleep(for: .milliseconds(20))
+        let again = try await harness.crawl([origin.url("/")], mode: .offline)
+        #expect(again.fetched == manifest.resources.count)
+        #expect(try modificationDates("out") == before, "unchanged files were written again")
+        #expect(try harness.manifest() == manifest)
+    }
+
+    @Test func aNewPageRewritesTheLinksToIt() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try await origin.shutdown() } }
+        let linksToNew = Atomic<Bool>(false)
+        origin.route("/") { _ in
+            .html("<a href='/a.html'>a</a> <a href='/new.html'>new</a>", headers: [("Cache-Control", "no-cache")])
+        }
+        origin.route("/a.html") { _ in .html("<a href='/new.html'>new</a> <a href='/'>home</a>", headers: [("ETag", "\"a\"")]) }
+        origin.route("/new.html") { _ in
+            linksToNew.load(ordering: .relaxed) ? .html("<p>new</p>") : .status(404)
+        }
+        _ = try await harness.crawl([origin.url("/")]) { $0.retries = 0 }
+        let a = try #require(try harness.manifest().resources[origin.url("/a.html")])
+        let first = try String(contentsOfFile: harness.root + "/out/" + a.path, encoding: .utf8)
+        #expect(first.contains("href='\(origin.url("/new.html"))'"), "a link to a page not saved stays absolute")
+
+        linksToNew.store(true, ordering: .relaxed)
+        _ = try await harness.crawl([origin.url("/")], mode: .refresh)
+        _ = try await harness.crawl([origin.url("/")], output: "fresh", mode: .offline)
+        let updated = try String(contentsOfFile: harness.root + "/out/" + a.path, encoding: .utf8)
+        #expect(updated.contains("href='new.html'"), "the unchanged page still points at the old absolute URL")
+        #expect(try harness.manifest().resources[origin.url("/a.html")]?.sha256 == a.sha256)
+        #expect(FolderContents.files(harness.root + "/out", excluding: [".mirror/journal", ".mirror/tmp", ".mirror/manifest"])
+                == FolderContents.files(harness.root + "/fresh", excluding: [".mirror/journal", ".mirror/tmp", ".mirror/manifest"]))
+    }
+}
