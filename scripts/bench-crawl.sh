@@ -15,14 +15,17 @@ source scripts/lib/docs-origin.sh
 source scripts/lib/measure.sh
 requests() { wc -l < "$work/access.log"; }
 
+# The re-crawls go into the cold crawl's folder, as a nightly job updating its copy does;
+# "mirror-maxage-new" re-crawls from the warm cache into a new, empty folder.
 for i in $(seq "$runs"); do
-  rm -rf "$work/m-cold" "$work/cache" "$work/wget" "$work/wget2"
+  rm -rf "$work/m-cold" "$work/m-new" "$work/cache" "$work/wget" "$work/wget2"
   run mirror-cold "$mirror" crawl "$origin/" -o "$work/m-cold" --cache "$work/cache" --quiet
   : > "$work/access.log"
-  run mirror-maxage "$mirror" crawl "$origin/" -o "$work/m-warm" --cache "$work/cache" --quiet --max-age 3600
+  run mirror-maxage "$mirror" crawl "$origin/" -o "$work/m-cold" --cache "$work/cache" --quiet --max-age 3600
   echo "$(requests)" >> "$work/maxage.requests"
+  run mirror-maxage-new "$mirror" crawl "$origin/" -o "$work/m-new" --cache "$work/cache" --quiet --max-age 3600
   : > "$work/access.log"
-  run mirror-refresh "$mirror" crawl "$origin/" -o "$work/m-refresh" --cache "$work/cache" --quiet --refresh
+  run mirror-refresh "$mirror" crawl "$origin/" -o "$work/m-cold" --cache "$work/cache" --quiet --refresh
   grep -c '" 304 ' "$work/access.log" >> "$work/refresh.304s" || true
   run wget bash -c "cd '$work' && mkdir -p wget && cd wget && wget -q -m -k -p -E -e robots=off '$origin/'"
   run wget2 bash -c "cd '$work' && mkdir -p wget2 && cd wget2 && wget2 -q --max-threads=8 -m -k -p -E --robots=off '$origin/'"
@@ -34,7 +37,7 @@ work = sys.argv[1]
 def load(name):
     rows = [line.split() for line in open(f"{work}/{name}.times")]
     return statistics.median(float(r[0]) for r in rows), statistics.median(int(r[1]) for r in rows) / 1024
-results = {name: load(name) for name in ["mirror-cold", "mirror-maxage", "mirror-refresh", "wget", "wget2"]}
+results = {name: load(name) for name in ["mirror-cold", "mirror-maxage", "mirror-maxage-new", "mirror-refresh", "wget", "wget2"]}
 cold = results["mirror-cold"][0]
 print("| run | median wall s | ratio | peak RSS MB |")
 print("|---|---:|---:|---:|")

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import MirrorCompression
 import MirrorCore
 public import MirrorSite
 
@@ -69,32 +68,15 @@ public struct BundleUnpacker {
     }
 
     private func read(_ bundle: String, into root: String?) throws -> Summary {
-        let input = try InputFile(path: bundle, missing: .io(path: bundle, message: "no such file"))
         // The tar layer enforces the real limits; this only bounds what the gzip layer may
         // produce around them (headers, padding).
-        let decoder: GzipDecoder
-        do {
-            decoder = try GzipDecoder(limit: Int(limits.maxTotalSize) + limits.maxEntryCount * 1536 + (64 << 20))
-        } catch {
-            throw BundleError.corrupt("\(error)")
-        }
+        let stream = try InflatedStream(path: bundle, limit: Int(limits.maxTotalSize) + limits.maxEntryCount * 1536 + (64 << 20))
+        defer { stream.cancel() }
         var entries = EntryHandler(root: root)
         var reader = TarReader(limits: limits)
-        var inflated: [UInt8] = []
         do {
-            try input.readChunks(size: 256 << 10) { chunk in
-                inflated.removeAll(keepingCapacity: true)
-                do {
-                    try decoder.decompress(chunk, into: &inflated)
-                } catch {
-                    throw BundleError.corrupt("\(error)")
-                }
-                try inflated.withUnsafeBytes { try reader.feed($0) { try entries.handle($0) } }
-            }
-            do {
-                try decoder.finish()
-            } catch {
-                throw BundleError.corrupt("\(error)")
+            while let chunk = try stream.next() {
+                try chunk.withUnsafeBytes { try reader.feed($0) { try entries.handle($0) } }
             }
             try reader.finish()
         } catch let error as TarError {
