@@ -30,9 +30,12 @@ struct CacheCommand: AsyncParsableCommand {
         }
     }
 
-    static func open(_ directory: String) throws -> CacheStore {
+    /// Opens the cache in `directory`, holding at most `memoryCapacity` bytes of bodies in memory.
+    static func open(_ directory: String, memoryCapacity: Int = CacheStore.Configuration().memoryCapacity) throws -> CacheStore {
         do {
-            return try CacheStore(directory: directory)
+            var configuration = CacheStore.Configuration()
+            configuration.memoryCapacity = memoryCapacity
+            return try CacheStore(directory: directory, configuration: configuration)
         } catch let error as CacheError {
             if case .corruptIndex = error { throw CommandFailure(error.description, status: .cacheDamaged) }
             throw CommandFailure(error.description, status: .io)

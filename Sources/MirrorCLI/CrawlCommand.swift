@@ -53,7 +53,9 @@ struct CrawlCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try crawlConfiguration()
-        let store = try CacheCommand.open(cacheOptions.directory())
+        // A crawl reads each body right after storing it and rarely again: a small memory
+        // tier serves that, and a larger one would only add to the crawl's footprint.
+        let store = try CacheCommand.open(cacheOptions.directory(), memoryCapacity: 2 << 20)
         let transport = AsyncHTTPClientTransport(connectionsPerHost: perHost)
         let client = CachingClient(store: store, transport: transport, configuration: clientConfiguration())
         let report: CrawlReport

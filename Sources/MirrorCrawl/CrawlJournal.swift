@@ -29,7 +29,26 @@ public final class CrawlJournal: Sendable {
                 detail TEXT
             )
             """)
+        // Kept across crawls into the same folder: the resolved links of each page, by body.
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS links (url TEXT PRIMARY KEY, key TEXT NOT NULL, links BLOB NOT NULL)
+            """)
         database = Mutex(connection)
+    }
+
+    /// The links recorded for `url` when its page had the same `key` (body digest, type, settings).
+    func links(of url: String, key: String) throws -> PageLinks? {
+        try database.withLock { database in
+            try database.statement("SELECT links FROM links WHERE url = ? AND key = ?")
+                .rows([.text(url), .text(key)]) { $0.blob(0) }.first.flatMap(PageLinks.init(encoded:))
+        }
+    }
+
+    func record(_ links: PageLinks, of url: String, key: String) throws {
+        try database.withLock { database in
+            try database.statement("INSERT OR REPLACE INTO links (url, key, links) VALUES (?, ?, ?)")
+                .run([.text(url), .text(key), .blob(links.encoded)])
+        }
     }
 
     /// Records newly discovered URLs as queued (one transaction for a page's links).

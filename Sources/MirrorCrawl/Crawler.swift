@@ -102,7 +102,7 @@ public final class Crawler: Sendable {
             pending += await robots.rules(for: seed).rules.sitemaps + ["\(seed.origin)/sitemap.xml"]
         }
         var visited = Set<String>()
-        var offers: [(CrawlItem, URLParts)] = []
+        var offers: [CrawlItem] = []
         while let next = pending.popLast(), visited.count < 1000 {
             guard let parts = URLParts(next), visited.insert(parts.normalized).inserted,
                   let response = try? await client.fetch(CacheRequest(url: parts.normalized)),
@@ -115,8 +115,8 @@ public final class Crawler: Sendable {
             let entries = SitemapParser.entries(in: bytes)
             pending += entries.sitemaps
             for page in entries.pages {
-                guard let (target, normalized) = scope.resolve(page, against: parts) else { continue }
-                offers.append((CrawlItem(url: normalized, depth: 1, role: .page, hops: 0, referrer: parts.normalized), target))
+                guard let normalized = scope.resolve(page, against: parts) else { continue }
+                offers.append(CrawlItem(url: normalized, depth: 1, role: .page, hops: 0, referrer: parts.normalized))
             }
         }
         try await offer(offers)
@@ -180,7 +180,7 @@ public final class Crawler: Sendable {
         }
         if item.role == .page { perHostPages.withLock { $0[url.authority, default: 0] += 1 } }
         try journal.finished(item.url, state: .done, status: response.status, detail: path)
-        try await discover(links(in: response, url: url, contentType: contentType), from: item, base: url)
+        try await discover(pageLinks(in: response, url: url, contentType: contentType), from: item)
     }
 
     /// Fetches through the cache, retrying timeouts, connection errors, 429 and 5xx with backoff.
@@ -214,7 +214,7 @@ public final class Crawler: Sendable {
 
     private func followRedirect(_ item: CrawlItem, response: CacheResponse, from url: URLParts, to location: String) async throws {
         report.withLock { $0.redirects += 1 }
-        guard let (target, normalized) = scope.resolve(location, against: url) else {
+        guard let normalized = scope.resolve(location, against: url) else {
             recordFailure(item, status: nil, message: "redirect to an unusable location: \(location)")
             return try journal.finished(item.url, state: .failed, status: nil, detail: location)
         }
@@ -223,41 +223,56 @@ public final class Crawler: Sendable {
         if item.hops + 1 > 10 { return try skip(item, .redirectLimit) }
         if normalized == item.url { return try skip(item, .redirectLoop) }
         let next = CrawlItem(url: normalized, depth: item.depth, role: item.role, hops: item.hops + 1, referrer: item.url)
-        try await offer([(next, target)])
+        try await offer([next])
     }
 
-    private func links(in response: CacheResponse, url: URLParts, contentType: String?) throws -> (links: [ExtractedLink], base: String?) {
+    /// The links of a saved page: from the journal when this page had the same body before,
+    /// else extracted (libxml2 or the CSS tokenizer), resolved, and recorded there.
+    private func pageLinks(in response: CacheResponse, url: URLParts, contentType: String?) throws -> PageLinks {
         let type = (contentType ?? "").lowercased()
         let isHTML = type.contains("text/html") || type.contains("xhtml") || (contentType == nil && url.path.hasSuffix(".html"))
         let isCSS = type.contains("text/css") || (contentType == nil && url.path.hasSuffix(".css"))
-        guard isHTML || isCSS else { return ([], nil) }
+        guard isHTML || isCSS else { return PageLinks(links: []) }
+        let key = response.entry.map { [$0.digest, type, configuration.ignoredParameters.map(\.source).joined(separator: " ")].joined(separator: "\n") }
+        if let key, let known = try journal.links(of: url.normalized, key: key) { return known }
         let body = try response.body.collect(limit: 64 << 20)
-        if isCSS { return (CSSLinkExtractor.links(in: String(decoding: body, as: UTF8.self)), nil) }
-        let extractor = HTMLLinkExtractor(charset: CharsetSniffer.charset(contentType: contentType, prefix: Array(body.prefix(1024))))
-        extractor.feed(body)
-        let found = extractor.finish()
-        return (found.links, found.baseHref)
+        var found: [ExtractedLink]
+        var base = url
+        if isCSS {
+            found = CSSLinkExtractor.links(in: String(decoding: body, as: UTF8.self))
+        } else {
+            let extractor = HTMLLinkExtractor(charset: CharsetSniffer.charset(contentType: contentType, prefix: Array(body.prefix(1024))))
+            extractor.feed(body)
+            let extracted = extractor.finish()
+            found = extracted.links
+            if let href = extracted.baseHref, let resolved = url.resolve(href) { base = resolved }
+        }
+        let links = PageLinks(links: found.compactMap { link in
+            scope.resolve(link.reference, against: base).map { PageLinks.Link(url: $0, kind: link.kind) }
+        })
+        if let key { try journal.record(links, of: url.normalized, key: key) }
+        return links
     }
 
-    /// Turns a response's links into frontier items, checking scope and recording skips.
-    private func discover(_ found: (links: [ExtractedLink], base: String?), from item: CrawlItem, base page: URLParts) async throws {
-        let base = found.base.flatMap { page.resolve($0) } ?? page
-        var offers: [(CrawlItem, URLParts)] = []
-        for link in found.links {
+    /// Turns a page's links into frontier items, checking scope and recording skips.
+    private func discover(_ page: PageLinks, from item: CrawlItem) async throws {
+        var offers: [CrawlItem] = []
+        for link in page.links {
             // A requisite page (a frame) contributes its requisites only.
             if item.role == .requisite && link.kind == .navigation { continue }
-            guard let (parts, normalized) = scope.resolve(link.reference, against: base) else { continue }
             let role: CrawlRole = link.kind == .navigation ? .page : .requisite
             let depth = role == .page ? item.depth + 1 : item.depth
-            offers.append((CrawlItem(url: normalized, depth: depth, role: role, hops: 0, referrer: item.url), parts))
+            offers.append(CrawlItem(url: link.url, depth: depth, role: role, hops: 0, referrer: item.url))
         }
         try await offer(offers)
     }
 
-    private func offer(_ offers: [(item: CrawlItem, parts: URLParts)]) async throws {
+    /// Queues the items not seen before that are in scope (their URLs are normalized).
+    private func offer(_ offers: [CrawlItem]) async throws {
         var accepted: [CrawlItem] = []
-        let fresh = await frontier.markSeen(offers.map(\.item.url))
-        for ((item, parts), isNew) in zip(offers, fresh) where isNew {
+        let fresh = await frontier.markSeen(offers.map(\.url))
+        for (item, isNew) in zip(offers, fresh) where isNew {
+            guard let parts = URLParts(item.url) else { continue }
             if let reason = scope.check(parts, normalized: item.url, role: item.role, depth: item.depth) {
                 recordSkip(item, reason)
                 continue

@@ -54,7 +54,7 @@ struct ScopeRules: Sendable {
     }
 
     /// Resolves a reference and normalizes it, removing ignored query parameters.
-    func resolve(_ reference: String, against base: URLParts) -> (parts: URLParts, normalized: String)? {
+    func resolve(_ reference: String, against base: URLParts) -> String? {
         guard var parts = base.resolve(reference) else { return nil }
         parts.fragment = nil
         if let query = parts.query, !configuration.ignoredParameters.isEmpty {
@@ -64,6 +64,6 @@ struct ScopeRules: Sendable {
             }
             parts.query = kept.isEmpty ? nil : kept.joined(separator: "&")
         }
-        return (parts, parts.normalized)
+        return parts.normalized
     }
 }

@@ -58,4 +58,25 @@ struct IncrementalCrawlTests {
         #expect(FolderContents.files(harness.root + "/out", excluding: [".mirror/journal", ".mirror/tmp", ".mirror/manifest"])
                 == FolderContents.files(harness.root + "/fresh", excluding: [".mirror/journal", ".mirror/tmp", ".mirror/manifest"]))
     }
+
+    /// The links of a page are remembered by its body: a changed page is parsed again.
+    @Test func aChangedPageIsParsedAgain() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try await origin.shutdown() } }
+        let version = Atomic<Int>(1)
+        origin.route("/") { _ in
+            let target = version.load(ordering: .relaxed) == 1 ? "/one.html" : "/two.html"
+            return .html("<a href='\(target)'>next</a>", headers: [("ETag", "\"v\(version.load(ordering: .relaxed))\"")])
+        }
+        origin.route("/one.html") { _ in .html("one") }
+        origin.route("/two.html") { _ in .html("two") }
+        _ = try await harness.crawl([origin.url("/")])
+        origin.clearLog()
+        _ = try await harness.crawl([origin.url("/")], mode: .refresh)
+        #expect(!origin.requests.map(\.uri).contains("/two.html"))
+        version.store(2, ordering: .relaxed)
+        origin.clearLog()
+        _ = try await harness.crawl([origin.url("/")], mode: .refresh)
+        #expect(origin.requests.map(\.uri).contains("/two.html"), "the old links of the page were used")
+    }
 }
