@@ -52,7 +52,10 @@ public struct BundlePacker {
         }
         let files = manifest.files
         var summary = Summary()
-        let temporary = "\(output).partial-\(ProcessInfo.processInfo.processIdentifier)"
+        let outputURL = URL(fileURLWithPath: output)
+        let prefix = ".\(outputURL.lastPathComponent).partial-"
+        AbandonedFiles.remove(in: outputURL.deletingLastPathComponent().path, prefix: prefix)
+        let temporary = "\(outputURL.deletingLastPathComponent().path)/\(prefix)\(ProcessInfo.processInfo.processIdentifier)"
         let sink = try OutputFile(path: temporary)
         do {
             var bundleHash = SHA256()

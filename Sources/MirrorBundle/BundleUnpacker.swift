@@ -40,7 +40,7 @@ public struct BundleUnpacker {
         let url = URL(fileURLWithPath: destination)
         let parent = url.deletingLastPathComponent().path
         let prefix = ".\(url.lastPathComponent).unpacking-"
-        Self.removeAbandoned(in: parent, prefix: prefix)
+        AbandonedFiles.remove(in: parent, prefix: prefix)
         let temporary = "\(parent)/\(prefix)\(ProcessInfo.processInfo.processIdentifier)"
         try? fileManager.removeItem(atPath: temporary)
         do {
@@ -56,14 +56,6 @@ public struct BundleUnpacker {
         } catch {
             try? fileManager.removeItem(atPath: temporary)
             throw error
-        }
-    }
-
-    /// Removes the temporary folders of unpacks whose process died (kill -9, power loss).
-    static func removeAbandoned(in parent: String, prefix: String) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where name.hasPrefix(prefix) {
-            guard let pid = Int32(name.dropFirst(prefix.count)), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(atPath: parent + "/" + name)
         }
     }
 

@@ -162,4 +162,16 @@ struct BundleRefusalTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: root).allSatisfy { !$0.contains("partial") })
         #expect(throws: BundleError.self) { try BundlePacker().pack(folder: root + "/cache", to: root + "/cache.tar.gz") }
     }
+
+    /// What a killed pack or unpack leaves (its process gone) is cleared by the next one.
+    @Test func leftoversOfKilledRunsAreCleared() async throws {
+        try await crawl()
+        let dead = "999999999"
+        try FileManager.default.createDirectory(atPath: "\(root)/.copy.unpacking-\(dead)/half", withIntermediateDirectories: true)
+        try Data([1]).write(to: URL(fileURLWithPath: "\(root)/.site.tar.gz.partial-\(dead)"))
+        try BundlePacker().pack(folder: root + "/out", to: root + "/site.tar.gz")
+        try BundleUnpacker().unpack(root + "/site.tar.gz", to: root + "/copy")
+        let names = try FileManager.default.contentsOfDirectory(atPath: root)
+        #expect(names.allSatisfy { !$0.contains(dead) }, "\(names)")
+    }
 }
