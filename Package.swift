@@ -93,7 +93,7 @@ let package = Package(
             swiftSettings: settings
         ),
         // Measures link extraction and rewriting on real pages (scripts/bench-html.sh).
-        .executableTarget(name: "mirror-html-bench", dependencies: ["MirrorHTML", "MirrorSite"], swiftSettings: settings),
+        .executableTarget(name: "mirror-html-bench", dependencies: ["CLibXML2", "MirrorHTML", "MirrorSite"], swiftSettings: settings),
         // Writes cache entries until killed; the crash tests SIGKILL it at random moments.
         .executableTarget(
             name: "mirror-cache-torture",

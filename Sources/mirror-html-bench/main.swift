@@ -1,0 +1,88 @@
+// Measures link extraction and rewriting on real pages; scripts/bench-html.sh runs it on the
+// Python 3.11 documentation.
+//
+//     mirror-html-bench [FOLDER=/usr/share/doc/python3.11/html] [PASSES=5] [ONLY]
+//
+// Every *.html under FOLDER is read into memory first; then, on one thread, each measure
+// parses all of them, best of PASSES: libxml2's SAX parser alone with no-op callbacks (the
+// floor), HTMLLinkExtractor, HTMLReferenceLocator, and LinkRewriter.rewriteHTML. ONLY (e.g.
+// "Locator", for a profiler) runs just the floor and the measures whose names contain it.
+import CLibXML2
+import Foundation
+import MirrorHTML
+import MirrorSite
+
+let arguments = CommandLine.arguments
+let folder = arguments.count > 1 ? arguments[1] : "/usr/share/doc/python3.11/html"
+let passes = arguments.count > 2 ? Int(arguments[2])! : 5
+let only = arguments.count > 3 ? arguments[3] : ""
+
+/// (path relative to the folder, bytes) of every HTML file, in a fixed order.
+let pages: [(path: String, bytes: [UInt8])] = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? [])
+    .filter { $0.hasSuffix(".html") }.sorted()
+    .map { ($0, Array(FileManager.default.contents(atPath: folder + "/" + $0)!)) }
+let totalBytes = pages.reduce(0) { $0 + $1.bytes.count }
+guard totalBytes > 0 else {
+    FileHandle.standardError.write(Data("mirror-html-bench: no HTML files under \(folder)\n".utf8))
+    exit(2)
+}
+print("# \(pages.count) pages, \(String(format: "%.1f", Double(totalBytes) / 1e6)) MB, best of \(passes) passes, one thread")
+
+/// libxml2's HTML push parser with callbacks that do nothing, fed the page whole; the bytes parsed.
+func parseWithNoOpCallbacks(_ page: [UInt8]) -> Int {
+    var handler = htmlSAXHandler()
+    handler.initialized = XML_SAX2_MAGIC
+    handler.startElement = { _, _, _ in }
+    handler.endElement = { _, _ in }
+    handler.characters = { _, _, _ in }
+    handler.serror = { _, _ in }
+    let context = htmlCreatePushParserCtxt(&handler, nil, nil, 0, nil, XML_CHAR_ENCODING_NONE)!
+    let options = HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+        | HTML_PARSE_NONET.rawValue
+    htmlCtxtUseOptions(context, Int32(options))
+    xmlSwitchToEncoding(context, xmlFindCharEncodingHandler("utf-8"))
+    page.withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { _ = htmlParseChunk(context, $0.baseAddress, Int32($0.count), 0) }
+    }
+    htmlParseChunk(context, nil, 0, 1)
+    if let document = context.pointee.myDoc { xmlFreeDoc(document) }
+    htmlFreeParserCtxt(context)
+    return page.count
+}
+
+let origin = "http://docs.example/"
+/// Every URL is "saved": to its path under a folder named after its host, as the crawler would.
+func target(_ url: String) -> String? {
+    url.firstRange(of: "://").map { String(url[$0.upperBound...].prefix { $0 != "?" && $0 != "#" }) }
+}
+
+/// Runs `work` over every page, best of `passes`: its seconds, and the sum of what `work`
+/// returned (links, references, bytes written), so that nothing is optimized away.
+func measure(_ work: (_ path: String, _ page: [UInt8]) -> Int) -> (seconds: Double, count: Int) {
+    var best = Double.infinity
+    var count = 0
+    for _ in 0..<passes {
+        let start = ContinuousClock.now
+        count = pages.reduce(0) { $0 + work($1.path, $1.bytes) }
+        let elapsed = ContinuousClock.now - start
+        best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+    return (best, count)
+}
+
+let rewriter = LinkRewriter()
+let floor = measure { parseWithNoOpCallbacks($1) }
+let measures: [(String, (String, [UInt8]) -> Int)] = [
+    ("HTMLLinkExtractor", { HTMLLinkExtractor.links(in: $1, charset: "utf-8").links.count }),
+    ("HTMLReferenceLocator", { HTMLReferenceLocator.references(in: $1, charset: "utf-8").count }),
+    ("LinkRewriter.rewriteHTML", { path, page in
+        rewriter.rewriteHTML(page, charset: "utf-8", pageURL: origin + path, pagePath: "docs.example/" + path, target: target).count
+    }),
+]
+func report(_ name: String, _ result: (seconds: Double, count: Int)) {
+    let rate = Double(totalBytes) / result.seconds / 1e6
+    print(name.padding(toLength: 26, withPad: " ", startingAt: 0)
+        + String(format: "%7.1f MB/s per core  %6.3f s  %5.2f× the floor's time  (%d)", rate, result.seconds, result.seconds / floor.seconds, result.count))
+}
+report("libxml2 SAX, no-op", floor)
+for (name, work) in measures where only.isEmpty || name.contains(only) { report(name, measure(work)) }
