@@ -29,6 +29,15 @@ public struct ExtractedLink: Sendable, Equatable, Hashable {
         return String(decoding: bytes[first..<end], as: UTF8.self)
     }
 
+    /// `bytes` without leading and trailing ASCII whitespace.
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var lower = 0
+        var upper = bytes.count
+        while lower < upper, isASCIIWhitespace(bytes[lower]) { lower += 1 }
+        while upper > lower, isASCIIWhitespace(bytes[upper - 1]) { upper -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[lower..<upper])
+    }
+
     static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
     }
@@ -37,7 +46,11 @@ public struct ExtractedLink: Sendable, Equatable, Hashable {
 
     /// Whether `reference` (trimmed) names something to fetch; see `init?(raw:kind:source:)`.
     static func isFetchable(_ reference: String) -> Bool {
-        let bytes = reference.utf8
+        isFetchable(reference.utf8)
+    }
+
+    /// Whether the UTF-8 `bytes` of a trimmed reference name something to fetch.
+    static func isFetchable(_ bytes: some Collection<UInt8>) -> Bool {
         guard let first = bytes.first, first != UInt8(ascii: "#") else { return false }
         // A scheme is letters, digits, "+", "-", "." before the first ":" (RFC 3986 §3.1).
         var length = 0

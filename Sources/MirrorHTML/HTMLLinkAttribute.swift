@@ -1,6 +1,6 @@
 /// How one start-tag attribute refers to URLs: the table shared by the link extractor and the
 /// reference locator, so that what is crawled and what is rewritten cannot drift apart.
-public enum HTMLLinkAttribute: Sendable, Equatable {
+enum HTMLLinkAttribute: Sendable, Equatable {
     /// The whole value is one URL.
     case url(LinkKind, source: String)
     /// A `srcset`-like list of image candidates.
@@ -12,14 +12,27 @@ public enum HTMLLinkAttribute: Sendable, Equatable {
     /// `<base href>`: not a link, the base of every relative link.
     case base
 
-    /// The role of the attribute `name` on `element`; nil when it names no URL.
+    /// The role of the attribute `name` on `element` (both lower-cased); nil when it names no URL.
     /// - Parameter attributes: all of the tag's attributes (for `rel`, `type`, `http-equiv`).
-    public static func role(of name: String, element: String, attributes: [HTMLAttribute]) -> HTMLLinkAttribute? {
+    static func role(
+        of name: UnsafeBufferPointer<UInt8>, element: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]
+    ) -> HTMLLinkAttribute? {
+        // Most attributes name no URL: turned away before any String is made.
+        guard linkNames.contains(where: name.spells) else { return nil }
+        return role(of: name.string, element: element.string) { attributes[$0]?.string }
+    }
+
+    private static let linkNames: [StaticString] = [
+        "href", "xlink:href", "src", "srcset", "imagesrcset", "data-srcset", "data-src", "poster", "data", "background",
+        "content", "style",
+    ]
+
+    private static func role(of name: String, element: String, attributes: (StaticString) -> String?) -> HTMLLinkAttribute? {
         switch (name, element) {
         case ("href", "a"), ("href", "area"):
             return .url(.navigation, source: "\(element)[href]")
         case ("href", "link"):
-            return HTMLLinkExtractor.kind(ofRelation: attributes["rel"] ?? "").map { .url($0, source: "link[href]") }
+            return HTMLLinkExtractor.kind(ofRelation: attributes("rel") ?? "").map { .url($0, source: "link[href]") }
         case ("href", "base"):
             return .base
         case ("href", "image"), ("href", "use"), ("xlink:href", "image"), ("xlink:href", "use"):
@@ -30,7 +43,7 @@ public enum HTMLLinkAttribute: Sendable, Equatable {
             ("src", "embed"), ("src", "video"), ("src", "audio"), ("src", "track"):
             return .url(.requisite, source: "\(element)[src]")
         case ("src", "input"):
-            return attributes["type"]?.lowercased() == "image" ? .url(.requisite, source: "input[src]") : nil
+            return attributes("type")?.lowercased() == "image" ? .url(.requisite, source: "input[src]") : nil
         case ("srcset", "img"), ("srcset", "source"), ("imagesrcset", "link"):
             return .srcset(source: "\(element)[\(name)]")
         case ("data-srcset", _):
@@ -41,7 +54,7 @@ public enum HTMLLinkAttribute: Sendable, Equatable {
             ("background", "td"), ("background", "th"):
             return .url(.requisite, source: "\(element)[\(name)]")
         case ("content", "meta"):
-            return attributes["http-equiv"]?.lowercased() == "refresh" ? .metaRefresh : nil
+            return attributes("http-equiv")?.lowercased() == "refresh" ? .metaRefresh : nil
         case ("style", _):
             return .style(source: "\(element)[style]")
         default:

@@ -13,13 +13,9 @@
 /// name nothing a reader needs offline (the same list the offline check ignores).
 ///
 /// One instance serves one document and one task at a time.
-public final class HTMLLinkExtractor: HTMLSAXParser.Delegate {
+public final class HTMLLinkExtractor: HTMLEventHandler {
     private let charset: String
-    private lazy var parser: HTMLSAXParser = {
-        let parser = HTMLSAXParser(delegate: self, charset: charset)
-        parser.reportsText = false
-        return parser
-    }()
+    private lazy var parser = HTMLSAXParser(handler: self, charset: charset)
     private var result = HTMLLinks()
     /// The text of the `<style>` element being read; libxml2 may report it in several pieces.
     private var styleText: [UInt8]?
@@ -54,54 +50,59 @@ public final class HTMLLinkExtractor: HTMLSAXParser.Delegate {
         return extractor.finish()
     }
 
-    // MARK: HTMLSAXParser.Delegate
+    // MARK: HTMLEventHandler
 
-    public func parser(_ parser: HTMLSAXParser, didStart element: String, attributes: [HTMLAttribute]) {
-        if element == "style" {
+    func startElement(_ element: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) {
+        if element.spells("style") {
             flushStyle()
             styleText = []
-            parser.reportsText = true
         }
         for attribute in attributes {
+            let value = attribute.value
             switch HTMLLinkAttribute.role(of: attribute.name, element: element, attributes: attributes) {
             case .url(let kind, let source):
-                add(attribute.value, kind, source)
+                add(value, kind, source)
             case .srcset(let source):
-                for url in SrcsetParser.urls(in: attribute.value) { add(url, .requisite, source) }
-            case .metaRefresh:
-                if let url = MetaRefreshParser.url(in: attribute.value) { add(url, .navigation, "meta[refresh]") }
-            case .style(let source):
-                var css = attribute.value
-                css.withUTF8 {
-                    CSSLinkExtractor.scan($0, urlSource: source, importSource: source, into: &result.links)
+                for range in SrcsetParser.urlRanges(in: value) {
+                    add(UnsafeBufferPointer(rebasing: value[range]), .requisite, source)
                 }
+            case .metaRefresh:
+                if let range = MetaRefreshParser.urlRange(in: value) {
+                    add(UnsafeBufferPointer(rebasing: value[range]), .navigation, "meta[refresh]")
+                }
+            case .style(let source):
+                CSSLinkExtractor.scan(value, urlSource: source, importSource: source, into: &result.links)
             case .base:
-                if result.baseHref == nil { result.baseHref = ExtractedLink.trimmed(attribute.value) }
+                if result.baseHref == nil { result.baseHref = ExtractedLink.trimmed(value).string }
             case nil:
                 break
             }
         }
     }
 
-    public func parser(_ parser: HTMLSAXParser, didEnd element: String) {
-        if element == "style" { flushStyle() }
+    func endElement(_ element: UnsafeBufferPointer<UInt8>) {
+        if element.spells("style") { flushStyle() }
     }
 
-    public func parser(_ parser: HTMLSAXParser, foundText text: String) {
-        styleText?.append(contentsOf: text.utf8)
+    func characters(_ text: UnsafeBufferPointer<UInt8>) {
+        styleText?.append(contentsOf: text)
     }
+
+    var wantsText: Bool { styleText != nil }
 
     // MARK: Links
 
-    private func add(_ raw: String, _ kind: LinkKind, _ source: String) {
-        if let link = ExtractedLink(raw: raw, kind: kind, source: source) { result.links.append(link) }
+    /// Adds the link written `raw`, unless it names nothing to fetch.
+    private func add(_ raw: UnsafeBufferPointer<UInt8>, _ kind: LinkKind, _ source: String) {
+        let reference = ExtractedLink.trimmed(raw)
+        guard ExtractedLink.isFetchable(reference) else { return }
+        result.links.append(ExtractedLink(reference: reference.string, kind: kind, source: source))
     }
 
     /// Runs the CSS extractor over a finished `<style>` element.
     private func flushStyle() {
         guard let css = styleText else { return }
         styleText = nil
-        parser.reportsText = false
         css.withUnsafeBufferPointer {
             CSSLinkExtractor.scan($0, urlSource: "style[url]", importSource: "style @import", into: &result.links)
         }

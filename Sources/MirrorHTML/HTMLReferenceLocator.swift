@@ -10,13 +10,10 @@
 /// it anyway.
 ///
 /// UTF-16 documents are not supported (the scanners read ASCII-compatible bytes).
-public final class HTMLReferenceLocator: HTMLSAXParser.Delegate {
+public final class HTMLReferenceLocator: HTMLEventHandler {
     private let charset: String
-    private lazy var parser: HTMLSAXParser = {
-        let parser = HTMLSAXParser(delegate: self, charset: charset)
-        parser.reportsText = false
-        return parser
-    }()
+    private let isUTF8: Bool
+    private lazy var parser = HTMLSAXParser(handler: self, charset: charset)
     /// Every byte fed so far.
     private var document: [UInt8] = []
     /// Tags are searched for after the previous tag found.
@@ -25,9 +22,12 @@ public final class HTMLReferenceLocator: HTMLSAXParser.Delegate {
     private var sawBase = false
     /// Where the text of each `<style>` element starts; read once the document is complete.
     private var styleStarts: [Int] = []
+    /// The link attributes of the tag being reported: index among its attributes, and role.
+    private var roles: [(index: Int, role: HTMLLinkAttribute)] = []
 
     public init(charset: String = "utf-8") {
         self.charset = charset
+        isUTF8 = CharsetDecoder.isUTF8(charset)
     }
 
     /// Parses the next chunk of the document.
@@ -51,60 +51,70 @@ public final class HTMLReferenceLocator: HTMLSAXParser.Delegate {
         return locator.finish()
     }
 
-    // MARK: HTMLSAXParser.Delegate
+    // MARK: HTMLEventHandler
 
-    public func parser(_ parser: HTMLSAXParser, didStart element: String, attributes: [HTMLAttribute]) {
-        let roles = attributes.compactMap { attribute in
-            HTMLLinkAttribute.role(of: attribute.name, element: element, attributes: attributes).map { (attribute.name, $0) }
+    func startElement(_ element: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) {
+        roles.removeAll(keepingCapacity: true)
+        for (index, attribute) in attributes.enumerated() {
+            if let role = HTMLLinkAttribute.role(of: attribute.name, element: element, attributes: attributes) {
+                roles.append((index, role))
+            }
         }
-        let linkValues = roles.compactMap { role in attributes.first { $0.name == role.0 } }
-        guard !roles.isEmpty || element == "style", let tag = locate(element, attributes: attributes, values: linkValues)
-        else { return }
-        searchFloor = Self.rawTextElements.contains(element) ? endOfRawText(element, openedAt: tag.start) : tag.end
-        if element == "style", tag.end < document.count { styleStarts.append(tag.end + 1) }
-        for (name, role) in roles {
-            guard let range = tag[name]?.value else { continue }
+        let isStyle = element.spells("style")
+        guard !roles.isEmpty || isStyle, let tag = locate(element, attributes: attributes) else { return }
+        let isRawText = Self.rawTextElements.contains { element.elementsEqual(UnsafeBufferPointer($0)) }
+        searchFloor = isRawText ? document.endOfRawText(element, openedAt: tag.start) : tag.end
+        if isStyle, tag.end < document.count { styleStarts.append(tag.end + 1) }
+        for (index, role) in roles {
+            guard let range = tag[attributes[index].name]?.value else { continue }
             add(role, range)
         }
     }
 
-    public func parser(_ parser: HTMLSAXParser, didEnd element: String) {}
+    func endElement(_ element: UnsafeBufferPointer<UInt8>) {}
 
-    public func parser(_ parser: HTMLSAXParser, foundText text: String) {}
+    func characters(_ text: UnsafeBufferPointer<UInt8>) {}
+
+    var wantsText: Bool { false }
 
     // MARK: Locating
 
     /// Elements whose content is text, not markup: a `<` inside them starts no tag.
-    static let rawTextElements = ["script", "style", "textarea", "title", "xmp", "plaintext"]
+    private static let rawTextElements: [StaticString] = ["script", "style", "textarea", "title", "xmp", "plaintext"]
 
     /// Finds, scanning forward from the previous tag found, the next start tag named `element`
-    /// that has every attribute libxml2 reported — skipping comments and the content of raw-text
-    /// elements, as a browser's tokenizer does. Events arrive in document order, so the scan is
-    /// linear over the document, and a candidate must carry the same link values libxml2 reported.
-    /// (libxml2's `xmlByteConsumed` runs ahead of the events when it
-    /// buffers input, so it cannot place tags on real pages.) Each range found holds its own
-    /// source value, so even a tag libxml2 dropped cannot make a wrong value be written.
-    private func locate(_ element: String, attributes: [HTMLAttribute], values: [HTMLAttribute]) -> HTMLStartTag? {
+    /// that has every attribute libxml2 reported — skipping comments and the content of
+    /// raw-text elements, as a browser's tokenizer does. Events arrive in document order, so the
+    /// scan is linear over the document, and a candidate must carry the same link values
+    /// libxml2 reported. (libxml2's `xmlByteConsumed` runs ahead of the events when it buffers
+    /// input, so it cannot place tags on real pages.) Each range found holds its own source
+    /// value, so even a tag libxml2 dropped cannot make a wrong value be written.
+    private func locate(_ element: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) -> HTMLStartTag? {
+        let document = document
         var position = searchFloor
-        while let open = document[position...].firstIndex(of: UInt8(ascii: "<")) {
-            if matches("<!--", at: open) {
-                position = find("-->", from: open + 4).map { $0 + 3 } ?? document.count
+        while let open = document.index(of: UInt8(ascii: "<"), from: position) {
+            // What may start here, by the next byte: a comment, the element, a raw-text element.
+            let next = open + 1 < document.count ? document[open + 1] | 0x20 : 0
+            if next == UInt8(ascii: "!"), document.matches("<!--", at: open) {
+                position = document.index(of: "-->", from: open + 4).map { $0 + 3 } ?? document.count
                 continue
             }
-            if startsTag(element, at: open + 1) {
+            if next == element[0] | 0x20, document.startsTag(element, at: open + 1) {
                 let tag = HTMLStartTag(document, at: open)
                 // Same attribute names, and the same link values: two `<link rel=… href=…>` in a row
                 // differ only there, and one of them may be a tag libxml2 reported without a link role.
-                if attributes.allSatisfy({ tag[$0.name] != nil }), values.allSatisfy({ attribute in
-                    tag[attribute.name]?.value.map { decoded($0).1 == ExtractedLink.trimmed(attribute.value) } ?? false
+                if attributes.allSatisfy({ tag[$0.name] != nil }), roles.allSatisfy({ index, _ in
+                    tag[attributes[index].name]?.value.map { reads($0, as: attributes[index].value) } ?? false
                 }) {
                     return tag
                 }
                 position = tag.end + 1
                 continue
             }
-            if let raw = Self.rawTextElements.first(where: { startsTag($0, at: open + 1) }) {
-                position = endOfRawText(raw, openedAt: open)
+            if Self.rawTextInitials.contains(next),
+                let raw = Self.rawTextElements.first(where: { document.startsTag(UnsafeBufferPointer($0), at: open + 1) })
+            {
+                position = document.endOfRawText(UnsafeBufferPointer(raw), openedAt: open)
                 continue
             }
             position = open + 1
@@ -112,58 +122,36 @@ public final class HTMLReferenceLocator: HTMLSAXParser.Delegate {
         return nil
     }
 
-    /// Where the closing tag of a raw-text element opened at `open` starts (or the end).
-    private func endOfRawText(_ element: String, openedAt open: Int) -> Int {
-        let tag = HTMLStartTag(document, at: open)
-        return find("</" + element, from: tag.end, caseInsensitive: true) ?? document.count
-    }
+    /// The first letters of `rawTextElements`.
+    private static let rawTextInitials: [UInt8] = Array("stxp".utf8)
 
-    private func matches(_ text: String, at position: Int) -> Bool {
-        let bytes = Array(text.utf8)
-        return position + bytes.count <= document.count && document[position..<position + bytes.count].elementsEqual(bytes)
-    }
-
-    private func find(_ text: String, from start: Int, caseInsensitive: Bool = false) -> Int? {
-        let needle = Array(text.utf8)
-        guard let first = needle.first else { return start }
-        var index = start
-        while index + needle.count <= document.count {
-            if document[index] == first, zip(document[index..<index + needle.count], needle).allSatisfy({
-                caseInsensitive ? $0 | 0x20 == $1 | 0x20 : $0 == $1
-            }) {
-                return index
-            }
-            index += 1
+    /// Whether the raw value at `range` reads as libxml2's `value`, both trimmed — what
+    /// comparing their decoded Strings says, without making them when the bytes settle it.
+    private func reads(_ range: Range<Int>, as value: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw = document[trimmedRange(range)]
+        let expected = ExtractedLink.trimmed(value)
+        if isUTF8, !raw.contains(UInt8(ascii: "&")) {
+            if raw.elementsEqual(expected) { return true }
+            // Other bytes may still be canonically equivalent Strings, but not in ASCII.
+            if raw.allSatisfy({ $0 < 0x80 }), expected.allSatisfy({ $0 < 0x80 }) { return false }
         }
-        return nil
-    }
-
-    /// Whether the bytes at `position` are `name` (ASCII case-insensitive) followed by the end
-    /// of a tag name.
-    private func startsTag(_ name: String, at position: Int) -> Bool {
-        var index = position
-        for byte in name.utf8 {
-            guard index < document.count, document[index] | (byte >= 0x61 && byte <= 0x7A ? 0x20 : 0) == byte else {
-                return false
-            }
-            index += 1
-        }
-        guard index < document.count else { return true }
-        let next = document[index]
-        return ExtractedLink.isASCIIWhitespace(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: ">")
+        return decoded(range).1 == expected.string
     }
 
     /// The text of a `<style>` element runs to the first `</style` (raw text, as in browsers).
     private func locateStyleText(from start: Int) {
-        let closing = Array("</style".utf8)
-        var end = start
-        while end < document.count {
-            if document[end] == UInt8(ascii: "<"), end + closing.count <= document.count,
-                zip(document[end..<end + closing.count], closing).allSatisfy({ $0 | 0x20 == $1 | 0x20 })
+        let document = document
+        let closing = UnsafeBufferPointer("</style")
+        var end = document.count
+        var index = start
+        while let open = document.index(of: UInt8(ascii: "<"), from: index) {
+            if open + closing.count <= document.count,
+                zip(document[open..<open + closing.count], closing).allSatisfy({ $0 | 0x20 == $1 | 0x20 })
             {
+                end = open
                 break
             }
-            end += 1
+            index = open + 1
         }
         addCSS(start..<end, inAttribute: false)
     }
@@ -202,7 +190,7 @@ public final class HTMLReferenceLocator: HTMLSAXParser.Delegate {
             let raw = reference.range.shifted(by: range.lowerBound)
             var value = ExtractedLink.trimmed(reference.value)
             let hasReferences = inAttribute && document[raw].contains(UInt8(ascii: "&"))
-            if hasReferences || (!CharsetDecoder.isUTF8(charset) && document[raw].contains(where: { $0 >= 0x80 })) {
+            if hasReferences || (!isUTF8 && document[raw].contains(where: { $0 >= 0x80 })) {
                 // Decoded again from the raw bytes; CSS escapes are then left as written.
                 let text = inAttribute
                     ? CharsetDecoder.decodeAttribute(document[raw], charset: charset)
@@ -233,4 +221,58 @@ public final class HTMLReferenceLocator: HTMLSAXParser.Delegate {
 
 extension Range<Int> {
     fileprivate func shifted(by offset: Int) -> Range<Int> { lowerBound + offset..<upperBound + offset }
+}
+
+/// The scanning of the locator, on the document.
+extension [UInt8] {
+    /// The first `byte` at or after `start`.
+    fileprivate func index(of byte: UInt8, from start: Int) -> Int? {
+        withUnsafeBufferPointer { $0.firstIndex(of: byte, from: start) }
+    }
+
+    /// The first `text` at or after `start`.
+    fileprivate func index(of text: StaticString, from start: Int) -> Int? {
+        let needle = UnsafeBufferPointer(text)
+        var index = start
+        while let candidate = self.index(of: needle[0], from: index) {
+            guard candidate + needle.count <= count else { return nil }
+            if self[candidate..<candidate + needle.count].elementsEqual(needle) { return candidate }
+            index = candidate + 1
+        }
+        return nil
+    }
+
+    fileprivate func matches(_ text: StaticString, at position: Int) -> Bool {
+        let bytes = UnsafeBufferPointer(text)
+        return position + bytes.count <= count && self[position..<position + bytes.count].elementsEqual(bytes)
+    }
+
+    /// Whether the bytes at `position` are `name` (ASCII case-insensitive) followed by the end
+    /// of a tag name.
+    fileprivate func startsTag(_ name: UnsafeBufferPointer<UInt8>, at position: Int) -> Bool {
+        var index = position
+        for byte in name {
+            guard index < count, self[index] | (byte >= 0x61 && byte <= 0x7A ? 0x20 : 0) == byte else { return false }
+            index += 1
+        }
+        guard index < count else { return true }
+        let next = self[index]
+        return ExtractedLink.isASCIIWhitespace(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: ">")
+    }
+
+    /// Where the closing tag of a raw-text element opened at `open` starts (or the end).
+    fileprivate func endOfRawText(_ element: UnsafeBufferPointer<UInt8>, openedAt open: Int) -> Int {
+        var index = HTMLStartTag(self, at: open).end
+        while let candidate = self.index(of: UInt8(ascii: "<"), from: index) {
+            let nameEnd = candidate + 2 + element.count
+            guard nameEnd <= count else { break }
+            if self[candidate + 1] | 0x20 == UInt8(ascii: "/"),
+                zip(self[(candidate + 2)..<nameEnd], element).allSatisfy({ $0 | 0x20 == $1 | 0x20 })
+            {
+                return candidate
+            }
+            index = candidate + 1
+        }
+        return count
+    }
 }

@@ -22,43 +22,66 @@ public final class HTMLSAXParser {
     private var heldBack: [UInt8] = []
     /// The chunk being fed, with held-back bytes in front; kept to reuse its storage.
     private var input: [UInt8] = []
-    private weak var delegate: Delegate?
-    /// The delegate, held strongly while libxml2 runs, so that callbacks skip the weak load.
-    private var activeDelegate: Delegate?
-    /// Whether text runs are reported. A delegate that needs text only inside some elements
-    /// (e.g. `<style>`) turns it on and off from its callbacks, sparing a String per text run.
+    private weak var handler: HTMLEventHandler?
+    /// The handler, held strongly while libxml2 runs, so that callbacks skip the weak load.
+    private var activeHandler: HTMLEventHandler?
+    /// Keeps a `Delegate`'s adapter alive (the adapter holds the delegate weakly).
+    private var adapter: DelegateAdapter?
+    /// The attributes of the start tag being reported; kept to reuse its storage.
+    private var attributes: [HTMLAttributeBytes] = []
+    /// Whether text runs are reported to the delegate. A delegate that needs text only inside
+    /// some elements (e.g. `<style>`) turns it on and off from its callbacks, sparing a String
+    /// per text run.
     public var reportsText = true
 
     /// - Parameters:
     ///   - charset: the document's encoding, e.g. "iso-8859-1". The caller decides it (HTTP header,
     ///     BOM, `<meta charset>`); libxml2's own guess would be ISO-8859-1, which garbles UTF-8 URLs.
-    public init(delegate: Delegate, charset: String = "utf-8") {
+    public convenience init(delegate: Delegate, charset: String = "utf-8") {
+        let adapter = DelegateAdapter(delegate: delegate)
+        self.init(handler: adapter, charset: charset)
+        self.adapter = adapter
+        adapter.parser = self
+    }
+
+    init(handler: HTMLEventHandler, charset: String) {
         _ = Self.initialized
-        self.delegate = delegate
-        var handler = htmlSAXHandler()
-        handler.initialized = XML_SAX2_MAGIC
-        handler.startElement = { userData, name, attributes in
-            guard let parser = HTMLSAXParser.from(userData), let name else { return }
-            parser.activeDelegate?.parser(parser, didStart: String(cString: name), attributes: HTMLAttribute.list(attributes))
+        self.handler = handler
+        var sax = htmlSAXHandler()
+        sax.initialized = XML_SAX2_MAGIC
+        sax.startElement = { userData, name, attributes in
+            guard let parser = HTMLSAXParser.from(userData), let handler = parser.activeHandler, let name else { return }
+            parser.attributes.removeAll(keepingCapacity: true)
+            if let attributes {
+                var index = 0
+                while let name = attributes[index] {
+                    // libxml2 passes no value for an attribute written without one.
+                    let value = attributes[index + 1].map(HTMLSAXParser.bytes) ?? UnsafeBufferPointer(start: name, count: 0)
+                    parser.attributes.append(HTMLAttributeBytes(name: HTMLSAXParser.bytes(name), value: value))
+                    index += 2
+                }
+            }
+            handler.startElement(HTMLSAXParser.bytes(name), attributes: parser.attributes)
         }
-        handler.endElement = { userData, name in
+        sax.endElement = { userData, name in
             guard let parser = HTMLSAXParser.from(userData), let name else { return }
-            parser.activeDelegate?.parser(parser, didEnd: String(cString: name))
+            parser.activeHandler?.endElement(HTMLSAXParser.bytes(name))
         }
         let text: charactersSAXFunc = { userData, bytes, length in
-            guard let parser = HTMLSAXParser.from(userData), parser.reportsText, let bytes, length > 0 else { return }
-            let buffer = UnsafeBufferPointer(start: bytes, count: Int(length))
-            parser.activeDelegate?.parser(parser, foundText: String(decoding: buffer, as: UTF8.self))
+            guard let parser = HTMLSAXParser.from(userData), let handler = parser.activeHandler, handler.wantsText,
+                let bytes, length > 0
+            else { return }
+            handler.characters(UnsafeBufferPointer(start: bytes, count: Int(length)))
         }
-        handler.characters = text
-        handler.cdataBlock = text
+        sax.characters = text
+        sax.cdataBlock = text
         // Silence libxml2's own error printing; the parser recovers.
-        handler.serror = { _, _ in }
-        handler.error = nil
-        handler.warning = nil
+        sax.serror = { _, _ in }
+        sax.error = nil
+        sax.warning = nil
 
         let userData = Unmanaged.passUnretained(self).toOpaque()
-        context = htmlCreatePushParserCtxt(&handler, userData, nil, 0, nil, XML_CHAR_ENCODING_NONE)
+        context = htmlCreatePushParserCtxt(&sax, userData, nil, 0, nil, XML_CHAR_ENCODING_NONE)
         if let context {
             let options = HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue
                 | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue
@@ -98,15 +121,15 @@ public final class HTMLSAXParser {
         guard let context else { return }
         heldBack.withUnsafeBytes { parse($0) }
         heldBack.removeAll()
-        activeDelegate = delegate
-        defer { activeDelegate = nil }
+        activeHandler = handler
+        defer { activeHandler = nil }
         htmlParseChunk(context, nil, 0, 1)
     }
 
     private func parse(_ bytes: UnsafeRawBufferPointer) {
         guard let context else { return }
-        activeDelegate = delegate
-        defer { activeDelegate = nil }
+        activeHandler = handler
+        defer { activeHandler = nil }
         var remaining = bytes
         // htmlParseChunk takes an Int32 length: feed large buffers in slices.
         while !remaining.isEmpty {
@@ -165,9 +188,44 @@ public final class HTMLSAXParser {
         userData.map { Unmanaged<HTMLSAXParser>.fromOpaque($0).takeUnretainedValue() }
     }
 
+    /// A NUL-terminated string of libxml2 as a buffer.
+    private static func bytes(_ string: UnsafePointer<xmlChar>) -> UnsafeBufferPointer<UInt8> {
+        var length = 0
+        while string[length] != 0 { length += 1 }
+        return UnsafeBufferPointer(start: string, count: length)
+    }
+
     /// libxml2 wants one global initialization before parsers are used from several threads.
     private static let initialized: Void = xmlInitParser()
 
     /// Runs libxml2's one-time global initialization (for the other parsers of this module too).
     static func initializeLibrary() { _ = initialized }
+}
+
+/// Passes the events of a parser to a `HTMLSAXParser.Delegate` as Strings.
+private final class DelegateAdapter: HTMLEventHandler {
+    private weak var delegate: HTMLSAXParser.Delegate?
+    weak var parser: HTMLSAXParser?
+
+    init(delegate: HTMLSAXParser.Delegate) {
+        self.delegate = delegate
+    }
+
+    func startElement(_ name: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) {
+        guard let parser else { return }
+        let attributes = attributes.map { HTMLAttribute(name: $0.name.string, value: $0.value.string) }
+        delegate?.parser(parser, didStart: name.string, attributes: attributes)
+    }
+
+    func endElement(_ name: UnsafeBufferPointer<UInt8>) {
+        guard let parser else { return }
+        delegate?.parser(parser, didEnd: name.string)
+    }
+
+    func characters(_ text: UnsafeBufferPointer<UInt8>) {
+        guard let parser else { return }
+        delegate?.parser(parser, foundText: text.string)
+    }
+
+    var wantsText: Bool { parser?.reportsText ?? false }
 }

@@ -4,14 +4,15 @@
 /// first attribute of each name counts, as in browsers.
 struct HTMLStartTag {
     struct Attribute {
-        /// Lower-cased (ASCII only, as libxml2 does).
-        let name: String
+        /// The bytes of the name as written.
+        let name: Range<Int>
         /// The raw bytes of the value, without its quotes; nil for an attribute without `=`.
         let value: Range<Int>?
     }
 
     /// The index of the opening `<`.
     let start: Int
+    private let bytes: [UInt8]
     private(set) var attributes: [Attribute] = []
     /// The index of the closing `>`, or the end of the bytes for an unfinished tag.
     private(set) var end: Int
@@ -19,6 +20,7 @@ struct HTMLStartTag {
     /// Reads the tag whose `<` is at `start`.
     init(_ bytes: [UInt8], at start: Int) {
         self.start = start
+        self.bytes = bytes
         var position = start + 1
         func isSpace(_ byte: UInt8) -> Bool { ExtractedLink.isASCIIWhitespace(byte) }
         func skipSpaces() { while position < bytes.count, isSpace(bytes[position]) { position += 1 } }
@@ -27,7 +29,6 @@ struct HTMLStartTag {
         {
             position += 1
         }
-        var seen: Set<String> = []
         while true {
             while position < bytes.count, isSpace(bytes[position]) || bytes[position] == UInt8(ascii: "/") {
                 position += 1
@@ -35,12 +36,12 @@ struct HTMLStartTag {
             guard position < bytes.count, bytes[position] != UInt8(ascii: ">") else { break }
             let nameStart = position
             position += 1  // the first character may be "="
-            while position < bytes.count, !isSpace(bytes[position]),
-                ![UInt8(ascii: "/"), UInt8(ascii: ">"), UInt8(ascii: "=")].contains(bytes[position])
+            while position < bytes.count, !isSpace(bytes[position]), bytes[position] != UInt8(ascii: "/"),
+                bytes[position] != UInt8(ascii: ">"), bytes[position] != UInt8(ascii: "=")
             {
                 position += 1
             }
-            let name = String(decoding: bytes[nameStart..<position].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+            let name = nameStart..<position
             skipSpaces()
             var value: Range<Int>?
             if position < bytes.count, bytes[position] == UInt8(ascii: "=") {
@@ -60,13 +61,27 @@ struct HTMLStartTag {
                     value = valueStart..<position
                 }
             }
-            if seen.insert(name).inserted { attributes.append(Attribute(name: name, value: value)) }
+            if !attributes.contains(where: { Self.sameName($0.name, name, in: bytes) }) {
+                attributes.append(Attribute(name: name, value: value))
+            }
         }
         end = position
     }
 
-    /// The first attribute called `name`.
-    subscript(_ name: String) -> Attribute? {
-        attributes.first { $0.name == name }
+    /// The first attribute called `name` (lower-cased, as libxml2 reports names).
+    subscript(_ name: UnsafeBufferPointer<UInt8>) -> Attribute? {
+        attributes.first { attribute in
+            attribute.name.count == name.count
+                && zip(attribute.name, name).allSatisfy { Self.lowercased(bytes[$0]) == $1 }
+        }
+    }
+
+    /// Whether two names in `bytes` are the same once lower-cased (ASCII only, as libxml2 does).
+    private static func sameName(_ first: Range<Int>, _ second: Range<Int>, in bytes: [UInt8]) -> Bool {
+        first.count == second.count && zip(first, second).allSatisfy { lowercased(bytes[$0]) == lowercased(bytes[$1]) }
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 }

@@ -1,15 +1,8 @@
 /// The URL in a `<meta http-equiv="refresh" content="5; url=next.html">`, following the HTML
 /// spec's "shared declarative refresh steps" (quotes optional, `url=` optional and case-insensitive).
 enum MetaRefreshParser {
-    /// The raw URL, or nil when the content is only a delay or is malformed.
-    static func url(in content: String) -> String? {
-        var content = content
-        return content.withUTF8 { bytes in
-            urlRange(in: bytes).map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
-        }
-    }
-
-    /// Where the URL is in `bytes` (without its quotes), or nil when there is none.
+    /// Where the URL is in `bytes` (without its quotes), or nil when the content is only a delay
+    /// or is malformed.
     static func urlRange(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         var position = 0
         func skipWhitespace() {

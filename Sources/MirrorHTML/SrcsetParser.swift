@@ -5,15 +5,6 @@
 /// Descriptors are skipped, not validated: a candidate a browser would drop for a malformed
 /// descriptor still names a file worth keeping.
 enum SrcsetParser {
-    static func urls(in srcset: String) -> [String] {
-        var srcset = srcset
-        return srcset.withUTF8(urls(in:))
-    }
-
-    static func urls(in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
-        urlRanges(in: bytes).map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
-    }
-
     /// Where each candidate's URL is in `bytes`, in order.
     static func urlRanges(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
         var urls: [Range<Int>] = []

@@ -39,13 +39,16 @@ public struct LinkRewriter: Sendable {
         let references = HTMLReferenceLocator.references(in: bytes, charset: charset)
         let base = references.first { $0.role == .base }.flatMap { page.resolve($0.value) } ?? page
         var edits: [(Range<Int>, [UInt8])] = []
+        var targets = Targets()
         for reference in references {
             switch reference.role {
             case .base:
                 let ownName = pagePath.split(separator: "/").last.map(String.init) ?? ""
                 edits.append((reference.range, Self.escaped(ownName, keeping: Self.pathBytes)))
             case .link:
-                guard let value = replacement(reference.value, base: base, from: pagePath, inAttribute: reference.inAttribute, target: target)
+                guard let value = replacement(
+                    reference.value, base: base, from: pagePath, inAttribute: reference.inAttribute, target: target,
+                    targets: &targets)
                 else { continue }
                 edits.append((reference.range, value))
             }
@@ -59,29 +62,43 @@ public struct LinkRewriter: Sendable {
         guard let file = URLParts(fileURL) else { return bytes }
         let references = bytes.withUnsafeBufferPointer(CSSLinkExtractor.references(in:))
         var edits: [(Range<Int>, [UInt8])] = []
+        var targets = Targets()
         for reference in references {
-            guard let value = replacement(reference.value, base: file, from: filePath, inAttribute: false, target: target)
+            guard let value = replacement(
+                reference.value, base: file, from: filePath, inAttribute: false, target: target, targets: &targets)
             else { continue }
             edits.append((reference.range, value))
         }
         return Self.splice(bytes, edits)
     }
 
+    /// The new bytes of each URL (normalized, without fragment) a document refers to: a document
+    /// refers to few files many times.
+    private typealias Targets = [String: [UInt8]]
+
     /// The new bytes for `reference`, or nil when it stays as written.
     private func replacement(
-        _ reference: String, base: URLParts, from path: String, inAttribute: Bool, target: (String) -> String?
+        _ reference: String, base: URLParts, from path: String, inAttribute: Bool, target: (String) -> String?,
+        targets: inout Targets
     ) -> [UInt8]? {
         // A fragment-only reference (`#top`, CSS `url(#filter)`) names a part of this document.
-        let first = reference.unicodeScalars.first { !" \t\n\r\u{0C}".unicodeScalars.contains($0) }
-        guard first != "#", let resolved = base.resolve(reference) else { return nil }
+        let first = reference.utf8.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C }
+        guard first != UInt8(ascii: "#"), let resolved = base.resolve(reference) else { return nil }
+        let url = resolved.normalized
         var value: [UInt8]
-        if let file = target(resolved.normalized) {
-            value = Self.escaped(LocalPath.relativePath(from: path, to: file), keeping: Self.pathBytes)
+        if let known = targets[url] {
+            value = known
         } else {
-            value = Self.escaped(resolved.normalized, keeping: Self.urlBytes)
+            if let file = target(url) {
+                value = Self.escaped(LocalPath.relativePath(from: path, to: file), keeping: Self.pathBytes)
+            } else {
+                value = Self.escaped(url, keeping: Self.urlBytes)
+            }
+            targets[url] = value
         }
         if let fragment = resolved.fragment {
-            value += [UInt8(ascii: "#")] + Self.escaped(fragment, keeping: Self.fragmentBytes)
+            value.append(UInt8(ascii: "#"))
+            value += Self.escaped(fragment, keeping: Self.fragmentBytes)
         }
         if inAttribute, value.contains(UInt8(ascii: "&")) {
             value = value.flatMap { $0 == UInt8(ascii: "&") ? Array("&amp;".utf8) : [$0] }
@@ -105,14 +122,17 @@ public struct LinkRewriter: Sendable {
     }
 
     /// `text` as UTF-8 with every byte not in `keeping` written as `%XX`.
-    private static func escaped(_ text: String, keeping: Set<UInt8>) -> [UInt8] {
+    private static func escaped(_ text: String, keeping: [Bool]) -> [UInt8] {
         let hex = Array("0123456789ABCDEF".utf8)
         var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
-            if keeping.contains(byte) {
+            if keeping[Int(byte)] {
                 output.append(byte)
             } else {
-                output += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                output.append(UInt8(ascii: "%"))
+                output.append(hex[Int(byte >> 4)])
+                output.append(hex[Int(byte & 0x0F)])
             }
         }
         return output
@@ -121,10 +141,18 @@ public struct LinkRewriter: Sendable {
     /// Kept in a relative path: unreserved characters, `/`, and sub-delimiters that mean nothing
     /// in a path, an HTML attribute, a `srcset` or CSS (so not `&`, `,`, `'`, `(`, `)`, nor `:`,
     /// which would make the first segment a scheme).
-    private static let pathBytes = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/!$*+;=@".utf8))
+    private static let pathCharacters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/!$*+;=@"
+    private static let pathBytes = byteTable(pathCharacters.utf8)
     /// Kept in a fragment: as in a path, plus `?`, `:` and the `%` of escapes already written.
-    private static let fragmentBytes = pathBytes.union("?:%".utf8)
+    private static let fragmentBytes = byteTable((pathCharacters + "?:%").utf8)
     /// Kept in an absolute URL (already normalized): printable ASCII but quotes, parentheses,
     /// angle brackets, backslash and backtick.
-    private static let urlBytes = Set<UInt8>(0x21...0x7E).subtracting("\"'()<>\\`".utf8)
+    private static let urlBytes = byteTable((0x21...0x7E).filter { !"\"'()<>\\`".utf8.contains($0) })
+
+    /// Whether each byte is one of `bytes`: a table, where a Set would hash every byte.
+    private static func byteTable(_ bytes: some Sequence<UInt8>) -> [Bool] {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in bytes { table[Int(byte)] = true }
+        return table
+    }
 }

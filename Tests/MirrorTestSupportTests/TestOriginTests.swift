@@ -14,8 +14,10 @@ struct TestOriginTests {
         eventLoopGroupProvider: .singleton,
         configuration: .init(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(30), read: .seconds(30))))
 
+    /// The default deadline is generous: the whole suite starts at once on two cores, and a
+    /// loaded machine must not fail a test that is not about time.
     func fetch(_ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = [],
-               timeout: TimeAmount = .seconds(10)) async throws -> (HTTPClientResponse, [UInt8]) {
+               timeout: TimeAmount = .seconds(120)) async throws -> (HTTPClientResponse, [UInt8]) {
         var request = HTTPClientRequest(url: url)
         request.method = method
         request.headers.add(contentsOf: headers)
@@ -165,9 +167,8 @@ struct TestOriginTests {
             response.closeAfterBodyBytes = 100
             return response
         }
-        let started = ContinuousClock.now
-        await #expect(throws: (any Error).self) { try await fetch(origin.url("/slow"), timeout: .milliseconds(300)) }
-        #expect(ContinuousClock.now - started < .seconds(1.4))
+        // The client's deadline ends the wait, not the response arriving late.
+        await #expect(throws: HTTPClientError.deadlineExceeded) { try await fetch(origin.url("/slow"), timeout: .milliseconds(300)) }
         await #expect(throws: (any Error).self) { try await fetch(origin.url("/dies")) }
         #expect(origin.requests(path: "/dies").count == 1)
     }
