@@ -1,3 +1,4 @@
+import MirrorHTML
 import MirrorSQLite
 import Synchronization
 
@@ -29,25 +30,40 @@ public final class CrawlJournal: Sendable {
                 detail TEXT
             )
             """)
-        // Kept across crawls into the same folder: the resolved links of each page, by body.
+        // Kept across crawls into the same folder: each page's resolved links and located
+        // references (`StoredReferences`), by body. ("links" was the table of the version before.)
+        try connection.execute("DROP TABLE IF EXISTS links")
         try connection.execute("""
-            CREATE TABLE IF NOT EXISTS links (url TEXT PRIMARY KEY, key TEXT NOT NULL, links BLOB NOT NULL)
+            CREATE TABLE IF NOT EXISTS pages (
+                url TEXT PRIMARY KEY, key TEXT NOT NULL, links BLOB NOT NULL, refs BLOB NOT NULL)
             """)
         database = Mutex(connection)
     }
 
     /// The links recorded for `url` when its page had the same `key` (body digest, type, settings).
     func links(of url: String, key: String) throws -> PageLinks? {
+        try blob("links", of: url, key: key).flatMap(PageLinks.init(encoded:))
+    }
+
+    /// The located references recorded for the HTML page `url` when it had the same `key`.
+    func references(of url: String, key: String) throws -> [HTMLReference]? {
+        try blob("refs", of: url, key: key).flatMap(StoredReferences.decode)
+    }
+
+    /// Records a page's links and, for an HTML page, its located references.
+    func record(_ links: PageLinks, references: [HTMLReference], of url: String, key: String) throws {
+        let refs = StoredReferences.encode(references)
         try database.withLock { database in
-            try database.statement("SELECT links FROM links WHERE url = ? AND key = ?")
-                .rows([.text(url), .text(key)]) { $0.blob(0) }.first.flatMap(PageLinks.init(encoded:))
+            try database.statement("INSERT OR REPLACE INTO pages (url, key, links, refs) VALUES (?, ?, ?, ?)")
+                .run([.text(url), .text(key), .blob(links.encoded), .blob(refs)])
         }
     }
 
-    func record(_ links: PageLinks, of url: String, key: String) throws {
+    /// The column `column` ("links" or "refs") of `url`'s row in `pages`, when its key is `key`.
+    private func blob(_ column: StaticString, of url: String, key: String) throws -> [UInt8]? {
         try database.withLock { database in
-            try database.statement("INSERT OR REPLACE INTO links (url, key, links) VALUES (?, ?, ?)")
-                .run([.text(url), .text(key), .blob(links.encoded)])
+            try database.statement("SELECT \(column) FROM pages WHERE url = ? AND key = ?")
+                .rows([.text(url), .text(key)]) { $0.blob(0) }.first
         }
     }
 

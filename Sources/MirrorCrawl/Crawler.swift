@@ -68,7 +68,9 @@ public final class Crawler: Sendable {
             report.incomplete = pending > 0 || report.interrupted
             return report
         }
-        try output.finish(seeds: configuration.seeds.compactMap(URLNormalizer.normalize))
+        try output.finish(seeds: configuration.seeds.compactMap(URLNormalizer.normalize)) { [journal, self] url, resource in
+            try? journal.references(of: url, key: pageKey(digest: resource.sha256, contentType: resource.contentType))
+        }
         try? client.store.synchronize()
         progress?(await snapshot(since: started))
         return final
@@ -227,31 +229,40 @@ public final class Crawler: Sendable {
     }
 
     /// The links of a saved page: from the journal when this page had the same body before,
-    /// else extracted (libxml2 or the CSS tokenizer), resolved, and recorded there.
+    /// else extracted (libxml2 or the CSS tokenizer), resolved, and recorded there — for an
+    /// HTML page with its located references, so that the folder's rewriting parses it no more.
     private func pageLinks(in response: CacheResponse, url: URLParts, contentType: String?) throws -> PageLinks {
         let type = (contentType ?? "").lowercased()
         let isHTML = type.contains("text/html") || type.contains("xhtml") || (contentType == nil && url.path.hasSuffix(".html"))
         let isCSS = type.contains("text/css") || (contentType == nil && url.path.hasSuffix(".css"))
         guard isHTML || isCSS else { return PageLinks(links: []) }
-        let key = response.entry.map { [$0.digest, type, configuration.ignoredParameters.map(\.source).joined(separator: " ")].joined(separator: "\n") }
+        let key = response.entry.map { pageKey(digest: $0.digest, contentType: contentType) }
         if let key, let known = try journal.links(of: url.normalized, key: key) { return known }
         let body = try response.body.collect(limit: 64 << 20)
         var found: [ExtractedLink]
+        var references: [HTMLReference] = []
         var base = url
         if isCSS {
             found = CSSLinkExtractor.links(in: String(decoding: body, as: UTF8.self))
         } else {
-            let extractor = HTMLLinkExtractor(charset: CharsetSniffer.charset(contentType: contentType, prefix: Array(body.prefix(1024))))
-            extractor.feed(body)
-            let extracted = extractor.finish()
+            let charset = CharsetSniffer.charset(contentType: contentType, prefix: Array(body.prefix(1024)))
+            references = HTMLReferenceLocator.references(in: body, charset: charset)
+            let extracted = HTMLLinks(references: references)
             found = extracted.links
             if let href = extracted.baseHref, let resolved = url.resolve(href) { base = resolved }
         }
         let links = PageLinks(links: found.compactMap { link in
             scope.resolve(link.reference, against: base).map { PageLinks.Link(url: $0, kind: link.kind) }
         })
-        if let key { try journal.record(links, of: url.normalized, key: key) }
+        if let key { try journal.record(links, references: references, of: url.normalized, key: key) }
         return links
+    }
+
+    /// What a page's links and references depend on besides its URL: its body, its type (the
+    /// charset), and the query parameters the crawl ignores.
+    private func pageKey(digest: String, contentType: String?) -> String {
+        [digest, (contentType ?? "").lowercased(), configuration.ignoredParameters.map(\.source).joined(separator: " ")]
+            .joined(separator: "\n")
     }
 
     /// Turns a page's links into frontier items, checking scope and recording skips.

@@ -1,4 +1,5 @@
-/// Finds every URL an HTML page refers to, fed in chunks as the body arrives.
+/// Finds every URL an HTML page refers to: fed in chunks as the body arrives, read by libxml2
+/// once it is complete (see `HTMLSAXParser`).
 ///
 /// Each link is classified: `a`/`area` hrefs, `meta` refresh and the page-like `link` relations
 /// are navigation; everything the page needs to render (images, `srcset`, lazy `data-src`,
@@ -12,35 +13,26 @@
 /// feeds), `search`, `pingback`, `dns-prefetch`, `preconnect`, `edit` and `shortlink`, which
 /// name nothing a reader needs offline (the same list the offline check ignores).
 ///
+/// The links are the references `HTMLReferenceLocator` finds, so what is crawled and what is
+/// rewritten come from one libxml2 pass and cannot drift apart.
 /// One instance serves one document and one task at a time.
-public final class HTMLLinkExtractor: HTMLEventHandler {
-    private let charset: String
-    private lazy var parser = HTMLSAXParser(handler: self, charset: charset)
-    private var result = HTMLLinks()
-    /// The text of the `<style>` element being read; libxml2 may report it in several pieces.
-    private var styleText: [UInt8]?
+public final class HTMLLinkExtractor {
+    private let locator: HTMLReferenceLocator
 
     /// - Parameter charset: the document's encoding (see `CharsetSniffer`); attribute values and
     ///   `<style>` text are decoded with it.
     public init(charset: String = "utf-8") {
-        self.charset = charset
+        locator = HTMLReferenceLocator(charset: charset)
     }
 
-    /// Parses the next chunk of the body.
+    /// Adds the next chunk of the body.
     public func feed(_ bytes: [UInt8]) {
-        parser.feed(bytes)
+        locator.feed(bytes)
     }
 
-    /// Parses the next chunk of the body.
-    public func feed(_ bytes: UnsafeRawBufferPointer) {
-        parser.feed(bytes)
-    }
-
-    /// Ends the document and returns what was found.
+    /// Parses the document and returns what was found.
     public func finish() -> HTMLLinks {
-        parser.finish()
-        flushStyle()
-        return result
+        HTMLLinks(references: locator.finish())
     }
 
     /// Extracts the links of a whole document.
@@ -48,64 +40,6 @@ public final class HTMLLinkExtractor: HTMLEventHandler {
         let extractor = HTMLLinkExtractor(charset: charset)
         extractor.feed(html)
         return extractor.finish()
-    }
-
-    // MARK: HTMLEventHandler
-
-    func startElement(_ element: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) {
-        if element.spells("style") {
-            flushStyle()
-            styleText = []
-        }
-        for attribute in attributes {
-            let value = attribute.value
-            switch HTMLLinkAttribute.role(of: attribute.name, element: element, attributes: attributes) {
-            case .url(let kind, let source):
-                add(value, kind, source)
-            case .srcset(let source):
-                for range in SrcsetParser.urlRanges(in: value) {
-                    add(UnsafeBufferPointer(rebasing: value[range]), .requisite, source)
-                }
-            case .metaRefresh:
-                if let range = MetaRefreshParser.urlRange(in: value) {
-                    add(UnsafeBufferPointer(rebasing: value[range]), .navigation, "meta[refresh]")
-                }
-            case .style(let source):
-                CSSLinkExtractor.scan(value, urlSource: source, importSource: source, into: &result.links)
-            case .base:
-                if result.baseHref == nil { result.baseHref = ExtractedLink.trimmed(value).string }
-            case nil:
-                break
-            }
-        }
-    }
-
-    func endElement(_ element: UnsafeBufferPointer<UInt8>) {
-        if element.spells("style") { flushStyle() }
-    }
-
-    func characters(_ text: UnsafeBufferPointer<UInt8>) {
-        styleText?.append(contentsOf: text)
-    }
-
-    var wantsText: Bool { styleText != nil }
-
-    // MARK: Links
-
-    /// Adds the link written `raw`, unless it names nothing to fetch.
-    private func add(_ raw: UnsafeBufferPointer<UInt8>, _ kind: LinkKind, _ source: String) {
-        let reference = ExtractedLink.trimmed(raw)
-        guard ExtractedLink.isFetchable(reference) else { return }
-        result.links.append(ExtractedLink(reference: reference.string, kind: kind, source: source))
-    }
-
-    /// Runs the CSS extractor over a finished `<style>` element.
-    private func flushStyle() {
-        guard let css = styleText else { return }
-        styleText = nil
-        css.withUnsafeBufferPointer {
-            CSSLinkExtractor.scan($0, urlSource: "style[url]", importSource: "style @import", into: &result.links)
-        }
     }
 
     private static let requisiteRelations: Set<Substring> = [

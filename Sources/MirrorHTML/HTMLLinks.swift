@@ -9,4 +9,16 @@ public struct HTMLLinks: Sendable, Equatable {
         self.links = links
         self.baseHref = baseHref
     }
+
+    /// The links and base of a document's located references (`HTMLReferenceLocator`).
+    public init(references: [HTMLReference]) {
+        links = []
+        links.reserveCapacity(references.count)
+        for reference in references {
+            switch reference.role {
+            case .link: links.append(ExtractedLink(reference: reference.value, kind: reference.kind, source: reference.source))
+            case .base: baseHref = reference.value
+            }
+        }
+    }
 }

@@ -16,11 +16,18 @@ public struct HTMLReference: Sendable, Equatable {
     /// Whether the bytes are part of an attribute value (where `&` must be written `&amp;`),
     /// rather than the text of a `<style>` element.
     public let inAttribute: Bool
+    /// What following the link gives: a page to crawl or something this page needs.
+    public let kind: LinkKind
+    /// Where the reference is, e.g. `a[href]`, `img[srcset]`, `style[url]`, `link @import`.
+    public let source: String
 
-    public init(range: Range<Int>, value: String, role: Role, inAttribute: Bool) {
+    public init(range: Range<Int>, value: String, role: Role, inAttribute: Bool, kind: LinkKind = .requisite,
+                source: String = "") {
         self.range = range
         self.value = value
         self.role = role
         self.inAttribute = inAttribute
+        self.kind = kind
+        self.source = source
     }
 }

@@ -13,7 +13,6 @@
 public final class HTMLReferenceLocator: HTMLEventHandler {
     private let charset: String
     private let isUTF8: Bool
-    private lazy var parser = HTMLSAXParser(handler: self, charset: charset)
     /// Every byte fed so far.
     private var document: [UInt8] = []
     /// Tags are searched for after the previous tag found.
@@ -30,15 +29,14 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
         isUTF8 = CharsetDecoder.isUTF8(charset)
     }
 
-    /// Parses the next chunk of the document.
+    /// Adds the next chunk of the document.
     public func feed(_ bytes: [UInt8]) {
-        document.append(contentsOf: bytes)
-        parser.feed(bytes)
+        if document.isEmpty { document = bytes } else { document += bytes }
     }
 
-    /// Ends the document and returns its references in document order.
+    /// Parses the document and returns its references in document order.
     public func finish() -> [HTMLReference] {
-        parser.finish()
+        HTMLSAXParser.parse(document, charset: charset, handler: self)
         for start in styleStarts { locateStyleText(from: start) }
         styleStarts.removeAll()
         return references.sorted { $0.range.lowerBound < $1.range.lowerBound }
@@ -153,38 +151,47 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
             }
             index = open + 1
         }
-        addCSS(start..<end, inAttribute: false)
+        addCSS(start..<end, inAttribute: false, urlSource: "style[url]", importSource: "style @import")
     }
 
     // MARK: References
 
     private func add(_ role: HTMLLinkAttribute, _ range: Range<Int>) {
         switch role {
-        case .url:
-            addLink(range)
+        case .url(let kind, let source):
+            addLink(range, kind, source)
         case .base:
             guard !sawBase else { return }
             sawBase = true
             let (trimmed, value) = decoded(range)
-            references.append(HTMLReference(range: trimmed, value: value, role: .base, inAttribute: true))
-        case .srcset:
+            references.append(HTMLReference(range: trimmed, value: value, role: .base, inAttribute: true, source: "base[href]"))
+        case .srcset(let source):
             let ranges = document.withUnsafeBufferPointer { SrcsetParser.urlRanges(in: UnsafeBufferPointer(rebasing: $0[range])) }
-            for candidate in ranges { addLink(candidate.shifted(by: range.lowerBound)) }
+            for candidate in ranges { addLink(candidate.shifted(by: range.lowerBound), .requisite, source) }
         case .metaRefresh:
             let url = document.withUnsafeBufferPointer { MetaRefreshParser.urlRange(in: UnsafeBufferPointer(rebasing: $0[range])) }
-            if let url { addLink(url.shifted(by: range.lowerBound)) }
-        case .style:
-            addCSS(range, inAttribute: true)
+            guard let url else { return }
+            let (trimmed, value) = decoded(url.shifted(by: range.lowerBound))
+            // `url=&quot;x&quot;`: quotes written as references; the new value replaces them too.
+            guard let unquoted = document[trimmed].contains(UInt8(ascii: "&")) ? Self.unquoted(value) : value,
+                ExtractedLink.isFetchable(unquoted)
+            else { return }
+            references.append(HTMLReference(
+                range: trimmed, value: unquoted, role: .link, inAttribute: true, kind: .navigation, source: "meta[refresh]"))
+        case .style(let source):
+            addCSS(range, inAttribute: true, urlSource: source, importSource: source)
         }
     }
 
-    private func addLink(_ range: Range<Int>) {
+    private func addLink(_ range: Range<Int>, _ kind: LinkKind, _ source: String) {
         let (trimmed, value) = decoded(range)
         guard ExtractedLink.isFetchable(value) else { return }
-        references.append(HTMLReference(range: trimmed, value: value, role: .link, inAttribute: true))
+        references.append(HTMLReference(range: trimmed, value: value, role: .link, inAttribute: true, kind: kind, source: source))
     }
 
-    private func addCSS(_ range: Range<Int>, inAttribute: Bool) {
+    /// The `url()` and `@import` references of the CSS at `range` (a `style` attribute or the
+    /// text of a `<style>` element): requisites.
+    private func addCSS(_ range: Range<Int>, inAttribute: Bool, urlSource: String, importSource: String) {
         let found = document.withUnsafeBufferPointer { CSSLinkExtractor.references(in: UnsafeBufferPointer(rebasing: $0[range])) }
         for reference in found {
             let raw = reference.range.shifted(by: range.lowerBound)
@@ -196,12 +203,27 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
                     ? CharsetDecoder.decodeAttribute(document[raw], charset: charset)
                     : CharsetDecoder.decode(document[raw], charset: charset)
                 value = ExtractedLink.trimmed(text)
-                // `url(&quot;x&quot;)`: quotes written as references are beyond this scanner.
-                if hasReferences, value.contains(where: { $0 == "\"" || $0 == "'" }) { continue }
+                if hasReferences {
+                    // `url(&quot;x&quot;)`: the quotes were written as references; the new value
+                    // replaces them too (it needs none).
+                    guard let inner = Self.unquoted(value) else { continue }
+                    value = inner
+                }
             }
             guard ExtractedLink.isFetchable(value) else { continue }
-            references.append(HTMLReference(range: trimmedRange(raw), value: value, role: .link, inAttribute: inAttribute))
+            references.append(HTMLReference(
+                range: trimmedRange(raw), value: value, role: .link, inAttribute: inAttribute, kind: .requisite,
+                source: reference.isImport ? importSource : urlSource))
         }
+    }
+
+    /// `value` without the quotes around it; itself when unquoted; nil when it holds other quotes.
+    private static func unquoted(_ value: String) -> String? {
+        let isQuote = { (character: Character) in character == "\"" || character == "'" }
+        guard value.contains(where: isQuote) else { return value }
+        guard let first = value.first, isQuote(first), value.count >= 2, value.last == first else { return nil }
+        let inner = value.dropFirst().dropLast()
+        return inner.contains(where: isQuote) ? nil : ExtractedLink.trimmed(String(inner))
     }
 
     /// `range` without surrounding whitespace, and its decoded, trimmed text.

@@ -1,5 +1,5 @@
 import MirrorCore
-import MirrorHTML
+public import MirrorHTML
 
 /// Rewrites the links of a saved HTML page or style sheet so that it works offline, changing
 /// only the bytes of the URLs: every other byte of the document stays as it was (DESIGN.md: a
@@ -30,13 +30,18 @@ public struct LinkRewriter: Sendable {
     /// - Parameters:
     ///   - charset: the page's encoding (`CharsetSniffer`). UTF-16 pages are returned unchanged.
     ///   - pagePath: the page's file, relative to the output folder (`host/docs/index.html`).
+    ///   - references: the page's references as `HTMLReferenceLocator` found them in these very
+    ///     bytes, when the caller kept them from its own parse; else (or when they do not fit the
+    ///     bytes) the page is parsed again.
     ///   - target: the file (relative to the output folder) a normalized absolute URL was saved
     ///     to, or nil when it was not saved.
     public func rewriteHTML(
-        _ bytes: [UInt8], charset: String, pageURL: String, pagePath: String, target: (String) -> String?
+        _ bytes: [UInt8], charset: String, pageURL: String, pagePath: String, references known: [HTMLReference]? = nil,
+        target: (String) -> String?
     ) -> [UInt8] {
         guard let page = URLParts(pageURL), !charset.lowercased().hasPrefix("utf-16") else { return bytes }
-        let references = HTMLReferenceLocator.references(in: bytes, charset: charset)
+        let references = known.flatMap { Self.fit($0, count: bytes.count) }
+            ?? HTMLReferenceLocator.references(in: bytes, charset: charset)
         let base = references.first { $0.role == .base }.flatMap { page.resolve($0.value) } ?? page
         var edits: [(Range<Int>, [UInt8])] = []
         var targets = Targets()
@@ -104,6 +109,16 @@ public struct LinkRewriter: Sendable {
             value = value.flatMap { $0 == UInt8(ascii: "&") ? Array("&amp;".utf8) : [$0] }
         }
         return value
+    }
+
+    /// `references` when they are in order, apart, and inside a document of `count` bytes.
+    private static func fit(_ references: [HTMLReference], count: Int) -> [HTMLReference]? {
+        var position = 0
+        for reference in references {
+            guard reference.range.lowerBound >= position, reference.range.upperBound <= count else { return nil }
+            position = reference.range.upperBound
+        }
+        return references
     }
 
     /// `bytes` with each range replaced (ranges in order, not overlapping).

@@ -2,7 +2,7 @@ import Crypto
 import Dispatch
 import Foundation
 import MirrorCore
-import MirrorHTML
+public import MirrorHTML
 public import MirrorCache
 import Synchronization
 
@@ -31,6 +31,11 @@ public final class SiteWriter: Sendable {
     }
 
     static func manifestPath(_ directory: String) -> String { directory + "/.mirror/manifest.json" }
+
+    /// The references of the HTML page saved from a URL as a resource, as `HTMLReferenceLocator`
+    /// found them in its original bytes, when the caller kept them from its own parse (the
+    /// crawler does, in its journal): then finishing parses no page a second time.
+    public typealias KnownReferences = @Sendable (_ url: String, _ resource: SiteManifest.Resource) -> [HTMLReference]?
 
     /// Saves a response under its mapped path; returns that path, relative to the folder.
     @discardableResult
@@ -93,7 +98,7 @@ public final class SiteWriter: Sendable {
 
     /// Rewrites the pending HTML and CSS files on every core (each file is independent). When
     /// some URL now points elsewhere than before, every file is rewritten again (from its original).
-    private func rewriteLinks() throws {
+    private func rewriteLinks(knownReferences: KnownReferences?) throws {
         let snapshot = manifest.withLock { manifest in
             if manifest.linkTargets != previousTargets {
                 for url in manifest.resources.keys { manifest.resources[url]?.rewritten = false }
@@ -105,7 +110,7 @@ public final class SiteWriter: Sendable {
         DispatchQueue.concurrentPerform(iterations: pending.count) { index in
             let (url, resource) = pending[index]
             do {
-                let file = try rewrite(url: url, resource: resource, manifest: snapshot)
+                let file = try rewrite(url: url, resource: resource, manifest: snapshot, knownReferences: knownReferences)
                 manifest.withLock {
                     $0.resources[url]?.rewritten = true
                     $0.resources[url]?.file = file
@@ -123,7 +128,9 @@ public final class SiteWriter: Sendable {
     /// The original body is kept as `.mirror/originals/<sha256>` (a hard link to the file as
     /// saved, so it costs no space until the rewritten file replaces it). The original is also
     /// the source when present, so a rewrite interrupted after the rename is simply redone.
-    private func rewrite(url: String, resource: SiteManifest.Resource, manifest snapshot: SiteManifest) throws -> SiteManifest.FileDigest? {
+    private func rewrite(
+        url: String, resource: SiteManifest.Resource, manifest snapshot: SiteManifest, knownReferences: KnownReferences?
+    ) throws -> SiteManifest.FileDigest? {
         let path = directory + "/" + resource.path
         let originalPath = directory + "/" + SiteManifest.originalPath(sha256: resource.sha256)
         let hasOriginal = FileManager.default.fileExists(atPath: originalPath)
@@ -135,8 +142,9 @@ public final class SiteWriter: Sendable {
         switch kind {
         case .html:
             let charset = CharsetSniffer.charset(contentType: resource.contentType, prefix: Array(bytes.prefix(1024)))
-            rewritten = rewriter.rewriteHTML(bytes, charset: charset, pageURL: url, pagePath: resource.path,
-                                             target: snapshot.path(for:))
+            rewritten = rewriter.rewriteHTML(
+                bytes, charset: charset, pageURL: url, pagePath: resource.path, references: knownReferences?(url, resource),
+                target: snapshot.path(for:))
         case .css:
             rewritten = rewriter.rewriteCSS(bytes, fileURL: url, filePath: resource.path, target: snapshot.path(for:))
         }
@@ -170,8 +178,8 @@ public final class SiteWriter: Sendable {
     /// Rewrites the links of every HTML and CSS file not rewritten yet (their bytes on disk are
     /// still the originals), then writes `index.html` (opening the first seed's file) and the manifest.
     /// A link to a saved URL becomes a relative path; a link to anything else becomes absolute.
-    public func finish(seeds: [String]) throws {
-        try rewriteLinks()
+    public func finish(seeds: [String], knownReferences: KnownReferences? = nil) throws {
+        try rewriteLinks(knownReferences: knownReferences)
         var snapshot = manifest.withLock { $0 }
         removeUnusedOriginals(snapshot)
         if let seed = seeds.first, let path = snapshot.path(for: seed) {

@@ -28,7 +28,8 @@ guard totalBytes > 0 else {
 }
 print("# \(pages.count) pages, \(String(format: "%.1f", Double(totalBytes) / 1e6)) MB, best of \(passes) passes, one thread")
 
-/// libxml2's HTML push parser with callbacks that do nothing, fed the page whole; the bytes parsed.
+/// libxml2's HTML parser over the page in memory (as `HTMLSAXParser` reads it) with callbacks
+/// that do nothing; the bytes parsed.
 func parseWithNoOpCallbacks(_ page: [UInt8]) -> Int {
     var handler = htmlSAXHandler()
     handler.initialized = XML_SAX2_MAGIC
@@ -36,17 +37,23 @@ func parseWithNoOpCallbacks(_ page: [UInt8]) -> Int {
     handler.endElement = { _, _ in }
     handler.characters = { _, _, _ in }
     handler.serror = { _, _ in }
-    let context = htmlCreatePushParserCtxt(&handler, nil, nil, 0, nil, XML_CHAR_ENCODING_NONE)!
-    let options = HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
-        | HTML_PARSE_NONET.rawValue
-    htmlCtxtUseOptions(context, Int32(options))
-    xmlSwitchToEncoding(context, xmlFindCharEncodingHandler("utf-8"))
     page.withUnsafeBufferPointer { buffer in
-        buffer.withMemoryRebound(to: CChar.self) { _ = htmlParseChunk(context, $0.baseAddress, Int32($0.count), 0) }
+        buffer.withMemoryRebound(to: CChar.self) { bytes in
+            let context = htmlCreateMemoryParserCtxt(bytes.baseAddress, Int32(bytes.count))!
+            let options = HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+                | HTML_PARSE_NONET.rawValue | HTML_PARSE_IGNORE_ENC.rawValue
+            htmlCtxtUseOptions(context, Int32(options))
+            xmlSwitchToEncoding(context, xmlFindCharEncodingHandler("utf-8"))
+            withUnsafeMutablePointer(to: &handler) { handler in
+                let own = context.pointee.sax
+                context.pointee.sax = handler
+                _ = htmlParseDocument(context)
+                context.pointee.sax = own
+            }
+            if let document = context.pointee.myDoc { xmlFreeDoc(document) }
+            htmlFreeParserCtxt(context)
+        }
     }
-    htmlParseChunk(context, nil, 0, 1)
-    if let document = context.pointee.myDoc { xmlFreeDoc(document) }
-    htmlFreeParserCtxt(context)
     return page.count
 }
 

@@ -1,4 +1,4 @@
-import MirrorHTML
+@testable import MirrorHTML
 import Testing
 
 private func sniff(_ contentType: String?, _ html: String) -> String {

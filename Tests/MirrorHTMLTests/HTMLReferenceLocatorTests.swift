@@ -72,9 +72,15 @@ import Testing
 
     @Test func styleValuesWithCharacterReferencesAndLatin1() {
         let html = #"<div style="background:url(a.png?x=1&amp;y=2)"></div><p style="background:url(&quot;q.png&quot;)">"#
-        #expect(located(html) == ["a.png?x=1&amp;y=2=a.png?x=1&y=2"])
+        // Quotes written as references are replaced with the URL (which needs none).
+        #expect(located(html) == ["a.png?x=1&amp;y=2=a.png?x=1&y=2", "&quot;q.png&quot;=q.png"])
         let latin1: [UInt8] = Array("<style>p{background:url(caf".utf8) + [0xE9] + Array(".png?a&amp;b)}</style>".utf8)
         #expect(HTMLReferenceLocator.references(in: latin1, charset: "iso-8859-1").map(\.value) == ["café.png?a&amp;b"])
+    }
+
+    @Test func metaRefreshWithQuotesWrittenAsReferences() {
+        let html = #"<meta http-equiv=refresh content="0; url=&quot;next.html?a=1&amp;b=2&quot;"><meta http-equiv=refresh content="0; url=&quot;x&quot;y&quot;">"#
+        #expect(located(html) == ["&quot;next.html?a=1&amp;b=2&quot;=next.html?a=1&b=2"])
     }
 
     @Test func extractorStillSeesTheSameLinks() {

@@ -41,6 +41,29 @@ struct LinkRewriterFixtureTests {
         }
     }
 
+    /// The references a crawl kept from its own parse give the same bytes as parsing again; ones
+    /// that do not fit the document (out of range, out of order) are not trusted.
+    @Test func knownReferencesGiveTheSameRewrite() throws {
+        let crawl = FixtureCrawl(root: Self.root, origin: Self.origin)
+        let rewriter = LinkRewriter()
+        var pages = 0
+        for (url, file) in crawl.saved where file.type.hasPrefix("text/html") {
+            let bytes = Array(try Data(contentsOf: file.source))
+            let located = HTMLReferenceLocator.references(in: bytes)
+            func rewrite(_ known: [HTMLReference]?) -> [UInt8] {
+                rewriter.rewriteHTML(bytes, charset: "utf-8", pageURL: url, pagePath: file.path, references: known, target: crawl.target)
+            }
+            let parsed = rewrite(nil)
+            #expect(rewrite(located) == parsed)
+            guard let last = located.last else { continue }
+            pages += 1
+            let beyond = HTMLReference(range: bytes.count..<bytes.count + 4, value: last.value, role: .link, inAttribute: true)
+            #expect(rewrite(located + [beyond]) == parsed)
+            #expect(rewrite(located.reversed()) == parsed || located.count == 1)
+        }
+        #expect(pages > 5)
+    }
+
     @Test func everyFixturePageWorksOffline() throws {
         let crawl = FixtureCrawl(root: Self.root, origin: Self.origin)
         #expect(crawl.saved.count > 30)
@@ -61,7 +84,8 @@ struct LinkRewriterFixtureTests {
 
         let check = Process()
         check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        check.arguments = ["python3", "/work/shared/tools/offline-check.py", output.appendingPathComponent("127.0.0.1_8080").path,
+        let checker = FixtureSite.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/tools/offline-check.py")
+        check.arguments = ["python3", checker.path, output.appendingPathComponent("127.0.0.1_8080").path,
                            "--origin", Self.origin, "--json"]
         let pipe = Pipe()
         check.standardOutput = pipe

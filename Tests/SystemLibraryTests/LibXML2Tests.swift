@@ -1,18 +1,27 @@
-import MirrorHTML
+@testable import MirrorHTML
 import Testing
 
-/// Collects start tags and the URL-bearing attributes, the way the link extractor will.
-private final class TagRecorder: HTMLSAXParser.Delegate {
+/// Collects start tags, the URL-bearing attributes and the text, as the link extractor reads them.
+private final class TagRecorder: HTMLEventHandler {
     var tags: [String] = []
     var links: [String] = []
     var text = ""
 
-    func parser(_ parser: HTMLSAXParser, didStart element: String, attributes: [HTMLAttribute]) {
-        tags.append(element)
-        for name in ["href", "src"] { if let value = attributes[name] { links.append(value) } }
+    func startElement(_ name: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) {
+        tags.append(name.string)
+        for attribute in attributes where attribute.name.spells("href") || attribute.name.spells("src") {
+            links.append(attribute.value.string)
+        }
     }
-    func parser(_ parser: HTMLSAXParser, didEnd element: String) {}
-    func parser(_ parser: HTMLSAXParser, foundText text: String) { self.text += text }
+    func endElement(_ name: UnsafeBufferPointer<UInt8>) {}
+    func characters(_ text: UnsafeBufferPointer<UInt8>) { self.text += text.string }
+    var wantsText: Bool { true }
+
+    static func parse(_ html: String) -> TagRecorder {
+        let recorder = TagRecorder()
+        HTMLSAXParser.parse(Array(html.utf8), charset: "utf-8", handler: recorder)
+        return recorder
+    }
 }
 
 @Suite("libxml2 HTML parser in SAX mode")
@@ -24,28 +33,22 @@ struct LibXML2Tests {
         """
 
     @Test func extractsLinksWithLowerCasedNamesAndDecodedEntities() {
-        let recorder = TagRecorder()
-        HTMLSAXParser.parse(Array(page.utf8), delegate: recorder)
+        let recorder = TagRecorder.parse(page)
         #expect(recorder.links == ["/style.css?v=2", "a.html", "img/x.png", "https://other.example/b?x=1&y=2#frag"])
         #expect(recorder.tags.contains("a"))
         #expect(!recorder.tags.contains("A"))
         #expect(recorder.text.contains("text & more"))
     }
 
-    @Test func feedingOneByteAtATimeGivesTheSameLinks() {
-        let whole = TagRecorder()
-        HTMLSAXParser.parse(Array(page.utf8), delegate: whole)
-        let piecewise = TagRecorder()
-        let parser = HTMLSAXParser(delegate: piecewise)
-        for byte in page.utf8 { parser.feed([byte]) }
-        parser.finish()
-        #expect(piecewise.links == whole.links)
+    /// Browsers go on after `</html>`, and pages put scripts and links there.
+    @Test func whatFollowsTheRootEndTagIsRead() {
+        let recorder = TagRecorder.parse("<html><body><a href=a>x</a></body></html><a href=b>y</a></html><img src=c>")
+        #expect(recorder.links == ["a", "b", "c"])
     }
 
     @Test func recoversFromBrokenMarkup() {
-        let recorder = TagRecorder()
         let broken = "<div><a href=one.html>unclosed <p><b><a href='two.html'</b><img src=three.png><table><td><a href=four.html>"
-        HTMLSAXParser.parse(Array(broken.utf8), delegate: recorder)
+        let recorder = TagRecorder.parse(broken)
         #expect(recorder.links.contains("one.html"))
         #expect(recorder.links.contains("four.html"))
     }
@@ -54,13 +57,25 @@ struct LibXML2Tests {
         // "café.html" in ISO-8859-1: é is the single byte 0xE9.
         let bytes: [UInt8] = Array("<a href=\"caf".utf8) + [0xE9] + Array(".html\">x</a>".utf8)
         let recorder = TagRecorder()
-        HTMLSAXParser.parse(bytes, charset: "iso-8859-1", delegate: recorder)
+        HTMLSAXParser.parse(bytes, charset: "iso-8859-1", handler: recorder)
+        #expect(recorder.links == ["café.html"])
+    }
+
+    /// The caller's charset (from the HTTP header) wins over a `<meta charset>` that disagrees.
+    @Test func theCallersCharsetWinsOverMeta() {
+        let bytes: [UInt8] = Array("<meta charset=utf-8><a href=\"caf".utf8) + [0xE9] + Array(".html\">x</a>".utf8)
+        let recorder = TagRecorder()
+        HTMLSAXParser.parse(bytes, charset: "iso-8859-1", handler: recorder)
         #expect(recorder.links == ["café.html"])
     }
 
     @Test func utf8IsTheDefault() {
         let recorder = TagRecorder()
-        HTMLSAXParser.parse(Array("<html><body><a href=\"/ünï/çødé.html\">x</a>".utf8), delegate: recorder)
+        HTMLSAXParser.parse(Array("<html><body><a href=\"/ünï/çødé.html\">x</a>".utf8), charset: "x-unknown", handler: recorder)
         #expect(recorder.links == ["/ünï/çødé.html"])
+    }
+
+    @Test func anEmptyDocumentReportsNothing() {
+        #expect(TagRecorder.parse("").tags.isEmpty)
     }
 }
