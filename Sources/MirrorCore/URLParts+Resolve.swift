@@ -47,6 +47,19 @@ extension URLParts {
         return result
     }
 
+    /// `reference` cut at its first `#`, when resolving the part before it and then setting the
+    /// fragment gives what resolving the whole would: no whitespace or control at either end, no
+    /// tab, line break or `\` inside. A page links to few documents through many fragments, so
+    /// callers resolve each target once. Nil when the reference must be resolved whole.
+    public static func splitAtFragment(_ reference: String) -> (target: Substring, fragment: Substring?)? {
+        let bytes = reference.utf8
+        guard let first = bytes.first, let last = bytes.last, first > 0x20, last > 0x20,
+            !bytes.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "\\") })
+        else { return nil }
+        guard let hash = bytes.firstIndex(of: UInt8(ascii: "#")) else { return (reference[...], nil) }
+        return (reference[..<hash], reference[reference.index(after: hash)...])
+    }
+
     /// The scheme of an absolute reference, lower-cased; nil for a relative one.
     static func scheme(of reference: String) -> String? {
         let bytes = reference.utf8

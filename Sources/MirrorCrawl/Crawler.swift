@@ -251,10 +251,32 @@ public final class Crawler: Sendable {
             found = extracted.links
             if let href = extracted.baseHref, let resolved = url.resolve(href) { base = resolved }
         }
-        let links = PageLinks(links: found.compactMap { link in
-            scope.resolve(link.reference, against: base).map { PageLinks.Link(url: $0, kind: link.kind) }
-        })
+        let links = PageLinks(links: resolved(found, against: base))
         if let key { try journal.record(links, references: references, of: url.normalized, key: key) }
+        return links
+    }
+
+    /// The distinct links of a page, resolved and normalized, in document order. Each target is
+    /// resolved once however many fragments point into it.
+    private func resolved(_ found: [ExtractedLink], against base: URLParts) -> [PageLinks.Link] {
+        var targets: [Substring: String?] = [:]
+        var seen = Set<PageLinks.Link>()
+        var links: [PageLinks.Link] = []
+        for link in found {
+            let url: String?
+            if let target = URLParts.splitAtFragment(link.reference)?.target {
+                url = targets[target] ?? {
+                    let computed = scope.resolve(String(target), against: base)
+                    targets[target] = computed
+                    return computed
+                }()
+            } else {
+                url = scope.resolve(link.reference, against: base)
+            }
+            guard let url else { continue }
+            let resolvedLink = PageLinks.Link(url: url, kind: link.kind)
+            if seen.insert(resolvedLink).inserted { links.append(resolvedLink) }
+        }
         return links
     }
 

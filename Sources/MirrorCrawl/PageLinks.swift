@@ -4,7 +4,7 @@ import MirrorHTML
 /// page besides its bytes. Kept in the journal by page, body digest and type, so a re-crawl
 /// of an unchanged page (answered by the cache or a 304) neither parses nor resolves it again.
 struct PageLinks: Equatable {
-    struct Link: Equatable {
+    struct Link: Hashable {
         let url: String
         let kind: LinkKind
     }

@@ -77,9 +77,9 @@ public struct LinkRewriter: Sendable {
         return Self.splice(bytes, edits)
     }
 
-    /// The new bytes of each URL (normalized, without fragment) a document refers to: a document
-    /// refers to few files many times.
-    private typealias Targets = [String: [UInt8]]
+    /// The new bytes of each reference (before its fragment) a document has, or nil where it
+    /// stays as written: a document refers to few files many times (`#` fragments).
+    private typealias Targets = [Substring: [UInt8]?]
 
     /// The new bytes for `reference`, or nil when it stays as written.
     private func replacement(
@@ -88,22 +88,32 @@ public struct LinkRewriter: Sendable {
     ) -> [UInt8]? {
         // A fragment-only reference (`#top`, CSS `url(#filter)`) names a part of this document.
         let first = reference.utf8.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C }
-        guard first != UInt8(ascii: "#"), let resolved = base.resolve(reference) else { return nil }
-        let url = resolved.normalized
-        var value: [UInt8]
-        if let known = targets[url] {
-            value = known
-        } else {
-            if let file = target(url) {
-                value = Self.escaped(LocalPath.relativePath(from: path, to: file), keeping: Self.pathBytes)
-            } else {
-                value = Self.escaped(url, keeping: Self.urlBytes)
-            }
-            targets[url] = value
+        guard first != UInt8(ascii: "#") else { return nil }
+        /// The new bytes of the URL `resolved` names, without its fragment.
+        func file(_ resolved: URLParts) -> [UInt8] {
+            let url = resolved.normalized
+            guard let file = target(url) else { return Self.escaped(url, keeping: Self.urlBytes) }
+            return Self.escaped(LocalPath.relativePath(from: path, to: file), keeping: Self.pathBytes)
         }
-        if let fragment = resolved.fragment {
+        var value: [UInt8]
+        let fragment: Substring?
+        if let (targetPart, fragmentPart) = URLParts.splitAtFragment(reference) {
+            let known = targets[targetPart] ?? {
+                let computed = base.resolve(String(targetPart)).map(file)
+                targets[targetPart] = computed
+                return computed
+            }()
+            guard let known else { return nil }
+            value = known
+            fragment = fragmentPart
+        } else {
+            guard let resolved = base.resolve(reference) else { return nil }
+            value = file(resolved)
+            fragment = resolved.fragment?[...]
+        }
+        if let fragment {
             value.append(UInt8(ascii: "#"))
-            value += Self.escaped(fragment, keeping: Self.fragmentBytes)
+            value += Self.escaped(String(fragment), keeping: Self.fragmentBytes)
         }
         if inAttribute, value.contains(UInt8(ascii: "&")) {
             value = value.flatMap { $0 == UInt8(ascii: "&") ? Array("&amp;".utf8) : [$0] }

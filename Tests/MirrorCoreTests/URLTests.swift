@@ -61,4 +61,23 @@ struct URLTests {
         #expect(HostPattern("host:notaport") == nil)
         #expect(HostPattern("") == nil)
     }
+
+    /// Resolving the part before the fragment and then setting the fragment is resolving the
+    /// whole, wherever `splitAtFragment` allows it; it refuses the references where it is not.
+    @Test func splittingAtTheFragmentResolvesAsTheWhole() throws {
+        let base = try #require(URLParts("http://h.example/docs/a/page.html?x=1"))
+        let references = [
+            "b.html#sec", "../c.html#a#b", "?q=2#frag", "/root#", "//other.example/p#x", "https://s.example/#/route",
+            "http:rel.html#f", "caf%C3%A9.html#%C3%BC", "ünï.html#ç", "x.html", "a b.html#c d",
+        ]
+        for reference in references {
+            let (target, fragment) = try #require(URLParts.splitAtFragment(reference), "\(reference)")
+            var split = base.resolve(String(target))
+            split?.fragment = fragment.map(String.init)
+            #expect(split == base.resolve(reference), "\(reference)")
+        }
+        for reference in [" a.html#x", "a.html#x\t", "a\n.html#x", "a\\b.html#x", ""] {
+            #expect(URLParts.splitAtFragment(reference) == nil, "\(reference)")
+        }
+    }
 }
