@@ -8,8 +8,8 @@ struct PackCommand: AsyncParsableCommand {
         commandName: "pack",
         abstract: "Pack a mirrored folder into a gzip-compressed bundle.",
         discussion: """
-            The bundle is a POSIX pax .tar.gz (any tar opens it) holding the folder, its manifest
-            and the original bytes of every rewritten file. The same folder always packs to the
+            The bundle is a POSIX pax .tar.gz (any tar opens it) holding the folder, its manifest \
+            and the original bytes of every rewritten file. The same folder always packs to the \
             same bytes; the SHA-256 printed at the end identifies the bundle.
 
             Examples:

@@ -8,9 +8,9 @@ struct UnpackCommand: AsyncParsableCommand {
         commandName: "unpack",
         abstract: "Extract a bundle into a folder, refusing anything unsafe.",
         discussion: """
-            Every file is checked against the manifest's digest. Absolute paths, `..`, links,
-            devices, duplicate names and files over the limits are refused, naming the entry;
-            a refused bundle leaves nothing behind (it is extracted into a temporary folder
+            Every file is checked against the manifest's digest. Absolute paths, `..`, links, \
+            devices, duplicate names and files over the limits are refused, naming the entry; \
+            a refused bundle leaves nothing behind (it is extracted into a temporary folder \
             that is renamed at the end).
 
             Examples:

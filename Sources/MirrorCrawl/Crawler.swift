@@ -68,10 +68,15 @@ public final class Crawler: Sendable {
             report.incomplete = pending > 0 || report.interrupted
             return report
         }
-        try output.finish(seeds: configuration.seeds.compactMap(URLNormalizer.normalize)) { [journal, self] url, resource in
-            try? journal.references(of: url, key: pageKey(digest: resource.sha256, contentType: resource.contentType))
+        // The cache's flush to disk waits on I/O while the folder's rewriting is CPU work: both at once.
+        let flush = Task.detached { [store = client.store] in try? store.synchronize() }
+        let finished = Result {
+            try output.finish(seeds: configuration.seeds.compactMap(URLNormalizer.normalize)) { [journal, self] url, resource in
+                try? journal.references(of: url, key: pageKey(digest: resource.sha256, contentType: resource.contentType))
+            }
         }
-        try? client.store.synchronize()
+        await flush.value
+        try finished.get()
         progress?(await snapshot(since: started))
         return final
     }
