@@ -251,8 +251,14 @@ public final class Crawler: Sendable {
             found = CSSLinkExtractor.links(in: String(decoding: body, as: UTF8.self))
         } else {
             let charset = CharsetSniffer.charset(contentType: contentType, prefix: Array(body.prefix(1024)))
-            references = HTMLReferenceLocator.references(in: body, charset: charset)
-            let extracted = HTMLLinks(references: references)
+            // A page the rewriter cannot read (UTF-16) keeps its links as written: none to keep.
+            let extracted: HTMLLinks
+            if CharsetSniffer.isASCIICompatible(charset) {
+                references = HTMLReferenceLocator.references(in: body, charset: charset)
+                extracted = HTMLLinks(references: references)
+            } else {
+                extracted = HTMLLinkExtractor.links(in: body, charset: charset)
+            }
             found = extracted.links
             if let href = extracted.baseHref, let resolved = url.resolve(href) { base = resolved }
         }

@@ -4,22 +4,25 @@ internal import CLibXML2
 enum CharsetDecoder {
     /// `bytes` decoded from `charset` with libxml2's converters (UTF-8 when unknown).
     static func decode(_ bytes: ArraySlice<UInt8>, charset: String) -> String {
-        guard !isUTF8(charset), bytes.contains(where: { $0 >= 0x80 }) else {
+        guard !isUTF8(charset), bytes.contains(where: { $0 >= 0x80 }) || !CharsetSniffer.isASCIICompatible(charset) else {
             return String(decoding: bytes, as: UTF8.self)
         }
+        return String(decoding: utf8(bytes, from: charset) ?? Array(bytes), as: UTF8.self)
+    }
+
+    /// `bytes` converted from `charset` to UTF-8 with libxml2's converters; nil when it has none
+    /// for `charset` or the bytes do not convert.
+    static func utf8(_ bytes: ArraySlice<UInt8>, from charset: String) -> [UInt8]? {
         HTMLSAXParser.initializeLibrary()
-        guard let handler = xmlFindCharEncodingHandler(charset), let input = xmlBufferCreate() else {
-            return String(decoding: bytes, as: UTF8.self)
-        }
+        guard bytes.count <= Int(Int32.max), let handler = xmlFindCharEncodingHandler(charset) else { return nil }
         defer { xmlCharEncCloseFunc(handler) }
+        guard let input = xmlBufferCreate() else { return nil }
         defer { xmlBufferFree(input) }
-        guard let output = xmlBufferCreate() else { return String(decoding: bytes, as: UTF8.self) }
+        guard let output = xmlBufferCreate() else { return nil }
         defer { xmlBufferFree(output) }
         bytes.withUnsafeBufferPointer { _ = xmlBufferAdd(input, $0.baseAddress, Int32($0.count)) }
-        guard xmlCharEncInFunc(handler, output, input) >= 0, let content = xmlBufferContent(output) else {
-            return String(decoding: bytes, as: UTF8.self)
-        }
-        return String(decoding: UnsafeBufferPointer(start: content, count: Int(xmlBufferLength(output))), as: UTF8.self)
+        guard xmlCharEncInFunc(handler, output, input) >= 0, let content = xmlBufferContent(output) else { return nil }
+        return Array(UnsafeBufferPointer(start: content, count: Int(xmlBufferLength(output))))
     }
 
     static func isUTF8(_ charset: String) -> Bool {

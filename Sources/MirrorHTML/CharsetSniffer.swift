@@ -22,6 +22,13 @@ public enum CharsetSniffer {
         return "utf-8"
     }
 
+    /// Whether ASCII characters are single ASCII bytes in `charset` (not so in UTF-16 and
+    /// UTF-32): the byte scanners that locate and rewrite references need it.
+    public static func isASCIICompatible(_ charset: String) -> Bool {
+        let label = charset.lowercased()
+        return !(label.hasPrefix("utf-16") || label.hasPrefix("utf-32") || label.hasPrefix("ucs-"))
+    }
+
     /// The `charset` parameter of a media type, unquoted, or nil.
     static func charsetParameter(of contentType: String) -> String? {
         for parameter in contentType.split(separator: ";").dropFirst() {

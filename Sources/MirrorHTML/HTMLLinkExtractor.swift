@@ -14,25 +14,30 @@
 /// name nothing a reader needs offline (the same list the offline check ignores).
 ///
 /// The links are the references `HTMLReferenceLocator` finds, so what is crawled and what is
-/// rewritten come from one libxml2 pass and cannot drift apart.
+/// rewritten come from one libxml2 pass and cannot drift apart. A UTF-16 or UTF-32 page, which
+/// the locator's byte scanners cannot read, is read from its UTF-8 transcoding.
 /// One instance serves one document and one task at a time.
 public final class HTMLLinkExtractor {
-    private let locator: HTMLReferenceLocator
+    private let charset: String
+    private var document: [UInt8] = []
 
     /// - Parameter charset: the document's encoding (see `CharsetSniffer`); attribute values and
     ///   `<style>` text are decoded with it.
     public init(charset: String = "utf-8") {
-        locator = HTMLReferenceLocator(charset: charset)
+        self.charset = charset
     }
 
     /// Adds the next chunk of the body.
     public func feed(_ bytes: [UInt8]) {
-        locator.feed(bytes)
+        if document.isEmpty { document = bytes } else { document += bytes }
     }
 
     /// Parses the document and returns what was found.
     public func finish() -> HTMLLinks {
-        HTMLLinks(references: locator.finish())
+        guard !CharsetSniffer.isASCIICompatible(charset), let utf8 = CharsetDecoder.utf8(document[...], from: charset) else {
+            return HTMLLinks(references: HTMLReferenceLocator.references(in: document, charset: charset))
+        }
+        return HTMLLinks(references: HTMLReferenceLocator.references(in: utf8, charset: "utf-8"))
     }
 
     /// Extracts the links of a whole document.

@@ -39,7 +39,7 @@ public struct LinkRewriter: Sendable {
         _ bytes: [UInt8], charset: String, pageURL: String, pagePath: String, references known: [HTMLReference]? = nil,
         target: (String) -> String?
     ) -> [UInt8] {
-        guard let page = URLParts(pageURL), !charset.lowercased().hasPrefix("utf-16") else { return bytes }
+        guard let page = URLParts(pageURL), CharsetSniffer.isASCIICompatible(charset) else { return bytes }
         let references = known.flatMap { Self.fit($0, count: bytes.count) }
             ?? HTMLReferenceLocator.references(in: bytes, charset: charset)
         let base = references.first { $0.role == .base }.flatMap { page.resolve($0.value) } ?? page

@@ -13,6 +13,21 @@ private func references(_ html: String) -> [String] {
 
 @Suite("HTML link extraction")
 struct HTMLLinkExtractorTests {
+    /// UTF-16 pages (byte order mark, or the HTTP charset alone) are read from their UTF-8
+    /// transcoding: their links are found, non-ASCII ones included.
+    @Test(arguments: [(true, "utf-16le"), (false, "utf-16le"), (true, "utf-16be"), (false, "utf-16be")])
+    func utf16Pages(byteOrderMark: Bool, encoding: String) {
+        let html = #"<html><body><a href="caf\#u{E9}.html">x</a><img srcset="a.png 1x, b.png 2x"><style>p{background:url(c.png)}</style>"#
+        let littleEndian = encoding == "utf-16le"
+        var bytes: [UInt8] = byteOrderMark ? (littleEndian ? [0xFF, 0xFE] : [0xFE, 0xFF]) : []
+        for unit in html.utf16 {
+            bytes += littleEndian ? [UInt8(unit & 0xFF), UInt8(unit >> 8)] : [UInt8(unit >> 8), UInt8(unit & 0xFF)]
+        }
+        let charset = CharsetSniffer.charset(contentType: byteOrderMark ? nil : "text/html; charset=\(encoding)", prefix: bytes)
+        #expect(charset == encoding)
+        #expect(HTMLLinkExtractor.links(in: bytes, charset: charset).links.map(\.reference) == ["café.html", "a.png", "b.png", "c.png"])
+    }
+
     @Test func anchorsAndAreasAreNavigation() {
         #expect(extract(#"<a href="a.html">x</a><map><area href=" b.html "></map>"#) == [
             ExtractedLink(reference: "a.html", kind: .navigation, source: "a[href]"),
