@@ -254,8 +254,10 @@ public final class Crawler: Sendable {
             // A page the rewriter cannot read (UTF-16) keeps its links as written: none to keep.
             let extracted: HTMLLinks
             if CharsetSniffer.isASCIICompatible(charset) {
-                references = HTMLReferenceLocator.references(in: body, charset: charset)
-                extracted = HTMLLinks(references: references)
+                let locator = HTMLReferenceLocator(charset: charset)
+                locator.feed(body)
+                references = locator.finish()
+                extracted = locator.links
             } else {
                 extracted = HTMLLinkExtractor.links(in: body, charset: charset)
             }
@@ -268,17 +270,19 @@ public final class Crawler: Sendable {
     }
 
     /// The distinct links of a page, resolved and normalized, in document order. Each target is
-    /// resolved once however many fragments point into it.
+    /// resolved once however many fragments point into it (keyed by bytes: Strings compare by
+    /// canonical equivalence, but two spellings of `é` resolve to different URLs).
     private func resolved(_ found: [ExtractedLink], against base: URLParts) -> [PageLinks.Link] {
-        var targets: [Substring: String?] = [:]
+        var targets: [[UInt8]: String?] = [:]
         var seen = Set<PageLinks.Link>()
         var links: [PageLinks.Link] = []
         for link in found {
             let url: String?
             if let target = URLParts.splitAtFragment(link.reference)?.target {
-                url = targets[target] ?? {
+                let key = Array(target.utf8)
+                url = targets[key] ?? {
                     let computed = scope.resolve(String(target), against: base)
-                    targets[target] = computed
+                    targets[key] = computed
                     return computed
                 }()
             } else {
@@ -292,9 +296,13 @@ public final class Crawler: Sendable {
     }
 
     /// What a page's links and references depend on besides its URL: its body, its type (the
-    /// charset), and the query parameters the crawl ignores.
+    /// charset), the query parameters the crawl ignores, and the version of `StoredReferences`.
     private func pageKey(digest: String, contentType: String?) -> String {
-        [digest, (contentType ?? "").lowercased(), configuration.ignoredParameters.map(\.source).joined(separator: " ")]
+        Self.pageKey(digest: digest, contentType: contentType, ignoredParameters: configuration.ignoredParameters)
+    }
+
+    static func pageKey(digest: String, contentType: String?, ignoredParameters: [URLPattern]) -> String {
+        [digest, (contentType ?? "").lowercased(), ignoredParameters.map(\.source).joined(separator: " "), StoredReferences.version]
             .joined(separator: "\n")
     }
 

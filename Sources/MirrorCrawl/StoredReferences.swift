@@ -1,13 +1,19 @@
 import MirrorHTML
 
 /// The located references of an HTML page in the journal's compact binary form, for the
-/// rewriting at the end of the crawl: per reference a flags byte (base, in an attribute), the
-/// range's start and length and the value's byte count as LEB128 varints, then the value's
-/// UTF-8. Kind and source are not kept: rewriting needs neither.
+/// rewriting at the end of the crawl: the count of references, then per reference a flags byte
+/// (base, in an attribute), the range's start and length and the value's byte count, then the
+/// value's UTF-8; numbers are LEB128 varints. Kind and source are not kept: rewriting needs
+/// neither.
 enum StoredReferences {
+    /// Part of each page's journal key: references kept by another version of the locator or of
+    /// this form are not used (the page is parsed again).
+    static let version = "references 1"
+
     static func encode(_ references: [HTMLReference]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(references.count * 24)
+        appendVarint(references.count, to: &bytes)
         for reference in references {
             bytes.append((reference.role == .base ? 1 : 0) | (reference.inAttribute ? 2 : 0))
             appendVarint(reference.range.lowerBound, to: &bytes)
@@ -22,7 +28,9 @@ enum StoredReferences {
     static func decode(_ bytes: [UInt8]) -> [HTMLReference]? {
         var references: [HTMLReference] = []
         var position = 0
-        while position < bytes.count {
+        guard let count = varint(bytes, &position), count <= bytes.count else { return nil }
+        for _ in 0..<count {
+            guard position < bytes.count else { return nil }
             let flags = bytes[position]
             position += 1
             guard flags < 4, let start = varint(bytes, &position), let length = varint(bytes, &position),
@@ -33,7 +41,7 @@ enum StoredReferences {
             references.append(HTMLReference(
                 range: start..<start + length, value: value, role: flags & 1 == 1 ? .base : .link, inAttribute: flags & 2 == 2))
         }
-        return references
+        return position == bytes.count ? references : nil
     }
 
     private static func appendVarint(_ value: Int, to bytes: inout [UInt8]) {

@@ -31,37 +31,47 @@ enum CharsetDecoder {
     }
 
     /// The text of raw attribute bytes: decoded from `charset`, then character references
-    /// (`&#233;`, `&#xE9;`, and the named ones that occur in URLs) replaced. Other named
-    /// references stay as written.
+    /// replaced as libxml2's HTML parser replaces them in attribute values: numeric ones
+    /// (`&#233;`, `&#xE9;`) with or without `;`, named ones of HTML 4 (`&eacute;`) with `;`.
+    /// Others stay as written.
     static func decodeAttribute(_ bytes: ArraySlice<UInt8>, charset: String) -> String {
         let text = decode(bytes, charset: charset)
         guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
-        var output = ""
-        var rest = Substring(text)
+        var output = String.UnicodeScalarView()
+        var rest = text.unicodeScalars[...]
         while let ampersand = rest.firstIndex(of: "&") {
             output += rest[..<ampersand]
-            rest = rest[ampersand...]
-            if let semicolon = rest.prefix(12).firstIndex(of: ";"),
-                let character = character(named: rest[rest.index(after: ampersand)..<semicolon])
-            {
-                output.unicodeScalars.append(character)
-                rest = rest[rest.index(after: semicolon)...]
+            rest = rest[rest.index(after: ampersand)...]
+            if let (character, length) = reference(at: rest) {
+                output.append(character)
+                rest = rest.dropFirst(length)
             } else {
-                output += "&"
-                rest = rest.dropFirst()
+                output.append("&")
             }
         }
-        return output + rest
+        output += rest
+        return String(output)
     }
 
-    private static let named: [Substring: Unicode.Scalar] = [
-        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}",
-    ]
-
-    private static func character(named name: Substring) -> Unicode.Scalar? {
-        guard name.first == "#" else { return named[name] }
-        let digits = name.dropFirst()
-        let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
-        return value.flatMap(Unicode.Scalar.init)
+    /// The character of the reference that `text` (what follows a `&`) starts with, and how many
+    /// scalars it spans; nil when it is none.
+    private static func reference(at text: Substring.UnicodeScalarView) -> (Unicode.Scalar, Int)? {
+        if text.first == "#" {
+            let isHex = text.dropFirst().first == "x" || text.dropFirst().first == "X"
+            let digits = text.dropFirst(isHex ? 2 : 1).prefix { scalar in
+                scalar.isASCII && (isHex ? scalar.properties.isASCIIHexDigit : ("0"..."9").contains(scalar))
+            }
+            guard !digits.isEmpty, digits.count <= 8, let value = UInt32(String(String.UnicodeScalarView(digits)), radix: isHex ? 16 : 10),
+                let character = Unicode.Scalar(value)
+            else { return nil }
+            let length = (isHex ? 2 : 1) + digits.count
+            return (character, text.dropFirst(length).first == ";" ? length + 1 : length)
+        }
+        let name = text.prefix { $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+        guard !name.isEmpty, name.count <= 32, text.dropFirst(name.count).first == ";" else { return nil }
+        HTMLSAXParser.initializeLibrary()
+        guard let entity = htmlEntityLookup(String(String.UnicodeScalarView(name))), let character = Unicode.Scalar(entity.pointee.value)
+        else { return nil }
+        return (character, name.count + 1)
     }
 }

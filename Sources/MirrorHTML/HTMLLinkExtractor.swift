@@ -34,10 +34,16 @@ public final class HTMLLinkExtractor {
 
     /// Parses the document and returns what was found.
     public func finish() -> HTMLLinks {
-        guard !CharsetSniffer.isASCIICompatible(charset), let utf8 = CharsetDecoder.utf8(document[...], from: charset) else {
-            return HTMLLinks(references: HTMLReferenceLocator.references(in: document, charset: charset))
+        let locator: HTMLReferenceLocator
+        if !CharsetSniffer.isASCIICompatible(charset), let utf8 = CharsetDecoder.utf8(document[...], from: charset) {
+            locator = HTMLReferenceLocator(charset: "utf-8")
+            locator.feed(utf8)
+        } else {
+            locator = HTMLReferenceLocator(charset: charset)
+            locator.feed(document)
         }
-        return HTMLLinks(references: HTMLReferenceLocator.references(in: utf8, charset: "utf-8"))
+        _ = locator.finish()
+        return locator.links
     }
 
     /// Extracts the links of a whole document.

@@ -7,7 +7,9 @@
 /// libxml2 decides what is a tag (so broken markup is read as the parser reads it); the tag's
 /// bytes are then found by scanning forward from the previous tag found and read again with
 /// `HTMLStartTag` (see `locate`). The whole document is kept in memory, as the rewriter needs
-/// it anyway.
+/// it anyway. A tag libxml2 reports whose bytes cannot be told apart (a name libxml2 cut short,
+/// a character reference it decodes differently, a tag inside text a browser does not parse)
+/// still gives its links to the crawl (`links`), from libxml2's values; they stay as written.
 ///
 /// UTF-16 documents are not supported (the scanners read ASCII-compatible bytes).
 public final class HTMLReferenceLocator: HTMLEventHandler {
@@ -18,6 +20,8 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     /// Tags are searched for after the previous tag found.
     private var searchFloor = 0
     private var references: [HTMLReference] = []
+    /// The links of tags libxml2 reported whose bytes were not found, and their `<base href>`.
+    private var unplaced = HTMLLinks()
     private var sawBase = false
     /// Where the text of each `<style>` element starts; read once the document is complete.
     private var styleStarts: [Int] = []
@@ -39,7 +43,17 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
         HTMLSAXParser.parse(document, charset: charset, handler: self)
         for start in styleStarts { locateStyleText(from: start) }
         styleStarts.removeAll()
-        return references.sorted { $0.range.lowerBound < $1.range.lowerBound }
+        references.sort { $0.range.lowerBound < $1.range.lowerBound }
+        return references
+    }
+
+    /// What the crawl follows, once `finish` has run: the links of the references, then those
+    /// of the tags whose bytes were not found; the first `<base href>` either way.
+    public var links: HTMLLinks {
+        var links = HTMLLinks(references: references)
+        links.links += unplaced.links
+        if links.baseHref == nil { links.baseHref = unplaced.baseHref }
+        return links
     }
 
     /// The references of a whole document.
@@ -59,7 +73,8 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
             }
         }
         let isStyle = element.spells("style")
-        guard !roles.isEmpty || isStyle, let tag = locate(element, attributes: attributes) else { return }
+        guard !roles.isEmpty || isStyle else { return }
+        guard let tag = locate(element, attributes: attributes) else { return addUnplaced(attributes) }
         let isRawText = Self.rawTextElements.contains { element.elementsEqual(UnsafeBufferPointer($0)) }
         searchFloor = isRawText ? document.endOfRawText(element, openedAt: tag.start) : tag.end
         if isStyle, tag.end < document.count { styleStarts.append(tag.end + 1) }
@@ -68,12 +83,6 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
             add(role, range)
         }
     }
-
-    func endElement(_ element: UnsafeBufferPointer<UInt8>) {}
-
-    func characters(_ text: UnsafeBufferPointer<UInt8>) {}
-
-    var wantsText: Bool { false }
 
     // MARK: Locating
 
@@ -99,10 +108,12 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
             }
             if next == element[0] | 0x20, document.startsTag(element, at: open + 1) {
                 let tag = HTMLStartTag(document, at: open)
-                // Same attribute names, and the same link values: two `<link rel=… href=…>` in a row
-                // differ only there, and one of them may be a tag libxml2 reported without a link role.
-                if attributes.allSatisfy({ tag[$0.name] != nil }), roles.allSatisfy({ index, _ in
-                    tag[attributes[index].name]?.value.map { reads($0, as: attributes[index].value) } ?? false
+                // The same link values (two `<link rel=… href=…>` in a row may differ only there, and
+                // one of them may be a tag libxml2 reported without a link role); an attribute
+                // written without a value is one libxml2 reports empty.
+                if roles.allSatisfy({ index, _ in
+                    guard let found = tag[attributes[index].name] else { return false }
+                    return found.value.map { reads($0, as: attributes[index].value) } ?? attributes[index].value.isEmpty
                 }) {
                     return tag
                 }
@@ -118,6 +129,34 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
             position = open + 1
         }
         return nil
+    }
+
+    /// Records the links of a tag whose bytes were not found, from libxml2's values.
+    private func addUnplaced(_ attributes: [HTMLAttributeBytes]) {
+        func add(_ raw: UnsafeBufferPointer<UInt8>, _ kind: LinkKind, _ source: String) {
+            if let link = ExtractedLink(raw: raw.string, kind: kind, source: source) { unplaced.links.append(link) }
+        }
+        for (index, role) in roles {
+            let value = attributes[index].value
+            switch role {
+            case .url(let kind, let source):
+                add(value, kind, source)
+            case .base:
+                guard !sawBase else { continue }
+                sawBase = true
+                unplaced.baseHref = ExtractedLink.trimmed(value.string)
+            case .srcset(let source):
+                for range in SrcsetParser.urlRanges(in: value) { add(UnsafeBufferPointer(rebasing: value[range]), .requisite, source) }
+            case .metaRefresh:
+                if let range = MetaRefreshParser.urlRange(in: value) {
+                    add(UnsafeBufferPointer(rebasing: value[range]), .navigation, "meta[refresh]")
+                }
+            case .style(let source):
+                for reference in CSSLinkExtractor.references(in: value) {
+                    if let link = ExtractedLink(raw: reference.value, kind: .requisite, source: source) { unplaced.links.append(link) }
+                }
+            }
+        }
     }
 
     /// The first letters of `rawTextElements`.

@@ -6,8 +6,7 @@ import Darwin
 #endif
 
 /// libxml2's HTML parser in SAX mode over a whole document: the handler hears each start tag
-/// (names lower-cased by libxml2), end tag and, while it wants them, text runs — as bytes, so no
-/// String is made for what nobody reads. Broken markup is recovered from, never reported as a
+/// (names lower-cased by libxml2) as bytes, so no String is made for what nobody reads. Broken markup is recovered from, never reported as a
 /// failure. Parses on different threads may run at once.
 ///
 /// Whole documents rather than libxml2's push parser fed chunk by chunk, for three measured
@@ -86,7 +85,8 @@ enum HTMLSAXParser {
         }
     }
 
-    /// The SAX callbacks: start tags, end tags, text and CDATA; errors silenced (it recovers).
+    /// The SAX callbacks: start tags only (no callback per text run or end tag); errors silenced
+    /// (it recovers).
     private static func saxHandler() -> htmlSAXHandler {
         var sax = htmlSAXHandler()
         // Without the SAX2 magic, libxml2 does not take `serror` from this table.
@@ -107,19 +107,6 @@ enum HTMLSAXParser {
                 session.handler.startElement(HTMLSAXParser.bytes(name), attributes: session.attributes)
             }
         }
-        sax.endElement = { userData, name in
-            guard let name else { return }
-            Session.with(userData) { $0.handler.endElement(HTMLSAXParser.bytes(name)) }
-        }
-        let text: charactersSAXFunc = { userData, text, length in
-            guard let text, length > 0 else { return }
-            Session.with(userData) { session in
-                guard session.handler.wantsText else { return }
-                session.handler.characters(UnsafeBufferPointer(start: text, count: Int(length)))
-            }
-        }
-        sax.characters = text
-        sax.cdataBlock = text
         sax.serror = { _, _ in }
         return sax
     }

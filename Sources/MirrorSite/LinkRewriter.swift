@@ -78,8 +78,9 @@ public struct LinkRewriter: Sendable {
     }
 
     /// The new bytes of each reference (before its fragment) a document has, or nil where it
-    /// stays as written: a document refers to few files many times (`#` fragments).
-    private typealias Targets = [Substring: [UInt8]?]
+    /// stays as written: a document refers to few files many times (`#` fragments). Keyed by
+    /// bytes: Strings compare by canonical equivalence, but two spellings of `é` are two URLs.
+    private typealias Targets = [[UInt8]: [UInt8]?]
 
     /// The new bytes for `reference`, or nil when it stays as written.
     private func replacement(
@@ -98,9 +99,10 @@ public struct LinkRewriter: Sendable {
         var value: [UInt8]
         let fragment: Substring?
         if let (targetPart, fragmentPart) = URLParts.splitAtFragment(reference) {
-            let known = targets[targetPart] ?? {
+            let key = Array(targetPart.utf8)
+            let known = targets[key] ?? {
                 let computed = base.resolve(String(targetPart)).map(file)
-                targets[targetPart] = computed
+                targets[key] = computed
                 return computed
             }()
             guard let known else { return nil }

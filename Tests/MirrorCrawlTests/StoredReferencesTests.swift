@@ -1,5 +1,8 @@
+import Foundation
 @testable import MirrorCrawl
 import MirrorHTML
+import MirrorSite
+import MirrorTestSupport
 import Testing
 
 @Suite("References kept in the journal")
@@ -19,16 +22,35 @@ struct StoredReferencesTests {
         #expect(decoded.map(\.value) == references.map(\.value))
         #expect(decoded.map(\.role) == references.map(\.role))
         #expect(decoded.map(\.inAttribute) == references.map(\.inAttribute))
-        #expect(StoredReferences.decode([]) == [])
+        #expect(StoredReferences.decode(StoredReferences.encode([])) == [])
     }
 
     @Test func damagedBytesAreRefused() {
         let encoded = StoredReferences.encode(HTMLReferenceLocator.references(in: Array(html.utf8)))
-        // Every cut inside a record, an unknown flag, a varint that never ends.
-        var refused = 0
-        for cut in 1..<encoded.count where StoredReferences.decode(Array(encoded.prefix(cut))) == nil { refused += 1 }
-        #expect(refused > encoded.count / 2)
-        #expect(StoredReferences.decode([9, 0, 0, 0]) == nil)
-        #expect(StoredReferences.decode([0] + [UInt8](repeating: 0xFF, count: 12)) == nil)
+        for cut in 0..<encoded.count { #expect(StoredReferences.decode(Array(encoded.prefix(cut))) == nil, "cut at \(cut)") }
+        #expect(StoredReferences.decode(encoded + [0]) == nil)
+        #expect(StoredReferences.decode([1, 9, 0, 0, 0]) == nil)  // an unknown flag
+        #expect(StoredReferences.decode([1, 0] + [UInt8](repeating: 0xFF, count: 12)) == nil)  // a varint that never ends
+    }
+
+    /// What the crawl keeps is found again under the key the folder's rewriting asks with, so
+    /// finishing a crawl parses no page a second time.
+    @Test func theRewritingFindsWhatTheCrawlKept() async throws {
+        let origin = try await TestOrigin.start(site: .named("links"))
+        defer { Task { try await origin.shutdown() } }
+        let harness = CrawlHarness()
+        defer { try? FileManager.default.removeItem(atPath: harness.root) }
+        _ = try await harness.crawl([origin.url("/")])
+        let folder = harness.root + "/out"
+        let journal = try CrawlJournal(path: folder + "/.mirror/journal.sqlite", fresh: false)
+        let pages = try harness.manifest().resources.filter { $0.value.contentType?.hasPrefix("text/html") == true }
+        #expect(pages.count > 5)
+        for (url, resource) in pages {
+            let key = Crawler.pageKey(digest: resource.sha256, contentType: resource.contentType, ignoredParameters: [])
+            let kept = try #require(try journal.references(of: url, key: key), "\(url)")
+            let original = folder + "/" + SiteManifest.originalPath(sha256: resource.sha256)
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: FileManager.default.fileExists(atPath: original) ? original : folder + "/" + resource.path))
+            #expect(kept.map(\.range) == HTMLReferenceLocator.references(in: Array(bytes)).map(\.range), "\(url)")
+        }
     }
 }

@@ -83,6 +83,31 @@ import Testing
         #expect(located(html) == ["&quot;next.html?a=1&amp;b=2&quot;=next.html?a=1&b=2"])
     }
 
+    /// Where libxml2 reads a tag differently from its bytes, the tag is still placed when its link
+    /// values agree: a valueless attribute (libxml2 reports it empty), a name libxml2 cuts short,
+    /// HTML 4 named references and numeric ones without `;`.
+    @Test func tagsLibxml2ReadsDifferentlyAreStillPlaced() {
+        #expect(located("<img src=a.png style><img data-src=b.png alt>") == ["a.png", "b.png"])
+        #expect(located("<a on:click|once href=c.html>x</a><a foo@bar href=d.html>y</a>") == ["c.html", "d.html"])
+        #expect(located(#"<a href="caf&eacute;.html">x</a><a href="e?a=1&#38b=2">y</a>"#)
+            == ["caf&eacute;.html=café.html", "e?a=1&#38b=2=e?a=1&b=2"])
+    }
+
+    /// A tag whose bytes are not found (here inside a `<title>` left open, which browsers read as
+    /// text) gives its links to the crawl, not to the rewriter.
+    @Test func unplacedTagsStillGiveTheirLinks() {
+        let bytes = Array(#"<head><title>t<a href="in-title.html"><img srcset="s.png 1x"><base href="/b/"></head><a href=x.html>"#.utf8)
+        let locator = HTMLReferenceLocator()
+        locator.feed(bytes)
+        let references = locator.finish()
+        #expect(!references.contains { $0.value == "in-title.html" })
+        let links = locator.links
+        #expect(links.links.map(\.reference).contains("in-title.html"))
+        #expect(links.links.map(\.reference).contains("s.png"))
+        #expect(links.baseHref == "/b/")
+        #expect(HTMLLinkExtractor.links(in: bytes) == links)
+    }
+
     @Test func extractorStillSeesTheSameLinks() {
         let html = #"<link rel=stylesheet href=s.css><img srcset="a.png 1x" data-src=l.png><div style="background:url(d.png)">"#
         #expect(HTMLLinkExtractor.links(in: Array(html.utf8)).links.map(\.reference) == ["s.css", "a.png", "l.png", "d.png"])

@@ -55,11 +55,14 @@ struct LinkRewriterFixtureTests {
             }
             let parsed = rewrite(nil)
             #expect(rewrite(located) == parsed)
-            guard let last = located.last else { continue }
+            guard let first = located.first, let last = located.last else { continue }
             pages += 1
+            // Known references that fit are used as given, not located again.
+            let moved = HTMLReference(range: first.range, value: "https://elsewhere.example/moved.html", role: .link, inAttribute: true)
+            #expect(rewrite([moved] + located.dropFirst()) != parsed)
             let beyond = HTMLReference(range: bytes.count..<bytes.count + 4, value: last.value, role: .link, inAttribute: true)
             #expect(rewrite(located + [beyond]) == parsed)
-            #expect(rewrite(located.reversed()) == parsed || located.count == 1)
+            if located.count > 1 { #expect(rewrite(located.reversed()) == parsed) }
         }
         #expect(pages > 5)
     }

@@ -35,6 +35,16 @@ struct LinkRewriterGoldenTests {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// `é` written precomposed and decomposed are equal Strings but two URLs: each link keeps its own.
+    @Test func canonicallyEquivalentSpellingsStayApart() {
+        let saved = ["http://h/caf%C3%A9.html": "h/one.html", "http://h/cafe%CC%81.html": "h/two.html"]
+        let source = "<a href=\"caf\u{E9}.html#a\">1</a><a href=\"cafe\u{301}.html#b\">2</a>"
+        let output = rewriter.rewriteHTML(Array(source.utf8), charset: "utf-8", pageURL: "http://h/index.html", pagePath: "h/index.html") {
+            saved[$0]
+        }
+        #expect(String(decoding: output, as: UTF8.self) == "<a href=\"one.html#a\">1</a><a href=\"two.html#b\">2</a>")
+    }
+
     @Test func noLinksGivesIdenticalBytes() {
         let source = "<!DOCTYPE html>\r\n<HTML><p class=x>caf\u{E9} &amp; <b>bold</i>\n<!-- <a href=x> --></HTML>\n\u{0}trailing"
         #expect(html(source) == source)
