@@ -68,7 +68,9 @@ public final class Crawler: Sendable {
             report.incomplete = pending > 0 || report.interrupted
             return report
         }
-        // The cache's flush to disk waits on I/O while the folder's rewriting is CPU work: both at once.
+        // The cache's flush to disk waits on I/O while the folder's rewriting is CPU work: both at
+        // once. The flush is for the cache; the folder is rebuilt from it (or by --resume) if a
+        // power loss takes its last writes.
         let flush = Task.detached { [store = client.store] in try? store.synchronize() }
         let finished = Result {
             try output.finish(seeds: configuration.seeds.compactMap(URLNormalizer.normalize)) { [journal, self] url, resource in

@@ -11,7 +11,8 @@ enum CharsetDecoder {
     }
 
     /// `bytes` converted from `charset` to UTF-8 with libxml2's converters; nil when it has none
-    /// for `charset` or the bytes do not convert.
+    /// for `charset` or some bytes do not convert. (One call converts what fits in twice the
+    /// input's size: a byte of a single-byte charset may take three in UTF-8.)
     static func utf8(_ bytes: ArraySlice<UInt8>, from charset: String) -> [UInt8]? {
         HTMLSAXParser.initializeLibrary()
         guard bytes.count <= Int(Int32.max), let handler = xmlFindCharEncodingHandler(charset) else { return nil }
@@ -21,7 +22,11 @@ enum CharsetDecoder {
         guard let output = xmlBufferCreate() else { return nil }
         defer { xmlBufferFree(output) }
         bytes.withUnsafeBufferPointer { _ = xmlBufferAdd(input, $0.baseAddress, Int32($0.count)) }
-        guard xmlCharEncInFunc(handler, output, input) >= 0, let content = xmlBufferContent(output) else { return nil }
+        while xmlBufferLength(input) > 0 {
+            let left = xmlBufferLength(input)
+            guard xmlCharEncInFunc(handler, output, input) >= 0, xmlBufferLength(input) < left else { return nil }
+        }
+        guard let content = xmlBufferContent(output) else { return nil }
         return Array(UnsafeBufferPointer(start: content, count: Int(xmlBufferLength(output))))
     }
 

@@ -117,7 +117,14 @@ enum HTMLSAXParser {
     }
 
     /// libxml2 wants one global initialization before parsers are used from several threads.
-    private static let initialized: Void = xmlInitParser()
+    /// Its errors outside a parser (a charset conversion failing) would go to stderr: they are
+    /// silenced, here and in every thread that uses libxml2 later; callers see the failure.
+    private static let initialized: Void = {
+        xmlInitParser()
+        let silent: xmlStructuredErrorFunc = { _, _ in }
+        xmlThrDefSetStructuredErrorFunc(nil, silent)
+        xmlSetStructuredErrorFunc(nil, silent)
+    }()
 
     /// Runs libxml2's one-time global initialization (for the other parsers of this module too).
     static func initializeLibrary() { _ = initialized }

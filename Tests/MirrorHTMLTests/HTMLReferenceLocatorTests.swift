@@ -108,6 +108,13 @@ import Testing
         #expect(HTMLLinkExtractor.links(in: bytes) == links)
     }
 
+    /// A single-byte charset's byte may take three in UTF-8 (`€` is 0x80 in windows-1252).
+    @Test func valuesGrowingThreefoldAreDecodedWhole() {
+        let bytes = Array(#"<a href=""#.utf8) + [UInt8](repeating: 0x80, count: 30) + Array(#".html">x</a>"#.utf8)
+        #expect(HTMLReferenceLocator.references(in: bytes, charset: "windows-1252").map(\.value)
+            == [String(repeating: "\u{20AC}", count: 30) + ".html"])
+    }
+
     @Test func extractorStillSeesTheSameLinks() {
         let html = #"<link rel=stylesheet href=s.css><img srcset="a.png 1x" data-src=l.png><div style="background:url(d.png)">"#
         #expect(HTMLLinkExtractor.links(in: Array(html.utf8)).links.map(\.reference) == ["s.css", "a.png", "l.png", "d.png"])
