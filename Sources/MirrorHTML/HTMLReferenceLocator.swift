@@ -27,6 +27,13 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     private var styleStarts: [Int] = []
     /// The link attributes of the tag being reported: index among its attributes, and role.
     private var roles: [(index: Int, role: HTMLLinkAttribute)] = []
+    /// Where each comment or raw-text element opened at a position ends, found once: a tag not
+    /// found scans the rest of the document, and the next one would ask again.
+    private var skipEnds: [Int: Int] = [:]
+    /// The steps (`<` looked at) of the searches that found nothing. A tag not found costs a scan
+    /// of the rest of the document; once these add up to the document's size in bytes, the rest
+    /// is left unplaced, so that no page takes more than linear time.
+    private var missedSteps = 0
 
     public init(charset: String = "utf-8") {
         self.charset = charset
@@ -74,7 +81,9 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
         }
         let isStyle = element.spells("style")
         guard !roles.isEmpty || isStyle else { return }
-        guard let tag = locate(element, attributes: attributes) else { return addUnplaced(attributes) }
+        guard missedSteps <= document.count, let tag = locate(element, attributes: attributes) else {
+            return addUnplaced(attributes)
+        }
         let isRawText = Self.rawTextElements.contains { element.elementsEqual(UnsafeBufferPointer($0)) }
         searchFloor = isRawText ? document.endOfRawText(element, openedAt: tag.start) : tag.end
         if isStyle, tag.end < document.count { styleStarts.append(tag.end + 1) }
@@ -90,20 +99,21 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     private static let rawTextElements: [StaticString] = ["script", "style", "textarea", "title", "xmp", "plaintext"]
 
     /// Finds, scanning forward from the previous tag found, the next start tag named `element`
-    /// that has every attribute libxml2 reported — skipping comments and the content of
+    /// whose link values are those libxml2 reported — skipping comments and the content of
     /// raw-text elements, as a browser's tokenizer does. Events arrive in document order, so the
-    /// scan is linear over the document, and a candidate must carry the same link values
-    /// libxml2 reported. (libxml2's `xmlByteConsumed` runs ahead of the events when it buffers
+    /// scan is linear over the document while tags are found (see `missedSteps` for when not). (libxml2's `xmlByteConsumed` runs ahead of the events when it buffers
     /// input, so it cannot place tags on real pages.) Each range found holds its own source
     /// value, so even a tag libxml2 dropped cannot make a wrong value be written.
     private func locate(_ element: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) -> HTMLStartTag? {
         let document = document
         var position = searchFloor
+        var steps = 0
         while let open = document.index(of: UInt8(ascii: "<"), from: position) {
+            steps += 1
             // What may start here, by the next byte: a comment, the element, a raw-text element.
             let next = open + 1 < document.count ? document[open + 1] | 0x20 : 0
             if next == UInt8(ascii: "!"), document.matches("<!--", at: open) {
-                position = document.index(of: "-->", from: open + 4).map { $0 + 3 } ?? document.count
+                position = skipEnd(open) { document.index(of: "-->", from: open + 4).map { $0 + 3 } ?? document.count }
                 continue
             }
             if next == element[0] | 0x20, document.startsTag(element, at: open + 1) {
@@ -123,12 +133,21 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
             if Self.rawTextInitials.contains(next),
                 let raw = Self.rawTextElements.first(where: { document.startsTag(UnsafeBufferPointer($0), at: open + 1) })
             {
-                position = document.endOfRawText(UnsafeBufferPointer(raw), openedAt: open)
+                position = skipEnd(open) { document.endOfRawText(UnsafeBufferPointer(raw), openedAt: open) }
                 continue
             }
             position = open + 1
         }
+        missedSteps += steps
         return nil
+    }
+
+    /// The end of the comment or raw-text element opened at `open`, found by `find` once.
+    private func skipEnd(_ open: Int, find: () -> Int) -> Int {
+        if let known = skipEnds[open] { return known }
+        let end = find()
+        skipEnds[open] = end
+        return end
     }
 
     /// Records the links of a tag whose bytes were not found, from libxml2's values.
