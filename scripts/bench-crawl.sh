@@ -36,13 +36,14 @@ import statistics, sys, os
 work = sys.argv[1]
 def load(name):
     rows = [line.split() for line in open(f"{work}/{name}.times")]
-    return statistics.median(float(r[0]) for r in rows), statistics.median(int(r[1]) for r in rows) / 1024
+    return (statistics.median(float(r[0]) for r in rows), statistics.median(int(r[1]) for r in rows) / 1024,
+            statistics.median(float(r[2]) + float(r[3]) for r in rows))
 results = {name: load(name) for name in ["mirror-cold", "mirror-maxage", "mirror-maxage-new", "mirror-refresh", "wget", "wget2"]}
 cold = results["mirror-cold"][0]
-print("| run | median wall s | ratio | peak RSS MB |")
-print("|---|---:|---:|---:|")
-for name, (wall, rss) in results.items():
-    print(f"| {name} | {wall:.2f} | {wall / cold:.2f}× mirror cold | {rss:.0f} |")
+print("| run | median wall s | ratio | peak RSS MB | CPU s (user+sys) |")
+print("|---|---:|---:|---:|---:|")
+for name, (wall, rss, cpu) in results.items():
+    print(f"| {name} | {wall:.2f} | {wall / cold:.2f}× mirror cold | {rss:.0f} | {cpu:.2f} |")
 print(f"\nmirror cold / wget2: {cold / results['wget2'][0]:.2f}; mirror cold / wget: {cold / results['wget'][0]:.2f}")
 print(f"--max-age re-crawl origin requests: {open(f'{work}/maxage.requests').read().split()}")
 print(f"--refresh re-crawl 304 responses: {open(f'{work}/refresh.304s').read().split()}")
