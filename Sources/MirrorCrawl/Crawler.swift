@@ -252,17 +252,10 @@ public final class Crawler: Sendable {
         if isCSS {
             found = CSSLinkExtractor.links(in: String(decoding: body, as: UTF8.self))
         } else {
-            let charset = CharsetSniffer.charset(contentType: contentType, prefix: Array(body.prefix(1024)))
-            // A page the rewriter cannot read (UTF-16) keeps its links as written: none to keep.
-            let extracted: HTMLLinks
-            if CharsetSniffer.isASCIICompatible(charset) {
-                let locator = HTMLReferenceLocator(charset: charset)
-                locator.feed(body)
-                references = locator.finish()
-                extracted = locator.links
-            } else {
-                extracted = HTMLLinkExtractor.links(in: body, charset: charset)
-            }
+            let locator = HTMLReferenceLocator(charset: CharsetSniffer.charset(contentType: contentType, prefix: Array(body.prefix(1024))))
+            locator.feed(body)
+            references = locator.finish()
+            let extracted = locator.links
             found = extracted.links
             if let href = extracted.baseHref, let resolved = url.resolve(href) { base = resolved }
         }
@@ -281,12 +274,7 @@ public final class Crawler: Sendable {
         for link in found {
             let url: String?
             if let target = URLParts.splitAtFragment(link.reference)?.target {
-                let key = Array(target.utf8)
-                url = targets[key] ?? {
-                    let computed = scope.resolve(String(target), against: base)
-                    targets[key] = computed
-                    return computed
-                }()
+                url = targets.memoized(Array(target.utf8)) { scope.resolve(String(target), against: base) }
             } else {
                 url = scope.resolve(link.reference, against: base)
             }

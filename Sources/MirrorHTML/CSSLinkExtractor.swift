@@ -17,9 +17,9 @@ public enum CSSLinkExtractor {
 
     public static func links(in css: String) -> [ExtractedLink] {
         var css = css
-        var links: [ExtractedLink] = []
-        css.withUTF8 { scan($0, urlSource: "css url()", importSource: "css @import", into: &links) }
-        return links
+        return css.withUTF8(references(in:)).compactMap { reference in
+            ExtractedLink(raw: reference.value, kind: .requisite, source: reference.isImport ? "css @import" : "css url()")
+        }
     }
 
     /// Every URL of `css`, with its position, fetchable or not.
@@ -27,17 +27,6 @@ public enum CSSLinkExtractor {
         var references: [Reference] = []
         scan(css) { references.append($0) }
         return references
-    }
-
-    /// Appends the links of `css` to `links`, labelled with the given sources.
-    static func scan(
-        _ css: UnsafeBufferPointer<UInt8>, urlSource: String, importSource: String,
-        into links: inout [ExtractedLink]
-    ) {
-        scan(css) { reference in
-            let source = reference.isImport ? importSource : urlSource
-            if let link = ExtractedLink(raw: reference.value, kind: .requisite, source: source) { links.append(link) }
-        }
     }
 
     private static func scan(_ css: UnsafeBufferPointer<UInt8>, found: (Reference) -> Void) {

@@ -46,11 +46,7 @@ public struct ExtractedLink: Sendable, Equatable, Hashable {
 
     /// Whether `reference` (trimmed) names something to fetch; see `init?(raw:kind:source:)`.
     static func isFetchable(_ reference: String) -> Bool {
-        isFetchable(reference.utf8)
-    }
-
-    /// Whether the UTF-8 `bytes` of a trimmed reference name something to fetch.
-    static func isFetchable(_ bytes: some Collection<UInt8>) -> Bool {
+        let bytes = reference.utf8
         guard let first = bytes.first, first != UInt8(ascii: "#") else { return false }
         // A scheme is letters, digits, "+", "-", "." before the first ":" (RFC 3986 §3.1).
         var length = 0

@@ -14,34 +14,24 @@
 /// name nothing a reader needs offline (the same list the offline check ignores).
 ///
 /// The links are the references `HTMLReferenceLocator` finds, so what is crawled and what is
-/// rewritten come from one libxml2 pass and cannot drift apart. A UTF-16 or UTF-32 page, which
-/// the locator's byte scanners cannot read, is read from its UTF-8 transcoding.
+/// rewritten come from one libxml2 pass and cannot drift apart.
 /// One instance serves one document and one task at a time.
 public final class HTMLLinkExtractor {
-    private let charset: String
-    private var document: [UInt8] = []
+    private let locator: HTMLReferenceLocator
 
     /// - Parameter charset: the document's encoding (see `CharsetSniffer`); attribute values and
     ///   `<style>` text are decoded with it.
     public init(charset: String = "utf-8") {
-        self.charset = charset
+        locator = HTMLReferenceLocator(charset: charset)
     }
 
     /// Adds the next chunk of the body.
     public func feed(_ bytes: [UInt8]) {
-        if document.isEmpty { document = bytes } else { document += bytes }
+        locator.feed(bytes)
     }
 
     /// Parses the document and returns what was found.
     public func finish() -> HTMLLinks {
-        let locator: HTMLReferenceLocator
-        if !CharsetSniffer.isASCIICompatible(charset), let utf8 = CharsetDecoder.utf8(document[...], from: charset) {
-            locator = HTMLReferenceLocator(charset: "utf-8")
-            locator.feed(utf8)
-        } else {
-            locator = HTMLReferenceLocator(charset: charset)
-            locator.feed(document)
-        }
         _ = locator.finish()
         return locator.links
     }

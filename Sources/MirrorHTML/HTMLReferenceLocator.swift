@@ -11,7 +11,8 @@
 /// a character reference it decodes differently, a tag inside text a browser does not parse)
 /// still gives its links to the crawl (`links`), from libxml2's values; they stay as written.
 ///
-/// UTF-16 documents are not supported (the scanners read ASCII-compatible bytes).
+/// A UTF-16 or UTF-32 document has no references (the scanners read ASCII-compatible bytes);
+/// its links come from its UTF-8 transcoding.
 public final class HTMLReferenceLocator: HTMLEventHandler {
     private let charset: String
     private let isUTF8: Bool
@@ -23,8 +24,6 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     /// The links of tags libxml2 reported whose bytes were not found, and their `<base href>`.
     private var unplaced = HTMLLinks()
     private var sawBase = false
-    /// Where the text of each `<style>` element starts; read once the document is complete.
-    private var styleStarts: [Int] = []
     /// The link attributes of the tag being reported: index among its attributes, and role.
     private var roles: [(index: Int, role: HTMLLinkAttribute)] = []
     /// Where each comment or raw-text element opened at a position ends, found once: a tag not
@@ -47,9 +46,16 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
 
     /// Parses the document and returns its references in document order.
     public func finish() -> [HTMLReference] {
+        guard CharsetSniffer.isASCIICompatible(charset) else {
+            if let utf8 = CharsetDecoder.utf8(document[...], from: charset) {
+                let transcoded = HTMLReferenceLocator(charset: "utf-8")
+                transcoded.feed(utf8)
+                _ = transcoded.finish()
+                unplaced = transcoded.links
+            }
+            return []
+        }
         HTMLSAXParser.parse(document, charset: charset, handler: self)
-        for start in styleStarts { locateStyleText(from: start) }
-        styleStarts.removeAll()
         references.sort { $0.range.lowerBound < $1.range.lowerBound }
         return references
     }
@@ -85,8 +91,11 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
             return addUnplaced(attributes)
         }
         let isRawText = Self.rawTextElements.contains { element.elementsEqual(UnsafeBufferPointer($0)) }
-        searchFloor = isRawText ? document.endOfRawText(element, openedAt: tag.start) : tag.end
-        if isStyle, tag.end < document.count { styleStarts.append(tag.end + 1) }
+        searchFloor = isRawText ? document.endOfRawText(element, after: tag.end) : tag.end
+        if isStyle, tag.end < document.count {
+            // Raw text, as in browsers: it runs to the first `</style`.
+            addCSS(tag.end + 1..<searchFloor, inAttribute: false, urlSource: "style[url]", importSource: "style @import")
+        }
         for (index, role) in roles {
             guard let range = tag[attributes[index].name]?.value else { continue }
             add(role, range)
@@ -101,8 +110,9 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     /// Finds, scanning forward from the previous tag found, the next start tag named `element`
     /// whose link values are those libxml2 reported — skipping comments and the content of
     /// raw-text elements, as a browser's tokenizer does. Events arrive in document order, so the
-    /// scan is linear over the document while tags are found (see `missedSteps` for when not). (libxml2's `xmlByteConsumed` runs ahead of the events when it buffers
-    /// input, so it cannot place tags on real pages.) Each range found holds its own source
+    /// scan is linear over the document while tags are found (see `missedSteps` for when not).
+    /// (libxml2's `xmlByteConsumed` runs ahead of the events when it buffers input, so it cannot
+    /// place tags on real pages.) Each range found holds its own source
     /// value, so even a tag libxml2 dropped cannot make a wrong value be written.
     private func locate(_ element: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) -> HTMLStartTag? {
         let document = document
@@ -133,7 +143,7 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
             if Self.rawTextInitials.contains(next),
                 let raw = Self.rawTextElements.first(where: { document.startsTag(UnsafeBufferPointer($0), at: open + 1) })
             {
-                position = skipEnd(open) { document.endOfRawText(UnsafeBufferPointer(raw), openedAt: open) }
+                position = skipEnd(open) { document.endOfRawText(UnsafeBufferPointer(raw), after: HTMLStartTag(document, at: open).end) }
                 continue
             }
             position = open + 1
@@ -179,7 +189,7 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     }
 
     /// The first letters of `rawTextElements`.
-    private static let rawTextInitials: [UInt8] = Array("stxp".utf8)
+    private static let rawTextInitials = Set(rawTextElements.map { $0.utf8Start[0] })
 
     /// Whether the raw value at `range` reads as libxml2's `value`, both trimmed — what
     /// comparing their decoded Strings says, without making them when the bytes settle it.
@@ -192,24 +202,6 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
             if raw.allSatisfy({ $0 < 0x80 }), expected.allSatisfy({ $0 < 0x80 }) { return false }
         }
         return decoded(range).1 == expected.string
-    }
-
-    /// The text of a `<style>` element runs to the first `</style` (raw text, as in browsers).
-    private func locateStyleText(from start: Int) {
-        let document = document
-        let closing = UnsafeBufferPointer("</style")
-        var end = document.count
-        var index = start
-        while let open = document.index(of: UInt8(ascii: "<"), from: index) {
-            if open + closing.count <= document.count,
-                zip(document[open..<open + closing.count], closing).allSatisfy({ $0 | 0x20 == $1 | 0x20 })
-            {
-                end = open
-                break
-            }
-            index = open + 1
-        }
-        addCSS(start..<end, inAttribute: false, urlSource: "style[url]", importSource: "style @import")
     }
 
     // MARK: References
@@ -340,9 +332,9 @@ extension [UInt8] {
         return ExtractedLink.isASCIIWhitespace(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: ">")
     }
 
-    /// Where the closing tag of a raw-text element opened at `open` starts (or the end).
-    fileprivate func endOfRawText(_ element: UnsafeBufferPointer<UInt8>, openedAt open: Int) -> Int {
-        var index = HTMLStartTag(self, at: open).end
+    /// Where the closing tag of a raw-text element whose start tag ends at `tagEnd` starts (or the end).
+    fileprivate func endOfRawText(_ element: UnsafeBufferPointer<UInt8>, after tagEnd: Int) -> Int {
+        var index = tagEnd
         while let candidate = self.index(of: UInt8(ascii: "<"), from: index) {
             let nameEnd = candidate + 2 + element.count
             guard nameEnd <= count else { break }

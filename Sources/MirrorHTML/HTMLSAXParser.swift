@@ -6,8 +6,9 @@ import Darwin
 #endif
 
 /// libxml2's HTML parser in SAX mode over a whole document: the handler hears each start tag
-/// (names lower-cased by libxml2) as bytes, so no String is made for what nobody reads. Broken markup is recovered from, never reported as a
-/// failure. Parses on different threads may run at once.
+/// (names lower-cased by libxml2) as bytes, so no String is made for what nobody reads. Broken
+/// markup is recovered from, never reported as a failure. Parses on different threads may run
+/// at once.
 ///
 /// Whole documents rather than libxml2's push parser fed chunk by chunk, for three measured
 /// reasons (libxml2 2.9.14, the 530 pages of python3.11-doc): the same SAX parse over a memory

@@ -99,13 +99,8 @@ public struct LinkRewriter: Sendable {
         var value: [UInt8]
         let fragment: Substring?
         if let (targetPart, fragmentPart) = URLParts.splitAtFragment(reference) {
-            let key = Array(targetPart.utf8)
-            let known = targets[key] ?? {
-                let computed = base.resolve(String(targetPart)).map(file)
-                targets[key] = computed
-                return computed
-            }()
-            guard let known else { return nil }
+            guard let known = targets.memoized(Array(targetPart.utf8), { base.resolve(String(targetPart)).map(file) })
+            else { return nil }
             value = known
             fragment = fragmentPart
         } else {
@@ -115,7 +110,7 @@ public struct LinkRewriter: Sendable {
         }
         if let fragment {
             value.append(UInt8(ascii: "#"))
-            value += Self.escaped(String(fragment), keeping: Self.fragmentBytes)
+            value += Self.escaped(fragment, keeping: Self.fragmentBytes)
         }
         if inAttribute, value.contains(UInt8(ascii: "&")) {
             value = value.flatMap { $0 == UInt8(ascii: "&") ? Array("&amp;".utf8) : [$0] }
@@ -149,7 +144,7 @@ public struct LinkRewriter: Sendable {
     }
 
     /// `text` as UTF-8 with every byte not in `keeping` written as `%XX`.
-    private static func escaped(_ text: String, keeping: [Bool]) -> [UInt8] {
+    private static func escaped(_ text: some StringProtocol, keeping: [Bool]) -> [UInt8] {
         let hex = Array("0123456789ABCDEF".utf8)
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
