@@ -53,28 +53,38 @@ struct CrawlCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try crawlConfiguration()
+        let journal: CrawlJournal
+        let writer: SiteWriter
+        do {
+            journal = try CrawlJournal(folder: output, fresh: !resume)
+            writer = try SiteWriter(directory: output, ledger: journal)
+        } catch {
+            throw CommandFailure("cannot open the output folder \(output): \(error)", status: .io)
+        }
+        if resume && !journal.hasCrawl {
+            throw CommandFailure("nothing to resume in \(output): no crawl was started there (drop --resume)", status: .usage)
+        }
         // A crawl reads each body right after storing it and rarely again: a small memory
         // tier serves that, and a larger one would only add to the crawl's footprint.
         let store = try CacheCommand.open(cacheOptions.directory(), memoryCapacity: 2 << 20)
         let transport = AsyncHTTPClientTransport(connectionsPerHost: perHost)
         let client = CachingClient(store: store, transport: transport, configuration: clientConfiguration())
-        let report: CrawlReport
-        do {
-            let writer = try SiteWriter(directory: output)
-            let journal = try CrawlJournal(path: output + "/.mirror/journal.sqlite", fresh: !resume)
-            let crawler = Crawler(configuration: configuration, client: client, output: writer, journal: journal,
-                                  progress: quiet ? nil : ProgressLine().draw)
-            let crawl = Task { try await crawler.run(resume: resume) }
-            // Ctrl-C stops fetching, then finishes the folder (links rewritten, manifest written)
-            // with what was saved; a second Ctrl-C quits at once.
-            let interruption = InterruptHandler { crawl.cancel() }
-            report = try await crawl.value
-            interruption.cancel()
-        } catch {
-            try? await transport.shutdown()
-            throw CommandFailure("cannot write the mirror in \(output): \(error)", status: .io)
-        }
+        let crawler = Crawler(configuration: configuration, client: client, output: writer, journal: journal,
+                              progress: quiet ? nil : ProgressLine().draw)
+        let crawl = Task { try await crawler.run(resume: resume) }
+        // Ctrl-C stops fetching, then finishes the folder (links rewritten, manifest written)
+        // with what was saved; a second Ctrl-C quits at once.
+        let interruption = InterruptHandler { crawl.cancel() }
+        let result = await crawl.result
+        interruption.cancel()
         try? await transport.shutdown()
+        let report: CrawlReport
+        switch result {
+        case .success(let value): report = value
+        case .failure(let error as SiteError): throw CommandFailure("cannot write the mirror in \(output): \(error)", status: .io)
+        case .failure(let error as CacheError): throw CommandFailure("the cache failed: \(error)", status: ExitStatus(error))
+        case .failure(let error): throw CommandFailure("the crawl failed: \(error)", status: .failure)
+        }
         if let path = self.report {
             do {
                 let encoder = JSONEncoder()

@@ -34,7 +34,8 @@ public struct CrawlConfiguration: Sendable {
     /// A path segment repeated more than this many times marks a trap (/a/a/a/…).
     public var maxRepeatedSegments = 3
     public var maxPagesPerHost: Int?
-    /// Query parameters that look like session ids: a URL with one is skipped.
+    /// Query (or `;name=` path) parameters that look like session ids: URLs that differ only
+    /// in them are one page, fetched once (by the first of them); later variants are skipped.
     public var sessionParameters: Set<String> = ["phpsessid", "jsessionid", "sid", "sessionid", "session_id", "aspsessionid"]
     /// Query parameters removed before URLs are compared (e.g. utm_*).
     public var ignoredParameters: [URLPattern] = []

@@ -1,23 +1,74 @@
+import Foundation
 import MirrorHTML
 import MirrorSQLite
+public import MirrorSite
 import Synchronization
 
-/// Every URL the crawl discovered and what became of it, in SQLite under the output
-/// folder, so `--resume` continues a killed crawl without refetching what is done.
-public final class CrawlJournal: Sendable {
+/// The durable state of a crawl folder, in SQLite at `.mirror/journal.sqlite`: every URL the
+/// crawl discovered and what became of it (so `--resume` continues a killed crawl without
+/// refetching what is done), each page's links and located references by body, and — as the
+/// folder's `SiteLedger` — every saved resource and redirect.
+///
+/// Records are group-committed: they queue in memory and a batch commits in one transaction
+/// once it is large or old enough, and at the end. Records commit in the order they were made,
+/// so whatever a `kill -9` leaves is a prefix of them; callers order their records so that
+/// any prefix is a consistent state (a file before its resource, a page's links queued before
+/// the page is marked done). What a kill loses is redone from the cache by the next crawl.
+public final class CrawlJournal: SiteLedger {
     enum State: String {
         case queued, done, skipped, failed
     }
 
-    private let database: Mutex<SQLiteDatabase>
+    private enum Record {
+        case queued([CrawlItem])
+        case finished(url: String, state: State, status: Int?, detail: String?)
+        case page(url: String, key: String, links: [UInt8], refs: [UInt8])
+        case resource(url: String, json: [UInt8])
+        case redirect(url: String, json: [UInt8])
+    }
 
-    /// Opens the journal at `path`; `fresh` starts over (a new crawl), otherwise it resumes.
-    public init(path: String, fresh: Bool) throws {
-        let connection = try SQLiteDatabase(path: path)
-        _ = try connection.scalar("PRAGMA journal_mode=WAL")
-        try connection.execute("PRAGMA synchronous=NORMAL")
-        if fresh { try connection.execute("DROP TABLE IF EXISTS urls") }
-        try connection.execute("""
+    private struct Connection {
+        let database: SQLiteDatabase
+        var pending: [Record] = []
+        var oldestPending: ContinuousClock.Instant?
+    }
+
+    /// A batch commits once it holds this many records…
+    private static let batchSize = 512
+    /// …or its oldest record is this old.
+    private static let batchAge: Duration = .milliseconds(200)
+
+    private let connection: Mutex<Connection>
+    /// Held open with an exclusive lock for the journal's lifetime: one crawl per folder.
+    private let lock: Int32
+    /// When the crawl this journal continues started (seconds since 1970): what the cache
+    /// stored since then is this crawl's own, and is reused rather than fetched again.
+    public let crawlStartedAt: Double
+    /// Whether the journal holds a crawl (a URL was ever queued) to resume.
+    public let hasCrawl: Bool
+
+    /// Opens the journal of the crawl folder `folder` (created if needed); `fresh` starts a new
+    /// crawl (the folder's saved resources are kept), otherwise the crawl it holds continues.
+    /// Fails when another process is crawling into the same folder.
+    public init(folder: String, fresh: Bool) throws {
+        try FileManager.default.createDirectory(atPath: folder + "/.mirror", withIntermediateDirectories: true)
+        lock = open(folder + "/.mirror/journal.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lock >= 0 else { throw CrawlJournalError.cannotLock(folder: folder, reason: String(cString: strerror(errno))) }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            close(lock)
+            throw CrawlJournalError.busy(folder: folder)
+        }
+        let database: SQLiteDatabase
+        do {
+            database = try SQLiteDatabase(path: folder + "/.mirror/journal.sqlite")
+        } catch {
+            close(lock)
+            throw error
+        }
+        _ = try database.scalar("PRAGMA journal_mode=WAL")
+        try database.execute("PRAGMA synchronous=NORMAL")
+        if fresh { try database.execute("DROP TABLE IF EXISTS urls") }
+        try database.execute("""
             CREATE TABLE IF NOT EXISTS urls (
                 seq INTEGER PRIMARY KEY,
                 url TEXT NOT NULL UNIQUE,
@@ -28,17 +79,36 @@ public final class CrawlJournal: Sendable {
                 state TEXT NOT NULL,
                 status INTEGER,
                 detail TEXT
-            )
+            );
+            CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS resources (url TEXT PRIMARY KEY, json BLOB NOT NULL);
+            CREATE TABLE IF NOT EXISTS redirects (url TEXT PRIMARY KEY, json BLOB NOT NULL);
             """)
         // Kept across crawls into the same folder: each page's resolved links and located
         // references (`StoredReferences`), by body. ("links" was the table of the version before.)
-        try connection.execute("DROP TABLE IF EXISTS links")
-        try connection.execute("""
+        try database.execute("DROP TABLE IF EXISTS links")
+        try database.execute("""
             CREATE TABLE IF NOT EXISTS pages (
                 url TEXT PRIMARY KEY, key TEXT NOT NULL, links BLOB NOT NULL, refs BLOB NOT NULL)
             """)
-        database = Mutex(connection)
+        let started = try database.statement("SELECT value FROM meta WHERE key = 'started'").firstRow { $0.string(0) }
+            .flatMap(Double.init)
+        if fresh || started == nil {
+            let now = Date().timeIntervalSince1970
+            try database.statement("INSERT OR REPLACE INTO meta (key, value) VALUES ('started', ?)").run([.text(String(now))])
+            crawlStartedAt = now
+        } else {
+            crawlStartedAt = started!
+        }
+        hasCrawl = try database.statement("SELECT 1 FROM urls LIMIT 1").firstRow { _ in true } ?? false
+        connection = Mutex(Connection(database: database))
     }
+
+    deinit {
+        close(lock)
+    }
+
+    // MARK: Pages
 
     /// The links recorded for `url` when its page had the same `key` (body digest, type, settings).
     func links(of url: String, key: String) throws -> PageLinks? {
@@ -52,47 +122,36 @@ public final class CrawlJournal: Sendable {
 
     /// Records a page's links and, for an HTML page, its located references.
     func record(_ links: PageLinks, references: [HTMLReference], of url: String, key: String) throws {
-        let refs = StoredReferences.encode(references)
-        try database.withLock { database in
-            try database.statement("INSERT OR REPLACE INTO pages (url, key, links, refs) VALUES (?, ?, ?, ?)")
-                .run([.text(url), .text(key), .blob(links.encoded), .blob(refs)])
-        }
+        try append(.page(url: url, key: key, links: links.encoded, refs: StoredReferences.encode(references)))
     }
 
-    /// The column `column` ("links" or "refs") of `url`'s row in `pages`, when its key is `key`.
+    /// The column `column` ("links" or "refs") of `url`'s row in `pages`, when its key is `key`
+    /// (committed rows only: a page is looked up before it is parsed, never right after).
     private func blob(_ column: StaticString, of url: String, key: String) throws -> [UInt8]? {
-        try database.withLock { database in
-            try database.statement("SELECT \(column) FROM pages WHERE url = ? AND key = ?")
+        try connection.withLock { connection in
+            try connection.database.statement("SELECT \(column) FROM pages WHERE url = ? AND key = ?")
                 .rows([.text(url), .text(key)]) { $0.blob(0) }.first
         }
     }
 
-    /// Records newly discovered URLs as queued (one transaction for a page's links).
+    // MARK: URLs
+
+    /// Records newly discovered URLs as queued.
     func queued(_ items: [CrawlItem]) throws {
         guard !items.isEmpty else { return }
-        try database.withLock { database in
-            try database.transaction {
-                let insert = try database.statement(
-                    "INSERT OR IGNORE INTO urls (url, depth, role, hops, referrer, state) VALUES (?, ?, ?, ?, ?, 'queued')")
-                for item in items {
-                    try insert.run([.text(item.url), .integer(Int64(item.depth)), .text(item.role.rawValue),
-                                    .integer(Int64(item.hops)), SQLiteValue(item.referrer)])
-                }
-            }
-        }
+        try append(.queued(items))
     }
 
     /// Records the end of one URL.
     func finished(_ url: String, state: State, status: Int?, detail: String?) throws {
-        try database.withLock { database in
-            try database.statement("UPDATE urls SET state = ?, status = ?, detail = ? WHERE url = ?")
-                .run([.text(state.rawValue), SQLiteValue(status), SQLiteValue(detail), .text(url)])
-        }
+        try append(.finished(url: url, state: state, status: status, detail: detail))
     }
 
     /// What an interrupted crawl left: every URL it knew, and those still to fetch in order.
     func resumePoint() throws -> (known: [String], pending: [CrawlItem]) {
-        try database.withLock { database in
+        try flush()
+        return try connection.withLock { connection in
+            let database = connection.database
             let known = try database.statement("SELECT url FROM urls").rows { $0.string(0) }
             let pending = try database.statement(
                 "SELECT url, depth, role, hops, referrer FROM urls WHERE state = 'queued' ORDER BY seq"
@@ -101,6 +160,94 @@ public final class CrawlJournal: Sendable {
                           hops: row.int(3), referrer: row.optionalString(4))
             }
             return (known, pending)
+        }
+    }
+
+    // MARK: SiteLedger
+
+    public func savedSite() throws -> SiteManifest? {
+        try flush()
+        return try connection.withLock { connection in
+            let database = connection.database
+            let decoder = JSONDecoder()
+            var site = SiteManifest()
+            for (url, json) in try database.statement("SELECT url, json FROM resources").rows([], { ($0.string(0), $0.blob(1)) }) {
+                site.resources[url] = try decoder.decode(SiteManifest.Resource.self, from: Data(json))
+            }
+            for (url, json) in try database.statement("SELECT url, json FROM redirects").rows([], { ($0.string(0), $0.blob(1)) }) {
+                site.redirects[url] = try decoder.decode(SiteManifest.Redirect.self, from: Data(json))
+            }
+            return site.resources.isEmpty && site.redirects.isEmpty ? nil : site
+        }
+    }
+
+    public func saved(_ url: String, _ resource: SiteManifest.Resource) throws {
+        try append(.resource(url: url, json: Array(try JSONEncoder().encode(resource))))
+    }
+
+    public func redirected(_ url: String, _ redirect: SiteManifest.Redirect) throws {
+        try append(.redirect(url: url, json: Array(try JSONEncoder().encode(redirect))))
+    }
+
+    /// Commits every pending record.
+    public func flush() throws {
+        try connection.withLock { try Self.commit(&$0) }
+    }
+
+    // MARK: Group commit
+
+    private func append(_ record: Record) throws {
+        try connection.withLock { connection in
+            let now = ContinuousClock.now
+            connection.pending.append(record)
+            let oldest = connection.oldestPending ?? now
+            connection.oldestPending = oldest
+            if connection.pending.count >= Self.batchSize || now - oldest >= Self.batchAge { try Self.commit(&connection) }
+        }
+    }
+
+    private static func commit(_ connection: inout Connection) throws {
+        guard !connection.pending.isEmpty else { return }
+        let database = connection.database
+        try database.transaction {
+            for record in connection.pending { try write(record, to: database) }
+        }
+        connection.pending.removeAll(keepingCapacity: true)
+        connection.oldestPending = nil
+    }
+
+    private static func write(_ record: Record, to database: SQLiteDatabase) throws {
+        switch record {
+        case .queued(let items):
+            let insert = try database.statement(
+                "INSERT OR IGNORE INTO urls (url, depth, role, hops, referrer, state) VALUES (?, ?, ?, ?, ?, 'queued')")
+            for item in items {
+                try insert.run([.text(item.url), .integer(Int64(item.depth)), .text(item.role.rawValue),
+                                .integer(Int64(item.hops)), SQLiteValue(item.referrer)])
+            }
+        case .finished(let url, let state, let status, let detail):
+            try database.statement("UPDATE urls SET state = ?, status = ?, detail = ? WHERE url = ?")
+                .run([.text(state.rawValue), SQLiteValue(status), SQLiteValue(detail), .text(url)])
+        case .page(let url, let key, let links, let refs):
+            try database.statement("INSERT OR REPLACE INTO pages (url, key, links, refs) VALUES (?, ?, ?, ?)")
+                .run([.text(url), .text(key), .blob(links), .blob(refs)])
+        case .resource(let url, let json):
+            try database.statement("INSERT OR REPLACE INTO resources (url, json) VALUES (?, ?)").run([.text(url), .blob(json)])
+        case .redirect(let url, let json):
+            try database.statement("INSERT OR REPLACE INTO redirects (url, json) VALUES (?, ?)").run([.text(url), .blob(json)])
+        }
+    }
+}
+
+/// Why a crawl folder cannot be opened.
+public enum CrawlJournalError: Error, CustomStringConvertible {
+    case busy(folder: String)
+    case cannotLock(folder: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .busy(let folder): return "another mirror crawl is writing \(folder) (its .mirror/journal.lock is held)"
+        case .cannotLock(let folder, let reason): return "cannot lock \(folder)/.mirror/journal.lock: \(reason)"
         }
     }
 }

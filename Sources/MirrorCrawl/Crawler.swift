@@ -20,6 +20,9 @@ public final class Crawler: Sendable {
     private let frontier: Frontier
     private let report = Mutex(CrawlReport())
     private let perHostPages = Mutex([String: Int]())
+    /// Pages being fetched now: `--max-pages` counts them, so concurrent workers cannot overshoot it.
+    private let pagesInFlight = Mutex(0)
+    private let sessionTraps: Mutex<SessionTraps>
     private let logger: Logger
     /// Called about once a second with the running totals (the CLI draws a progress line).
     private let progress: (@Sendable (CrawlProgress) -> Void)?
@@ -31,8 +34,9 @@ public final class Crawler: Sendable {
         self.output = output
         self.journal = journal
         self.scope = ScopeRules(configuration: configuration)
-        self.robots = RobotsCache(client: client, userAgent: configuration.userAgent)
-        self.frontier = Frontier(perHost: configuration.perHost, delay: configuration.delay ?? 0)
+        self.robots = RobotsCache(client: client, userAgent: configuration.userAgent, reuseStoredSince: journal.crawlStartedAt)
+        self.frontier = Frontier(perHost: configuration.perHost, delay: configuration.delay ?? 0, robotsFirst: configuration.obeyRobots)
+        self.sessionTraps = Mutex(SessionTraps(parameters: configuration.sessionParameters))
         self.logger = logger
         self.progress = progress
     }
@@ -73,6 +77,7 @@ public final class Crawler: Sendable {
         // power loss takes its last writes.
         let flush = Task.detached { [store = client.store] in try? store.synchronize() }
         let finished = Result {
+            try journal.flush()
             try output.finish(seeds: configuration.seeds.compactMap(URLNormalizer.normalize)) { [journal, self] url, resource in
                 try? journal.references(of: url, key: pageKey(digest: resource.sha256, contentType: resource.contentType))
             }
@@ -89,6 +94,9 @@ public final class Crawler: Sendable {
             let (known, pending) = try journal.resumePoint()
             if !known.isEmpty {
                 _ = await frontier.markSeen(known)
+                sessionTraps.withLock { traps in
+                    for url in known { if let page = traps.page(of: url) { _ = traps.claim(page) } }
+                }
                 await frontier.enqueue(pending)
                 logger.info("resuming: \(known.count - pending.count) URLs done, \(pending.count) to go")
                 return false
@@ -154,14 +162,17 @@ public final class Crawler: Sendable {
     private func process(_ item: CrawlItem) async throws {
         guard let url = URLParts(item.url) else { return }
         if let reason = budgetReason(for: item) { return try skip(item, reason) }
+        if item.role == .page { pagesInFlight.withLock { $0 += 1 } }
+        defer { if item.role == .page { pagesInFlight.withLock { $0 -= 1 } } }
+        let host = Frontier.host(of: item.url)
         if configuration.obeyRobots {
-            let verdict = await robots.rules(for: url)
+            let verdict = await robots.rules(for: url) { [frontier] in await frontier.waitTurn(host) }
+            await frontier.robotsKnown(host, crawlDelay: verdict.rules.crawlDelay)
             if let problem = verdict.problem {
                 // RFC 9309: an unreachable or failing robots.txt means "disallow all" — say so.
                 recordFailure(item, status: nil, message: "not crawled: robots.txt \(problem)")
                 return try journal.finished(item.url, state: .failed, status: nil, detail: problem)
             }
-            if let crawlDelay = verdict.rules.crawlDelay { await frontier.setDelay(crawlDelay, for: Frontier.host(of: item.url)) }
             let target = url.normalized.dropFirst(url.origin.count)
             if !verdict.rules.allows(String(target)) { return try skip(item, .robots) }
         }
@@ -188,17 +199,20 @@ public final class Crawler: Sendable {
             if item.role == .page { report.pages += 1 } else { report.requisites += 1 }
         }
         if item.role == .page { perHostPages.withLock { $0[url.authority, default: 0] += 1 } }
-        try journal.finished(item.url, state: .done, status: response.status, detail: path)
+        // Done only once its links are queued: a kill between the two never loses them.
         try await discover(pageLinks(in: response, url: url, contentType: contentType), from: item)
+        try journal.finished(item.url, state: .done, status: response.status, detail: path)
     }
 
     /// Fetches through the cache, retrying timeouts, connection errors, 429 and 5xx with backoff.
     private func fetch(_ item: CrawlItem) async throws -> CacheResponse {
-        var request = CacheRequest(url: item.url, headers: configuration.headers)
+        var request = CacheRequest(url: item.url, headers: configuration.headers, reuseStoredSince: journal.crawlStartedAt)
         request.headers.replaceOrAdd(name: "User-Agent", value: configuration.userAgent)
+        let host = Frontier.host(of: item.url)
         var attempt = 0
         while true {
             do {
+                await frontier.waitTurn(host)
                 let response = try await client.fetch(request)
                 let retryable = response.status == 429 || (500...599).contains(response.status) && response.outcome != .offlineMiss
                 guard retryable, attempt < configuration.retries else { return response }
@@ -227,12 +241,12 @@ public final class Crawler: Sendable {
             recordFailure(item, status: nil, message: "redirect to an unusable location: \(location)")
             return try journal.finished(item.url, state: .failed, status: nil, detail: location)
         }
-        output.redirect(from: item.url, to: normalized, response: response)
-        try journal.finished(item.url, state: .done, status: response.status, detail: "→ \(normalized)")
+        try output.redirect(from: item.url, to: normalized, response: response)
         if item.hops + 1 > 10 { return try skip(item, .redirectLimit) }
         if normalized == item.url { return try skip(item, .redirectLoop) }
         let next = CrawlItem(url: normalized, depth: item.depth, role: item.role, hops: item.hops + 1, referrer: item.url)
         try await offer([next])
+        try journal.finished(item.url, state: .done, status: response.status, detail: "→ \(normalized)")
     }
 
     /// The links of a saved page: from the journal when this page had the same body before,
@@ -319,6 +333,11 @@ public final class Crawler: Sendable {
                 recordSkip(item, reason)
                 continue
             }
+            if let page = sessionTraps.withLock({ $0.page(of: item.url) }),
+               await frontier.isSeen(page) || !sessionTraps.withLock({ $0.claim(page) }) {
+                recordSkip(item, .sessionID)
+                continue
+            }
             accepted.append(item)
         }
         try journal.queued(accepted)
@@ -329,7 +348,9 @@ public final class Crawler: Sendable {
 
     private func budgetReason(for item: CrawlItem) -> SkipReason? {
         let (pages, bytes) = report.withLock { ($0.pages, $0.bytes) }
-        if item.role == .page, let maxPages = configuration.maxPages, pages >= maxPages { return .maxPages }
+        if item.role == .page, let maxPages = configuration.maxPages, pages + pagesInFlight.withLock({ $0 }) >= maxPages {
+            return .maxPages
+        }
         if let maxBytes = configuration.maxBytes, bytes >= maxBytes { return .budget }
         if item.role == .page, let perHost = configuration.maxPagesPerHost, let url = URLParts(item.url),
            perHostPages.withLock({ $0[url.authority, default: 0] }) >= perHost {

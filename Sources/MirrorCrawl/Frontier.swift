@@ -1,5 +1,9 @@
 /// The breadth-first queue of URLs to fetch, with global and per-host concurrency limits
-/// and per-host delays. Workers call `next()` and `finished(_:)` around each fetch.
+/// and per-host politeness. Workers call `next()` and `finished(_:)` around each item, and
+/// `waitTurn(_:)` before each request they send (robots.txt, the URL, each retry), which
+/// spaces a host's requests by its delay (`--delay`, or robots.txt `Crawl-delay` when longer).
+/// Until a host's robots.txt is known, one item of that host at a time is handed out, so
+/// robots.txt is the first request to every host, page requisites' hosts included.
 ///
 /// Each host has its own FIFO queue (breadth-first within the host); `next()` walks the hosts
 /// in the order they first had work, so its cost grows with the number of hosts, not URLs.
@@ -10,6 +14,7 @@ actor Frontier {
         var active = 0
         var nextStart: ContinuousClock.Instant?
         var delay: Double
+        var robotsKnown: Bool
 
         var isEmpty: Bool { head == items.count }
 
@@ -33,18 +38,26 @@ actor Frontier {
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private let perHost: Int
     private let defaultDelay: Double
+    private let robotsFirst: Bool
     private var stopped = false
 
-    init(perHost: Int, delay: Double) {
+    /// - Parameter robotsFirst: hand out one item per host until `robotsKnown` is called for it.
+    init(perHost: Int, delay: Double, robotsFirst: Bool) {
         self.perHost = max(1, perHost)
         self.defaultDelay = delay
+        self.robotsFirst = robotsFirst
     }
+
+    private func newQueue() -> HostQueue { HostQueue(delay: defaultDelay, robotsKnown: !robotsFirst) }
 
     /// Marks URLs as known; for each, false when it already was (so it is never queued twice).
     /// One call per page, not per link: each actor hop costs more than the set insertion.
     func markSeen(_ urls: [String]) -> [Bool] {
         urls.map { seen.insert($0).inserted }
     }
+
+    /// Whether `url` was marked seen.
+    func isSeen(_ url: String) -> Bool { seen.contains(url) }
 
     /// Queues items whose URLs were marked seen.
     func enqueue(_ items: [CrawlItem]) {
@@ -54,7 +67,7 @@ actor Frontier {
     /// Queues an item whose URL was marked seen.
     func enqueue(_ item: CrawlItem) {
         let host = Self.host(of: item.url)
-        if hosts[host] == nil { hosts[host] = HostQueue(delay: defaultDelay) }
+        if hosts[host] == nil { hosts[host] = newQueue() }
         if hosts[host]!.isEmpty { order.append(host) }
         hosts[host]!.items.append(item)
         queuedCount += 1
@@ -64,9 +77,24 @@ actor Frontier {
     /// Items still queued (for the journal and the progress line).
     var pendingCount: Int { queuedCount }
 
-    /// Sets the wait between two requests to `host` (robots Crawl-delay); never below --delay.
-    func setDelay(_ seconds: Double, for host: String) {
-        hosts[host, default: HostQueue(delay: defaultDelay)].delay = max(seconds, defaultDelay)
+    /// `host`'s robots.txt is known: its other items may start, `crawlDelay` apart at least.
+    func robotsKnown(_ host: String, crawlDelay: Double?) {
+        var queue = hosts[host] ?? newQueue()
+        if !queue.robotsKnown {
+            queue.robotsKnown = true
+            queue.delay = max(crawlDelay ?? 0, defaultDelay)
+            hosts[host] = queue
+            wake()
+        }
+    }
+
+    /// Waits until `host` may receive another request, and books that moment.
+    func waitTurn(_ host: String) async {
+        while let start = hosts[host]?.nextStart, start > ContinuousClock.now, !Task.isCancelled {
+            try? await Task.sleep(until: start, clock: .continuous)
+        }
+        guard let delay = hosts[host]?.delay, delay > 0 else { return }
+        hosts[host]?.nextStart = ContinuousClock.now + .milliseconds(Int(delay * 1000))
     }
 
     /// Stops handing out work: `next()` returns nil from now on.
@@ -82,14 +110,13 @@ actor Frontier {
             let now = ContinuousClock.now
             var earliest: ContinuousClock.Instant?
             for host in order {
-                guard var queue = hosts[host], !queue.isEmpty, queue.active < perHost else { continue }
+                guard var queue = hosts[host], !queue.isEmpty, queue.active < (queue.robotsKnown ? perHost : 1) else { continue }
                 if let start = queue.nextStart, start > now {
                     earliest = min(earliest ?? start, start)
                     continue
                 }
                 let item = queue.pop()
                 queue.active += 1
-                if queue.delay > 0 { queue.nextStart = now + .milliseconds(Int(queue.delay * 1000)) }
                 hosts[host] = queue
                 if queue.isEmpty { order.removeAll { $0 == host } }
                 active += 1

@@ -12,29 +12,36 @@ actor RobotsCache {
     private var rules: [String: Task<Verdict, Never>] = [:]
     private let client: CachingClient
     private let userAgent: String
+    private let reuseStoredSince: Double?
 
-    init(client: CachingClient, userAgent: String) {
+    init(client: CachingClient, userAgent: String, reuseStoredSince: Double? = nil) {
         self.client = client
         self.userAgent = userAgent
+        self.reuseStoredSince = reuseStoredSince
     }
 
     /// The rules for `url`'s origin (RFC 9309 §2.3.1: 4xx allows all, 5xx or no answer disallows all;
-    /// up to five redirects are followed).
-    func rules(for url: URLParts) async -> Verdict {
+    /// up to five redirects are followed). `beforeRequest` runs before each request it sends
+    /// (the crawl's politeness).
+    func rules(for url: URLParts, beforeRequest: @escaping @Sendable () async -> Void = {}) async -> Verdict {
         let origin = url.origin
         if let known = rules[origin] { return await known.value }
-        let client = client, userAgent = userAgent
-        let task = Task { await Self.fetch("\(origin)/robots.txt", client: client, userAgent: userAgent) }
+        let client = client, userAgent = userAgent, since = reuseStoredSince
+        let task = Task {
+            await Self.fetch("\(origin)/robots.txt", client: client, userAgent: userAgent, since: since, beforeRequest: beforeRequest)
+        }
         rules[origin] = task
         return await task.value
     }
 
-    private static func fetch(_ start: String, client: CachingClient, userAgent: String) async -> Verdict {
+    private static func fetch(_ start: String, client: CachingClient, userAgent: String, since: Double?,
+                              beforeRequest: @Sendable () async -> Void) async -> Verdict {
         var location = start
         for _ in 0..<5 {
             let response: CacheResponse
             do {
-                response = try await client.fetch(CacheRequest(url: location))
+                await beforeRequest()
+                response = try await client.fetch(CacheRequest(url: location, headers: ["User-Agent": userAgent], reuseStoredSince: since))
             } catch {
                 return Verdict(rules: .disallowAll, problem: "\(location) unreachable (\(error))")
             }

@@ -31,7 +31,6 @@ struct ScopeRules: Sendable {
             if !configuration.requisites && !isAllowedHost(url) { return .requisitesOff }
         }
         if hasRepeatedSegments(url.path) { return .repeatedSegments }
-        if hasSessionParameter(url.query) { return .sessionID }
         return nil
     }
 
@@ -43,14 +42,6 @@ struct ScopeRules: Sendable {
             if counts[segment]! > configuration.maxRepeatedSegments { return true }
         }
         return false
-    }
-
-    func hasSessionParameter(_ query: String?) -> Bool {
-        guard let query else { return false }
-        return query.split(separator: "&").contains { parameter in
-            let name = parameter.prefix { $0 != "=" }.lowercased()
-            return configuration.sessionParameters.contains(name)
-        }
     }
 
     /// Resolves a reference and normalizes it, removing ignored query parameters.

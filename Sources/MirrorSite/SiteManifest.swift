@@ -1,3 +1,6 @@
+import Crypto
+import MirrorCore
+
 /// The map of an offline folder, saved as `.mirror/manifest.json`: every saved URL with its
 /// file, status, type, validators, size and digest, every redirect, and for each the record a
 /// cache needs to reload the original response (so a bundle of the folder can refill a cache).
@@ -26,8 +29,10 @@ public struct SiteManifest: Sendable, Codable, Equatable {
         public let etag: String?
         public let lastModified: String?
         public var record: ResponseRecord
-        /// Whether the file's links were rewritten for offline use (done once, at `finish`).
-        public var rewritten = false
+        /// The digest of the link targets (`SiteManifest.linkTargetsDigest`) this file's links
+        /// were rewritten against; nil until they are. A file is rewritten again (from its kept
+        /// original) when the targets change, so a crawl killed at any moment finishes right.
+        public var rewrittenFor: String?
         /// The file on disk when rewriting changed it; nil when it holds the original bytes.
         public var file: FileDigest?
 
@@ -95,6 +100,15 @@ public struct SiteManifest: Sendable, Codable, Equatable {
         for url in resources.keys { targets[url] = path(for: url) }
         for url in redirects.keys { targets[url] = path(for: url) }
         return targets
+    }
+
+    /// A digest of `linkTargets`: rewritten links are right while it stays the same.
+    var linkTargetsDigest: String {
+        var hasher = SHA256()
+        for (url, path) in linkTargets.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            hasher.update(data: Array(url.utf8) + [0] + Array(path.utf8) + [0])
+        }
+        return Hex.string(hasher.finalize())
     }
 
     /// The folder keeping the original bodies of rewritten files, named by their SHA-256.

@@ -7,27 +7,44 @@ public import MirrorCache
 import Synchronization
 
 /// Writes the offline folder while the crawl runs: each saved response lands in its mapped
-/// file at once (written to a temporary file and renamed, so an interrupted crawl leaves
-/// only whole files), and `finish` writes `index.html` and the manifest.
+/// file at once (written to `.mirror/tmp` and renamed, so an interrupted crawl leaves only
+/// whole files) and is recorded in the ledger; `finish` rewrites links and writes `index.html`
+/// and the manifest.
+///
+/// Crash safety: a file is in place before its record, records survive as a prefix, and
+/// rewriting starts from the kept original (`.mirror/originals`). So after `kill -9` at any
+/// moment the next crawl into the folder knows every file the ledger recorded and finishes
+/// the folder exactly as an uninterrupted crawl would; files saved but not yet recorded are
+/// simply saved again.
 public final class SiteWriter: Sendable {
     public let directory: String
     private let mapper: PathMapper
     private let manifest: Mutex<SiteManifest>
-    /// Where every URL pointed when the folder was opened: while that stays the same, a
-    /// rewritten file whose response did not change is still right and is left alone.
-    private let previousTargets: [String: String]
+    private let ledger: (any SiteLedger)?
 
-    public init(directory: String, mapper: PathMapper = PathMapper()) throws {
+    /// Opens `directory` (created if needed) with what the ledger, or else an existing
+    /// manifest, says it holds. Temporary files of a killed run are removed.
+    public init(directory: String, mapper: PathMapper = PathMapper(), ledger: (any SiteLedger)? = nil) throws {
         self.directory = directory
         self.mapper = mapper
-        for folder in [".mirror/tmp", SiteManifest.originalsFolder] {
-            try FileManager.default.createDirectory(atPath: directory + "/" + folder, withIntermediateDirectories: true)
+        self.ledger = ledger
+        let temporary = directory + "/.mirror/tmp"
+        try? FileManager.default.removeItem(atPath: temporary)
+        for folder in [temporary, directory + "/" + SiteManifest.originalsFolder] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
-        // A resumed crawl, or a new crawl into the same folder, keeps what was written before.
-        let existing = FileManager.default.contents(atPath: Self.manifestPath(directory))
-            .flatMap { try? JSONDecoder().decode(SiteManifest.self, from: $0) } ?? SiteManifest()
-        manifest = Mutex(existing)
-        previousTargets = existing.linkTargets
+        var existing = try ledger?.savedSite()
+        if existing == nil {
+            // A folder from before the ledger, or an unpacked bundle: adopt its manifest.
+            existing = FileManager.default.contents(atPath: Self.manifestPath(directory))
+                .flatMap { try? JSONDecoder().decode(SiteManifest.self, from: $0) }
+            if let ledger, let adopted = existing {
+                for (url, resource) in adopted.resources { try ledger.saved(url, resource) }
+                for (url, redirect) in adopted.redirects { try ledger.redirected(url, redirect) }
+                try ledger.flush()
+            }
+        }
+        manifest = Mutex(existing ?? SiteManifest())
     }
 
     static func manifestPath(_ directory: String) -> String { directory + "/.mirror/manifest.json" }
@@ -46,6 +63,7 @@ public final class SiteWriter: Sendable {
         }
         if let unchanged = unchangedResource(url: url, path: path, response: response) {
             manifest.withLock { $0.resources[url] = unchanged }
+            try record(url, unchanged)
             return path
         }
         let target = directory + "/" + path
@@ -78,8 +96,15 @@ public final class SiteWriter: Sendable {
             sha256: digest, etag: response.headers.first(name: "etag"),
             lastModified: response.headers.first(name: "last-modified"), record: ResponseRecord(response, now: Self.now()))
         manifest.withLock { $0.resources[url] = resource }
+        try record(url, resource)
         return path
     }
+
+    private func record(_ url: String, _ resource: SiteManifest.Resource) throws {
+        do { try ledger?.saved(url, resource) } catch { throw SiteError.io(path: Self.ledgerName, message: "\(error)") }
+    }
+
+    static let ledgerName = ".mirror/journal.sqlite"
 
     static func now() -> Double { Date().timeIntervalSince1970 }
 
@@ -96,25 +121,32 @@ public final class SiteWriter: Sendable {
         return saved
     }
 
-    /// Rewrites the pending HTML and CSS files on every core (each file is independent). When
-    /// some URL now points elsewhere than before, every file is rewritten again (from its original).
+    /// Rewrites, on every core, each HTML and CSS file not yet rewritten against the current
+    /// link targets (each file is independent; a file two URLs share is rewritten once).
     private func rewriteLinks(knownReferences: KnownReferences?) throws {
-        let snapshot = manifest.withLock { manifest in
-            if manifest.linkTargets != previousTargets {
-                for url in manifest.resources.keys { manifest.resources[url]?.rewritten = false }
-            }
-            return manifest
+        let snapshot = manifest.withLock { $0 }
+        let targets = snapshot.linkTargetsDigest
+        var byPath: [String: (url: String, resource: SiteManifest.Resource)] = [:]
+        for (url, resource) in snapshot.resources where resource.kind != nil && resource.rewrittenFor != targets {
+            if let other = byPath[resource.path], other.url.utf8.lexicographicallyPrecedes(url.utf8) { continue }
+            byPath[resource.path] = (url, resource)
         }
-        let pending = snapshot.resources.filter { !$0.value.rewritten && $0.value.kind != nil }.map { ($0.key, $0.value) }
+        let pending = Array(byPath.values)
         let failures = Mutex<[SiteError]>([])
         DispatchQueue.concurrentPerform(iterations: pending.count) { index in
             let (url, resource) = pending[index]
             do {
                 let file = try rewrite(url: url, resource: resource, manifest: snapshot, knownReferences: knownReferences)
-                manifest.withLock {
-                    $0.resources[url]?.rewritten = true
-                    $0.resources[url]?.file = file
+                let sharing = manifest.withLock { manifest in
+                    manifest.resources.filter { $0.value.path == resource.path }.map { url, resource in
+                        var updated = resource
+                        updated.rewrittenFor = targets
+                        updated.file = file
+                        manifest.resources[url] = updated
+                        return (url, updated)
+                    }
                 }
+                for (url, updated) in sharing { try record(url, updated) }
             } catch let error as SiteError {
                 failures.withLock { $0.append(error) }
             } catch {
@@ -149,14 +181,8 @@ public final class SiteWriter: Sendable {
             rewritten = rewriter.rewriteCSS(bytes, fileURL: url, filePath: resource.path, target: snapshot.path(for:))
         }
         guard rewritten != bytes || hasOriginal else { return nil }
-        do {
-            if !hasOriginal && link(path, originalPath) != 0 {
-                try original.write(to: URL(fileURLWithPath: originalPath), options: .atomic)
-            }
-            try Data(rewritten).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw SiteError.io(path: path, message: "\(error)")
-        }
+        if !hasOriginal && link(path, originalPath) != 0 { try writeAtomically(bytes, to: originalPath) }
+        try writeAtomically(rewritten, to: path)
         return rewritten == bytes ? nil : SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: rewritten)), size: rewritten.count)
     }
 
@@ -170,34 +196,51 @@ public final class SiteWriter: Sendable {
     }
 
     /// Records that `from` redirected to `to` with `response` (links to `from` will point at `to`'s file).
-    public func redirect(from: String, to: String, response: CacheResponse) {
+    public func redirect(from: String, to: String, response: CacheResponse) throws {
         let redirect = SiteManifest.Redirect(location: to, status: response.status, record: ResponseRecord(response, now: Self.now()))
         manifest.withLock { $0.redirects[from] = redirect }
+        do { try ledger?.redirected(from, redirect) } catch { throw SiteError.io(path: Self.ledgerName, message: "\(error)") }
     }
 
-    /// Rewrites the links of every HTML and CSS file not rewritten yet (their bytes on disk are
-    /// still the originals), then writes `index.html` (opening the first seed's file) and the manifest.
-    /// A link to a saved URL becomes a relative path; a link to anything else becomes absolute.
+    /// Rewrites the links of every HTML and CSS file not rewritten against the current targets
+    /// (their originals are kept), then writes `index.html` (opening the first seed's file) and
+    /// the manifest. A link to a saved URL becomes a relative path; a link to anything else
+    /// becomes absolute.
     public func finish(seeds: [String], knownReferences: KnownReferences? = nil) throws {
         try rewriteLinks(knownReferences: knownReferences)
+        do { try ledger?.flush() } catch { throw SiteError.io(path: Self.ledgerName, message: "\(error)") }
         var snapshot = manifest.withLock { $0 }
         removeUnusedOriginals(snapshot)
         if let seed = seeds.first, let path = snapshot.path(for: seed) {
             let escaped = path.split(separator: "/").map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }
                 .joined(separator: "/")
-            let page = """
+            let page = Array("""
                 <!DOCTYPE html>
                 <html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=\(escaped)">
                 <title>mirror of \(seed)</title></head>
                 <body><p><a href="\(escaped)">\(seed)</a></p></body></html>
 
-                """
-            try Data(page.utf8).write(to: URL(fileURLWithPath: directory + "/index.html"), options: .atomic)
-            snapshot.index = SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: Array(page.utf8))), size: page.utf8.count)
+                """.utf8)
+            try writeAtomically(page, to: directory + "/index.html")
+            snapshot.index = SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: page)), size: page.count)
             manifest.withLock { $0.index = snapshot.index }
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try encoder.encode(snapshot).write(to: URL(fileURLWithPath: Self.manifestPath(directory)), options: .atomic)
+        try writeAtomically(Array(try encoder.encode(snapshot)), to: Self.manifestPath(directory))
+    }
+
+    /// Writes `bytes` to a new file in `.mirror/tmp` and renames it to `path`: a kill leaves
+    /// either the old file or the new one, and no stray temporary file outside `.mirror`.
+    private func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        let temporary = "\(directory)/.mirror/tmp/\(UUID().uuidString)"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
+            throw SiteError.io(path: path, message: "cannot create \(temporary)")
+        }
+        if rename(temporary, path) != 0 {
+            let message = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw SiteError.io(path: path, message: message)
+        }
     }
 }

@@ -24,8 +24,9 @@ public struct CrawlHarness: Sendable {
         clientConfiguration.maxBodySize = maxBodySize
         let client = CachingClient(store: try CacheStore(directory: cache), transport: Self.transport, configuration: clientConfiguration)
         let output = root + "/" + name
-        let crawler = Crawler(configuration: configuration, client: client, output: try SiteWriter(directory: output),
-                              journal: try CrawlJournal(path: output + "/.mirror/journal.sqlite", fresh: !resume))
+        let journal = try CrawlJournal(folder: output, fresh: !resume)
+        let crawler = Crawler(configuration: configuration, client: client,
+                              output: try SiteWriter(directory: output, ledger: journal), journal: journal)
         return try await crawler.run(resume: resume)
     }
 

@@ -17,6 +17,7 @@ struct BundleRefusalTests {
         defer { Task { try await origin.shutdown() } }
         _ = try await harness.crawl([origin.url("/")])
         try FileManager.default.removeItem(atPath: root + "/out/.mirror/journal.sqlite")
+        try FileManager.default.removeItem(atPath: root + "/out/.mirror/journal.lock")
         try? FileManager.default.removeItem(atPath: root + "/out/.mirror/tmp")
     }
 

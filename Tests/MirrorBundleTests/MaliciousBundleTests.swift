@@ -19,7 +19,7 @@ struct MaliciousBundleTests {
             path: "site/page.html", status: 200, contentType: "text/html", size: 5,
             sha256: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824", etag: nil, lastModified: nil,
             record: record)
-        manifest.resources["http://site/page.html"]?.rewritten = true
+        manifest.resources["http://site/page.html"]?.rewrittenFor = "targets"
         let json = try! JSONEncoder().encode(manifest)
         return RawTar.directory(".mirror") + RawTar.file(".mirror/manifest.json", Array(json))
     }()

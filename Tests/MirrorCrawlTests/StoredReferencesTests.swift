@@ -42,7 +42,7 @@ struct StoredReferencesTests {
         defer { try? FileManager.default.removeItem(atPath: harness.root) }
         _ = try await harness.crawl([origin.url("/")])
         let folder = harness.root + "/out"
-        let journal = try CrawlJournal(path: folder + "/.mirror/journal.sqlite", fresh: false)
+        let journal = try CrawlJournal(folder: folder, fresh: false)
         let pages = try harness.manifest().resources.filter { $0.value.contentType?.hasPrefix("text/html") == true }
         #expect(pages.count > 5)
         for (url, resource) in pages {

@@ -6,12 +6,18 @@ public struct CacheRequest: Sendable {
     public var method: HTTPMethod
     public var headers: HTTPHeaders
     public var body: [UInt8]?
+    /// A stored response received or revalidated at or after this time (seconds since 1970)
+    /// answers without asking the origin, whatever its freshness. A crawl passes its start, so
+    /// that after `kill -9` and `--resume` what it already fetched is not fetched again.
+    public var reuseStoredSince: Double?
 
-    public init(url: String, method: HTTPMethod = .GET, headers: HTTPHeaders = [:], body: [UInt8]? = nil) {
+    public init(url: String, method: HTTPMethod = .GET, headers: HTTPHeaders = [:], body: [UInt8]? = nil,
+                reuseStoredSince: Double? = nil) {
         self.url = url
         self.method = method
         self.headers = headers
         self.body = body
+        self.reuseStoredSince = reuseStoredSince
     }
 }
 

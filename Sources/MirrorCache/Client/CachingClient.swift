@@ -70,6 +70,10 @@ public final class CachingClient: Sendable {
         let requestControl = CacheControl(request.headers, isRequest: true)
         let networkAllowed = configuration.mode != .offline && !requestControl.onlyIfCached
         if let stored = try store.entry(for: request.url, request: request.headers) {
+            if let since = request.reuseStoredSince, stored.head.responseTime >= since,
+               let response = fromStore(stored, age: policy.currentAge(stored.head, now: now()), outcome: .hit, for: request) {
+                return response
+            }
             switch policy.reuse(stored.head, request: request.headers, now: now(), mode: configuration.mode) {
             case .serve(let age, let stale):
                 if let response = fromStore(stored, age: age, outcome: stale ? .staleHit : .hit, for: request) {
