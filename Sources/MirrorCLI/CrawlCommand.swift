@@ -50,6 +50,8 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also pack the result into this bundle.", valueName: "FILE.tar.gz")) var bundle: String?
     @Option(help: ArgumentHelp("Write a JSON report here.", valueName: "FILE.json")) var report: String?
     @Flag(name: [.short, .long], help: "Print nothing but errors.") var quiet = false
+    @Flag(name: [.short, .long], help: "Print each request (URL, status, cache outcome, bytes, ms) and phase to stderr.")
+    var verbose = false
 
     func run() async throws {
         let configuration = try crawlConfiguration()
@@ -69,8 +71,10 @@ struct CrawlCommand: AsyncParsableCommand {
         let store = try CacheCommand.open(cacheOptions.directory(), memoryCapacity: 2 << 20)
         let transport = AsyncHTTPClientTransport(connectionsPerHost: perHost)
         let client = CachingClient(store: store, transport: transport, configuration: clientConfiguration())
+        let progress: (@Sendable (CrawlProgress) -> Void)? = quiet || verbose ? nil : ProgressLine().draw
+        let events: (@Sendable (CrawlEvent) -> Void)? = verbose ? Self.log : nil
         let crawler = Crawler(configuration: configuration, client: client, output: writer, journal: journal,
-                              progress: quiet ? nil : ProgressLine().draw)
+                              progress: progress, events: events)
         let crawl = Task { try await crawler.run(resume: resume) }
         // Ctrl-C stops fetching, then finishes the folder (links rewritten, manifest written)
         // with what was saved; a second Ctrl-C quits at once.
@@ -99,6 +103,7 @@ struct CrawlCommand: AsyncParsableCommand {
             throw CommandFailure("interrupted; the folder holds what was saved, `--resume` continues", status: .interrupted)
         }
         if let bundle {
+            if verbose { Output.log(CrawlEvent.phase("packing \(bundle)").line) }
             try PackCommand.pack(output, to: bundle, level: 6, quiet: quiet, json: false)
         }
         if report.fetched == 0 && !report.failures.isEmpty {
@@ -107,6 +112,10 @@ struct CrawlCommand: AsyncParsableCommand {
         if !report.failures.isEmpty || report.skipped[SkipReason.offlineMiss.rawValue] != nil {
             throw ExitCode(ExitStatus.somePagesFailed.rawValue)
         }
+    }
+
+    @Sendable static func log(_ event: CrawlEvent) {
+        Output.log(event.line)
     }
 
     func crawlConfiguration() throws -> CrawlConfiguration {

@@ -6,6 +6,11 @@ enum Output {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
+    /// A log line on standard error, prefixed with `mirror: `.
+    static func log(_ text: String) {
+        FileHandle.standardError.write(Data("mirror: \(text)\n".utf8))
+    }
+
     static func json(_ value: some Encodable) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -44,7 +44,8 @@ public final class CrawlJournal: SiteLedger {
     /// When the crawl this journal continues started (seconds since 1970): what the cache
     /// stored since then is this crawl's own, and is reused rather than fetched again.
     public let crawlStartedAt: Double
-    /// Whether the journal holds a crawl (a URL was ever queued) to resume.
+    /// Whether a crawl was started in this folder before (so `--resume` has something to continue;
+    /// killed before its first commit, it continues from its seeds).
     public let hasCrawl: Bool
 
     /// Opens the journal of the crawl folder `folder` (created if needed); `fresh` starts a new
@@ -100,7 +101,7 @@ public final class CrawlJournal: SiteLedger {
         } else {
             crawlStartedAt = started!
         }
-        hasCrawl = try database.statement("SELECT 1 FROM urls LIMIT 1").firstRow { _ in true } ?? false
+        hasCrawl = started != nil
         connection = Mutex(Connection(database: database))
     }
 

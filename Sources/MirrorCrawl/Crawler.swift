@@ -26,9 +26,12 @@ public final class Crawler: Sendable {
     private let logger: Logger
     /// Called about once a second with the running totals (the CLI draws a progress line).
     private let progress: (@Sendable (CrawlProgress) -> Void)?
+    /// Called for every request sent and each phase begun (the CLI's `--verbose`).
+    private let events: (@Sendable (CrawlEvent) -> Void)?
 
     public init(configuration: CrawlConfiguration, client: CachingClient, output: SiteWriter, journal: CrawlJournal,
-                logger: Logger = Logger(label: "mirror.crawl"), progress: (@Sendable (CrawlProgress) -> Void)? = nil) {
+                logger: Logger = Logger(label: "mirror.crawl"), progress: (@Sendable (CrawlProgress) -> Void)? = nil,
+                events: (@Sendable (CrawlEvent) -> Void)? = nil) {
         self.configuration = configuration
         self.client = client
         self.output = output
@@ -39,6 +42,7 @@ public final class Crawler: Sendable {
         self.sessionTraps = Mutex(SessionTraps(parameters: configuration.sessionParameters))
         self.logger = logger
         self.progress = progress
+        self.events = events
     }
 
     /// Crawls until the frontier is empty or a budget is spent. With `resume`, continues the
@@ -76,6 +80,7 @@ public final class Crawler: Sendable {
         // once. The flush is for the cache; the folder is rebuilt from it (or by --resume) if a
         // power loss takes its last writes.
         let flush = Task.detached { [store = client.store] in try? store.synchronize() }
+        events?(.phase("finishing the folder (links, index.html, manifest)"))
         let finished = Result {
             try journal.flush()
             try output.finish(seeds: configuration.seeds.compactMap(URLNormalizer.normalize)) { [journal, self] url, resource in
@@ -213,7 +218,10 @@ public final class Crawler: Sendable {
         while true {
             do {
                 await frontier.waitTurn(host)
+                let sent = ContinuousClock.now
                 let response = try await client.fetch(request)
+                events?(.request(url: item.url, status: response.status, outcome: response.outcome, bytes: response.body.count,
+                                 milliseconds: Int((ContinuousClock.now - sent).seconds * 1000)))
                 let retryable = response.status == 429 || (500...599).contains(response.status) && response.outcome != .offlineMiss
                 guard retryable, attempt < configuration.retries else { return response }
                 try await Task.sleep(for: Self.backoff(attempt: attempt, retryAfter: response.headers.first(name: "retry-after")))
