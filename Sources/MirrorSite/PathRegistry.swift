@@ -72,6 +72,7 @@ public struct PathRegistry: Sendable {
 
     /// - Parameter maxSegmentBytes: the mapper's (`PathMapper.maxSegmentBytes`).
     public init(maxSegmentBytes: Int = 200) {
+        precondition(maxSegmentBytes >= 32, "maxSegmentBytes must leave room for a suffix and an extension")
         self.maxSegmentBytes = maxSegmentBytes
     }
 
@@ -89,6 +90,7 @@ public struct PathRegistry: Sendable {
     /// The path of `url`'s file: its preferred path when free, its own path when it has one
     /// already, a shared one, or the preferred path with a suffix (see the type's comment).
     /// - Parameters:
+    ///   - url: the normalized URL (`URLNormalizer`, so ASCII: distinct URLs are distinct strings).
     ///   - preferred: `PathMapper.path(for:contentType:)` of `url`.
     ///   - sha256: the body's SHA-256 in hex; empty when unknown.
     public mutating func assign(url: String, preferred: LocalPath, sha256: String) -> LocalPath {
@@ -120,7 +122,7 @@ public struct PathRegistry: Sendable {
             folder = folders[preferredFolder]
                 ?? Self.joined(folder, freeName(component, in: folder, hashing: "folder " + preferredFolder, isFolder: true))
         }
-        let name = freeName(preferred.components[preferred.components.count - 1], in: folder, hashing: url, isFolder: false)
+        let name = freeName(preferred.components.last!, in: folder, hashing: url, isFolder: false)
         let path = Self.joined(folder, name)
         record(Assignment(url: url, preferred: wanted, path: path, sha256: sha256))
         return Self.localPath(path)
@@ -129,7 +131,8 @@ public struct PathRegistry: Sendable {
     /// `name` when no name in `folder` folds to the same, else `name` with a suffix.
     private func freeName(_ name: String, in folder: String, hashing key: String, isFolder: Bool) -> String {
         guard taken.contains(Slot(folder: folder, name: Self.folded(name))) else { return name }
-        let (stem, ext) = isFolder ? (name[...], "") : PathMapper.splitExtension(name[...]).map { ($0.0, "." + $0.1) } ?? (name[...], "")
+        let split = isFolder ? nil : PathMapper.splitExtension(name[...])
+        let (stem, ext) = split.map { ($0.0, "." + $0.1) } ?? (name[...], "")
         let hash = ShortHash.of(key, bytes: 2)
         var attempt = 1
         while true {
