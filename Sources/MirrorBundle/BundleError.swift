@@ -11,6 +11,8 @@ public enum BundleError: Error, CustomStringConvertible {
     case corrupt(String)
     /// A file's bytes disagree with the manifest's digest or size.
     case digestMismatch(path: String)
+    /// A file entry's header gives another size than the manifest: refused before its data is read.
+    case sizeMismatch(path: String, manifestSize: Int, entrySize: Int64)
     /// The manifest lists a file the folder or bundle does not hold.
     case missingFile(path: String)
     /// The bundle holds a file its manifest does not list.
@@ -27,6 +29,8 @@ public enum BundleError: Error, CustomStringConvertible {
         case .unsafeArchive(let error): return "refused: \(error)"
         case .corrupt(let message): return "the bundle is damaged: \(message)"
         case .digestMismatch(let path): return "\(path): its bytes do not match the manifest's digest"
+        case .sizeMismatch(let path, let manifestSize, let entrySize):
+            return "\(path): the archive says \(entrySize) bytes, the manifest \(manifestSize) bytes"
         case .missingFile(let path): return "\(path): listed in the manifest but missing"
         case .unlistedFile(let path): return "\(path): not listed in the manifest"
         case .destinationExists(let path): return "\(path) already exists and is not an empty folder; choose another or remove it"

@@ -104,6 +104,7 @@ private struct EntryHandler {
                 manifestBytes = []
                 manifestBytes?.reserveCapacity(Int(entry.size))
             } else {
+                try check.begin(entry.path, size: entry.size)
                 current = (entry.path, SHA256(), 0, try makeFile(entry.path))
             }
         case .data(let bytes):

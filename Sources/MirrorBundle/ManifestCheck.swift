@@ -39,6 +39,17 @@ struct ManifestCheck {
         }
     }
 
+    /// A file entry's header, before its data: once the manifest is known (a mirror bundle
+    /// starts with it), a file it does not list or lists with another size is refused at once,
+    /// so a lying entry is neither read nor written.
+    func begin(_ path: String, size: Int64) throws {
+        guard manifest != nil else { return }
+        guard let wanted = expected[path] else { throw BundleError.unlistedFile(path: path) }
+        guard Int64(wanted.size) == size else {
+            throw BundleError.sizeMismatch(path: path, manifestSize: wanted.size, entrySize: size)
+        }
+    }
+
     /// A file entry's path and digest.
     mutating func file(_ path: String, _ digest: SiteManifest.FileDigest) throws {
         if manifest == nil { early.append((path, digest)) } else { try check(path, digest) }

@@ -6,7 +6,7 @@ extension CommandFailure {
         switch error {
         case .notAMirrorFolder: self.init(error.description, status: .usage)
         case .io, .destinationExists: self.init(error.description, status: .io)
-        case .notABundle, .unsafeArchive, .corrupt, .digestMismatch, .missingFile, .unlistedFile:
+        case .notABundle, .unsafeArchive, .corrupt, .digestMismatch, .sizeMismatch, .missingFile, .unlistedFile:
             self.init(error.description, status: .badBundle)
         }
     }

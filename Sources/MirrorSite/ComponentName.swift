@@ -1,15 +1,16 @@
-/// One path component being built: its body, the suffix that ends it, and what to hash.
+/// One path component being built: its body, the extension that ends it, and what to hash.
 ///
 /// `finalText(maxBytes:)` applies the rules that need the whole name: Windows reserved
 /// names, leading and trailing dots and spaces, and the hash (`~` + 8 hex digits, inserted
-/// before the suffix) for names that are too long, not case-safe, or ambiguous.
+/// before the suffix) for names that are too long or ambiguous. Names equal on a case- or
+/// normalization-insensitive disk are not this type's business: `PathRegistry` tells them apart.
 struct ComponentName {
     /// The readable part: URL text rendered into units.
     var body: [NameUnit]
-    /// What ends the name: `.ext`, `~.ext` or `~` for files, nothing for folders.
+    /// What ends a file name and is kept when a long one is cut: `.ext`, or nothing.
     var suffix: String
-    /// The suffix used after a hash (the hash already tells an added extension apart).
-    var hashedSuffix: String
+    /// Folders escape a trailing dot of a known extension (see `PathMapper`); files do not.
+    var isFolder: Bool
     /// An injective description of the URL part this name stands for; the hash is taken of it.
     var key: String
     /// Set when the body alone does not tell the URL apart (see `NameRenderer`) or a long
@@ -29,17 +30,17 @@ struct ComponentName {
     }()
 
     func finalText(maxBytes: Int) -> String {
-        var body = Self.fixingEdges(body, suffix: suffix)
-        var shortBody = shortBody.map { Self.fixingEdges($0, suffix: suffix) }
-        if Self.isReserved(body, suffix: suffix) {
+        var body = fixingEdges(body)
+        var shortBody = shortBody.map(fixingEdges)
+        if Self.isReserved(body) {
             body[0] = body[0].escapedForm
             if shortBody?.isEmpty == false { shortBody![0] = shortBody![0].escapedForm }
         }
         let full = body.text + suffix
-        if !needsHash, full.utf8.count <= maxBytes, Self.isCaseSafe(body), !suffix.contains(where: \.isUppercase) {
+        if !needsHash, full.utf8.count <= maxBytes {
             return full
         }
-        let tail = "~" + ShortHash.of(key) + hashedSuffix
+        let tail = "~" + ShortHash.of(key) + suffix
         var visible = shortBody ?? body
         var budget = maxBytes - tail.utf8.count
         var kept = 0
@@ -52,16 +53,16 @@ struct ComponentName {
         return visible.text + tail
     }
 
-    /// Escapes a leading dot or space (hidden files, names Windows trims), and for folders a
-    /// trailing dot or space and the dot of a file extension (see `PathMapper`).
-    private static func fixingEdges(_ units: [NameUnit], suffix: String) -> [NameUnit] {
+    /// Escapes a leading dot or space (hidden files, names Windows trims), a trailing one when
+    /// no extension follows, and for folders the dot of a file extension (see `PathMapper`).
+    private func fixingEdges(_ units: [NameUnit]) -> [NameUnit] {
         var units = units
         let edgy: Set<UInt8> = [UInt8(ascii: "."), UInt8(ascii: " ")]
         if let first = units.first?.asciiLiteral, edgy.contains(first) { units[0] = units[0].escapedForm }
         guard suffix.isEmpty, let last = units.last?.asciiLiteral else { return units }
         if edgy.contains(last) {
             units[units.count - 1] = units[units.count - 1].escapedForm
-        } else if let dot = units.lastIndex(of: .literal(".")), dot > 0 {
+        } else if isFolder, let dot = units.lastIndex(of: .literal(".")), dot > 0 {
             let tail = units[(dot + 1)...].compactMap(\.asciiLiteral)
             if tail.count == units.count - dot - 1,
                MediaTypeExtensions.known.contains(String(decoding: tail, as: UTF8.self).lowercased()) {
@@ -71,35 +72,12 @@ struct ComponentName {
         return units
     }
 
-    /// Whether the part before the first dot is a reserved device name (a suffix starting
-    /// with `~` ends that part when the body has no dot).
-    private static func isReserved(_ units: [NameUnit], suffix: String) -> Bool {
+    /// Whether the part before the first dot is a reserved device name.
+    private static func isReserved(_ units: [NameUnit]) -> Bool {
         let base = units.prefix { $0 != .literal(".") }
-        guard !base.isEmpty, base.count < units.count || !suffix.hasPrefix("~") else { return false }
-        guard base.count <= 7 else { return false }
+        guard !base.isEmpty, base.count <= 7 else { return false }
         var text = base.text
         while text.hasSuffix(" ") { text.removeLast() }
         return reservedNames.contains(text.lowercased())
-    }
-
-    /// True when no other name can equal this one on a case-insensitive or
-    /// normalization-insensitive disk (APFS, NTFS): every character is its own case fold,
-    /// its own NFKC form, not a mark or conjoining jamo (which compose with what precedes),
-    /// and the only lower-case form of its upper case.
-    static func isCaseSafe(_ units: [NameUnit]) -> Bool {
-        units.allSatisfy { unit in
-            guard case .literal(let scalar) = unit else { return true }
-            if scalar.isASCII { return !("A"..."Z").contains(scalar) }
-            let properties = scalar.properties
-            switch properties.generalCategory {
-            case .nonspacingMark, .spacingMark, .enclosingMark: return false
-            default: break
-            }
-            let jamo: [ClosedRange<UInt32>] = [0x1100...0x11FF, 0xA960...0xA97F, 0xD7B0...0xD7FF]
-            if jamo.contains(where: { $0.contains(scalar.value) }) || properties.changesWhenNFKCCaseFolded {
-                return false
-            }
-            return Array(properties.uppercaseMapping.lowercased().unicodeScalars) == [scalar]
-        }
     }
 }

@@ -1,6 +1,9 @@
 import MirrorCore
 
-/// Maps a URL and its content type to the relative path of its file in the offline folder.
+/// Maps a URL and its content type to the preferred relative path of its file in the offline
+/// folder: the name the site uses, made legal everywhere. `PathRegistry` then makes the
+/// preferred paths of one folder unique (case-folded, files apart from folders, `/` and
+/// `/index.html` sharing a file when their bodies agree).
 ///
 /// The mapping is pure and deterministic: it depends only on the normalized URL
 /// (`URLNormalizer`; fragment ignored) and the content type. The scheme:
@@ -11,11 +14,10 @@ import MirrorCore
 /// - Each path segment but the last is a folder; the last is the file. An empty last
 ///   segment (`/`, `/docs/`) is `index.<ext>`, `<ext>` from the type (`html` when unknown).
 /// - A file keeps its name when it already ends in a fitting extension (`.htm` for HTML,
-///   `.jpeg` for JPEG; any known extension when the type is unknown). Otherwise `~` and the
-///   extension for the type are added: `/docs` (HTML) → `docs~.html`, `/docs/` →
-///   `docs/index.html`, `/docs.html` → `docs.html`, `/x.php` (HTML) → `x.php~.html`; with
-///   an unknown type just `~` (`/LICENSE` → `LICENSE~`). The mark keeps `/a` and `/a.html`
-///   apart, as nothing here can tell whether they are the same resource.
+///   `.jpeg` for JPEG; any name when the type is unknown): `/index.html` → `index.html`,
+///   `/genindex-A.html` → `genindex-A.html`, `/LICENSE` (unknown) → `LICENSE`. Otherwise the
+///   type's extension is added: `/docs` (HTML) → `docs.html`, `/x.php` (HTML) → `x.php.html`.
+///   So `/docs` and `/docs.html`, or `/` and `/index.html`, prefer the same file.
 /// - The query goes after `@`, before the extension: `page.html?id=3&lang=en` →
 ///   `page@id=3&lang=en.html`. A query over 64 bytes is left out and the name gets a hash
 ///   (`search@~1a2b3c4d.html`).
@@ -23,15 +25,16 @@ import MirrorCore
 ///   (`%C3%BCn%C3%AFcode.html` → `ünïcode.html`, `a%20b` → `a b`). What is unsafe stays or
 ///   becomes `%XX`: `<>:"/\|?*%@~`, controls, invalid UTF-8, invisible characters, escapes
 ///   of characters the URL could have written literally (`%3B`), a leading dot or space,
-///   a trailing dot or space, the first letter of a Windows device name (`con.txt` →
-///   `%63on.txt`) and of a file literally named `index.<ext>` (`%69ndex.html`, so it
-///   cannot be taken for a folder's index). Decoding never yields `/`, `.`, `..` or NUL.
+///   a trailing dot or space, and the first letter of a Windows device name (`con.txt` →
+///   `%63on.txt`). Decoding never yields `/`, `.`, `..` or NUL.
 /// - `~` and 8 hex digits of SHA-256 (of the URL part, so equal names mean equal URLs) go
-///   before the suffix when a name is longer than `maxSegmentBytes` (it is cut, keeping its
-///   extension), has characters that a case- or normalization-insensitive disk could
-///   confuse (`/A.html` → `A~<hash>.html`, `/a.html` → `a.html`), or is otherwise ambiguous.
-/// - Files and folders never share a name: a file name ends in a known extension or `~`; a
-///   folder name never does (`/a.html/b` → folder `a%2Ehtml`; empty segments are `~`).
+///   before the extension when a name is longer than `maxSegmentBytes` (it is cut, keeping
+///   its extension) or would otherwise be ambiguous (`/a%3Ab.html` vs `/a:b.html`). Capitals
+///   get no hash: `/A.html` → `A.html`.
+/// - Distinct folders get distinct names, and a folder name never ends in a known extension
+///   (`/a.html/b` → folder `a%2Ehtml`; empty segments are `~`), so folder `docs` and file
+///   `docs.html` never meet; a file whose name does not end in a known extension can still
+///   prefer a folder's name (`/a` and `/a/b`), which `PathRegistry` resolves.
 public struct PathMapper: Sendable {
     /// The longest component, in UTF-8 bytes.
     public let maxSegmentBytes: Int
@@ -45,7 +48,7 @@ public struct PathMapper: Sendable {
         self.maxSegmentBytes = maxSegmentBytes
     }
 
-    /// The path of `url`'s file, or nil when `url` is not an absolute http(s) URL.
+    /// The preferred path of `url`'s file, or nil when `url` is not an absolute http(s) URL.
     /// - Parameter contentType: the response's `Content-Type`, parameters allowed.
     public func path(for url: String, contentType: String?) -> LocalPath? {
         guard let parts = URLParts(url) else { return nil }
@@ -67,12 +70,12 @@ public struct PathMapper: Sendable {
             body += NameUnit.literals("_\(port)")
             key += ":\(port)"
         }
-        return ComponentName(body: body, suffix: "", hashedSuffix: "", key: key).finalText(maxBytes: maxSegmentBytes)
+        return ComponentName(body: body, suffix: "", isFolder: true, key: key).finalText(maxBytes: maxSegmentBytes)
     }
 
     private func folderName(_ segment: Substring) -> String {
         let (units, ambiguous) = NameRenderer.render(segment, context: .pathSegment)
-        var name = ComponentName(body: units, suffix: "", hashedSuffix: "", key: "D" + segment)
+        var name = ComponentName(body: units, suffix: "", isFolder: true, key: "D" + segment)
         if units.isEmpty { name.body = [.literal("~")] }
         name.needsHash = ambiguous
         return name.finalText(maxBytes: maxSegmentBytes)
@@ -80,27 +83,21 @@ public struct PathMapper: Sendable {
 
     private func fileName(_ segment: Substring, query: String?, contentType: String?) -> String {
         let fitting = MediaTypeExtensions.extensions(for: contentType)
-        var stem: [NameUnit]
+        let stem: [NameUnit]
         var ambiguous = false
         let suffix: String
-        let hashedSuffix: String
         if segment.isEmpty {
             stem = NameUnit.literals("index")
             suffix = "." + (fitting?.first ?? "html")
-            hashedSuffix = suffix
-        } else if let (base, ext) = Self.splitExtension(segment),
-                  (fitting.map(Set.init) ?? MediaTypeExtensions.known).contains(ext.lowercased()) {
+        } else if let (base, ext) = Self.splitExtension(segment), fitting?.contains(ext.lowercased()) ?? true {
             (stem, ambiguous) = NameRenderer.render(base, context: .pathSegment)
-            if stem == NameUnit.literals("index") { stem[0] = stem[0].escapedForm }
             suffix = "." + ext
-            hashedSuffix = suffix
         } else {
             (stem, ambiguous) = NameRenderer.render(segment, context: .pathSegment)
-            hashedSuffix = fitting.map { "." + $0[0] } ?? "~"
-            suffix = fitting.map { "~." + $0[0] } ?? "~"
+            suffix = fitting.map { "." + $0[0] } ?? ""
         }
         var name = ComponentName(
-            body: stem, suffix: suffix, hashedSuffix: hashedSuffix,
+            body: stem, suffix: suffix, isFolder: false,
             key: "F" + segment + (query.map { "?" + $0 } ?? "") + "\u{0}" + suffix
         )
         if let query {
@@ -118,7 +115,7 @@ public struct PathMapper: Sendable {
 
     /// `name.ext` split at its last dot, when both parts are non-empty and the extension is
     /// short and alphanumeric.
-    private static func splitExtension(_ segment: Substring) -> (Substring, String)? {
+    static func splitExtension(_ segment: Substring) -> (Substring, String)? {
         guard let dot = segment.lastIndex(of: "."), dot != segment.startIndex else { return nil }
         let ext = segment[segment.index(after: dot)...]
         guard (1...10).contains(ext.count), ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {

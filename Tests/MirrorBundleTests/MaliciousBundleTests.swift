@@ -1,5 +1,6 @@
 import Foundation
 import MirrorBundle
+import MirrorCache
 import MirrorCompression
 import MirrorSite
 import Testing
@@ -12,17 +13,21 @@ struct MaliciousBundleTests {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("malicious-\(UUID().uuidString)").path
 
     /// A manifest listing one file, `site/page.html` holding "hello".
-    static let manifestEntry: [UInt8] = {
+    static let manifestEntry = manifest(listing: "site/page.html", size: 5,
+                                        sha256: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824")
+
+    /// `.mirror/` and a manifest listing one file (a rewritten page, so no original is expected).
+    static func manifest(listing path: String, size: Int, sha256: String) -> [UInt8] {
         var manifest = SiteManifest()
         let record = ResponseRecord(headers: [:], requestTime: 0, responseTime: 0, varyKey: "")
-        manifest.resources["http://site/page.html"] = SiteManifest.Resource(
-            path: "site/page.html", status: 200, contentType: "text/html", size: 5,
-            sha256: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824", etag: nil, lastModified: nil,
+        let url = "http://" + path
+        manifest.resources[url] = SiteManifest.Resource(
+            path: path, status: 200, contentType: "text/html", size: size, sha256: sha256, etag: nil, lastModified: nil,
             record: record)
-        manifest.resources["http://site/page.html"]?.rewrittenFor = "targets"
+        manifest.resources[url]?.rewrittenFor = "targets"
         let json = try! JSONEncoder().encode(manifest)
         return RawTar.directory(".mirror") + RawTar.file(".mirror/manifest.json", Array(json))
-    }()
+    }
 
     static let page = RawTar.directory("site") + RawTar.file("site/page.html", Array("hello".utf8))
 
@@ -96,5 +101,34 @@ struct MaliciousBundleTests {
         raised.maxEntrySize = 4 << 20
         let error = try #require(try refuse([Self.page] + big, limits: raised))
         if case .unlistedFile("site/big") = error {} else { Issue.record("unexpected: \(error)") }
+    }
+
+    /// The manifest lists 100 bytes; the entry's header says 1 GiB, and 1 GiB of zeros follows.
+    /// Built cheaply: 1 MiB of zeros compressed once and that gzip member written 1024 times
+    /// (concatenated members are one gzip stream). `unpack`, `unpack --check` and `cache import`
+    /// refuse at the header, naming the entry and both sizes, and leave nothing behind.
+    @Test func aSizeLieIsRefusedAtTheHeader() throws {
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let bundle = root + "/lie.tar.gz"
+        let head = Self.manifest(listing: "site/big.html", size: 100, sha256: String(repeating: "0", count: 64))
+            + RawTar.directory("site") + RawTar.header(name: "site/big.html", size: 1 << 30)
+        let megabyte = try GzipEncoder.compress([UInt8](repeating: 0, count: 1 << 20))
+        var bytes = try GzipEncoder.compress(head)
+        for _ in 0..<1024 { bytes += megabyte }
+        bytes += try GzipEncoder.compress(RawTar.endMarker)
+        try Data(bytes).write(to: URL(fileURLWithPath: bundle))
+
+        func isTheLie(_ error: any Error) -> Bool {
+            guard case BundleError.sizeMismatch("site/big.html", manifestSize: 100, entrySize: 1 << 30) = error else { return false }
+            return "\(error)".contains("site/big.html") && "\(error)".contains("1073741824") && "\(error)".contains("100 bytes")
+        }
+        #expect(performing: { try BundleUnpacker().check(bundle) }, throws: isTheLie)
+        #expect(performing: { try BundleUnpacker().unpack(bundle, to: root + "/out") }, throws: isTheLie)
+        let store = try CacheStore(directory: root + "/cache")
+        #expect(performing: { try CacheImporter(store: store).importBundle(bundle) }, throws: isTheLie)
+        #expect(try store.allEntries().isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root).sorted() == ["cache", "lie.tar.gz"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/cache/tmp").isEmpty)
     }
 }

@@ -104,7 +104,7 @@ struct LinkRewriterFixtureTests {
 }
 
 /// A miniature crawl of a fixture site without a server: every URL reachable from its files,
-/// served by the fixture server's rules (`FixtureSite`) and mapped with `PathMapper`.
+/// served by the fixture server's rules (`FixtureSite`) and named by `PathMapper` and `PathRegistry`.
 struct FixtureCrawl {
     struct SavedFile {
         let path: String
@@ -127,6 +127,7 @@ struct FixtureCrawl {
             if fields.count >= 2 { table[fields[0]] = fields[1] }
         }
         var visited: Set<String> = []
+        var registry = PathRegistry()
         while let next = queue.popLast() {
             guard let parts = URLParts(next), parts.origin == origin, visited.insert(parts.normalized).inserted else { continue }
             let url = parts.normalized
@@ -136,8 +137,10 @@ struct FixtureCrawl {
                 continue
             }
             guard let (file, type) = Self.file(for: parts.path, in: root),
-                let path = PathMapper().path(for: url, contentType: type)
+                let preferred = PathMapper().path(for: url, contentType: type)
             else { continue }
+            // The fixture file a URL is served from stands for its body.
+            let path = registry.assign(url: url, preferred: preferred, sha256: file.path)
             saved[url] = SavedFile(path: path.string, source: file, type: type)
             let bytes = Array(FileManager.default.contents(atPath: file.path) ?? Data())
             if type.hasPrefix("text/html") {

@@ -1,0 +1,267 @@
+import Foundation
+
+/// Makes `PathMapper`'s preferred paths unique within one offline folder, so that no two URLs
+/// write one file and no file sits where a folder is needed — also on disks that ignore case
+/// or Unicode normalization (APFS, NTFS).
+///
+/// A URL gets its preferred path unless another URL holds that name in its folder, compared
+/// case- and NFKC-folded (`A.html` and `a.html`, `ä` and `a` + U+0308, a file `a` and a folder
+/// `a`). Then:
+/// - it shares the file of a URL with the same preferred path and the same body (SHA-256).
+///   Such URLs differ only in how the site spells one file — `/` and `/index.html`, `/dir/` and
+///   `/dir/index.html`, `/docs` and `/docs.html` (HTML), `/photo` and `/photo.jpg` (JPEG), http
+///   and https — so they sit in one folder with one query, and the same bytes rewrite to the
+///   same links. Nothing else is shared: not names equal only once folded, not an empty digest.
+/// - Otherwise it gets the name with `~` and 4 hex digits of its URL's SHA-256 before the
+///   extension (`index~3f2a.html`; a folder: `docs~3f2a`, from its preferred path), then `-2`,
+///   `-3`… should that be taken too. Unlike a counter, the suffix depends on the URL alone, not
+///   on how many URLs collided before it nor on the order a concurrent crawl wrote them in.
+///
+/// Names are stable: a URL keeps its path while its preferred path stays the same (a newcomer
+/// that collides gets the suffix, never the holder), and a folder keeps its name. A URL moves
+/// only when its preferred path changes (a new content type) or when it shared a file and now
+/// brings another body; the file it leaves stays with its other holders, or with no one.
+///
+/// A value type, used under the caller's lock; rebuilt from the `assignments` saved before.
+public struct PathRegistry: Sendable {
+    /// Where one URL's file is: what to save (in a crawl journal) to rebuild the registry.
+    public struct Assignment: Sendable, Hashable, Codable {
+        public var url: String
+        /// `PathMapper`'s path for it, `/`-joined.
+        public var preferred: String
+        /// The path it was given, `/`-joined.
+        public var path: String
+        /// SHA-256 of the body saved there (hex); empty when unknown, and then never shared.
+        public var sha256: String
+
+        public init(url: String, preferred: String, path: String, sha256: String) {
+            self.url = url
+            self.preferred = preferred
+            self.path = path
+            self.sha256 = sha256
+        }
+    }
+
+    /// A name in a folder (the folder's actual path, "" for the output folder), folded.
+    private struct Slot: Hashable {
+        var folder: String
+        var name: String
+    }
+
+    /// A file and the URLs saved to it: several only when they share it, with one preferred path and body.
+    private struct File {
+        var preferred: String
+        var sha256: String
+        var urls: Set<String>
+    }
+
+    private struct Body: Hashable {
+        var preferred: String
+        var sha256: String
+    }
+
+    /// The longest component, in UTF-8 bytes: a suffixed name is cut to fit, keeping its extension.
+    public let maxSegmentBytes: Int
+    private var byURL: [String: Assignment] = [:]
+    private var files: [String: File] = [:]
+    /// The actual path of every folder, by preferred path.
+    private var folders: [String: String] = [:]
+    private var taken: Set<Slot> = []
+    /// The file holding each preferred path and body, for URLs that may share it.
+    private var shareable: [Body: String] = [:]
+
+    /// - Parameter maxSegmentBytes: the mapper's (`PathMapper.maxSegmentBytes`).
+    public init(maxSegmentBytes: Int = 200) {
+        precondition(maxSegmentBytes >= 32, "maxSegmentBytes must leave room for a suffix and an extension")
+        self.maxSegmentBytes = maxSegmentBytes
+    }
+
+    /// Rebuilds the registry from assignments saved before, in their order. One that conflicts
+    /// with an earlier one (a name taken, a folder named otherwise) or has an unsafe component is
+    /// left out: its URL gets a path anew when next assigned.
+    public init(assignments: some Sequence<Assignment>, maxSegmentBytes: Int = 200) {
+        self.init(maxSegmentBytes: maxSegmentBytes)
+        for assignment in assignments where fits(assignment) { record(assignment) }
+    }
+
+    /// Every URL's assignment, by URL.
+    public var assignments: [Assignment] { byURL.values.sorted { $0.url < $1.url } }
+
+    /// The path of `url`'s file: its preferred path when free, its own path when it has one
+    /// already, a shared one, or the preferred path with a suffix (see the type's comment).
+    /// - Parameters:
+    ///   - url: the normalized URL (`URLNormalizer`, so ASCII: distinct URLs are distinct strings).
+    ///   - preferred: `PathMapper.path(for:contentType:)` of `url`.
+    ///   - sha256: the body's SHA-256 in hex; empty when unknown.
+    public mutating func assign(url: String, preferred: LocalPath, sha256: String) -> LocalPath {
+        precondition(preferred.components.count >= 1, "a path has at least a file name")
+        let wanted = preferred.string
+        if let current = byURL[url], current.preferred == wanted, let file = files[current.path] {
+            if file.sha256 != sha256 {
+                guard file.urls.count == 1 else { return moved(url: url, preferred: preferred, sha256: sha256) }
+                changeBody(of: current.path, to: sha256)
+                byURL[url]?.sha256 = sha256
+            }
+            return Self.localPath(current.path)
+        }
+        return moved(url: url, preferred: preferred, sha256: sha256)
+    }
+
+    /// Gives `url` a path anew, releasing the one it had.
+    private mutating func moved(url: String, preferred: LocalPath, sha256: String) -> LocalPath {
+        release(url)
+        let wanted = preferred.string
+        if !sha256.isEmpty, let shared = shareable[Body(preferred: wanted, sha256: sha256)] {
+            record(Assignment(url: url, preferred: wanted, path: shared, sha256: sha256))
+            return Self.localPath(shared)
+        }
+        var folder = ""
+        var preferredFolder = ""
+        for component in preferred.components.dropLast() {
+            preferredFolder = Self.joined(preferredFolder, component)
+            folder = folders[preferredFolder]
+                ?? Self.joined(folder, freeName(component, in: folder, hashing: "folder " + preferredFolder, isFolder: true))
+        }
+        let name = freeName(preferred.components.last!, in: folder, hashing: url, isFolder: false)
+        let path = Self.joined(folder, name)
+        record(Assignment(url: url, preferred: wanted, path: path, sha256: sha256))
+        return Self.localPath(path)
+    }
+
+    /// `name` when no name in `folder` folds to the same, else `name` with a suffix.
+    private func freeName(_ name: String, in folder: String, hashing key: String, isFolder: Bool) -> String {
+        guard taken.contains(Slot(folder: folder, name: Self.folded(name))) else { return name }
+        let split = isFolder ? nil : PathMapper.splitExtension(name[...])
+        let (stem, ext) = split.map { ($0.0, "." + $0.1) } ?? (name[...], "")
+        let hash = ShortHash.of(key, bytes: 2)
+        var attempt = 1
+        while true {
+            let mark = "~" + hash + (attempt == 1 ? "" : "-\(attempt)")
+            let candidate = Self.cut(stem, toBytes: maxSegmentBytes - mark.utf8.count - ext.utf8.count) + mark + ext
+            if !taken.contains(Slot(folder: folder, name: Self.folded(candidate))) { return candidate }
+            attempt += 1
+        }
+    }
+
+    /// Whether a saved assignment can be taken as it is.
+    private func fits(_ assignment: Assignment) -> Bool {
+        let preferred = Self.components(assignment.preferred)
+        let actual = Self.components(assignment.path)
+        guard byURL[assignment.url] == nil, preferred.count == actual.count, actual.allSatisfy(Self.isSafe) else { return false }
+        for step in Self.folders(of: assignment) {
+            if let known = folders[step.preferred] {
+                guard known == Self.joined(step.parent, step.name) else { return false }
+            } else if taken.contains(Slot(folder: step.parent, name: Self.folded(step.name))) {
+                return false
+            }
+        }
+        if let file = files[assignment.path] {
+            return file.preferred == assignment.preferred && file.sha256 == assignment.sha256 && !file.sha256.isEmpty
+        }
+        return !taken.contains(Self.slot(of: assignment.path))
+    }
+
+    /// Takes the names of a consistent assignment.
+    private mutating func record(_ assignment: Assignment) {
+        for step in Self.folders(of: assignment) where folders[step.preferred] == nil {
+            folders[step.preferred] = Self.joined(step.parent, step.name)
+            taken.insert(Slot(folder: step.parent, name: Self.folded(step.name)))
+        }
+        taken.insert(Self.slot(of: assignment.path))
+        files[assignment.path, default: File(preferred: assignment.preferred, sha256: assignment.sha256, urls: [])]
+            .urls.insert(assignment.url)
+        if !assignment.sha256.isEmpty {
+            let body = Body(preferred: assignment.preferred, sha256: assignment.sha256)
+            if shareable[body] == nil { shareable[body] = assignment.path }
+        }
+        byURL[assignment.url] = assignment
+    }
+
+    /// The folders an assignment's file is in, outermost first: each one's preferred path, the
+    /// actual path of the folder holding it, and its actual name.
+    private static func folders(of assignment: Assignment) -> [(preferred: String, parent: String, name: String)] {
+        let preferred = Self.components(assignment.preferred)
+        let actual = Self.components(assignment.path)
+        var steps: [(preferred: String, parent: String, name: String)] = []
+        var preferredFolder = ""
+        var parent = ""
+        for (wanted, name) in zip(preferred, actual).dropLast() {
+            preferredFolder = joined(preferredFolder, wanted)
+            steps.append((preferredFolder, parent, String(name)))
+            parent = joined(parent, name)
+        }
+        return steps
+    }
+
+    /// Forgets `url`'s path; its file's name is free again when no other URL holds it.
+    private mutating func release(_ url: String) {
+        guard let old = byURL.removeValue(forKey: url) else { return }
+        files[old.path]?.urls.remove(url)
+        guard files[old.path]?.urls.isEmpty == true else { return }
+        files[old.path] = nil
+        taken.remove(Self.slot(of: old.path))
+        let body = Body(preferred: old.preferred, sha256: old.sha256)
+        if shareable[body] == old.path { shareable[body] = nil }
+    }
+
+    /// The body of the file at `path`, held by one URL, changed (a re-crawl).
+    private mutating func changeBody(of path: String, to sha256: String) {
+        guard let file = files[path] else { return }
+        let old = Body(preferred: file.preferred, sha256: file.sha256)
+        if shareable[old] == path { shareable[old] = nil }
+        files[path]?.sha256 = sha256
+        let new = Body(preferred: file.preferred, sha256: sha256)
+        if !sha256.isEmpty && shareable[new] == nil { shareable[new] = path }
+    }
+
+    /// How a case- and normalization-insensitive disk compares names, erring towards "equal":
+    /// NFKC, full case folding (`ß` and `ss`, `K` and `k`), default-ignorable characters dropped.
+    static func folded(_ name: String) -> String {
+        if name.utf8.allSatisfy({ $0 < 0x80 }) { return name.lowercased() }
+        let lowered = name.precomposedStringWithCompatibilityMapping.lowercased().uppercased().lowercased()
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: lowered.unicodeScalars.filter { !$0.properties.isDefaultIgnorableCodePoint })
+        return String(scalars).precomposedStringWithCompatibilityMapping
+    }
+
+    /// `text` cut to at most `limit` UTF-8 bytes at a scalar boundary, without leaving half of a
+    /// `%XX` escape (`%` only ever starts one in our names).
+    private static func cut(_ text: Substring, toBytes limit: Int) -> String {
+        guard text.utf8.count > limit else { return String(text) }
+        var kept: [Unicode.Scalar] = []
+        var bytes = 0
+        for scalar in text.unicodeScalars {
+            bytes += UTF8.width(scalar)
+            if bytes > limit { break }
+            kept.append(scalar)
+        }
+        if let percent = kept.suffix(2).firstIndex(of: "%") { kept.removeSubrange(percent...) }
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: kept)
+        return String(view)
+    }
+
+    private static func slot(of path: String) -> Slot {
+        var components = components(path)
+        let name = components.removeLast()
+        return Slot(folder: components.joined(separator: "/"), name: folded(name))
+    }
+
+    private static func isSafe(_ component: String) -> Bool {
+        !component.isEmpty && component != "." && component != ".." && !component.contains("\\") && !component.contains("\0")
+    }
+
+    private static func joined(_ folder: String, _ name: some StringProtocol) -> String {
+        folder.isEmpty ? String(name) : folder + "/" + name
+    }
+
+    private static func localPath(_ path: String) -> LocalPath {
+        LocalPath(components: components(path))
+    }
+
+    /// A `/`-joined path's components, split at every `/` (a `Character` may be `/` with a
+    /// combining mark, so splitting `Character`s would miss some).
+    private static func components(_ path: String) -> [String] {
+        path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    }
+}
