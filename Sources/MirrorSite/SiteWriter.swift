@@ -20,6 +20,10 @@ public final class SiteWriter: Sendable {
     public let directory: String
     private let mapper: PathMapper
     private let manifest: Mutex<SiteManifest>
+    /// The names given so far; rebuilt from the manifest, as `PathMapper` is deterministic.
+    private let registry: Mutex<PathRegistry>
+    /// The first URL saved to each path (another URL with the same body may share its file).
+    private let holders: Mutex<[String: String]>
     private let ledger: (any SiteLedger)?
 
     /// Opens `directory` (created if needed) with what the ledger, or else an existing
@@ -44,7 +48,16 @@ public final class SiteWriter: Sendable {
                 try ledger.flush()
             }
         }
-        manifest = Mutex(existing ?? SiteManifest())
+        let site = existing ?? SiteManifest()
+        manifest = Mutex(site)
+        let saved = site.resources.sorted { $0.value.path.utf8.lexicographicallyPrecedes($1.value.path.utf8) }
+        registry = Mutex(PathRegistry(assignments: saved.map { url, resource in
+            PathRegistry.Assignment(url: url, preferred: mapper.path(for: url, contentType: resource.contentType)?.string ?? "",
+                                    path: resource.path, sha256: resource.sha256)
+        }, maxSegmentBytes: mapper.maxSegmentBytes))
+        var holders: [String: String] = [:]
+        for (url, resource) in saved where holders[resource.path] == nil { holders[resource.path] = url }
+        self.holders = Mutex(holders)
     }
 
     static func manifestPath(_ directory: String) -> String { directory + "/.mirror/manifest.json" }
@@ -54,26 +67,23 @@ public final class SiteWriter: Sendable {
     /// crawler does, in its journal): then finishing parses no page a second time.
     public typealias KnownReferences = @Sendable (_ url: String, _ resource: SiteManifest.Resource) -> [HTMLReference]?
 
-    /// Saves a response under its mapped path; returns that path, relative to the folder.
+    /// Saves a response under its path (`PathMapper`'s name, made unique by `PathRegistry`);
+    /// returns that path, relative to the folder.
     @discardableResult
     public func write(url: String, response: CacheResponse) async throws -> String {
         let contentType = response.headers.first(name: "content-type")
-        guard let path = mapper.path(for: url, contentType: contentType)?.string else {
-            throw SiteError.unmappable(url)
-        }
-        if let unchanged = unchangedResource(url: url, path: path, response: response) {
+        guard let preferred = mapper.path(for: url, contentType: contentType) else { throw SiteError.unmappable(url) }
+        if let unchanged = unchangedResource(url: url, response: response) {
             manifest.withLock { $0.resources[url] = unchanged }
             try record(url, unchanged)
-            return path
+            return unchanged.path
         }
-        let target = directory + "/" + path
-        try FileManager.default.createDirectory(
-            atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let temporary = "\(directory)/.mirror/tmp/\(UUID().uuidString)"
         guard FileManager.default.createFile(atPath: temporary, contents: nil),
               let handle = FileHandle(forWritingAtPath: temporary) else {
             throw SiteError.io(path: temporary, message: "cannot create file")
         }
+        defer { try? FileManager.default.removeItem(atPath: temporary) }
         // A body from the cache was hashed when stored (and is checked on read): reuse its digest.
         var hasher = response.entry == nil ? SHA256() : nil
         do {
@@ -83,18 +93,33 @@ public final class SiteWriter: Sendable {
                 try handle.write(contentsOf: chunk)
             }
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw SiteError.io(path: target, message: "\(error)")
-        }
-        if rename(temporary, target) != 0 {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw SiteError.io(path: target, message: String(cString: strerror(errno)))
+            throw SiteError.io(path: preferred.string, message: "\(error)")
         }
         let digest = hasher.map { Hex.string($0.finalize()) } ?? response.entry?.digest ?? ""
-        let resource = SiteManifest.Resource(
+        let path = registry.withLock { $0.assign(url: url, preferred: preferred, sha256: digest) }.string
+        var resource = SiteManifest.Resource(
             path: path, status: response.status, contentType: contentType, size: response.body.count,
             sha256: digest, etag: response.headers.first(name: "etag"),
             lastModified: response.headers.first(name: "last-modified"), record: ResponseRecord(response, now: Self.now()))
+        let holder = holders.withLock { holders in
+            let holder = holders[path] ?? url
+            holders[path] = holder
+            return holder
+        }
+        if holder != url, let shared = manifest.withLock({ $0.resources[holder] }), shared.path == path, shared.sha256 == digest {
+            // The same body under another name of the same file (`/` and `/index.html`): the
+            // file is in place, in whatever state its holder recorded.
+            resource.rewrittenFor = shared.rewrittenFor
+            resource.file = shared.file
+        } else {
+            let target = directory + "/" + path
+            try FileManager.default.createDirectory(
+                atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            if rename(temporary, target) != 0 {
+                throw SiteError.io(path: target, message: String(cString: strerror(errno)))
+            }
+            holders.withLock { $0[path] = url }
+        }
         manifest.withLock { $0.resources[url] = resource }
         try record(url, resource)
         return path
@@ -111,42 +136,42 @@ public final class SiteWriter: Sendable {
     /// The saved resource of `url` with a new record, when `response` has the same body as the
     /// file already saved there (a re-crawl answered by the cache or with a 304): its file,
     /// possibly rewritten already, needs no new write.
-    private func unchangedResource(url: String, path: String, response: CacheResponse) -> SiteManifest.Resource? {
+    private func unchangedResource(url: String, response: CacheResponse) -> SiteManifest.Resource? {
         guard let entry = response.entry, var saved = manifest.withLock({ $0.resources[url] }),
-              saved.sha256 == entry.digest, saved.path == path, saved.status == response.status,
+              saved.sha256 == entry.digest, saved.status == response.status,
               saved.contentType == response.headers.first(name: "content-type"),
-              let attributes = try? FileManager.default.attributesOfItem(atPath: directory + "/" + path),
+              let attributes = try? FileManager.default.attributesOfItem(atPath: directory + "/" + saved.path),
               (attributes[.size] as? Int) == saved.fileDigest.size else { return nil }
         saved.record = ResponseRecord(response, now: Self.now())
         return saved
     }
 
     /// Rewrites, on every core, each HTML and CSS file not yet rewritten against the current
-    /// link targets (each file is independent; a file two URLs share is rewritten once).
+    /// link targets (each file is independent; a file several URLs share is rewritten once,
+    /// as the page of the first of them).
     private func rewriteLinks(knownReferences: KnownReferences?) throws {
         let snapshot = manifest.withLock { $0 }
         let targets = snapshot.linkTargetsDigest
-        var byPath: [String: (url: String, resource: SiteManifest.Resource)] = [:]
-        for (url, resource) in snapshot.resources where resource.kind != nil && resource.rewrittenFor != targets {
-            if let other = byPath[resource.path], other.url.utf8.lexicographicallyPrecedes(url.utf8) { continue }
-            byPath[resource.path] = (url, resource)
-        }
-        let pending = Array(byPath.values)
+        var byPath: [String: [String]] = [:]
+        for (url, resource) in snapshot.resources where resource.kind != nil { byPath[resource.path, default: []].append(url) }
+        let pending = byPath.values.map { $0.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+            .filter { urls in urls.contains { snapshot.resources[$0]?.rewrittenFor != targets } }
         let failures = Mutex<[SiteError]>([])
         DispatchQueue.concurrentPerform(iterations: pending.count) { index in
-            let (url, resource) = pending[index]
+            let urls = pending[index]
+            let resource = snapshot.resources[urls[0]]!
             do {
-                let file = try rewrite(url: url, resource: resource, manifest: snapshot, knownReferences: knownReferences)
-                let sharing = manifest.withLock { manifest in
-                    manifest.resources.filter { $0.value.path == resource.path }.map { url, resource in
-                        var updated = resource
+                let file = try rewrite(url: urls[0], resource: resource, manifest: snapshot, knownReferences: knownReferences)
+                let updated = manifest.withLock { manifest in
+                    urls.compactMap { url -> (String, SiteManifest.Resource)? in
+                        guard var updated = manifest.resources[url] else { return nil }
                         updated.rewrittenFor = targets
                         updated.file = file
                         manifest.resources[url] = updated
                         return (url, updated)
                     }
                 }
-                for (url, updated) in sharing { try record(url, updated) }
+                for (url, resource) in updated { try record(url, resource) }
             } catch let error as SiteError {
                 failures.withLock { $0.append(error) }
             } catch {
