@@ -6,7 +6,7 @@ import MirrorHTTP
 struct TLSOptions: ParsableArguments {
     @Option(name: .customLong("ca-certificate"), help: ArgumentHelp(
         "Also trust the certificate authorities in this PEM file.",
-        discussion: "Added to the system's trust store, which SSL_CERT_FILE and SSL_CERT_DIR replace when set.",
+        discussion: "Added to the system's trust store, which SSL_CERT_FILE (else SSL_CERT_DIR) replaces when set.",
         valueName: "FILE"))
     var caCertificates: [String] = []
 

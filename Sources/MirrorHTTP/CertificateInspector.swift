@@ -58,7 +58,12 @@ enum CertificateInspector {
         let names = alternatives.compactMap { name -> String? in
             switch name {
             case .dnsName(let dns): return dns
-            case .ipAddress(let address): return address.bytes.count == 4 ? address.bytes.map(String.init).joined(separator: ".") : nil
+            case .ipAddress(let address) where address.bytes.count == 4:
+                return address.bytes.map(String.init).joined(separator: ".")
+            case .ipAddress(let address) where address.bytes.count == 16:
+                let bytes = Array(address.bytes)
+                return stride(from: 0, to: 16, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+                    .joined(separator: ":")
             default: return nil
             }
         }
