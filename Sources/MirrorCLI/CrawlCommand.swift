@@ -24,6 +24,7 @@ struct CrawlCommand: AsyncParsableCommand {
     @Argument(help: "The seed URLs.") var urls: [String]
     @Option(name: [.short, .long], help: ArgumentHelp("The output folder.", valueName: "DIR")) var output: String = "mirror-out"
     @OptionGroup var cacheOptions: CacheOptions
+    @OptionGroup var tlsOptions: TLSOptions
     @Option(help: "Maximum link depth from the seeds (seeds are 0).") var depth: Int?
     @Option(help: "Stop after this many pages.") var maxPages: Int?
     @Option(help: ArgumentHelp("Also crawl this host (host, host:port or *.domain).", valueName: "PATTERN"))
@@ -69,7 +70,7 @@ struct CrawlCommand: AsyncParsableCommand {
         // A crawl reads each body right after storing it and rarely again: a small memory
         // tier serves that, and a larger one would only add to the crawl's footprint.
         let store = try CacheCommand.open(cacheOptions.directory(), memoryCapacity: 2 << 20)
-        let transport = AsyncHTTPClientTransport(connectionsPerHost: perHost)
+        let transport = AsyncHTTPClientTransport(connectionsPerHost: perHost, security: try tlsOptions.security())
         let client = CachingClient(store: store, transport: transport, configuration: clientConfiguration())
         let progress: (@Sendable (CrawlProgress) -> Void)? = quiet || verbose ? nil : ProgressLine().draw
         let events: (@Sendable (CrawlEvent) -> Void)? = verbose ? Self.log : nil

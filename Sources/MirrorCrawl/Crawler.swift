@@ -230,7 +230,7 @@ public final class Crawler: Sendable {
                 guard attempt < configuration.retries else { throw error }
                 try await Task.sleep(for: Self.backoff(attempt: attempt, retryAfter: nil))
             } catch {
-                guard attempt < configuration.retries else { throw error }
+                guard attempt < configuration.retries, !(error is any PermanentTransportError) else { throw error }
                 try await Task.sleep(for: Self.backoff(attempt: attempt, retryAfter: nil))
             }
             attempt += 1

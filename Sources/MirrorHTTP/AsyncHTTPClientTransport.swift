@@ -8,18 +8,25 @@ import NIOHTTP1
 /// not decompressed here (the caching client does it, with a size limit).
 public final class AsyncHTTPClientTransport: HTTPTransport {
     private let client: HTTPClient
+    private let connectTimeout: Duration
 
     /// - Parameters:
     ///   - connectionsPerHost: the pool's limit of open connections to one host.
     ///   - connectTimeout: how long to wait for a TCP (and TLS) connection.
-    public init(connectionsPerHost: Int = 8, connectTimeout: Duration = .seconds(10)) {
+    ///   - security: which HTTPS servers to trust.
+    public init(connectionsPerHost: Int = 8, connectTimeout: Duration = .seconds(10), security: TransportSecurity = TransportSecurity()) {
         var configuration = HTTPClient.Configuration(
+            tlsConfiguration: security.tlsConfiguration,
             redirectConfiguration: .disallow,
             timeout: .init(connect: .nanoseconds(connectTimeout.nanoseconds)),
             decompression: .disabled)
         configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost)
+        // A failed connection fails its requests at once: a refused certificate is final, and the
+        // caller retries the rest with its own backoff (the pool would retry until the timeout).
+        configuration.connectionPool.retryConnectionEstablishment = false
         configuration.httpVersion = .automatic
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        self.connectTimeout = connectTimeout
     }
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
@@ -27,7 +34,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         outgoing.method = request.method
         outgoing.headers = request.headers
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await client.execute(outgoing, timeout: .nanoseconds(request.timeout.nanoseconds))
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(outgoing, timeout: .nanoseconds(request.timeout.nanoseconds))
+        } catch {
+            throw await CertificateInspector.explain(error, url: request.url, timeout: connectTimeout)
+        }
         let body = response.body.map { buffer in Array(buffer: buffer) }
         return TransportResponse(status: Int(response.status.code), headers: response.headers, body: body)
     }

@@ -9,10 +9,14 @@ public enum ChildProcess {
         public let stderr: String
     }
 
-    public static func run(_ executable: URL, _ arguments: [String]) async throws -> Result {
+    /// - Parameter environment: variables set for the child on top of this process's environment.
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("child-out-\(UUID().uuidString)")
         let err = FileManager.default.temporaryDirectory.appendingPathComponent("child-err-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)

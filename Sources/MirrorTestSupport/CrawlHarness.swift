@@ -6,11 +6,15 @@ public import MirrorSite
 
 /// Runs real crawls (real store, real transport) into temporary folders.
 public struct CrawlHarness: Sendable {
-    static let transport = AsyncHTTPClientTransport()
+    static let sharedTransport = AsyncHTTPClientTransport()
+    let transport: any HTTPTransport
     public let root = FileManager.default.temporaryDirectory.appendingPathComponent("crawl-\(UUID().uuidString)").path
     public var cache: String { root + "/cache" }
 
-    public init() {}
+    /// - Parameter transport: the transport to crawl with; by default one shared by all harnesses.
+    public init(transport: (any HTTPTransport)? = nil) {
+        self.transport = transport ?? Self.sharedTransport
+    }
 
     public func crawl(_ seeds: [String], output name: String = "out", mode: CacheMode = .standard, resume: Bool = false,
                maxBodySize: Int = 1 << 30,
@@ -22,7 +26,7 @@ public struct CrawlHarness: Sendable {
         clientConfiguration.mode = mode
         clientConfiguration.timeout = .seconds(10)
         clientConfiguration.maxBodySize = maxBodySize
-        let client = CachingClient(store: try CacheStore(directory: cache), transport: Self.transport, configuration: clientConfiguration)
+        let client = CachingClient(store: try CacheStore(directory: cache), transport: transport, configuration: clientConfiguration)
         let output = root + "/" + name
         let journal = try CrawlJournal(folder: output, fresh: !resume)
         let crawler = Crawler(configuration: configuration, client: client,

@@ -5,11 +5,13 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// An HTTP/1.1 origin server for tests, in process, on 127.0.0.1 and an ephemeral port.
 ///
 /// It serves programmable routes first, then an optional fixture folder, and
 /// logs every request. Start several for multi-host tests; each has its own port.
+/// With a `tls` identity it speaks HTTPS (see `TestCertificateAuthority`).
 ///
 ///     let origin = try await TestOrigin.start(site: .named("plain"))
 ///     origin.route("/slow") { _ in var r = TestResponse.html("hi"); r.delay = .seconds(2); return r }
@@ -22,31 +24,37 @@ public final class TestOrigin: Sendable {
 
     public let host: String
     public let port: Int
+    /// `http` or `https`.
+    public let scheme: String
     private let responder: OriginResponder
     private let serverTask: Task<Void, Never>
     private let serverChannel: any Channel
 
-    private init(host: String, port: Int, responder: OriginResponder, serverChannel: any Channel, serverTask: Task<Void, Never>) {
+    private init(host: String, port: Int, scheme: String, responder: OriginResponder, serverChannel: any Channel,
+                 serverTask: Task<Void, Never>) {
         self.host = host
         self.port = port
+        self.scheme = scheme
         self.responder = responder
         self.serverChannel = serverChannel
         self.serverTask = serverTask
     }
 
-    /// Starts a server on `host` (loopback only) and an ephemeral port.
-    public static func start(host: String = "127.0.0.1", site: FixtureSite? = nil) async throws -> TestOrigin {
+    /// Starts a server on `host` (loopback only) and an ephemeral port; with `tls`, an HTTPS one.
+    public static func start(host: String = "127.0.0.1", site: FixtureSite? = nil, tls: TestTLSIdentity? = nil) async throws -> TestOrigin {
+        let responder = OriginResponder(site: site)
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .bind(host: host, port: 0) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    responder.connections.withLockedValue { $0 += 1 }
+                    if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls.context)) }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
                         wrappingChannelSynchronously: channel)
                 }
             }
-        let responder = OriginResponder(site: site)
         let task = Task {
             await withDiscardingTaskGroup { group in
                 try? await server.executeThenClose { connections in
@@ -58,11 +66,12 @@ public final class TestOrigin: Sendable {
             }
         }
         let port = server.channel.localAddress?.port ?? 0
-        return TestOrigin(host: host, port: port, responder: responder, serverChannel: server.channel, serverTask: task)
+        return TestOrigin(host: host, port: port, scheme: tls == nil ? "http" : "https", responder: responder,
+                          serverChannel: server.channel, serverTask: task)
     }
 
-    /// `http://127.0.0.1:PORT`
-    public var baseURL: String { "http://\(host):\(port)" }
+    /// `http://127.0.0.1:PORT` (or `https://…`)
+    public var baseURL: String { "\(scheme)://\(host):\(port)" }
 
     /// `host:port`, as it appears in a Host header.
     public var authority: String { "\(host):\(port)" }
@@ -74,6 +83,9 @@ public final class TestOrigin: Sendable {
     public func route(_ path: String, _ handler: @escaping Handler) {
         responder.routes.withLockedValue { $0[path] = handler }
     }
+
+    /// The connections accepted so far: with TLS, the handshakes begun, even those that failed.
+    public var connections: Int { responder.connections.withLockedValue { $0 } }
 
     /// Every request received so far, oldest first.
     public var requests: [TestRequest] { responder.log.withLockedValue { $0 } }
@@ -97,6 +109,7 @@ private struct OriginResponder: Sendable {
     let site: FixtureSite?
     let routes = NIOLockedValueBox<[String: TestOrigin.Handler]>([:])
     let log = NIOLockedValueBox<[TestRequest]>([])
+    let connections = NIOLockedValueBox(0)
 
     func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
         try? await connection.executeThenClose { inbound, outbound in
