@@ -12,6 +12,7 @@ actor Frontier {
         var items: [CrawlItem] = []
         var head = 0
         var active = 0
+        var lastStart: ContinuousClock.Instant?
         var nextStart: ContinuousClock.Instant?
         var delay: Double
         var robotsKnown: Bool
@@ -83,6 +84,8 @@ actor Frontier {
         if !queue.robotsKnown {
             queue.robotsKnown = true
             queue.delay = max(crawlDelay ?? 0, defaultDelay)
+            // The robots.txt request itself is the last one: the new delay counts from it.
+            if let last = queue.lastStart { queue.nextStart = last + .milliseconds(Int(queue.delay * 1000)) }
             hosts[host] = queue
             wake()
         }
@@ -93,8 +96,10 @@ actor Frontier {
         while let start = hosts[host]?.nextStart, start > ContinuousClock.now, !Task.isCancelled {
             try? await Task.sleep(until: start, clock: .continuous)
         }
+        let now = ContinuousClock.now
+        hosts[host]?.lastStart = now
         guard let delay = hosts[host]?.delay, delay > 0 else { return }
-        hosts[host]?.nextStart = ContinuousClock.now + .milliseconds(Int(delay * 1000))
+        hosts[host]?.nextStart = now + .milliseconds(Int(delay * 1000))
     }
 
     /// Stops handing out work: `next()` returns nil from now on.

@@ -1,0 +1,57 @@
+import Foundation
+import MirrorCrawl
+import MirrorTestSupport
+import Testing
+
+/// Politeness holds for every host the crawl touches, and trap defences cut a trap after its
+/// first step instead of hiding the page.
+@Suite("Politeness and traps")
+struct PolitenessAndTrapTests {
+    let harness = CrawlHarness()
+
+    /// robots.txt is the first request to the page host and to a requisite host, and every
+    /// host's requests are spaced by its delay: `--delay` on one, a longer Crawl-delay on the other.
+    @Test func robotsFirstAndDelaysOnEveryHost() async throws {
+        let pages = try await TestOrigin.start()
+        let images = try await TestOrigin.start()
+        defer { Task { try await pages.shutdown(); try await images.shutdown() } }
+        pages.route("/robots.txt") { _ in TestResponse(headers: [("Content-Type", "text/plain")], body: "User-agent: *\nDisallow:\n") }
+        images.route("/robots.txt") { _ in TestResponse(headers: [("Content-Type", "text/plain")], body: "User-agent: *\nCrawl-delay: 0.4\n") }
+        pages.route("/") { _ in .html((1...3).map { "<a href='/p\($0).html'>p</a><img src='\(images.url("/i\($0).png"))'>" }.joined()) }
+        for index in 1...3 {
+            pages.route("/p\(index).html") { _ in .html("page \(index)") }
+            images.route("/i\(index).png") { _ in TestResponse(headers: [("Content-Type", "image/png")], body: "png") }
+        }
+        let report = try await harness.crawl([pages.url("/")]) { $0.delay = 0.2; $0.concurrency = 8; $0.perHost = 4 }
+        #expect(report.pages == 4 && report.requisites == 3)
+        for (origin, delay, count) in [(pages, 0.2, 5), (images, 0.4, 4)] {
+            let requests = origin.requests
+            #expect(requests.first?.path == "/robots.txt", "\(origin.baseURL): robots.txt was not the first request")
+            #expect(requests.count == count)
+            for (earlier, later) in zip(requests, requests.dropFirst()) {
+                // Arrival times: allow for scheduling jitter below the booked start times.
+                #expect(later.time.timeIntervalSince(earlier.time) >= delay - 0.05,
+                        "\(origin.baseURL): \(earlier.uri) then \(later.uri) only \(later.time.timeIntervalSince(earlier.time)) s apart")
+            }
+        }
+    }
+
+    /// A link with a session id is followed the first time; the chain of new ids is cut and counted.
+    @Test func aSessionIDLinkIsFetchedOnceThenTheChainIsCut() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try await origin.shutdown() } }
+        origin.route("/") { _ in .html("<a href='/a?sid=1'>a</a>") }
+        for page in ["a", "b"] {
+            origin.route("/\(page)") { request in
+                let sid = Int(request.query?.split(separator: "=").last ?? "0") ?? 0
+                return .html("<a href='/a?sid=\(sid + 1)'>a</a> <a href='/b?sid=\(sid + 1)'>b</a> <a href='/c;jsessionid=\(sid)'>c</a>")
+            }
+        }
+        origin.route("/c;jsessionid=1") { _ in .html("c") }
+        let report = try await harness.crawl([origin.url("/")])
+        let fetched = origin.requests.map(\.path).filter { $0 != "/robots.txt" }
+        #expect(fetched.sorted() == ["/", "/a", "/b", "/c;jsessionid=1"])
+        #expect(report.skipped[SkipReason.sessionID.rawValue] ?? 0 >= 3)
+        #expect(harness.fileExists("out", "127.0.0.1_\(origin.port)/a@sid=1.html"))
+    }
+}
