@@ -148,7 +148,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MirrorCrawlTests",
-            dependencies: ["MirrorCrawl", "MirrorHTTP", "MirrorTestSupport", "MirrorCompression"],
+            dependencies: ["MirrorCrawl", "MirrorHTTP", "MirrorSite", "MirrorTestSupport", "MirrorCompression"],
             swiftSettings: settings
         ),
         .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore"], swiftSettings: settings),

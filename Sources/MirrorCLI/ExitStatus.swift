@@ -17,6 +17,8 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case badBundle = 10
     /// `cache verify` found damaged or missing entries.
     case cacheDamaged = 11
+    /// `mirror check` found links that do not work offline.
+    case brokenLinks = 12
     /// Interrupted by Ctrl-C: what was saved is kept and finished; `--resume` continues.
     case interrupted = 130
 
@@ -32,6 +34,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
         case .notAvailable: return "command not available in this version yet"
         case .badBundle: return "bad bundle (corrupt, truncated, malicious, not a mirror bundle)"
         case .cacheDamaged: return "the cache has damaged or missing entries"
+        case .brokenLinks: return "the folder has broken links (mirror check)"
         case .interrupted: return "interrupted (Ctrl-C); what was saved is kept, --resume continues"
         }
     }

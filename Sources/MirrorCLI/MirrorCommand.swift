@@ -13,6 +13,7 @@ public struct MirrorCommand: AsyncParsableCommand {
         discussion: """
             Examples:
               mirror crawl https://docs.example.org/ -o docs-mirror --bundle docs.tar.gz
+              mirror check docs-mirror
               mirror serve docs.tar.gz --port 8080
               mirror cache stats
 
@@ -21,7 +22,7 @@ public struct MirrorCommand: AsyncParsableCommand {
             """,
         version: "mirror \(version)",
         subcommands: [
-            CrawlCommand.self, PackCommand.self, UnpackCommand.self, ServeCommand.self,
+            CrawlCommand.self, CheckCommand.self, PackCommand.self, UnpackCommand.self, ServeCommand.self,
             ProxyCommand.self, CacheCommand.self, ExportCommand.self,
         ]
     )

@@ -1,12 +1,14 @@
-/// Failures writing the offline folder.
+/// Failures writing or reading the offline folder.
 public enum SiteError: Error, CustomStringConvertible {
     case unmappable(String)
     case io(path: String, message: String)
+    case unreadable(path: String, message: String)
 
     public var description: String {
         switch self {
         case .unmappable(let url): return "no local file name for \(url)"
         case .io(let path, let message): return "cannot write \(path): \(message)"
+        case .unreadable(let path, let message): return "cannot read \(path): \(message)"
         }
     }
 }

@@ -23,7 +23,7 @@ struct CommandLineTests {
     @Test func helpListsEveryCommandAndExitCode() async throws {
         let result = try await MirrorProcess.run(["--help"])
         #expect(result.status == 0)
-        for command in ["crawl", "pack", "unpack", "serve", "proxy", "cache", "export"] {
+        for command in ["crawl", "check", "pack", "unpack", "serve", "proxy", "cache", "export"] {
             #expect(result.stdout.contains("  \(command)"), "help does not list \(command)")
         }
         #expect(result.stdout.contains("Exit codes"))
@@ -36,7 +36,7 @@ struct CommandLineTests {
         #expect(result.stdout.hasPrefix("mirror "))
     }
 
-    @Test(arguments: [["crawl", "--help"], ["cache", "--help"], ["unpack", "--help"]])
+    @Test(arguments: [["crawl", "--help"], ["check", "--help"], ["cache", "--help"], ["unpack", "--help"]])
     func subcommandHelpShowsExamples(arguments: [String]) async throws {
         let result = try await MirrorProcess.run(arguments)
         #expect(result.status == 0)

