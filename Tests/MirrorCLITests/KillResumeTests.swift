@@ -29,7 +29,8 @@ struct KillResumeTests {
         let site = try GeneratedSite.write(pages: 400, to: root + "/site")
         let origin = try await TestOrigin.start(site: FixtureSite(root: site))
         defer { Task { try await origin.shutdown() } }
-        let common = [origin.url("/"), "--concurrency", "4", "--per-host", "4", "--verbose"]
+        // A generous timeout: the origin shares two cores with every other test of the run.
+        let common = [origin.url("/"), "--concurrency", "4", "--per-host", "4", "--verbose", "--timeout", "120"]
 
         let reference = try await MirrorProcess.run(
             ["crawl"] + common + ["-o", root + "/reference", "--cache", root + "/reference-cache", "--bundle", root + "/reference.tar.gz"])
