@@ -153,7 +153,7 @@ let package = Package(
         ),
         .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore"], swiftSettings: settings),
         .testTarget(name: "MirrorSiteTests", dependencies: ["MirrorSite", "MirrorTestSupport"], swiftSettings: settings),
-        .testTarget(name: "MirrorHTMLTests", dependencies: ["MirrorHTML"], swiftSettings: settings),
+        .testTarget(name: "MirrorHTMLTests", dependencies: ["MirrorHTML", "MirrorTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "MirrorBundleTests",
             dependencies: ["MirrorBundle", "MirrorCrawl", "MirrorHTTP", "MirrorTestSupport", "MirrorCompression"],

@@ -38,7 +38,7 @@ enum CharsetDecoder {
     /// The text of raw attribute bytes: decoded from `charset`, then character references
     /// replaced as libxml2's HTML parser replaces them in attribute values: numeric ones
     /// (`&#233;`, `&#xE9;`) with or without `;`, named ones of HTML 4 (`&eacute;`) with `;`.
-    /// Others stay as written.
+    /// Others stay as written. libxml2's value ends at a NUL (`&#0;`): so does this one.
     static func decodeAttribute(_ bytes: ArraySlice<UInt8>, charset: String) -> String {
         let text = decode(bytes, charset: charset)
         guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
@@ -55,20 +55,27 @@ enum CharsetDecoder {
             }
         }
         output += rest
+        if let nul = output.firstIndex(of: "\u{0}") { output.removeSubrange(nul...) }
         return String(output)
     }
 
     /// The character of the reference that `text` (what follows a `&`) starts with, and how many
-    /// scalars it spans; nil when it is none.
+    /// scalars it spans; nil when it is none. A numeric one is read as libxml2 reads it: digits
+    /// without limit, and U+0000 (which ends the value) when there are none or they name no
+    /// character XML allows (`&#;`, `&#1;`, `&#xD800;`, `&#1114112;`).
     private static func reference(at text: Substring.UnicodeScalarView) -> (Unicode.Scalar, Int)? {
         if text.first == "#" {
             let isHex = text.dropFirst().first == "x" || text.dropFirst().first == "X"
             let digits = text.dropFirst(isHex ? 2 : 1).prefix { scalar in
                 scalar.isASCII && (isHex ? scalar.properties.isASCIIHexDigit : ("0"..."9").contains(scalar))
             }
-            guard !digits.isEmpty, digits.count <= 8, let value = UInt32(String(String.UnicodeScalarView(digits)), radix: isHex ? 16 : 10),
-                let character = Unicode.Scalar(value)
-            else { return nil }
+            var value: UInt32 = 0
+            for digit in digits where value < 0x110000 {
+                value = value * (isHex ? 16 : 10) + UInt32(Character(digit).hexDigitValue ?? 0)
+            }
+            let isXMLCharacter = value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value)
+                || (0xE000...0xFFFD).contains(value) || (0x10000...0x10FFFF).contains(value)
+            let character = isXMLCharacter ? Unicode.Scalar(value) ?? "\u{0}" : "\u{0}"
             let length = (isHex ? 2 : 1) + digits.count
             return (character, text.dropFirst(length).first == ";" ? length + 1 : length)
         }

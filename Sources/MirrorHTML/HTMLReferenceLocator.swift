@@ -6,10 +6,14 @@
 ///
 /// libxml2 decides what is a tag (so broken markup is read as the parser reads it); the tag's
 /// bytes are then found by scanning forward from the previous tag found and read again with
-/// `HTMLStartTag` (see `locate`). The whole document is kept in memory, as the rewriter needs
-/// it anyway. A tag libxml2 reports whose bytes cannot be told apart (a name libxml2 cut short,
-/// a character reference it decodes differently, a tag inside text a browser does not parse)
-/// still gives its links to the crawl (`links`), from libxml2's values; they stay as written.
+/// `HTMLStartTag` (see `locate`), skipping what libxml2 skips; where that finds nothing, a
+/// second scan skips nothing. Values are compared as libxml2 reads them: up to a NUL, with its
+/// character references, invalid UTF-8 aside (see `reads`). So the links the crawl follows in
+/// malformed pages (NUL bytes, junk, unquoted values, open tags, titles and comments) are the
+/// ones rewritten. The whole document is kept in memory, as the rewriter needs it anyway.
+/// A tag libxml2 reports whose bytes are still not found (it read it out of another
+/// attribute's quoted value: `<img x&="y src=b.png">`) gives its links to the crawl (`links`),
+/// from libxml2's values; they stay as written.
 ///
 /// A UTF-16 or UTF-32 document has no references (the scanners read ASCII-compatible bytes);
 /// its links come from its UTF-8 transcoding.
@@ -20,6 +24,10 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     private var document: [UInt8] = []
     /// Tags are searched for after the previous tag found.
     private var searchFloor = 0
+    /// The fallback search starts after the last tag found starts and after the last reference
+    /// found ends (see `locate`).
+    private var lastTagStart = -1
+    private var placedEnd = 0
     private var references: [HTMLReference] = []
     /// The links of tags libxml2 reported whose bytes were not found, and their `<base href>`.
     private var unplaced = HTMLLinks()
@@ -57,6 +65,7 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
         }
         HTMLSAXParser.parse(document, charset: charset, handler: self)
         references.sort { $0.range.lowerBound < $1.range.lowerBound }
+        dropOverlaps()
         return references
     }
 
@@ -80,67 +89,89 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
 
     func startElement(_ element: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) {
         roles.removeAll(keepingCapacity: true)
-        for (index, attribute) in attributes.enumerated() {
+        // An attribute libxml2 reports empty has no link (written without a value, or read by
+        // libxml2 from bytes that are no attribute to the byte scanner: `srcset<p =x`).
+        for (index, attribute) in attributes.enumerated() where !attribute.value.isEmpty {
             if let role = HTMLLinkAttribute.role(of: attribute.name, element: element, attributes: attributes) {
                 roles.append((index, role))
             }
         }
         let isStyle = element.spells("style")
         guard !roles.isEmpty || isStyle else { return }
-        guard missedSteps <= document.count, let tag = locate(element, attributes: attributes) else {
+        guard missedSteps <= document.count,
+            let tag = locate(element, attributes: attributes, from: searchFloor, skipping: true)
+                ?? locate(element, attributes: attributes, from: max(lastTagStart + 1, placedEnd), skipping: false)
+        else {
             return addUnplaced(attributes)
         }
+        lastTagStart = tag.start
         let isRawText = Self.rawTextElements.contains { element.elementsEqual(UnsafeBufferPointer($0)) }
-        searchFloor = isRawText ? document.endOfRawText(element, after: tag.end) : tag.end
+        let rawTextEnd = isRawText ? document.endOfRawText(element, after: tag.end) : tag.end
+        // Raw text left open runs to the end of the document, unless libxml2 closes it sooner
+        // (`<style><body>`, a `</a>` closing an open `<a>`): later tags are searched after the tag.
+        searchFloor = max(searchFloor, rawTextEnd < document.count ? rawTextEnd : tag.end)
         if isStyle, tag.end < document.count {
-            // Raw text, as in browsers: it runs to the first `</style`.
-            addCSS(tag.end + 1..<searchFloor, inAttribute: false, urlSource: "style[url]", importSource: "style @import")
+            // Raw text: it runs to the first `</style`.
+            addCSS(tag.end + 1..<rawTextEnd, inAttribute: false, urlSource: "style[url]", importSource: "style @import")
         }
         for (index, role) in roles {
             guard let range = tag[attributes[index].name]?.value else { continue }
-            add(role, range)
+            add(role, document.beforeNUL(range))
         }
+        placedEnd = max(placedEnd, references.last?.range.upperBound ?? 0)
     }
 
     // MARK: Locating
 
-    /// Elements whose content is text, not markup: a `<` inside them starts no tag.
-    private static let rawTextElements: [StaticString] = ["script", "style", "textarea", "title", "xmp", "plaintext"]
+    /// Elements whose content libxml2 reads as text, not markup: a `<` inside them starts no tag.
+    /// Only these two: libxml2 reads tags inside `<title>`, `<textarea>`, `<xmp>` and
+    /// `<plaintext>` (browsers read text), reports them, and the crawl follows their links: so
+    /// they are found where they are written and rewritten like any other.
+    private static let rawTextElements: [StaticString] = ["script", "style"]
 
     /// Finds, scanning forward from the previous tag found, the next start tag named `element`
-    /// whose link values are those libxml2 reported — skipping comments and the content of
-    /// raw-text elements, as a browser's tokenizer does. Events arrive in document order, so the
+    /// whose link values are those libxml2 reported — `skipping` comments and the content of
+    /// raw-text elements, as libxml2's tokenizer does. Events arrive in document order, so the
     /// scan is linear over the document while tags are found (see `missedSteps` for when not).
     /// (libxml2's `xmlByteConsumed` runs ahead of the events when it buffers input, so it cannot
     /// place tags on real pages.) Each range found holds its own source
     /// value, so even a tag libxml2 dropped cannot make a wrong value be written.
-    private func locate(_ element: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) -> HTMLStartTag? {
+    ///
+    /// Without `skipping`, the fallback when that finds nothing, from just after the last tag
+    /// found (and its references): where libxml2 did not read as a comment or raw text what
+    /// looks like one (`<hea<script>d>` is a tag `hea` to it), or read the last tag shorter than
+    /// its bytes (`<img alt="x y>` ends at its `>` for libxml2, not at the next `"`), the tag is
+    /// still found, and the links the crawl follows are rewritten.
+    private func locate(
+        _ element: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes], from start: Int, skipping: Bool
+    ) -> HTMLStartTag? {
         let document = document
-        var position = searchFloor
+        var position = start
         var steps = 0
         while let open = document.index(of: UInt8(ascii: "<"), from: position) {
             steps += 1
             // What may start here, by the next byte: a comment, the element, a raw-text element.
             let next = open + 1 < document.count ? document[open + 1] | 0x20 : 0
-            if next == UInt8(ascii: "!"), document.matches("<!--", at: open) {
-                position = skipEnd(open) { document.index(of: "-->", from: open + 4).map { $0 + 3 } ?? document.count }
+            if skipping, next == UInt8(ascii: "!"), document.matches("<!--", at: open) {
+                position = skipEnd(open) { document.endOfComment(after: open + 4) }
                 continue
             }
             if next == element[0] | 0x20, document.startsTag(element, at: open + 1) {
                 let tag = HTMLStartTag(document, at: open)
                 // The same link values (two `<link rel=… href=…>` in a row may differ only there, and
-                // one of them may be a tag libxml2 reported without a link role); an attribute
-                // written without a value is one libxml2 reports empty.
+                // one of them may be a tag libxml2 reported without a link role).
                 if roles.allSatisfy({ index, _ in
-                    guard let found = tag[attributes[index].name] else { return false }
-                    return found.value.map { reads($0, as: attributes[index].value) } ?? attributes[index].value.isEmpty
+                    guard let value = tag[attributes[index].name]?.value else { return false }
+                    return reads(document.beforeNUL(value), as: attributes[index].value)
                 }) {
                     return tag
                 }
-                position = tag.end + 1
+                // Without skipping, this may be no tag to libxml2 (its quote left open, say): the
+                // next one may be inside it.
+                position = skipping ? tag.end + 1 : open + 1
                 continue
             }
-            if Self.rawTextInitials.contains(next),
+            if skipping, Self.rawTextInitials.contains(next),
                 let raw = Self.rawTextElements.first(where: { document.startsTag(UnsafeBufferPointer($0), at: open + 1) })
             {
                 position = skipEnd(open) { document.endOfRawText(UnsafeBufferPointer(raw), after: HTMLStartTag(document, at: open).end) }
@@ -158,6 +189,23 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
         let end = find()
         skipEnds[open] = end
         return end
+    }
+
+    /// Keeps, of references whose ranges overlap (a tag found by the fallback inside bytes already
+    /// placed), the first; the others' links are still followed.
+    private func dropOverlaps() {
+        var end = 0
+        var kept: [HTMLReference] = []
+        kept.reserveCapacity(references.count)
+        for reference in references {
+            if reference.range.lowerBound >= end {
+                kept.append(reference)
+                end = reference.range.upperBound
+            } else if reference.role == .link {
+                unplaced.links.append(ExtractedLink(reference: reference.value, kind: reference.kind, source: reference.source))
+            }
+        }
+        references = kept
     }
 
     /// Records the links of a tag whose bytes were not found, from libxml2's values.
@@ -193,6 +241,9 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
 
     /// Whether the raw value at `range` reads as libxml2's `value`, both trimmed — what
     /// comparing their decoded Strings says, without making them when the bytes settle it.
+    /// Bytes that are not UTF-8 in a UTF-8 document are decoded as U+FFFD (as browsers do, and
+    /// so are the links followed), where libxml2 reads them as Latin-1 or drops some: then the
+    /// values need only agree on their ASCII characters.
     private func reads(_ range: Range<Int>, as value: UnsafeBufferPointer<UInt8>) -> Bool {
         let raw = document[trimmedRange(range)]
         let expected = ExtractedLink.trimmed(value)
@@ -201,7 +252,10 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
             // Other bytes may still be canonically equivalent Strings, but not in ASCII.
             if raw.allSatisfy({ $0 < 0x80 }), expected.allSatisfy({ $0 < 0x80 }) { return false }
         }
-        return decoded(range).1 == expected.string
+        let text = decoded(range).1
+        if text == expected.string { return true }
+        guard isUTF8, text.unicodeScalars.contains("\u{FFFD}") else { return false }
+        return text.unicodeScalars.filter(\.isASCII).elementsEqual(expected.string.unicodeScalars.filter(\.isASCII))
     }
 
     // MARK: References
@@ -314,13 +368,32 @@ extension [UInt8] {
         return nil
     }
 
+    /// `range` up to its first NUL byte: libxml2 ends a value there (and stops reading the
+    /// document), so only what precedes it is the link, and the NUL stays where it is.
+    fileprivate func beforeNUL(_ range: Range<Int>) -> Range<Int> {
+        range.lowerBound..<(self[range].firstIndex(of: 0) ?? range.upperBound)
+    }
+
+    /// Where a comment whose text starts at `start` ends: after the first `-->` or `--!>`, as
+    /// libxml2 (and HTML5) end it; the end of the document when neither is there.
+    fileprivate func endOfComment(after start: Int) -> Int {
+        var index = start
+        while let dashes = self.index(of: "--", from: index) {
+            if matches("-->", at: dashes) { return dashes + 3 }
+            if matches("--!>", at: dashes) { return dashes + 4 }
+            index = dashes + 1
+        }
+        return count
+    }
+
     fileprivate func matches(_ text: StaticString, at position: Int) -> Bool {
         let bytes = UnsafeBufferPointer(text)
         return position + bytes.count <= count && self[position..<position + bytes.count].elementsEqual(bytes)
     }
 
     /// Whether the bytes at `position` are `name` (ASCII case-insensitive) followed by the end
-    /// of a tag name.
+    /// of a tag name as libxml2 reads it: any byte but a letter, a digit, `:`, `-`, `_` or `.`
+    /// (`<a'`, `<link&#0;` and `<a<!` are tags `a` and `link` to it).
     fileprivate func startsTag(_ name: UnsafeBufferPointer<UInt8>, at position: Int) -> Bool {
         var index = position
         for byte in name {
@@ -329,7 +402,10 @@ extension [UInt8] {
         }
         guard index < count else { return true }
         let next = self[index]
-        return ExtractedLink.isASCIIWhitespace(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: ">")
+        let isNameByte = ((next | 0x20) >= UInt8(ascii: "a") && (next | 0x20) <= UInt8(ascii: "z"))
+            || (next >= UInt8(ascii: "0") && next <= UInt8(ascii: "9"))
+            || next == UInt8(ascii: ":") || next == UInt8(ascii: "-") || next == UInt8(ascii: "_") || next == UInt8(ascii: ".")
+        return !isNameByte
     }
 
     /// Where the closing tag of a raw-text element whose start tag ends at `tagEnd` starts (or the end).

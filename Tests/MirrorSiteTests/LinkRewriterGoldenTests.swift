@@ -156,6 +156,27 @@ struct LinkRewriterGoldenTests {
             == ##"<a href="http://h/missing.html?x=~#frag">m</a><a href="https://other.example/p">o</a>"##)
     }
 
+    /// Malformed pages: every link libxml2 reads is rewritten, and only its bytes change (NUL
+    /// bytes, junk, open titles and tags stay as they were).
+    @Test func malformedPagesGetEveryLinkRewritten() {
+        // An open title or textarea: libxml2 reads the links inside (a browser reads text).
+        #expect(html("<title>t <a href=/new.html>n</a><img src=\"/img/b.png\">") == "<title>t <a href=../new.html>n</a><img src=\"../img/b.png\">")
+        #expect(html("<textarea><a href='/new.html'>") == "<textarea><a href='../new.html'>")
+        // A NUL ends a value for libxml2 (and its reading of the page): it stays after the new value.
+        #expect(html("<p>a\u{0}b</p><a href=\"/new.html\u{0}x.html\">") == "<p>a\u{0}b</p><a href=\"../new.html\u{0}x.html\">")
+        // A reference libxml2 reads as U+0000 ends the value too.
+        #expect(html(#"<a href="/new.html&#;x">n</a>"#) == #"<a href="../new.html">n</a>"#)
+        // Comments ended by `--!>`, tags left open, glued, or named as libxml2 names them.
+        #expect(html("<!-- c --!><a href=/new.html>") == "<!-- c --!><a href=../new.html>")
+        #expect(html(#"<a href="/new.html" <img src="/img/b.png">x</a><a' href=/index.html>"#)
+            == #"<a href="../new.html" <img src="/img/b.png">x</a><a' href=../index.html>"#)
+        #expect(html("<hea<script>d><a href=/new.html>") == "<hea<script>d><a href=../new.html>")
+        // Bytes that are not UTF-8 around and inside a link.
+        let junk = Array("<p>".utf8) + [0xFF, 0xC3] + Array("</p><a".utf8) + [0xF0, 0x28] + Array(" href=/new.html>".utf8)
+        let rewritten = rewriter.rewriteHTML(junk, charset: "utf-8", pageURL: "http://h/docs/page.html", pagePath: "h/docs/page.html") { Self.saved[$0] }
+        #expect(rewritten == Array("<p>".utf8) + [0xFF, 0xC3] + Array("</p><a".utf8) + [0xF0, 0x28] + Array(" href=../new.html>".utf8))
+    }
+
     @Test func redirectedURLUsesWhatTargetReturns() {
         let redirects = ["http://h/old.html": "http://h/new.html"]
         let output = rewriter.rewriteHTML(Array(##"<a href="/old.html#top">o</a>"##.utf8), charset: "utf-8", pageURL: "http://h/blog/post.html", pagePath: "h/blog/post.html") {
