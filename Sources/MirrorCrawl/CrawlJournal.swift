@@ -60,12 +60,26 @@ public final class CrawlJournal: SiteLedger {
             throw CrawlJournalError.busy(folder: folder)
         }
         let database: SQLiteDatabase
+        let started: Double?
         do {
             database = try SQLiteDatabase(path: folder + "/.mirror/journal.sqlite")
+            started = try Self.prepare(database, fresh: fresh)
+            crawlStartedAt = (fresh ? nil : started) ?? Date().timeIntervalSince1970
+            if fresh || started == nil {
+                try database.statement("INSERT OR REPLACE INTO meta (key, value) VALUES ('started', ?)")
+                    .run([.text(String(crawlStartedAt))])
+            }
         } catch {
             close(lock)
             throw error
         }
+        hasCrawl = started != nil
+        connection = Mutex(Connection(database: database))
+    }
+
+    /// Sets the journal's tables up (a fresh crawl forgets the URLs of the last); returns when the
+    /// crawl it holds started, if it holds one.
+    private static func prepare(_ database: SQLiteDatabase, fresh: Bool) throws -> Double? {
         _ = try database.scalar("PRAGMA journal_mode=WAL")
         try database.execute("PRAGMA synchronous=NORMAL")
         if fresh { try database.execute("DROP TABLE IF EXISTS urls") }
@@ -92,17 +106,7 @@ public final class CrawlJournal: SiteLedger {
             CREATE TABLE IF NOT EXISTS pages (
                 url TEXT PRIMARY KEY, key TEXT NOT NULL, links BLOB NOT NULL, refs BLOB NOT NULL)
             """)
-        let started = try database.statement("SELECT value FROM meta WHERE key = 'started'").firstRow { $0.string(0) }
-            .flatMap(Double.init)
-        if fresh || started == nil {
-            let now = Date().timeIntervalSince1970
-            try database.statement("INSERT OR REPLACE INTO meta (key, value) VALUES ('started', ?)").run([.text(String(now))])
-            crawlStartedAt = now
-        } else {
-            crawlStartedAt = started!
-        }
-        hasCrawl = started != nil
-        connection = Mutex(Connection(database: database))
+        return try database.statement("SELECT value FROM meta WHERE key = 'started'").firstRow { $0.string(0) }.flatMap(Double.init)
     }
 
     deinit {

@@ -84,6 +84,9 @@ public struct PathRegistry: Sendable {
         for assignment in assignments where fits(assignment) { record(assignment) }
     }
 
+    /// The URLs whose file is `path` (more than one when they share it).
+    public func urls(at path: LocalPath) -> Set<String> { files[path.string]?.urls ?? [] }
+
     /// Every URL's assignment, by URL.
     public var assignments: [Assignment] { byURL.values.sorted { $0.url < $1.url } }
 

@@ -22,8 +22,6 @@ public final class SiteWriter: Sendable {
     private let manifest: Mutex<SiteManifest>
     /// The names given so far; rebuilt from the manifest, as `PathMapper` is deterministic.
     private let registry: Mutex<PathRegistry>
-    /// The first URL saved to each path (another URL with the same body may share its file).
-    private let holders: Mutex<[String: String]>
     private let ledger: (any SiteLedger)?
 
     /// Opens `directory` (created if needed) with what the ledger, or else an existing
@@ -55,9 +53,6 @@ public final class SiteWriter: Sendable {
             PathRegistry.Assignment(url: url, preferred: mapper.path(for: url, contentType: resource.contentType)?.string ?? "",
                                     path: resource.path, sha256: resource.sha256)
         }, maxSegmentBytes: mapper.maxSegmentBytes))
-        var holders: [String: String] = [:]
-        for (url, resource) in saved where holders[resource.path] == nil { holders[resource.path] = url }
-        self.holders = Mutex(holders)
     }
 
     static func manifestPath(_ directory: String) -> String { directory + "/.mirror/manifest.json" }
@@ -96,19 +91,18 @@ public final class SiteWriter: Sendable {
             throw SiteError.io(path: preferred.string, message: "\(error)")
         }
         let digest = hasher.map { Hex.string($0.finalize()) } ?? response.entry?.digest ?? ""
-        let path = registry.withLock { $0.assign(url: url, preferred: preferred, sha256: digest) }.string
+        let (assigned, sharers) = registry.withLock { registry in
+            let path = registry.assign(url: url, preferred: preferred, sha256: digest)
+            return (path, registry.urls(at: path).subtracting([url]))
+        }
+        let path = assigned.string
         var resource = SiteManifest.Resource(
             path: path, status: response.status, contentType: contentType, size: response.body.count,
             sha256: digest, etag: response.headers.first(name: "etag"),
             lastModified: response.headers.first(name: "last-modified"), record: ResponseRecord(response, now: Self.now()))
-        let holder = holders.withLock { holders in
-            let holder = holders[path] ?? url
-            holders[path] = holder
-            return holder
-        }
-        if holder != url, let shared = manifest.withLock({ $0.resources[holder] }), shared.path == path, shared.sha256 == digest {
-            // The same body under another name of the same file (`/` and `/index.html`): the
-            // file is in place, in whatever state its holder recorded.
+        // The registry shares a file only between URLs with the same body (`/` and `/index.html`):
+        // once one of them is saved, the file is in place, in whatever state that one recorded.
+        if let shared = manifest.withLock({ manifest in sharers.compactMap { manifest.resources[$0] }.first { $0.path == path } }) {
             resource.rewrittenFor = shared.rewrittenFor
             resource.file = shared.file
         } else {
@@ -118,7 +112,6 @@ public final class SiteWriter: Sendable {
             if rename(temporary, target) != 0 {
                 throw SiteError.io(path: target, message: String(cString: strerror(errno)))
             }
-            holders.withLock { $0[path] = url }
         }
         manifest.withLock { $0.resources[url] = resource }
         try record(url, resource)
