@@ -26,17 +26,19 @@ struct KillResumeTests {
     @Test func killedAtRandomMomentsThenResumedGivesTheUninterruptedFolder() async throws {
         let seed = ProcessInfo.processInfo.environment["MIRROR_KILL_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
         var random = SeededGenerator(seed: seed)
-        let site = try GeneratedSite.write(pages: 400, to: root + "/site")
+        let site = try GeneratedSite.write(pages: 600, to: root + "/site")
         let origin = try await TestOrigin.start(site: FixtureSite(root: site))
         defer { Task { try await origin.shutdown() } }
-        // A generous timeout: the origin shares two cores with every other test of the run.
-        let common = [origin.url("/"), "--concurrency", "4", "--per-host", "4", "--verbose", "--timeout", "120"]
+        // Only requests in flight at a kill are sent again, at most `--concurrency` per kill while
+        // fetching: 6 × 2 stays within 2 % of ~670 requests however slow the loaded machine makes
+        // them. A generous timeout: the origin shares two cores with every other test of the run.
+        let common = [origin.url("/"), "--concurrency", "2", "--per-host", "2", "--verbose", "--timeout", "120"]
 
         let reference = try await MirrorProcess.run(
             ["crawl"] + common + ["-o", root + "/reference", "--cache", root + "/reference-cache", "--bundle", root + "/reference.tar.gz"])
         try #require(reference.status == 0, "\(reference.stderr.suffix(2000))")
         let referenceRequests = origin.requests.count
-        try #require(referenceRequests > 400)
+        try #require(referenceRequests > 600)
 
         var kills: [String] = []
         var attempts = 0
@@ -64,7 +66,7 @@ struct KillResumeTests {
         let context = "seed \(seed), kills: \(kills.joined(separator: "; "))"
         let expected = FolderContents.files(root + "/reference", excluding: [".mirror/"])
         let actual = FolderContents.files(root + "/out", excluding: [".mirror/"])
-        #expect(expected.count > 400)
+        #expect(expected.count > 600)
         #expect(Set(actual.keys) == Set(expected.keys), "\(context): different files")
         let differing = expected.keys.filter { actual[$0] != nil && actual[$0] != expected[$0] }.sorted()
         #expect(differing.isEmpty, "\(context): \(differing.count) files differ, first \(differing.prefix(5))")
