@@ -85,8 +85,8 @@ let package = Package(
         .target(
             name: "MirrorCLI",
             dependencies: [
-                "MirrorCache", "MirrorHTTP", "MirrorCrawl", "MirrorSite", "MirrorBundle",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MirrorCache", "MirrorHTTP", "MirrorCrawl", "MirrorSite", "MirrorBundle", "MirrorHTML", "MirrorCompression",
+                "MirrorSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings

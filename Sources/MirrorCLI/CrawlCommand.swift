@@ -15,9 +15,12 @@ struct CrawlCommand: AsyncParsableCommand {
         discussion: """
             Examples:
               mirror crawl https://docs.example.org/ -o docs
-              mirror crawl https://example.org/ --depth 2 --allow-host '*.example.org' --report crawl.json
-              mirror crawl https://example.org/ --offline --cache ./cache -o copy   # no network at all
-              mirror crawl https://docs.example.org/ -o docs --bundle docs.tar.gz   # and pack it
+              mirror crawl https://example.org/ --depth 2 --allow-host '*.example.org'
+              mirror crawl https://example.org/ -o site --report crawl.json --verbose
+              mirror crawl https://docs.example.org/ -o docs --bundle docs.tar.gz
+              mirror crawl https://docs.example.org/ -o docs --resume
+              mirror crawl https://docs.example.org/ -o docs --max-age 1d --max-time 30m
+              mirror crawl https://example.org/ --offline --cache ./cache -o copy
             """
     )
 
@@ -36,15 +39,24 @@ struct CrawlCommand: AsyncParsableCommand {
     @Flag(help: "Do not fetch page requisites (images, CSS, scripts) from other hosts.") var noRequisites = false
     @Option(help: "Requests in flight at once.") var concurrency: Int = 8
     @Option(help: "Requests in flight at once per host.") var perHost: Int = 4
-    @Option(help: "Seconds to wait between requests to one host.") var delay: Double?
+    @Option(help: ArgumentHelp("Wait between requests to one host (seconds, or 500ms, 2s…).", valueName: "DURATION"))
+    var delay: TimeSpan?
     @Flag(help: "Do not obey robots.txt.") var ignoreRobots = false
     @Flag(help: "Also crawl the URLs listed in the sites' sitemaps.") var sitemaps = false
     @Option(help: "The User-Agent header.") var userAgent: String?
     @Option(help: ArgumentHelp("An extra request header.", valueName: "K: V")) var header: [String] = []
-    @Option(help: "Seconds before a request times out.") var timeout: Double = 30
+    @Option(help: ArgumentHelp("A request's time limit (seconds, or 30s, 2m…).", valueName: "DURATION"))
+    var timeout = TimeSpan(seconds: 30)
     @Option(help: "Retries for a failed request.") var retries: Int = 2
-    @Option(help: ArgumentHelp("Skip files larger than this.", valueName: "BYTES")) var maxFileSize: Int?
-    @Option(help: "Use a cached response younger than this without asking the origin.") var maxAge: Int?
+    @Option(help: ArgumentHelp("Skip files larger than this (bytes, or 500K, 10M, 2G).", valueName: "SIZE")) var maxFileSize: ByteSize?
+    @Option(help: ArgumentHelp("Stop fetching once this much was received (bytes, or 500K, 10M, 2G).", valueName: "SIZE"))
+    var maxBytes: ByteSize?
+    @Option(help: ArgumentHelp("Start no request after this long (seconds, or 30s, 5m, 2h); the folder is then finished.",
+                               valueName: "DURATION"))
+    var maxTime: TimeSpan?
+    @Option(help: ArgumentHelp("Use a cached response younger than this without asking the origin (seconds, or 10m, 1d).",
+                               valueName: "DURATION"))
+    var maxAge: TimeSpan?
     @Flag(help: "Never touch the network: use the cache only.") var offline = false
     @Flag(help: "Revalidate every cached response with the origin.") var refresh = false
     @Flag(help: "Continue an interrupted crawl without redoing finished work.") var resume = false
@@ -53,6 +65,13 @@ struct CrawlCommand: AsyncParsableCommand {
     @Flag(name: [.short, .long], help: "Print nothing but errors.") var quiet = false
     @Flag(name: [.short, .long], help: "Print each request (URL, status, cache outcome, bytes, ms) and phase to stderr.")
     var verbose = false
+
+    func validate() throws {
+        let clashes = [("--offline", offline), ("--refresh", refresh), ("--max-age", maxAge != nil)].filter(\.1).map(\.0)
+        if clashes.count > 1 {
+            throw ValidationError("\(clashes.joined(separator: " and ")) contradict each other: choose one way to use the cache")
+        }
+    }
 
     func run() async throws {
         let configuration = try crawlConfiguration()
@@ -135,7 +154,9 @@ struct CrawlCommand: AsyncParsableCommand {
         configuration.requisites = !noRequisites
         configuration.concurrency = max(1, concurrency)
         configuration.perHost = max(1, perHost)
-        configuration.delay = delay
+        configuration.delay = delay?.seconds
+        configuration.maxBytes = maxBytes.map { Int($0.bytes) }
+        configuration.maxDuration = maxTime?.duration
         configuration.obeyRobots = !ignoreRobots
         configuration.sitemaps = sitemaps
         if let userAgent { configuration.userAgent = userAgent }
@@ -145,15 +166,15 @@ struct CrawlCommand: AsyncParsableCommand {
                     String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
         })
         configuration.retries = max(0, retries)
-        configuration.maxFileSize = maxFileSize
+        configuration.maxFileSize = maxFileSize.map { Int($0.bytes) }
         return configuration
     }
 
     func clientConfiguration() -> CachingClient.Configuration {
         var configuration = CachingClient.Configuration()
-        configuration.mode = offline ? .offline : refresh ? .refresh : maxAge.map { .maxAge(Double($0)) } ?? .standard
-        configuration.timeout = .milliseconds(Int(timeout * 1000))
-        if let maxFileSize { configuration.maxBodySize = maxFileSize }
+        configuration.mode = offline ? .offline : refresh ? .refresh : maxAge.map { .maxAge($0.seconds) } ?? .standard
+        configuration.timeout = timeout.duration
+        if let maxFileSize { configuration.maxBodySize = Int(maxFileSize.bytes) }
         return configuration
     }
 

@@ -5,7 +5,7 @@ struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Export cached responses as a WARC 1.1 file.",
-        discussion: "Example:\n  mirror export --warc site.warc.gz --cache ./cache"
+        discussion: "Examples:\n  mirror export --warc site.warc.gz --cache ./cache"
     )
 
     @Option(help: ArgumentHelp("The WARC file to write.", valueName: "FILE.warc.gz")) var warc: String

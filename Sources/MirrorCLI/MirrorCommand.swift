@@ -2,6 +2,9 @@ public import ArgumentParser
 import Foundation
 import Logging
 import MirrorCache
+import MirrorCompression
+import MirrorHTML
+import MirrorSQLite
 
 /// `mirror`: the root command. Subcommands do the work; this type only routes and maps errors to exit codes.
 public struct MirrorCommand: AsyncParsableCommand {
@@ -20,7 +23,7 @@ public struct MirrorCommand: AsyncParsableCommand {
             Exit codes:
             \(ExitStatus.allCases.map { "  \($0.rawValue)  \($0.meaning)" }.joined(separator: "\n"))
             """,
-        version: "mirror \(version)",
+        version: "mirror \(version) (libxml2 \(LibXML2.version), zlib \(Zlib.version), SQLite \(SQLiteDatabase.libraryVersion))",
         subcommands: [
             CrawlCommand.self, CheckCommand.self, PackCommand.self, UnpackCommand.self, ServeCommand.self,
             ProxyCommand.self, CacheCommand.self, ExportCommand.self,

@@ -12,7 +12,7 @@ struct ProxyCommand: AsyncParsableCommand {
         discussion: """
             Examples:
               mirror proxy --port 3128 --mode record
-              mirror proxy --port 3128 --mode replay    # offline: answers from the cache only
+              mirror proxy --port 3128 --mode replay
             """
     )
 

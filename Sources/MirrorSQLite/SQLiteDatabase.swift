@@ -7,6 +7,9 @@ public final class SQLiteDatabase {
     private var statements: [String: SQLiteStatement] = [:]
     public let path: String
 
+    /// The SQLite library this program runs with, as `3.40.1`.
+    public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+
     /// Opens (creating if needed) the database at `path`.
     /// - Parameter busyTimeoutMilliseconds: how long to wait for another process's lock.
     public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 10_000) throws(SQLiteError) {

@@ -34,6 +34,9 @@ struct CommandLineTests {
         let result = try await MirrorProcess.run(["--version"])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("mirror "))
+        for library in ["libxml2 2.", "zlib 1.", "SQLite 3."] {
+            #expect(result.stdout.contains(library), "--version does not name \(library)")
+        }
     }
 
     @Test(arguments: [["crawl", "--help"], ["check", "--help"], ["cache", "--help"], ["unpack", "--help"]])
@@ -41,6 +44,17 @@ struct CommandLineTests {
         let result = try await MirrorProcess.run(arguments)
         #expect(result.status == 0)
         #expect(result.stdout.contains("Example"))
+    }
+
+    /// Help examples print one command per line on an 80-column terminal (none wraps mid-command).
+    @Test(arguments: [[], ["crawl"], ["check"], ["pack"], ["unpack"], ["serve"], ["proxy"], ["cache"], ["export"]])
+    func helpExamplesFitOnALine(command: [String]) async throws {
+        let result = try await ChildProcess.run(MirrorProcess.executable, command + ["--help"], environment: ["COLUMNS": "80"])
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex { $0.hasPrefix("Examples") }, "\(command): no examples")
+        let examples = lines[(start + 1)...].prefix { !$0.isEmpty }
+        #expect(!examples.isEmpty)
+        for line in examples { #expect(line.hasPrefix("  mirror "), "\(command): a wrapped example line: \(line)") }
     }
 
     @Test func usageErrorsExitWithTwo() async throws {

@@ -1,0 +1,7 @@
+internal import CZlib
+
+/// The zlib this program runs with.
+public enum Zlib {
+    /// The library's version, as `1.2.13`.
+    public static var version: String { String(cString: zlibVersion()) }
+}
