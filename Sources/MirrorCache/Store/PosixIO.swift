@@ -9,7 +9,7 @@ enum PosixIO {
     static func errorMessage(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
 
     static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) throws(CacheError) -> Int32 {
-        let descriptor = path.withCString { Glibc.open($0, flags | O_CLOEXEC, mode) }
+        let descriptor = path.withCString { systemOpen($0, flags | O_CLOEXEC, mode) }
         guard descriptor >= 0 else { throw .io(path: path, message: errorMessage()) }
         return descriptor
     }
@@ -17,7 +17,7 @@ enum PosixIO {
     static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(CacheError) {
         var offset = 0
         while offset < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 throw .io(path: path, message: errorMessage())
@@ -30,7 +30,7 @@ enum PosixIO {
     static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws(CacheError) -> Int {
         var total = 0
         while total < buffer.count {
-            let got = Glibc.read(descriptor, buffer.baseAddress! + total, buffer.count - total)
+            let got = systemRead(descriptor, buffer.baseAddress! + total, buffer.count - total)
             if got < 0 {
                 if errno == EINTR { continue }
                 throw .io(path: path, message: errorMessage())
@@ -73,7 +73,7 @@ enum PosixIO {
     }
 
     static func rename(_ from: String, _ to: String) throws(CacheError) {
-        guard Glibc.rename(from, to) == 0 else { throw .io(path: to, message: errorMessage()) }
+        guard systemRename(from, to) == 0 else { throw .io(path: to, message: errorMessage()) }
     }
 
     /// Removes a file; a file that is already gone is not an error.
@@ -113,3 +113,10 @@ enum PosixIO {
         sync()
     }
 }
+
+// At file scope `open`, `read`, `write` and `rename` are the C library's (Glibc or Darwin);
+// inside `PosixIO` its own methods of those names shadow them.
+private func systemOpen(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(descriptor, bytes, count) }
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(descriptor, buffer, count) }
+private func systemRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
