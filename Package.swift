@@ -9,6 +9,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "mirror", targets: ["mirror"]),
+        // The cache engine on its own (an RFC 9111 cache for async-http-client); Examples/CachedFetch uses it.
+        .library(name: "MirrorCache", targets: ["MirrorCache"]),
+        .library(name: "MirrorHTTP", targets: ["MirrorHTTP"]),
         .library(name: "MirrorTestSupport", targets: ["MirrorTestSupport"]),
     ],
     dependencies: [
