@@ -30,8 +30,11 @@ public enum ChildProcess {
                       stderr: try String(contentsOf: err, encoding: .utf8))
     }
 
-    /// Runs `tool` and returns its standard output; throws when it exits non-zero.
+    /// Runs `tool` and returns its standard output; throws when it is missing or exits non-zero.
     public static func output(_ tool: String, _ arguments: [String]) async throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: tool) else {
+            throw Failure(message: "\(tool) is missing: scripts/setup installs what the tests need")
+        }
         let result = try await run(URL(fileURLWithPath: tool), arguments)
         guard result.status == 0 else { throw Failure(message: "\(tool) \(arguments) exited \(result.status): \(result.stderr)") }
         return result.stdout
