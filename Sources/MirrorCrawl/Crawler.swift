@@ -37,7 +37,7 @@ public final class Crawler: Sendable {
         self.output = output
         self.journal = journal
         self.scope = ScopeRules(configuration: configuration)
-        self.robots = RobotsCache(client: client, userAgent: configuration.userAgent, reuseStoredSince: journal.crawlStartedAt)
+        self.robots = RobotsCache(userAgent: configuration.userAgent)
         self.frontier = Frontier(perHost: configuration.perHost, delay: configuration.delay ?? 0, robotsFirst: configuration.obeyRobots)
         self.sessionTraps = Mutex(SessionTraps(parameters: configuration.sessionParameters))
         self.logger = logger
@@ -121,13 +121,13 @@ public final class Crawler: Sendable {
         var pending: [String] = []
         var origins = Set<String>()
         for seed in configuration.seeds.compactMap(URLParts.init) where origins.insert(seed.origin).inserted {
-            pending += await robots.rules(for: seed).rules.sitemaps + ["\(seed.origin)/sitemap.xml"]
+            pending += await robots.rules(for: seed, send: send).rules.sitemaps + ["\(seed.origin)/sitemap.xml"]
         }
         var visited = Set<String>()
         var offers: [CrawlItem] = []
         while let next = pending.popLast(), visited.count < 1000 {
             guard let parts = URLParts(next), visited.insert(parts.normalized).inserted,
-                  let response = try? await client.fetch(CacheRequest(url: parts.normalized)),
+                  let response = try? await send(CacheRequest(url: parts.normalized)),
                   (200..<300).contains(response.status), var bytes = try? response.body.collect(limit: 64 << 20)
             else { continue }
             if bytes.starts(with: [0x1f, 0x8b]) {
@@ -169,10 +169,9 @@ public final class Crawler: Sendable {
         if let reason = budgetReason(for: item) { return try skip(item, reason) }
         if item.role == .page { pagesInFlight.withLock { $0 += 1 } }
         defer { if item.role == .page { pagesInFlight.withLock { $0 -= 1 } } }
-        let host = Frontier.host(of: item.url)
         if configuration.obeyRobots {
-            let verdict = await robots.rules(for: url) { [frontier] in await frontier.waitTurn(host) }
-            await frontier.robotsKnown(host, crawlDelay: verdict.rules.crawlDelay)
+            let verdict = await robots.rules(for: url, send: send)
+            await frontier.robotsKnown(Frontier.host(of: item.url), crawlDelay: verdict.rules.crawlDelay)
             if let problem = verdict.problem {
                 // RFC 9309: an unreachable or failing robots.txt means "disallow all" — say so.
                 recordFailure(item, status: nil, message: "not crawled: robots.txt \(problem)")
@@ -211,17 +210,11 @@ public final class Crawler: Sendable {
 
     /// Fetches through the cache, retrying timeouts, connection errors, 429 and 5xx with backoff.
     private func fetch(_ item: CrawlItem) async throws -> CacheResponse {
-        var request = CacheRequest(url: item.url, headers: configuration.headers, reuseStoredSince: journal.crawlStartedAt)
-        request.headers.replaceOrAdd(name: "User-Agent", value: configuration.userAgent)
-        let host = Frontier.host(of: item.url)
+        let request = CacheRequest(url: item.url, headers: configuration.headers)
         var attempt = 0
         while true {
             do {
-                await frontier.waitTurn(host)
-                let sent = ContinuousClock.now
-                let response = try await client.fetch(request)
-                events?(.request(url: item.url, status: response.status, outcome: response.outcome, bytes: response.body.count,
-                                 milliseconds: Int((ContinuousClock.now - sent).seconds * 1000)))
+                let response = try await send(request)
                 let retryable = response.status == 429 || (500...599).contains(response.status) && response.outcome != .offlineMiss
                 guard retryable, attempt < configuration.retries else { return response }
                 try await Task.sleep(for: Self.backoff(attempt: attempt, retryAfter: response.headers.first(name: "retry-after")))
@@ -235,6 +228,21 @@ public final class Crawler: Sendable {
             }
             attempt += 1
         }
+    }
+
+    /// Sends one request the crawl's way: with its User-Agent, after its host's turn has come
+    /// (`--delay`, Crawl-delay), answered by what the cache stored since the crawl started
+    /// (so a resumed crawl does not fetch it again), and logged (`--verbose`).
+    @Sendable private func send(_ original: CacheRequest) async throws -> CacheResponse {
+        var request = original
+        request.reuseStoredSince = journal.crawlStartedAt
+        request.headers.replaceOrAdd(name: "User-Agent", value: configuration.userAgent)
+        await frontier.waitTurn(Frontier.host(of: request.url))
+        let sent = ContinuousClock.now
+        let response = try await client.fetch(request)
+        events?(.request(url: request.url, status: response.status, outcome: response.outcome, bytes: response.body.count,
+                         milliseconds: Int((ContinuousClock.now - sent).seconds * 1000)))
+        return response
     }
 
     /// 0.5 s, 1 s, 2 s … or the server's Retry-After in seconds, at most 30 s.

@@ -10,38 +10,32 @@ actor RobotsCache {
     }
 
     private var rules: [String: Task<Verdict, Never>] = [:]
-    private let client: CachingClient
     private let userAgent: String
-    private let reuseStoredSince: Double?
 
-    init(client: CachingClient, userAgent: String, reuseStoredSince: Double? = nil) {
-        self.client = client
+    init(userAgent: String) {
         self.userAgent = userAgent
-        self.reuseStoredSince = reuseStoredSince
     }
 
+    /// Sends one request, the crawl's way (its politeness, its cache rules, its log).
+    typealias Send = @Sendable (CacheRequest) async throws -> CacheResponse
+
     /// The rules for `url`'s origin (RFC 9309 §2.3.1: 4xx allows all, 5xx or no answer disallows all;
-    /// up to five redirects are followed). `beforeRequest` runs before each request it sends
-    /// (the crawl's politeness).
-    func rules(for url: URLParts, beforeRequest: @escaping @Sendable () async -> Void = {}) async -> Verdict {
+    /// up to five redirects are followed), fetched with `send` the first time.
+    func rules(for url: URLParts, send: @escaping Send) async -> Verdict {
         let origin = url.origin
         if let known = rules[origin] { return await known.value }
-        let client = client, userAgent = userAgent, since = reuseStoredSince
-        let task = Task {
-            await Self.fetch("\(origin)/robots.txt", client: client, userAgent: userAgent, since: since, beforeRequest: beforeRequest)
-        }
+        let userAgent = userAgent
+        let task = Task { await Self.fetch("\(origin)/robots.txt", userAgent: userAgent, send: send) }
         rules[origin] = task
         return await task.value
     }
 
-    private static func fetch(_ start: String, client: CachingClient, userAgent: String, since: Double?,
-                              beforeRequest: @Sendable () async -> Void) async -> Verdict {
+    private static func fetch(_ start: String, userAgent: String, send: Send) async -> Verdict {
         var location = start
         for _ in 0..<5 {
             let response: CacheResponse
             do {
-                await beforeRequest()
-                response = try await client.fetch(CacheRequest(url: location, headers: ["User-Agent": userAgent], reuseStoredSince: since))
+                response = try await send(CacheRequest(url: location))
             } catch {
                 return Verdict(rules: .disallowAll, problem: "\(location) unreachable (\(error))")
             }
