@@ -139,6 +139,7 @@ let package = Package(
             dependencies: [
                 "MirrorTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: settings
         ),

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import MirrorCompression
 import MirrorTestSupport
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import Testing
@@ -192,5 +193,26 @@ struct TestOriginTests {
         #expect(a.status == .ok)
         #expect(b.status == .notFound)
         #expect(first.requests.count == 1 && second.requests.count == 1)
+    }
+}
+
+extension TestOriginTests {
+    /// The origin answers while every thread of Swift's cooperative pool is busy with synchronous
+    /// work (as parallel tests make it), so crawls under test do not time out on a busy run.
+    @Test func answersWhileTheCooperativePoolIsBusy() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try await origin.shutdown() } }
+        origin.route("/") { _ in .html("ok") }
+        _ = try await fetch(origin.url("/"))  // connection and route warmed up
+        let answered = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
+        let busyUntil = ContinuousClock.now + .seconds(3)
+        let spinners = (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in
+            Task.detached { while ContinuousClock.now < busyUntil {} }
+        }
+        Self.client.get(url: origin.url("/")).whenComplete { _ in answered.withLockedValue { $0 = .now } }
+        for spinner in spinners { await spinner.value }
+        while answered.withLockedValue({ $0 }) == nil { try await Task.sleep(for: .milliseconds(10)) }
+        let answer = try #require(answered.withLockedValue { $0 })
+        #expect(answer < busyUntil, "the origin waited for the cooperative pool")
     }
 }
