@@ -87,6 +87,9 @@ public final class TestOrigin: Sendable {
     /// The connections accepted so far: with TLS, the handshakes begun, even those that failed.
     public var connections: Int { responder.connections.withLockedValue { $0 } }
 
+    /// The most requests this origin was answering at one moment (a measure of a client's concurrency).
+    public var peakRequestsInFlight: Int { responder.inFlight.withLockedValue { $0.peak } }
+
     /// Every request received so far, oldest first.
     public var requests: [TestRequest] { responder.log.withLockedValue { $0 } }
 
@@ -110,6 +113,7 @@ private struct OriginResponder: Sendable {
     let routes = NIOLockedValueBox<[String: TestOrigin.Handler]>([:])
     let log = NIOLockedValueBox<[TestRequest]>([])
     let connections = NIOLockedValueBox(0)
+    let inFlight = NIOLockedValueBox((now: 0, peak: 0))
 
     func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
         try? await connection.executeThenClose { inbound, outbound in
@@ -128,6 +132,8 @@ private struct OriginResponder: Sendable {
                         method: requestHead.method, uri: requestHead.uri, headers: requestHead.headers,
                         body: body, time: Date())
                     log.withLockedValue { $0.append(request) }
+                    inFlight.withLockedValue { $0.now += 1; $0.peak = max($0.peak, $0.now) }
+                    defer { inFlight.withLockedValue { $0.now -= 1 } }
                     let response = await respond(to: request)
                     let keepAlive = try await write(response, for: request, to: outbound)
                     if !keepAlive || !requestHead.isKeepAlive { return }

@@ -39,12 +39,10 @@ struct HTTPSCommandTests {
         #expect(viaRobots.stderr.contains(refusal), "\(viaRobots.stderr)")
 
         let connections = origin.connections
-        let started = ContinuousClock.now
         let page = try await crawl(origin.url("/"), ["--ignore-robots", "--retries", "3"], output: "page")
-        #expect(ContinuousClock.now - started < .seconds(3))
         #expect(page.status == 4)
         #expect(page.stderr.contains("mirror: nothing could be fetched (\(refusal))"), "\(page.stderr)")
-        #expect(origin.connections - connections == 2, "one refused handshake, one to read the certificate")
+        #expect(origin.connections - connections == 2, "one refused handshake, one to read the certificate: no retry")
         #expect(origin.requests.isEmpty)
     }
 
