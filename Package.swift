@@ -84,11 +84,24 @@ let package = Package(
             swiftSettings: settings
         ),
 
+        // The HTTP server of `mirror serve` and `mirror proxy`, on SwiftNIO.
+        .target(
+            name: "MirrorServe",
+            dependencies: [
+                "MirrorCore", "MirrorSite", "MirrorBundle",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: settings
+        ),
+
         // The command line: parsing, printing, exit codes.
         .target(
             name: "MirrorCLI",
             dependencies: [
-                "MirrorCache", "MirrorHTTP", "MirrorCrawl", "MirrorSite", "MirrorBundle", "MirrorHTML", "MirrorCompression",
+                "MirrorCache", "MirrorHTTP", "MirrorCrawl", "MirrorSite", "MirrorBundle", "MirrorHTML", "MirrorCompression", "MirrorServe",
                 "MirrorSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -156,6 +169,16 @@ let package = Package(
             swiftSettings: settings
         ),
         .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore"], swiftSettings: settings),
+        .testTarget(
+            name: "MirrorServeTests",
+            dependencies: [
+                "MirrorServe", "MirrorBundle", "MirrorTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: settings
+        ),
         .testTarget(name: "MirrorSiteTests", dependencies: ["MirrorSite", "MirrorTestSupport"], swiftSettings: settings),
         .testTarget(name: "MirrorHTMLTests", dependencies: ["MirrorHTML", "MirrorTestSupport"], swiftSettings: settings),
         .testTarget(

@@ -1,11 +1,11 @@
 import Foundation
-public import MirrorSite
+import MirrorSite
 
 /// Checks a bundle's entries against its manifest as they stream by: every file must be
 /// listed with the same size and SHA-256, and every listed file must be there. Entries that
 /// come before the manifest (in archives made by other tools) are checked when it arrives.
 struct ManifestCheck {
-    static let manifestPath = ".mirror/manifest.json"
+    static let manifestPath = SiteManifest.path
     /// A manifest is metadata: anything larger is not one of ours.
     static let manifestLimit = 256 << 20
 
@@ -24,18 +24,10 @@ struct ManifestCheck {
     }
 
     static func decode(_ bytes: [UInt8]) throws -> SiteManifest {
-        struct Version: Decodable { var version: Int? }
-        guard let version = try? JSONDecoder().decode(Version.self, from: Data(bytes)).version else {
-            throw BundleError.notABundle("\(manifestPath) is not a mirror manifest")
-        }
-        guard version == SiteManifest.currentVersion else {
-            throw BundleError.notABundle(
-                "manifest version \(version); this mirror reads version \(SiteManifest.currentVersion) (re-crawl or update mirror)")
-        }
         do {
-            return try JSONDecoder().decode(SiteManifest.self, from: Data(bytes))
+            return try SiteManifest.decode(bytes)
         } catch {
-            throw BundleError.notABundle("\(manifestPath) cannot be read: \(error)")
+            throw BundleError.notABundle(error.description)
         }
     }
 

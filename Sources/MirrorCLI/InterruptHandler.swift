@@ -5,13 +5,14 @@ import Foundation
 final class InterruptHandler {
     private let source: any DispatchSourceSignal
 
-    init(_ onInterrupt: @escaping @Sendable () -> Void) {
+    /// - Parameter notice: what the first Ctrl-C prints.
+    init(notice: String = "interrupted, finishing what was saved (Ctrl-C again to quit)", _ onInterrupt: @escaping @Sendable () -> Void) {
         signal(SIGINT, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         let count = ManagedCounter()
         source.setEventHandler {
             if count.increment() == 0 {
-                FileHandle.standardError.write(Data("\nmirror: interrupted, finishing what was saved (Ctrl-C again to quit)\n".utf8))
+                FileHandle.standardError.write(Data("\nmirror: \(notice)\n".utf8))
                 onInterrupt()
             } else {
                 exit(ExitStatus.interrupted.rawValue)

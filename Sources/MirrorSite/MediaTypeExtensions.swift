@@ -1,6 +1,6 @@
 /// File name extensions for the media types a mirror meets, so that a browser opening the
 /// folder from disk (where the extension is the only type information) shows each file right.
-enum MediaTypeExtensions {
+public enum MediaTypeExtensions {
     /// Fitting extensions per media type, the one to add first.
     static let table: [String: [String]] = [
         "text/html": ["html", "htm"],
@@ -58,6 +58,28 @@ enum MediaTypeExtensions {
         let essence = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
         return table[essence.trimmingSpaces().lowercased()]
     }
+
+    /// The media type a file name's extension stands for (the first type listing it), for files
+    /// whose response had no type; nil for an unknown extension.
+    public static func type(forFileName name: Substring) -> String? {
+        guard let dot = name.lastIndex(of: "."), !name[name.index(after: dot)...].contains("/") else { return nil }
+        return typeByExtension[name[name.index(after: dot)...].lowercased()]
+    }
+
+    private static let typeByExtension: [String: String] = {
+        var types: [String: String] = [:]
+        for type in table.keys.sorted() { for ext in table[type]! where types[ext] == nil { types[ext] = type } }
+        // Where several types list an extension, the registered one.
+        types["js"] = "text/javascript"
+        types["mjs"] = "text/javascript"
+        types["json"] = "application/json"
+        types["xml"] = "application/xml"
+        types["html"] = "text/html"
+        types["htm"] = "text/html"
+        types["ico"] = "image/x-icon"
+        types["woff"] = "font/woff"
+        return types
+    }()
 }
 
 extension Substring {

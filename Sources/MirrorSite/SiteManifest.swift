@@ -80,6 +80,9 @@ public struct SiteManifest: Sendable, Codable, Equatable {
     public var redirects: [String: Redirect] = [:]
     /// The generated `index.html` opening the first seed's file.
     public var index: FileDigest?
+    /// The crawl's start URLs, first seed first (`mirror serve` opens the first at `/`);
+    /// absent in manifests written before they were recorded.
+    public var seeds: [String]?
 
     public init() {}
 

@@ -55,7 +55,7 @@ public final class SiteWriter: Sendable {
         }, maxSegmentBytes: mapper.maxSegmentBytes))
     }
 
-    static func manifestPath(_ directory: String) -> String { directory + "/.mirror/manifest.json" }
+    static func manifestPath(_ directory: String) -> String { directory + "/" + SiteManifest.path }
 
     /// The references of the HTML page saved from a URL as a resource, as `HTMLReferenceLocator`
     /// found them in its original bytes, when the caller kept them from its own parse (the
@@ -227,7 +227,7 @@ public final class SiteWriter: Sendable {
     public func finish(seeds: [String], knownReferences: KnownReferences? = nil) throws {
         try rewriteLinks(knownReferences: knownReferences)
         do { try ledger?.flush() } catch { throw SiteError.io(path: Self.ledgerName, message: "\(error)") }
-        var snapshot = manifest.withLock { $0 }
+        var snapshot = manifest.withLock { $0.seeds = seeds; return $0 }
         removeUnusedOriginals(snapshot)
         if let seed = seeds.first, let path = snapshot.path(for: seed) {
             let escaped = path.split(separator: "/").map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }

@@ -1,0 +1,149 @@
+import MirrorCore
+public import MirrorSite
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// `mirror serve`: answers GET and HEAD from a mirror (folder or bundle) as the site would —
+/// the origin's types, the redirects the crawl saw, validators and byte ranges — and a 404
+/// page for anything the crawl did not save.
+public struct SiteResponder: HTTPResponder {
+    /// Files up to this size are read in one go; larger ones stream in pieces of this size.
+    static let pieceSize = 256 << 10
+
+    private let files: any SiteFiles
+    private let routes: SiteRoutes
+
+    public init(files: any SiteFiles) {
+        self.files = files
+        routes = SiteRoutes(manifest: files.manifest)
+    }
+
+    public func respond(to request: ServerRequest) async -> ServerResponse {
+        guard request.method == .GET || request.method == .HEAD else {
+            var response = ServerResponse.text(.methodNotAllowed, "A mirror answers GET and HEAD only.\n")
+            response.headers.add(name: "Allow", value: "GET, HEAD")
+            return response
+        }
+        switch routes.resolve(target: request.head.uri, host: request.headers.first(name: "host")) {
+        case .file(let path, let resource):
+            return await file(path, resource: resource, request: request)
+        case .redirect(let status, let location):
+            var response = ServerResponse.text(
+                HTTPResponseStatus(statusCode: status), "<!DOCTYPE html><p>Moved to <a href=\"\(HTML.escape(location))\">\(HTML.escape(location))</a></p>\n",
+                contentType: "text/html; charset=utf-8")
+            response.headers.add(name: "Location", value: location)
+            return response
+        case .notFound(let url):
+            return notFound(url: url)
+        case .badRequest(let reason):
+            return .text(.badRequest, reason + "\n")
+        }
+    }
+
+    private func file(_ path: String, resource: SiteManifest.Resource?, request: ServerRequest) async -> ServerResponse {
+        guard let digest = resource?.fileDigest ?? files.manifest.index else { return notFound(url: nil) }
+        let lastModified = resource.flatMap { $0.lastModified.flatMap(HTTPDate.parse) ?? Int64($0.record.responseTime) }
+        let representation = Representation(size: digest.size, etag: "\"\(digest.sha256.prefix(32))\"", lastModified: lastModified)
+        var headers: HTTPHeaders = [
+            "Content-Type": resource.map { Self.contentType($0, path: path) } ?? "text/html; charset=utf-8",
+            "ETag": representation.etag!,
+            "Cache-Control": "no-cache",
+        ]
+        if let lastModified { headers.add(name: "Last-Modified", value: HTTPDate.format(lastModified)) }
+        let status = resource?.status ?? 200
+        // Ranges and conditions are for the 200 responses of the site, not its saved error pages.
+        let answer = status == 200 ? representation.answer(method: request.method, headers: request.headers) : .full
+        let range: Range<Int>
+        var responseStatus = HTTPResponseStatus(statusCode: status)
+        switch answer {
+        case .notModified:
+            headers.remove(name: "Content-Type")
+            return ServerResponse(status: .notModified, headers: headers)
+        case .preconditionFailed:
+            return .text(.preconditionFailed, "The precondition of the request does not hold for \(request.head.uri).\n")
+        case .unsatisfiable:
+            var response = ServerResponse.text(.rangeNotSatisfiable, "The range is outside the \(digest.size) bytes of the file.\n")
+            response.headers.add(name: "Content-Range", value: "bytes */\(digest.size)")
+            return response
+        case .full:
+            range = 0..<digest.size
+            if status == 200 { headers.add(name: "Accept-Ranges", value: "bytes") }
+        case .partial(let part):
+            range = part
+            responseStatus = .partialContent
+            headers.add(name: "Accept-Ranges", value: "bytes")
+            headers.add(name: "Content-Range", value: "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(digest.size)")
+        }
+        headers.add(name: "Content-Length", value: String(range.count))
+        guard request.method == .GET else { return ServerResponse(status: responseStatus, headers: headers) }
+        let files = self.files
+        let opened: (reader: any SiteFileReader, head: ByteBuffer?)
+        do {
+            opened = try await NIOThreadPool.singleton.runIfActive {
+                guard let reader = try files.open(path) else { throw ServeError.read(path: path, reason: "missing from the mirror") }
+                guard reader.size == digest.size else {
+                    reader.close()
+                    throw ServeError.read(path: path, reason: "changed since the crawl (\(reader.size) bytes, the manifest says \(digest.size)); crawl again")
+                }
+                guard range.count <= Self.pieceSize else { return (reader, nil) }
+                defer { reader.close() }
+                return (reader, try reader.read(at: range.lowerBound, count: range.count))
+            }
+        } catch {
+            return .text(.internalServerError, "\(error)\n")
+        }
+        if let whole = opened.head { return ServerResponse(status: responseStatus, headers: headers, body: .bytes(whole)) }
+        let reader = opened.reader
+        return ServerResponse(status: responseStatus, headers: headers, body: .stream { writer in
+            defer { reader.close() }
+            var offset = range.lowerBound
+            while offset < range.upperBound {
+                let count = min(Self.pieceSize, range.upperBound - offset)
+                let at = offset
+                let piece = try await NIOThreadPool.singleton.runIfActive { try reader.read(at: at, count: count) }
+                guard piece.readableBytes == count else { throw ServeError.read(path: path, reason: "ended early") }
+                try await writer.write(piece)
+                offset += count
+            }
+        })
+    }
+
+    /// The origin's type; for a response that had none, the one of the file's extension.
+    public static func contentType(_ resource: SiteManifest.Resource, path: String) -> String {
+        if let type = resource.contentType, !type.isEmpty { return type }
+        let name = path.split(separator: "/").last ?? ""
+        return MediaTypeExtensions.type(forFileName: name) ?? "application/octet-stream"
+    }
+
+    private func notFound(url: String?) -> ServerResponse {
+        let what = url.map { "<a href=\"\(HTML.escape($0))\">\(HTML.escape($0))</a>" } ?? "This address"
+        let page = """
+            <!DOCTYPE html>
+            <html><head><meta charset="utf-8"><title>Not in this mirror</title></head>
+            <body><h1>Not in this mirror</h1>
+            <p>\(what) was not saved by the crawl, so it cannot be shown offline.</p>
+            <p><a href="/">Open the start page</a></p></body></html>
+
+            """
+        return .text(.notFound, page, contentType: "text/html; charset=utf-8")
+    }
+}
+
+/// Escaping for text put into the server's own pages.
+enum HTML {
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

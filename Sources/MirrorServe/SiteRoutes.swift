@@ -1,0 +1,134 @@
+import MirrorCore
+public import MirrorSite
+
+/// Finds what a request asks for in a mirror, by the paths the site used and by the folder's.
+///
+/// - `/_/HOST[:PORT]/PATH?QUERY` is the URL `http(s)://HOST[:PORT]/PATH?QUERY` of any crawled host.
+/// - A request whose `Host` header names a crawled host (a hosts-file entry or a proxy setting
+///   pointing that host at the server) asks for that host's URLs: `/PATH?QUERY`.
+/// - Otherwise `/PATH?QUERY` is first a URL of the first seed's host, so the site's own links and
+///   paths work; `/` is the start page (the first seed).
+/// - Then `/PATH` is a path in the folder: `/127.0.0.1_8000/library/os.html`, `/index.html`.
+///   A rewritten page links to other hosts' files by such paths (relative ones, which a browser
+///   resolves against the page's URL, whichever of these forms it came by).
+/// - A folder without its slash, or a URL that the crawl only saw with one, redirects (301) to
+///   it with the slash; a redirect the crawl saw is answered with its status and a location on
+///   this server. Anything else is not found.
+///
+/// Only the files the manifest lists are ever named, so a path cannot lead out of the mirror.
+public struct SiteRoutes: Sendable {
+    private let manifest: SiteManifest
+    /// Schemes seen per crawled authority (`host` or `host:port`), the start's scheme first.
+    private let schemes: [String: [String]]
+    private let start: URLParts?
+    /// Every file that may be served, with a URL whose record describes it.
+    private let files: [String: SiteManifest.Resource?]
+    private let folders: Set<String>
+
+    public init(manifest: SiteManifest) {
+        self.manifest = manifest
+        let start = manifest.seeds?.first.flatMap(URLParts.init)
+        self.start = start
+        var schemes: [String: [String]] = [:]
+        for url in Array(manifest.resources.keys) + Array(manifest.redirects.keys) {
+            guard let parts = URLParts(url) else { continue }
+            if !(schemes[parts.authority]?.contains(parts.scheme) ?? false) { schemes[parts.authority, default: []].append(parts.scheme) }
+        }
+        for (authority, list) in schemes {
+            schemes[authority] = list.sorted { lhs, rhs in
+                // The start's scheme, then https, then http.
+                (lhs == start?.scheme ? 0 : lhs == "https" ? 1 : 2, lhs) < (rhs == start?.scheme ? 0 : rhs == "https" ? 1 : 2, rhs)
+            }
+        }
+        self.schemes = schemes
+        var files: [String: SiteManifest.Resource?] = [:]
+        for url in manifest.resources.keys.sorted() {
+            let resource = manifest.resources[url]!
+            if files[resource.path] == nil { files[resource.path] = resource }
+        }
+        if manifest.index != nil, files["index.html"] == nil { files["index.html"] = .some(nil) }
+        self.files = files
+        var folders = Set<String>()
+        for path in files.keys {
+            var folder = Substring(path)
+            while let slash = folder.lastIndex(of: "/") {
+                folder = folder[..<slash]
+                guard folders.insert(String(folder)).inserted else { break }
+            }
+        }
+        self.folders = folders
+    }
+
+    /// The route of a request target (origin form) with the request's `Host` header.
+    public func resolve(target: String, host: String?) -> SiteRoute {
+        var target = Substring(target)
+        if let hash = target.firstIndex(of: "#") { target = target[..<hash] }
+        let path = target.firstIndex(of: "?").map { target[..<$0] } ?? target
+        let query = target.firstIndex(of: "?").map { target[target.index(after: $0)...] }
+        guard path.hasPrefix("/") else { return .badRequest("The request target must be a path starting with /.") }
+        let decoded = PercentEncoding.decode(String(path))
+        if decoded.utf8.contains(0) || decoded.contains("\\") || path.contains("\\") {
+            return .badRequest("The path holds a NUL or a backslash, which no saved URL has.")
+        }
+        if path.hasPrefix("/_/") {
+            let rest = path.dropFirst(3)
+            let authority = String(rest.prefix { $0 != "/" }).lowercased()
+            let remainder = rest.dropFirst(authority.count)
+            if schemes[authority] != nil {
+                return original(authority: authority, path: remainder.isEmpty ? "/" : remainder, query: query, prefix: "/_/" + authority)
+                    ?? .notFound(url: url(authority: authority, path: remainder.isEmpty ? "/" : remainder, query: query))
+            }
+            return folder(path: "/" + rest, query: query) ?? .notFound(url: nil)
+        }
+        if let host = host?.lowercased(), schemes[host] != nil {
+            return original(authority: host, path: path, query: query, prefix: "")
+                ?? folder(path: path, query: query)
+                ?? .notFound(url: url(authority: host, path: path, query: query))
+        }
+        if let start {
+            if let route = original(authority: start.authority, path: path, query: query, prefix: "") { return route }
+            if path == "/", query == nil, let seed = manifest.seeds?.first {
+                return .redirect(status: 302, location: served(seed))
+            }
+        }
+        return folder(path: path, query: query)
+            ?? .notFound(url: start.map { url(authority: $0.authority, path: path, query: query) })
+    }
+
+    /// A URL of a crawled host, or a redirect to it with the slash the crawl saw.
+    private func original(authority: String, path: Substring, query: Substring?, prefix: String) -> SiteRoute? {
+        for scheme in schemes[authority] ?? [] {
+            guard let url = URLNormalizer.normalize("\(scheme)://\(authority)\(path)\(query.map { "?\($0)" } ?? "")") else { continue }
+            if let resource = manifest.resources[url] { return .file(path: resource.path, resource: resource) }
+            if let redirect = manifest.redirects[url] { return .redirect(status: redirect.status, location: served(redirect.location)) }
+            if !path.hasSuffix("/"), let slashed = URLNormalizer.normalize("\(scheme)://\(authority)\(path)/"),
+               manifest.resources[slashed] != nil || manifest.redirects[slashed] != nil {
+                return .redirect(status: 301, location: "\(prefix)\(path)/\(query.map { "?\($0)" } ?? "")")
+            }
+        }
+        return nil
+    }
+
+    /// A file of the folder, `index.html` of a folder asked for with its slash, or a redirect
+    /// adding the slash.
+    private func folder(path: Substring, query: Substring?) -> SiteRoute? {
+        let decoded = URLParts.removeDotSegments(PercentEncoding.decode(String(path)))
+        var relative = String(decoded.dropFirst())
+        if relative.isEmpty || relative.hasSuffix("/") { relative += "index.html" }
+        if let resource = files[relative] { return .file(path: relative, resource: resource) }
+        if folders.contains(relative) { return .redirect(status: 301, location: "\(path)/\(query.map { "?\($0)" } ?? "")") }
+        return nil
+    }
+
+    /// Where this server answers for `url`: its path on the start's host, else under `/_/`.
+    private func served(_ url: String) -> String {
+        guard let parts = URLParts(url) else { return "/" }
+        let normalized = parts.normalized
+        let pathAndQuery = String(normalized.dropFirst(parts.origin.count))
+        return parts.origin == start?.origin ? pathAndQuery : "/_/\(parts.authority)\(pathAndQuery)"
+    }
+
+    private func url(authority: String, path: Substring, query: Substring?) -> String {
+        "\(schemes[authority]?.first ?? start?.scheme ?? "http")://\(authority)\(path)\(query.map { "?\($0)" } ?? "")"
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import MirrorServe
+import MirrorSite
+import MirrorTestSupport
+import NIOCore
+import Testing
+
+/// Nothing outside the mirror is ever served, and no client can stop the server for others.
+@Suite("mirror serve: hostile requests and clients")
+struct ServeSafetyTests {
+    static let secret = "TOP-SECRET-\(UUID().uuidString)"
+
+    /// Puts a secret file beside the folder and one at the root of the temporary tree.
+    func plantSecrets(beside mirror: ServedMirror) throws {
+        try Self.secret.write(toFile: mirror.harness.root + "/secret.txt", atomically: true, encoding: .utf8)
+    }
+
+    @Test func hostilePathsNeverLeaveTheMirror() async throws {
+        let mirror = try await ServedMirror.start()
+        defer { Task { await mirror.stop() } }
+        try plantSecrets(beside: mirror)
+        let host = mirror.manifest.path(for: mirror.origin.url("/"))!.split(separator: "/")[0]
+        let targets = [
+            "/../secret.txt", "/..%2fsecret.txt", "/%2e%2e/secret.txt", "/%2e%2e%2fsecret.txt", "/%2E%2E%2Fsecret.txt",
+            "/\(host)/../../secret.txt", "/\(host)/%2e%2e/%2e%2e/secret.txt", "/_/../secret.txt", "/_/..%2f..%2fsecret.txt",
+            "/_/\(mirror.origin.authority)/../../../secret.txt", "/..\\secret.txt", "/%5c..%5csecret.txt",
+            "/frame.html%00.png", "/%00", "//secret.txt", "/.%2e/.%2e/secret.txt", "/\(host)/..%5c..%5csecret.txt",
+            "/.mirror/journal.sqlite", "/.mirror/../../secret.txt", "../secret.txt", "secret.txt", "*",
+            "http://127.0.0.1/../secret.txt", "/\(String(repeating: "a/", count: 3000))",
+        ]
+        for target in targets {
+            let response = try await mirror.request(target)
+            #expect([400, 404, 414].contains(response.status), "\(target): \(response.status)")
+            #expect(!response.text.contains(Self.secret), "\(target)")
+        }
+        let long = try await mirror.request("/frame.html", headers: ["X-Padding: \(String(repeating: "x", count: 200_000))"])
+        #expect(long.status == 400 || long.status == 431)
+        let after = try await mirror.request("/frame.html")
+        #expect(after.status == 200, "the server still answers")
+    }
+
+    @Test func symlinksInsideTheFolderAreNotFollowedOut() async throws {
+        let mirror = try await ServedMirror.start()
+        defer { Task { await mirror.stop() } }
+        try plantSecrets(beside: mirror)
+        let manager = FileManager.default
+        let page = mirror.manifest.path(for: mirror.origin.url("/frame.html"))!
+        try manager.removeItem(atPath: mirror.folder + "/" + page)
+        try manager.createSymbolicLink(atPath: mirror.folder + "/" + page, withDestinationPath: mirror.harness.root + "/secret.txt")
+        let outside = mirror.harness.root + "/outside"
+        try manager.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        let deep = mirror.manifest.path(for: mirror.origin.url("/docs/"))!
+        try Self.secret.write(toFile: outside + "/" + (deep as NSString).lastPathComponent, atomically: true, encoding: .utf8)
+        let folder = mirror.folder + "/" + (deep as NSString).deletingLastPathComponent
+        try manager.removeItem(atPath: folder)
+        try manager.createSymbolicLink(atPath: folder, withDestinationPath: outside)
+        for target in ["/frame.html", "/docs/", ServedMirror.encoded(page), ServedMirror.encoded(deep)] {
+            let response = try await mirror.request(target)
+            #expect(response.status == 500, "\(target): \(response.status)")
+            #expect(!response.text.contains(Self.secret), "\(target)")
+        }
+    }
+
+    @Test func aFileChangedSinceTheCrawlIsNotPassedOffAsTheSavedOne() async throws {
+        let mirror = try await ServedMirror.start()
+        defer { Task { await mirror.stop() } }
+        let page = mirror.manifest.path(for: mirror.origin.url("/frame.html"))!
+        try "edited".write(toFile: mirror.folder + "/" + page, atomically: true, encoding: .utf8)
+        let response = try await mirror.request("/frame.html")
+        #expect(response.status == 500)
+        #expect(response.text.contains("changed since the crawl"))
+    }
+
+    @Test func idleAndTricklingClientsAreClosed() async throws {
+        var configuration = ServerConfiguration(port: 0)
+        configuration.headerTimeout = .milliseconds(500)
+        let mirror = try await ServedMirror.start(configuration: configuration)
+        defer { Task { await mirror.stop() } }
+        let port = mirror.server.port
+        let (idle, trickle, keptAlive) = try await RawHTTPConnection.run {
+            let idle = try RawHTTPConnection(port: port)
+            let trickle = try RawHTTPConnection(port: port)
+            var trickleCut = false
+            for byte in "GET /frame.html HTTP/1.1\r\nHost: x\r\n".utf8 where !trickleCut {
+                trickleCut = (try? trickle.send([byte])) == nil
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            let keptAlive = try RawHTTPConnection(port: port)
+            try keptAlive.send("GET /frame.html HTTP/1.1\r\nHost: x\r\n\r\n")
+            let answered = try keptAlive.readResponse().status == 200
+            return (idle.isClosedByServer(), trickleCut || trickle.isClosedByServer(), answered && keptAlive.isClosedByServer())
+        }
+        #expect(idle, "a connection that sends nothing is closed")
+        #expect(trickle, "a request head trickled for longer than the timeout is cut off")
+        #expect(keptAlive, "an idle keep-alive connection is closed after its response")
+    }
+
+    @Test func aFloodOfConnectionsDoesNotStopTheServer() async throws {
+        var configuration = ServerConfiguration(port: 0)
+        configuration.maxConnections = 20
+        configuration.headerTimeout = .seconds(2)
+        let mirror = try await ServedMirror.start(configuration: configuration)
+        defer { Task { await mirror.stop() } }
+        let port = mirror.server.port
+        let result = try await RawHTTPConnection.run {
+            let client = try RawHTTPConnection(port: port)
+            try client.send("GET /frame.html HTTP/1.1\r\nHost: x\r\n\r\n")
+            let first = try client.readResponse().status
+            let flood = try (0..<200).map { _ in try RawHTTPConnection(port: port, timeout: 5) }
+            try client.send("GET /frame.html HTTP/1.1\r\nHost: x\r\n\r\n")
+            let during = try client.readResponse().status
+            let refused = flood.suffix(100).filter { $0.isClosedByServer() }.count
+            return (first, during, refused)
+        }
+        #expect(result.0 == 200)
+        #expect(result.1 == 200, "a connection open before the flood goes on")
+        #expect(result.2 == 100, "connections over the limit are closed at once")
+        let after = try await mirror.request("/frame.html")
+        #expect(after.status == 200, "once the flood has gone, new clients are answered")
+    }
+
+    @Test func oneHundredConcurrentClients() async throws {
+        let mirror = try await ServedMirror.start()
+        defer { Task { await mirror.stop() } }
+        let pages = mirror.manifest.resources.filter { $0.value.status == 200 }.sorted { $0.key < $1.key }
+        let expected = try pages.map { try mirror.file($0.value.path) }
+        let targets = pages.map { mirror.target(of: $0.key) }
+        let port = mirror.server.port
+        let wrong = try await withThrowingTaskGroup(of: Int.self) { group in
+            for client in 0..<100 {
+                group.addTask {
+                    try await RawHTTPConnection.run {
+                        let connection = try RawHTTPConnection(port: port)
+                        var wrong = 0
+                        for step in 0..<5 {
+                            let index = (client * 7 + step) % targets.count
+                            try connection.send("GET \(targets[index]) HTTP/1.1\r\nHost: x\r\n\r\n")
+                            let response = try connection.readResponse()
+                            if response.status != 200 || response.body != expected[index] { wrong += 1 }
+                        }
+                        return wrong
+                    }
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(wrong == 0)
+    }
+
+    /// A 1 GiB file: a client that takes a few bytes and hangs up costs a few pieces, not the file.
+    @Test func aClientHangingUpMidFileStopsTheReading() async throws {
+        let counts = CountingFiles.Counts()
+        let files = CountingFiles(base: GeneratedFiles(size: 1 << 30), counts: counts)
+        let server = try await HTTPServer.start(ServerConfiguration(port: 0), responder: SiteResponder(files: files))
+        defer { Task { await server.shutdown() } }
+        let port = server.port
+        let started = try await RawHTTPConnection.run {
+            let connection = try RawHTTPConnection(port: port)
+            try connection.send("GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+            return try connection.receive(upTo: 1000).count
+        }  // the connection is closed here, with nearly all of the file unsent
+        #expect(started > 0)
+        var waited = 0
+        while counts.open != 0 && waited < 200 {
+            try await Task.sleep(for: .milliseconds(50))
+            waited += 1
+        }
+        #expect(counts.open == 0, "the file is closed")
+        #expect(counts.bytesRead < 64 << 20, "and not read on: \(counts.bytesRead) bytes")
+    }
+}
+
+/// One large file of zeros at `http://example.org/big.bin`, made up as it is read.
+struct GeneratedFiles: SiteFiles {
+    struct Reader: SiteFileReader {
+        let size: Int
+        func read(at offset: Int, count: Int) throws -> ByteBuffer {
+            ByteBuffer(repeating: 0, count: min(count, size - offset))
+        }
+        func close() {}
+    }
+
+    let size: Int
+    let manifest: SiteManifest
+
+    init(size: Int) {
+        self.size = size
+        var manifest = SiteManifest()
+        manifest.seeds = ["http://example.org/big.bin"]
+        manifest.resources["http://example.org/big.bin"] = SiteManifest.Resource(
+            path: "example.org/big.bin", status: 200, contentType: "application/octet-stream", size: size,
+            sha256: String(repeating: "0", count: 64), etag: nil, lastModified: nil,
+            record: ResponseRecord(headers: [:], requestTime: 0, responseTime: 0, varyKey: ""))
+        self.manifest = manifest
+    }
+
+    func open(_ path: String) throws -> (any SiteFileReader)? {
+        path == "example.org/big.bin" ? Reader(size: size) : nil
+    }
+}
+
+/// Counts the files a server opens and the bytes it reads.
+struct CountingFiles: SiteFiles {
+    final class Counts: @unchecked Sendable {
+        private let lock = NSLock()
+        private var openFiles = 0, read = 0
+        var open: Int { lock.withLock { openFiles } }
+        var bytesRead: Int { lock.withLock { read } }
+        func opened(_ delta: Int) { lock.withLock { openFiles += delta } }
+        func add(_ bytes: Int) { lock.withLock { read += bytes } }
+    }
+
+    struct Reader: SiteFileReader {
+        let base: any SiteFileReader
+        let counts: Counts
+        var size: Int { base.size }
+        func read(at offset: Int, count: Int) throws -> ByteBuffer {
+            let buffer = try base.read(at: offset, count: count)
+            counts.add(buffer.readableBytes)
+            return buffer
+        }
+        func close() {
+            counts.opened(-1)
+            base.close()
+        }
+    }
+
+    let base: any SiteFiles
+    let counts: Counts
+    var manifest: SiteManifest { base.manifest }
+
+    func open(_ path: String) throws -> (any SiteFileReader)? {
+        guard let reader = try base.open(path) else { return nil }
+        counts.opened(1)
+        return Reader(base: reader, counts: counts)
+    }
+}

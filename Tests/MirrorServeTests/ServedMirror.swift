@@ -1,0 +1,69 @@
+import Foundation
+import MirrorCore
+import MirrorServe
+import MirrorSite
+import MirrorTestSupport
+
+/// A mirror crawled from the `links` fixture site (redirects, queries, spaces, UTF-8 names, a
+/// page beside a folder) plus a 1.5 MB binary, served by `mirror serve`'s server on a free port.
+struct ServedMirror {
+    let harness: CrawlHarness
+    let origin: TestOrigin
+    let server: HTTPServer
+    let manifest: SiteManifest
+    var folder: String { harness.root + "/out" }
+
+    /// The binary's bytes: seeded, so every test gets the same file.
+    static let binary: [UInt8] = {
+        var generator = SeededGenerator(seed: 1)
+        return (0..<1_500_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }()
+
+    /// Crawls, then serves the folder (or what `files` makes of it) with `configuration`.
+    static func start(configuration: ServerConfiguration = ServerConfiguration(port: 0),
+                      files: (String) throws -> any SiteFiles = { try FolderFiles(folder: $0) }) async throws -> ServedMirror {
+        let origin = try await TestOrigin.start(site: .named("links"))
+        origin.route("/media/film.bin") { _ in
+            TestResponse(status: 200, headers: ["Content-Type": "application/octet-stream", "ETag": "\"film\""], body: binary)
+        }
+        let harness = CrawlHarness()
+        _ = try await harness.crawl([origin.url("/"), origin.url("/media/film.bin")])
+        var configuration = configuration
+        configuration.port = 0
+        let server = try await HTTPServer.start(configuration, responder: SiteResponder(files: try files(harness.root + "/out")))
+        return ServedMirror(harness: harness, origin: origin, server: server, manifest: try harness.manifest())
+    }
+
+    func stop() async {
+        await server.shutdown()
+        try? await origin.shutdown()
+    }
+
+    /// Sends one request with exactly this target and these header lines, on a new connection.
+    func request(_ target: String, method: String = "GET", headers: [String] = []) async throws -> RawHTTPResponse {
+        let port = server.port
+        return try await RawHTTPConnection.run {
+            let connection = try RawHTTPConnection(port: port)
+            try connection.send(([ "\(method) \(target) HTTP/1.1", "Host: 127.0.0.1:\(port)"] + headers + ["Connection: close", "", ""])
+                .joined(separator: "\r\n"))
+            return try connection.readResponse(headOnly: method == "HEAD")
+        }
+    }
+
+    /// The bytes of a file of the folder.
+    func file(_ path: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + path)))
+    }
+
+    /// The target of `url` on the server: its path and query for the origin's URLs.
+    func target(of url: String) -> String {
+        String(url.dropFirst(origin.baseURL.count))
+    }
+
+    /// A folder path as a link in a page would spell it.
+    static func encoded(_ path: String) -> String {
+        "/" + path.split(separator: "/", omittingEmptySubsequences: false)
+            .map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: ";"))) ?? String($0) }
+            .joined(separator: "/")
+    }
+}
