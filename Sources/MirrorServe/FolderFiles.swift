@@ -33,7 +33,7 @@ public final class FolderFiles: SiteFiles {
 
     deinit { closeDescriptor(root) }
 
-    public func open(_ path: String) throws -> (any SiteFileReader)? {
+    public func open(_ path: String, range: Range<Int>) throws -> (any SiteFileReader)? {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
         guard components.allSatisfy(Self.isPlainName) else { return nil }
         var directory = root
@@ -51,7 +51,7 @@ public final class FolderFiles: SiteFiles {
             closeDescriptor(descriptor)
             return nil
         }
-        return FolderFile(descriptor: descriptor, size: Int(status.st_size), path: path)
+        return FolderFile(descriptor: descriptor, fileSize: Int(status.st_size), range: range, path: path)
     }
 
     /// A name that stays inside its folder: not empty, `.` or `..`, no NUL.
@@ -60,33 +60,42 @@ public final class FolderFiles: SiteFiles {
     }
 }
 
-/// An open regular file of a folder, read with `pread` (safe from any thread).
-final class FolderFile: SiteFileReader {
-    let size: Int
+/// A range of an open regular file of a folder, read with `pread`.
+///
+/// Unchecked Sendable: `position` changes in `next()`, which has one caller at a time.
+final class FolderFile: SiteFileReader, @unchecked Sendable {
+    let fileSize: Int
     private let descriptor: Int32
+    private let range: Range<Int>
+    private var position: Int
     private let path: String
 
-    init(descriptor: Int32, size: Int, path: String) {
+    init(descriptor: Int32, fileSize: Int, range: Range<Int>, path: String) {
         self.descriptor = descriptor
-        self.size = size
+        self.fileSize = fileSize
+        self.range = range
+        position = range.lowerBound
         self.path = path
     }
 
-    func read(at offset: Int, count: Int) throws -> ByteBuffer {
+    func next() throws -> ByteBuffer? {
+        let count = min(Self.pieceSize, range.upperBound - position)
+        guard count > 0 else { return nil }
         var buffer = ByteBufferAllocator().buffer(capacity: count)
         try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { target -> Int in
             var total = 0
             while total < count {
-                let read = pread(descriptor, target.baseAddress! + total, count - total, off_t(offset + total))
+                let read = pread(descriptor, target.baseAddress! + total, count - total, off_t(position + total))
                 if read < 0 {
                     if errno == EINTR { continue }
                     throw ServeError.read(path: path, reason: String(cString: strerror(errno)))
                 }
-                if read == 0 { break }
+                if read == 0 { throw ServeError.read(path: path, reason: "ended early") }
                 total += read
             }
             return total
         }
+        position += count
         return buffer
     }
 

@@ -6,15 +6,23 @@ public import NIOCore
 /// its I/O threads.
 public protocol SiteFiles: Sendable {
     var manifest: SiteManifest { get }
-    /// The file at `path` (relative, as the manifest lists it); nil when there is none.
-    func open(_ path: String) throws -> (any SiteFileReader)?
+    /// A reader of the bytes in `range` of the file at `path` (relative, as the manifest lists
+    /// it; `range` within the file); nil when there is no such file.
+    func open(_ path: String, range: Range<Int>) throws -> (any SiteFileReader)?
 }
 
-/// An open file of a mirror, read in pieces.
+/// The bytes of a range of one file, handed out in order, in pieces of at most
+/// `SiteFileReader.pieceSize`. One caller at a time.
 public protocol SiteFileReader: Sendable {
-    var size: Int { get }
-    /// Up to `count` bytes from `offset` (fewer only at the end of the file).
-    func read(at offset: Int, count: Int) throws -> ByteBuffer
-    /// Releases the file; called once, after the last read.
+    /// The size of the whole file, as found on disk or in the bundle.
+    var fileSize: Int { get }
+    /// The next piece; nil after the last.
+    func next() throws -> ByteBuffer?
+    /// Releases the file; called once, when the response is done or abandoned.
     func close()
+}
+
+extension SiteFileReader {
+    /// The most bytes one `next()` hands out.
+    public static var pieceSize: Int { 256 << 10 }
 }

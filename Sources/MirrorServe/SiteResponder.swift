@@ -8,9 +8,6 @@ import NIOPosix
 /// the origin's types, the redirects the crawl saw, validators and byte ranges — and a 404
 /// page for anything the crawl did not save.
 public struct SiteResponder: HTTPResponder {
-    /// Files up to this size are read in one go; larger ones stream in pieces of this size.
-    static let pieceSize = 256 << 10
-
     private let files: any SiteFiles
     private let routes: SiteRoutes
 
@@ -78,33 +75,41 @@ public struct SiteResponder: HTTPResponder {
         headers.add(name: "Content-Length", value: String(range.count))
         guard request.method == .GET else { return ServerResponse(status: responseStatus, headers: headers) }
         let files = self.files
-        let opened: (reader: any SiteFileReader, head: ByteBuffer?)
+        let opened: (reader: any SiteFileReader, first: ByteBuffer?)
         do {
             opened = try await NIOThreadPool.singleton.runIfActive {
-                guard let reader = try files.open(path) else { throw ServeError.read(path: path, reason: "missing from the mirror") }
-                guard reader.size == digest.size else {
-                    reader.close()
-                    throw ServeError.read(path: path, reason: "changed since the crawl (\(reader.size) bytes, the manifest says \(digest.size)); crawl again")
+                guard let reader = try files.open(path, range: range) else {
+                    throw ServeError.read(path: path, reason: "missing from the mirror")
                 }
-                guard range.count <= Self.pieceSize else { return (reader, nil) }
-                defer { reader.close() }
-                return (reader, try reader.read(at: range.lowerBound, count: range.count))
+                guard reader.fileSize == digest.size else {
+                    reader.close()
+                    throw ServeError.read(path: path, reason: "changed since the crawl (\(reader.fileSize) bytes, the manifest says \(digest.size)); crawl again")
+                }
+                do {
+                    return (reader, try reader.next())
+                } catch {
+                    reader.close()
+                    throw error
+                }
             }
         } catch {
             return .text(.internalServerError, "\(error)\n")
         }
-        if let whole = opened.head { return ServerResponse(status: responseStatus, headers: headers, body: .bytes(whole)) }
         let reader = opened.reader
+        guard let first = opened.first, first.readableBytes < range.count else {
+            reader.close()
+            return ServerResponse(status: responseStatus, headers: headers, body: .bytes(opened.first ?? ByteBuffer()))
+        }
         return ServerResponse(status: responseStatus, headers: headers, body: .stream { writer in
             defer { reader.close() }
-            var offset = range.lowerBound
-            while offset < range.upperBound {
-                let count = min(Self.pieceSize, range.upperBound - offset)
-                let at = offset
-                let piece = try await NIOThreadPool.singleton.runIfActive { try reader.read(at: at, count: count) }
-                guard piece.readableBytes == count else { throw ServeError.read(path: path, reason: "ended early") }
+            try await writer.write(first)
+            var sent = first.readableBytes
+            while sent < range.count {
+                guard let piece = try await NIOThreadPool.singleton.runIfActive({ try reader.next() }) else {
+                    throw ServeError.read(path: path, reason: "ended early")
+                }
                 try await writer.write(piece)
-                offset += count
+                sent += piece.readableBytes
             }
         })
     }

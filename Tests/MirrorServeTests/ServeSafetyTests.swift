@@ -172,10 +172,19 @@ struct ServeSafetyTests {
 
 /// One large file of zeros at `http://example.org/big.bin`, made up as it is read.
 struct GeneratedFiles: SiteFiles {
-    struct Reader: SiteFileReader {
-        let size: Int
-        func read(at offset: Int, count: Int) throws -> ByteBuffer {
-            ByteBuffer(repeating: 0, count: min(count, size - offset))
+    /// Unchecked Sendable: one caller at a time, as the protocol says.
+    final class Reader: SiteFileReader, @unchecked Sendable {
+        let fileSize: Int
+        private var remaining: Int
+        init(fileSize: Int, count: Int) {
+            self.fileSize = fileSize
+            remaining = count
+        }
+        func next() throws -> ByteBuffer? {
+            guard remaining > 0 else { return nil }
+            let count = min(remaining, Self.pieceSize)
+            remaining -= count
+            return ByteBuffer(repeating: 0, count: count)
         }
         func close() {}
     }
@@ -194,8 +203,8 @@ struct GeneratedFiles: SiteFiles {
         self.manifest = manifest
     }
 
-    func open(_ path: String) throws -> (any SiteFileReader)? {
-        path == "example.org/big.bin" ? Reader(size: size) : nil
+    func open(_ path: String, range: Range<Int>) throws -> (any SiteFileReader)? {
+        path == "example.org/big.bin" ? Reader(fileSize: size, count: range.count) : nil
     }
 }
 
@@ -213,11 +222,11 @@ struct CountingFiles: SiteFiles {
     struct Reader: SiteFileReader {
         let base: any SiteFileReader
         let counts: Counts
-        var size: Int { base.size }
-        func read(at offset: Int, count: Int) throws -> ByteBuffer {
-            let buffer = try base.read(at: offset, count: count)
-            counts.add(buffer.readableBytes)
-            return buffer
+        var fileSize: Int { base.fileSize }
+        func next() throws -> ByteBuffer? {
+            let piece = try base.next()
+            counts.add(piece?.readableBytes ?? 0)
+            return piece
         }
         func close() {
             counts.opened(-1)
@@ -229,8 +238,8 @@ struct CountingFiles: SiteFiles {
     let counts: Counts
     var manifest: SiteManifest { base.manifest }
 
-    func open(_ path: String) throws -> (any SiteFileReader)? {
-        guard let reader = try base.open(path) else { return nil }
+    func open(_ path: String, range: Range<Int>) throws -> (any SiteFileReader)? {
+        guard let reader = try base.open(path, range: range) else { return nil }
         counts.opened(1)
         return Reader(base: reader, counts: counts)
     }
