@@ -183,7 +183,10 @@ let package = Package(
         .testTarget(name: "MirrorHTMLTests", dependencies: ["MirrorHTML", "MirrorTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "MirrorBundleTests",
-            dependencies: ["MirrorBundle", "MirrorCrawl", "MirrorHTTP", "MirrorTestSupport", "MirrorCompression"],
+            dependencies: [
+                "MirrorBundle", "MirrorCrawl", "MirrorHTTP", "MirrorTestSupport", "MirrorCompression",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: settings
         ),
     ],
