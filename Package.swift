@@ -114,6 +114,8 @@ let package = Package(
             dependencies: ["MirrorCache", .product(name: "NIOHTTP1", package: "swift-nio")],
             swiftSettings: settings
         ),
+        // Measures reading a bundle in place (scripts/bench-archive.sh).
+        .executableTarget(name: "mirror-archive-bench", dependencies: ["MirrorBundle"], swiftSettings: settings),
         // Measures link extraction and rewriting on real pages (scripts/bench-html.sh).
         .executableTarget(name: "mirror-html-bench", dependencies: ["CLibXML2", "MirrorHTML", "MirrorSite"], swiftSettings: settings),
         // Writes cache entries until killed; the crash tests SIGKILL it at random moments.

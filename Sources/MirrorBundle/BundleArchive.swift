@@ -11,8 +11,8 @@ public import MirrorSite
 /// inflating can start: at every gzip member (`mirror pack` starts one before most files) and
 /// every 1 MiB inside larger members (zran-style access points, so one-member bundles made by
 /// GNU `tar czf` read in place too). Memory stays flat during the pass; afterwards it holds the
-/// manifest, one entry per file, the access points (a compressed 32 KiB window, about 10 KiB,
-/// per MiB of a large member) and the cache.
+/// manifest, one entry per file, the access points (a compressed 32 KiB window, about 5 KiB on
+/// web pages, per MiB of a large member) and the cache.
 ///
 /// Reading a file inflates from the last access point before it, reading the bundle with
 /// `pread` into a zlib stream of its own, so any number of threads read at once. Files of up

@@ -56,9 +56,6 @@ public final class GzipRangeReader {
         scratch.deallocate()
     }
 
-    /// Bytes of the range not handed out yet.
-    public var remaining: Int { end - position }
-
     /// The next at most `maxCount` bytes of the range; nil once it has all been handed out.
     public func next(maxCount: Int) throws -> [UInt8]? {
         guard position < end else { return nil }

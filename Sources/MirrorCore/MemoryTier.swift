@@ -1,8 +1,9 @@
 import Synchronization
 
 /// A bounded in-memory copy of small, hot, already-verified bodies, keyed by a string (the
-/// cache keys them by digest, a bundle archive by path). When it grows past its capacity the
-/// least recently used half is dropped.
+/// cache keys them by digest, a bundle archive by path). When it grows past its capacity, the
+/// least recently used bodies are dropped until it holds 7/8 of it: most of the capacity stays
+/// in use, and the sort that finds them runs once per eighth of the capacity stored.
 public final class MemoryTier: Sendable {
     private struct State {
         var bodies: [String: (bytes: [UInt8], lastUse: UInt64)] = [:]
@@ -37,7 +38,7 @@ public final class MemoryTier: Sendable {
             state.total += bytes.count
             guard state.total > capacity else { return }
             let byAge = state.bodies.sorted { $0.value.lastUse < $1.value.lastUse }
-            for (oldKey, value) in byAge where state.total > capacity / 2 {
+            for (oldKey, value) in byAge where state.total > capacity - capacity / 8 {
                 state.bodies[oldKey] = nil
                 state.total -= value.bytes.count
             }

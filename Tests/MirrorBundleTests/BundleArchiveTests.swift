@@ -26,6 +26,14 @@ struct BundleArchiveTests {
         return try SyntheticMirror(folder: root + "/" + name, files: files)
     }
 
+    /// The mirror of `sizes` packed by `mirror pack` and opened in place.
+    func packed(cacheCapacity: Int = 16 << 20) throws -> (site: SyntheticMirror, archive: BundleArchive) {
+        let site = try mirror()
+        let bundle = root + "/site.tar.gz"
+        try BundlePacker().pack(folder: site.folder, to: bundle)
+        return (site, try BundleArchive(path: bundle, cacheCapacity: cacheCapacity))
+    }
+
     /// A seed for random choices: `MIRROR_TEST_SEED` replays a failure, else a new one (printed).
     static func seed(_ test: String) -> UInt64 {
         let seed = ProcessInfo.processInfo.environment["MIRROR_TEST_SEED"].flatMap { UInt64($0) } ?? .random(in: 0...UInt64.max)
@@ -86,10 +94,7 @@ struct BundleArchiveTests {
 
     @Test(arguments: [0, 16 << 20])
     func everyFileAndRandomRangesReadRight(cacheCapacity: Int) throws {
-        let site = try mirror()
-        let bundle = root + "/site.tar.gz"
-        try BundlePacker().pack(folder: site.folder, to: bundle)
-        let archive = try BundleArchive(path: bundle, cacheCapacity: cacheCapacity)
+        let (site, archive) = try packed(cacheCapacity: cacheCapacity)
         #expect(Set(archive.files.keys) == Set(site.files.keys).union([".mirror/manifest.json"]))
         try Self.expectReadsRight(archive, site.files, seed: Self.seed("everyFileAndRandomRangesReadRight(\(cacheCapacity))"))
         // Read twice: the second time from the cache when there is one, the same bytes either way.
@@ -110,10 +115,7 @@ struct BundleArchiveTests {
     }
 
     @Test func aPathNotInTheBundleIsNil() throws {
-        let site = try mirror()
-        let bundle = root + "/site.tar.gz"
-        try BundlePacker().pack(folder: site.folder, to: bundle)
-        let archive = try BundleArchive(path: bundle)
+        let (_, archive) = try packed()
         for path in ["pages/missing.html", "pages", "pages/", "", "/pages/page-01.html", "./pages/page-01.html", "PAGES/page-01.html"] {
             #expect(!archive.contains(path), "\(path)")
             #expect(try archive.reader(for: path) == nil, "\(path)")
@@ -124,10 +126,7 @@ struct BundleArchiveTests {
 
     @Test(arguments: [0, 256 << 10])
     func manyThreadsReadAtOnce(cacheCapacity: Int) throws {
-        let site = try mirror()
-        let bundle = root + "/site.tar.gz"
-        try BundlePacker().pack(folder: site.folder, to: bundle)
-        let archive = try BundleArchive(path: bundle, cacheCapacity: cacheCapacity)
+        let (site, archive) = try packed(cacheCapacity: cacheCapacity)
         let paths = site.files.keys.sorted()
         let seed = Self.seed("manyThreadsReadAtOnce(\(cacheCapacity))")
         let failures = Mutex<[String]>([])
