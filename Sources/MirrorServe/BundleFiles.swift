@@ -10,7 +10,8 @@ public final class BundleFiles: SiteFiles {
     /// Opens and checks the bundle at `path`.
     /// - Throws: the `BundleError` that `mirror unpack` would give for it.
     public init(bundle path: String) throws {
-        archive = try BundleArchive(path: path)
+        // The server keeps hot files itself; the archive's own cache only holds files read whole.
+        archive = try BundleArchive(path: path, cacheCapacity: 4 << 20)
         manifest = archive.manifest
     }
 
