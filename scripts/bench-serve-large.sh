@@ -23,6 +23,7 @@ events { worker_connections 64; }
 http { access_log off; sendfile on; types { application/octet-stream bin; }
   server { listen 127.0.0.1:$port; root $work/www; } }
 CONF
+chmod -R a+rX "$work"  # nginx's workers run as another user
 nginx -c "$work/nginx.conf"
 pid=""
 trap 'kill $pid 2>/dev/null; nginx -c "$work/nginx.conf" -s stop 2>/dev/null; rm -rf "$work"' EXIT

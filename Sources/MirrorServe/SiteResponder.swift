@@ -15,7 +15,7 @@ public struct SiteResponder: HTTPResponder {
     private let hot: MemoryTier
 
     /// - Parameter cacheCapacity: bytes of small files (up to 256 KiB each) kept in memory.
-    public init(files: any SiteFiles, cacheCapacity: Int = 16 << 20) {
+    public init(files: any SiteFiles, cacheCapacity: Int = 8 << 20) {
         self.files = files
         routes = SiteRoutes(manifest: files.manifest)
         hot = MemoryTier(capacity: cacheCapacity, maxBodySize: 256 << 10)
