@@ -76,6 +76,8 @@ public struct SiteManifest: Sendable, Codable, Equatable {
     public static let currentVersion = 2
 
     public var version = currentVersion
+    /// The crawl's seeds, in the order given (nil in manifests written before they were kept).
+    public var seeds: [String]?
     public var resources: [String: Resource] = [:]
     public var redirects: [String: Redirect] = [:]
     /// The generated `index.html` opening the first seed's file.

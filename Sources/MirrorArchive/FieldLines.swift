@@ -1,0 +1,30 @@
+/// The lines of a WARC or HTTP header block: a first line, then `Name: value` fields, where a
+/// line starting with a space or tab continues the value before it (obsolete line folding).
+/// Lines end with CRLF or LF; lines without a colon are ignored.
+struct FieldLines {
+    let firstLine: Substring
+    let fields: [(name: String, value: String)]
+
+    init?(_ bytes: ArraySlice<UInt8>) {
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+        guard let first = lines.first else { return nil }
+        var fields: [(name: String, value: String)] = []
+        for line in lines.dropFirst() where !line.isEmpty {
+            if line.first == " " || line.first == "\t", let last = fields.popLast() {
+                fields.append((last.name, last.value + " " + line.trimmingBlanks()))
+            } else if let colon = line.firstIndex(of: ":") {
+                fields.append((line[..<colon].trimmingBlanks(), line[line.index(after: colon)...].trimmingBlanks()))
+            }
+        }
+        firstLine = first
+        self.fields = fields
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingBlanks() -> String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}
