@@ -174,7 +174,12 @@ let package = Package(
         .testTarget(name: "MirrorHTMLTests", dependencies: ["MirrorHTML", "MirrorTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "MirrorArchiveTests",
-            dependencies: ["MirrorArchive", "MirrorCrawl", "MirrorHTTP", "MirrorTestSupport", "MirrorCompression"],
+            dependencies: [
+                "MirrorArchive", "MirrorCache", "MirrorCrawl", "MirrorSite", "MirrorTestSupport", "MirrorCompression",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             swiftSettings: settings
         ),
         .testTarget(

@@ -6,8 +6,10 @@ struct FieldLines {
     let fields: [(name: String, value: String)]
 
     init?(_ bytes: ArraySlice<UInt8>) {
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+        // Split on bytes: in a Swift String, CRLF is one Character.
+        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
+            Substring(String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self))
+        }
         guard let first = lines.first else { return nil }
         var fields: [(name: String, value: String)] = []
         for line in lines.dropFirst() where !line.isEmpty {

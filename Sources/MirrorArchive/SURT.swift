@@ -211,7 +211,7 @@ private enum SessionIDs {
 
     static func strip(query: [UInt8]) -> [UInt8] {
         let lowered = String(decoding: query, as: UTF8.self).lowercased()
-        guard lowered.contains("sid") || lowered.contains("cfid=") else { return query }
+        guard lowered.contains("sid") || lowered.contains("sessionid") || lowered.contains("cfid=") else { return query }
         var text = String(decoding: query, as: UTF8.self)
         for pattern in queryPatterns {
             guard let match = try? pattern.wholeMatch(in: text) else { continue }
