@@ -171,6 +171,7 @@ final class RecordImporter: WARCRecordHandler {
             guard let head = message.head, let status = head.status, let body = message.body else {
                 return summary.skip("unreadable HTTP response")
             }
+            guard status >= 200 else { return summary.skip("informational (1xx) response") }
             do { try body.finish() } catch { return try drop(because: error, counting: true) }
             if status == 304 { return try refresh(message.url, with: head.headers, at: message.date) }
             try queue(Response(url: message.url, status: status, headers: body.decoder.storedHeaders(size: body.writer.size),

@@ -1,3 +1,5 @@
+import MirrorCore
+
 /// Sort-friendly URI Reordering Transform keys, as CDXJ indexes use them: the key
 /// `org,example)/path?a=1&b=2` for `https://www.Example.org/Path?b=2&a=1`.
 ///
@@ -136,21 +138,9 @@ public enum SURT {
     static func unescapeRepeatedly(_ input: [UInt8]) -> [UInt8] {
         var current = input
         while true {
-            var output: [UInt8] = []
-            output.reserveCapacity(current.count)
-            var index = 0
-            while index < current.count {
-                if current[index] == UInt8(ascii: "%"), index + 2 < current.count,
-                   let high = hexValue(current[index + 1]), let low = hexValue(current[index + 2]) {
-                    output.append(high << 4 | low)
-                    index += 3
-                } else {
-                    output.append(current[index])
-                    index += 1
-                }
-            }
-            if output == current { return output }
-            current = output
+            let decoded = PercentEncoding.decode(bytes: current)
+            if decoded == current { return decoded }
+            current = decoded
         }
     }
 
@@ -176,15 +166,6 @@ public enum SURT {
 
     private static func lowercased(_ bytes: [UInt8]) -> [UInt8] {
         bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: return byte - 0x30
-        case 0x41...0x46: return byte - 0x41 + 10
-        case 0x61...0x66: return byte - 0x61 + 10
-        default: return nil
-        }
     }
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {

@@ -56,10 +56,7 @@ final class WARCRecorder {
         header.append("WARC-Date", date.text)
         header.append("WARC-Filename", filename)
         header.append("Content-Type", "application/warc-fields")
-        header.append("WARC-Block-Digest", WARCDigest.sha1(Insecure.SHA1.hash(data: block)))
-        try writer.begin(header, contentLength: block.count)
-        try writer.append(block)
-        try writer.end()
+        try write(header, block: block)
     }
 
     /// Writes a response's records; throws `ArchiveError.damagedBody` (having written nothing)
@@ -79,11 +76,8 @@ final class WARCRecorder {
             header.append("WARC-Refers-To-Date", original.date.text)
             header.append("WARC-Refers-To", original.recordID)
             header.append("Content-Type", "application/http; msgtype=response")
-            header.append("WARC-Block-Digest", WARCDigest.sha1(Insecure.SHA1.hash(data: head)))
             header.append("WARC-Payload-Digest", original.payloadDigest)
-            try writer.begin(header, contentLength: head.count)
-            try writer.append(head)
-            let (offset, length) = try writer.end()
+            let (offset, length) = try write(header, block: head)
             let index = CDXJLine(url: response.url, date: date, mime: "warc/revisit", status: response.status,
                                  digest: original.payloadDigest, length: length, offset: offset, filename: filename)
             return Written(index: index, recordID: responseID, pageTitle: isPage ? original.title ?? response.url : nil)
@@ -144,10 +138,17 @@ final class WARCRecorder {
         var header = recordHeader("request", id: id, url: response.url, date: WARCDate(seconds: response.requestTime))
         header.append("WARC-Concurrent-To", responseID)
         header.append("Content-Type", "application/http; msgtype=request")
+        try write(header, block: block)
+    }
+
+    /// Writes a record whose whole block is in memory, with its block digest.
+    @discardableResult
+    private func write(_ header: WARCHeader, block: [UInt8]) throws -> (offset: Int, length: Int) {
+        var header = header
         header.append("WARC-Block-Digest", WARCDigest.sha1(Insecure.SHA1.hash(data: block)))
         try writer.begin(header, contentLength: block.count)
         try writer.append(block)
-        try writer.end()
+        return try writer.end()
     }
 
     private func recordHeader(_ type: String, id: String, url: String, date: WARCDate) -> WARCHeader {
