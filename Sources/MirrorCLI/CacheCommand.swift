@@ -190,7 +190,8 @@ struct CacheCommand: AsyncParsableCommand {
         @OptionGroup var limits: BundleLimitOptions
 
         func run() async throws {
-            let store = try common.openStore()
+            // Bodies pass through once: the cache's memory tier would only hold on to them.
+            let store = try CacheCommand.open(common.cacheOptions.directory(), memoryCapacity: 0)
             if ArchiveFormat.detect(file) != nil { return try importArchive(into: store) }
             let count: Int
             do {

@@ -55,7 +55,8 @@ struct ExportCommand: AsyncParsableCommand {
         let exporter = ArchiveExporter(options: options)
         let summary: ArchiveExporter.Summary
         do {
-            let source = try from.map(ArchiveSource.folder) ?? .cache(CacheCommand.open(cacheOptions.directory()))
+            // Each body is read once: the cache's memory tier would only hold on to them.
+            let source = try from.map(ArchiveSource.folder) ?? .cache(CacheCommand.open(cacheOptions.directory(), memoryCapacity: 0))
             summary = try wacz.map { try exporter.exportWACZ(source, to: $0) } ?? exporter.exportWARC(source, to: warc ?? "")
         } catch let error as ArchiveError {
             throw CommandFailure(error)
