@@ -1,6 +1,6 @@
 /// Why an archive cannot be written or read. Each names the file, and for a damaged archive the
 /// offset of the record where reading stopped (records before it were read).
-public enum ArchiveError: Error, CustomStringConvertible, Equatable {
+public enum ArchiveError: Error, CustomStringConvertible {
     /// The file is neither a WARC nor a WACZ.
     case notAnArchive(path: String, reason: String)
     /// The archive is damaged in the record at `offset`: the gzip member starting there (or, in a

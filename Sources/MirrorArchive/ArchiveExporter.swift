@@ -21,7 +21,7 @@ public struct ArchiveExporter {
     }
 
     /// What an export wrote.
-    public struct Summary: Sendable, Codable, Equatable {
+    public struct Summary: Sendable, Codable {
         public var output: String
         /// Response records (first copies of their bodies) and revisit records (later copies).
         public var responses = 0

@@ -1,5 +1,5 @@
 /// What `mirror cache import` did with a WARC or WACZ.
-public struct ImportSummary: Sendable, Codable, Equatable {
+public struct ImportSummary: Sendable, Codable {
     /// Records read.
     public var records = 0
     /// Responses stored in the cache, from `response` and `revisit` records.

@@ -27,11 +27,11 @@ public enum SURT {
         if let port = parts.port, port != defaultPort { key += Array(":\(port)".utf8) }
         key.append(UInt8(ascii: ")"))
         var path = lowercased(escapeOnce(normalizePath(unescapeRepeatedly(parts.path))))
-        path = SessionIDs.strip(path: path)
+        path = SURTSessionIDs.strip(path: path)
         if path.count > 1 && path.last == UInt8(ascii: "/") { path.removeLast() }
         key += path
         if let query = parts.query {
-            let canonical = reorder(lowercased(SessionIDs.strip(query: escapeOnce(unescapeRepeatedly(query)))))
+            let canonical = reorder(lowercased(SURTSessionIDs.strip(query: escapeOnce(unescapeRepeatedly(query)))))
             if !canonical.isEmpty { key += [UInt8(ascii: "?")] + canonical }
         }
         return String(decoding: key, as: UTF8.self)
@@ -170,46 +170,5 @@ public enum SURT {
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {
         (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-    }
-}
-
-/// The session ids the Internet Archive's canonicalizer drops from paths and queries
-/// (`jsessionid=…`, `PHPSESSID=…`, `sid=…`, `ASPSESSIONID…=…`, `cfid=…&cftoken=…`, ASP.NET path
-/// ids), with its own patterns. The patterns run only when a telltale substring is present.
-private enum SessionIDs {
-    nonisolated(unsafe) static let queryPatterns: [Regex<AnyRegexOutput>] = [
-        #"^(.*)(?:jsessionid=[0-9a-zA-Z]{32})(?:&(.*))?$"#,
-        #"^(.*)(?:phpsessid=[0-9a-zA-Z]{32})(?:&(.*))?$"#,
-        #"^(.*)(?:sid=[0-9a-zA-Z]{32})(?:&(.*))?$"#,
-        #"^(.*)(?:ASPSESSIONID[a-zA-Z]{8}=[a-zA-Z]{24})(?:&(.*))?$"#,
-        #"^(.*)(?:cfid=[^&]+&cftoken=[^&]+)(?:&(.*))?$"#,
-    ].map { try! Regex($0).ignoresCase() }
-
-    nonisolated(unsafe) static let pathPatterns: [Regex<AnyRegexOutput>] = [
-        #"^(.*/)(\((?:[a-z]\([0-9a-z]{24}\))+\)/)([^\?]+\.aspx.*)$"#,
-        #"^(.*/)(\([0-9a-z]{24}\)/)([^\?]+\.aspx.*)$"#,
-    ].map { try! Regex($0).ignoresCase() }
-
-    static func strip(query: [UInt8]) -> [UInt8] {
-        let lowered = String(decoding: query, as: UTF8.self).lowercased()
-        guard lowered.contains("sid") || lowered.contains("sessionid") || lowered.contains("cfid=") else { return query }
-        var text = String(decoding: query, as: UTF8.self)
-        for pattern in queryPatterns {
-            guard let match = try? pattern.wholeMatch(in: text) else { continue }
-            let kept = match.output[1].substring.map(String.init) ?? ""
-            let rest = match.output[2].substring.map(String.init) ?? ""
-            text = kept + rest
-        }
-        return Array(text.utf8)
-    }
-
-    static func strip(path: [UInt8]) -> [UInt8] {
-        var text = String(decoding: path, as: UTF8.self)
-        guard text.contains(".aspx") else { return path }
-        for pattern in pathPatterns {
-            guard let match = try? pattern.wholeMatch(in: text) else { continue }
-            text = (match.output[1].substring.map(String.init) ?? "") + (match.output[3].substring.map(String.init) ?? "")
-        }
-        return Array(text.utf8)
     }
 }

@@ -1,13 +1,3 @@
-/// Receives the records a `WARCRecordParser` finds.
-protocol WARCRecordHandler: AnyObject {
-    /// A record starts; `offset` locates it in the file (see `ArchiveError.corrupt`).
-    func begin(_ header: WARCHeader, offset: Int) throws
-    /// The next bytes of the record's block.
-    func block(_ bytes: ArraySlice<UInt8>) throws
-    /// The record's block is complete.
-    func end() throws
-}
-
 /// Splits a stream of (decompressed) WARC bytes, pushed in chunks of any size, into records:
 /// a header up to its blank line, then `Content-Length` bytes of block streamed to the handler,
 /// then the CRLFs that separate records. Memory stays flat: only a header is ever held whole.
