@@ -1,4 +1,4 @@
-internal import CZlib
+internal import CZlibShim
 
 /// A streaming decompressor for gzip (one or more members) and zlib data,
 /// with a hard limit on the output size so a small "gzip bomb" cannot fill
@@ -47,17 +47,35 @@ public final class GzipDecoder {
     /// Decompresses `input` and appends the output to `output`.
     /// Several gzip members in a row are read as one stream (as `gzip -d` does).
     public func decompress(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) throws(CompressionError) {
-        guard input.count > 0 else { return }
+        _ = try inflate(input, into: &output, acrossMembers: true)
+    }
+
+    /// Decompresses `input` up to the end of the current gzip member and returns how many bytes
+    /// of `input` it used; the rest starts the next member (call `startNextMember()`, then pass
+    /// it). Readers of formats with one member per record (WARC) learn where each member starts.
+    public func decompressMember(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) throws(CompressionError) -> Int {
+        try inflate(input, into: &output, acrossMembers: false)
+    }
+
+    /// Prepares to read the member after the one that ended (`isAtEnd`).
+    public func startNextMember() {
+        inflateReset(stream)
+        isAtEnd = false
+        memberHasPoint = false
+    }
+
+    /// The inflate loop; returns how many input bytes were used.
+    private func inflate(_ input: UnsafeRawBufferPointer, into output: inout [UInt8],
+                         acrossMembers: Bool) throws(CompressionError) -> Int {
+        guard input.count > 0 else { return 0 }
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: Bytef.self).baseAddress)
         stream.pointee.avail_in = uInt(input.count)
         defer { stream.pointee.next_in = nil }
         while true {
             if isAtEnd {
-                guard stream.pointee.avail_in > 0 else { break }
+                guard acrossMembers, stream.pointee.avail_in > 0 else { break }
                 // Another member follows the one that just ended (as `gzip -d` reads it).
-                inflateReset(stream)
-                isAtEnd = false
-                memberHasPoint = false
+                startNextMember()
             }
             var code: Int32 = Z_OK
             let pendingIn = Int(stream.pointee.avail_in)
@@ -65,7 +83,7 @@ public final class GzipDecoder {
                 stream.pointee.next_out = buffer.baseAddress
                 stream.pointee.avail_out = uInt(buffer.count)
                 // Z_BLOCK also stops after a header and at each block boundary, where a point can be.
-                code = inflate(stream, accessPointSpan == nil ? Z_NO_FLUSH : Z_BLOCK)
+                code = CZlibShim.inflate(stream, accessPointSpan == nil ? Z_NO_FLUSH : Z_BLOCK)
                 return buffer.count - Int(stream.pointee.avail_out)
             }
             totalIn += pendingIn - Int(stream.pointee.avail_in)
@@ -83,6 +101,7 @@ public final class GzipDecoder {
             let outputFull = stream.pointee.avail_out == 0
             if code == Z_BUF_ERROR || (!outputFull && stream.pointee.avail_in == 0) { break }
         }
+        return input.count - Int(stream.pointee.avail_in)
     }
 
     /// Records an access point when inflate stopped where one can be and one is due.

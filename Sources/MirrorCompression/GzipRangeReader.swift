@@ -1,4 +1,4 @@
-internal import CZlib
+internal import CZlibShim
 
 /// Inflates a range of a gzip file's decompressed bytes without inflating everything before
 /// it: it starts at the last access point at or before the range (see `GzipDecoder`'s
@@ -87,7 +87,7 @@ public final class GzipRangeReader {
         }
         stream.pointee.next_out = output.assumingMemoryBound(to: Bytef.self)
         stream.pointee.avail_out = uInt(count)
-        let code = CZlib.inflate(stream, Z_NO_FLUSH)
+        let code = CZlibShim.inflate(stream, Z_NO_FLUSH)
         let produced = count - Int(stream.pointee.avail_out)
         cursor += produced
         switch code {
@@ -141,7 +141,7 @@ public final class GzipRangeReader {
             stream.pointee.avail_in = uInt(compressed.count)
             stream.pointee.next_out = scratch.baseAddress!.assumingMemoryBound(to: Bytef.self)
             stream.pointee.avail_out = uInt(scratch.count)
-            let code = CZlib.inflate(stream, Z_FINISH)
+            let code = CZlibShim.inflate(stream, Z_FINISH)
             guard code == Z_STREAM_END else { throw CompressionError.corruptData(message: "an access point's window is damaged") }
             return scratch.count - Int(stream.pointee.avail_out)
         }

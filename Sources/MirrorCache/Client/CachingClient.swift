@@ -159,28 +159,14 @@ public final class CachingClient: Sendable {
             throw CacheError.bodyTooLarge(url: url, limit: limit)
         }
         let writer = try store.makeBodyWriter(limit: limit)
-        var headers = CachePolicy.storableHeaders(response.headers)
-        let encoding = response.headers.first(name: "content-encoding")?.lowercased().trimmingASCIIWhitespace()
-        let decoder = try ["gzip", "x-gzip", "deflate"].contains(encoding ?? "") ? GzipDecoder(limit: limit) : nil
+        let decoder = try ContentDecoder(headers: response.headers, limit: limit)
         do {
-            var decoded: [UInt8] = []
-            for try await chunk in response.body {
-                if let decoder {
-                    decoded.removeAll(keepingCapacity: true)
-                    try decoder.decompress(chunk, into: &decoded)
-                    try writer.write(decoded)
-                } else {
-                    try writer.write(chunk)
-                }
-            }
-            if let decoder, writer.size > 0 || decoder.totalOut > 0 { try decoder.finish() }
+            for try await chunk in response.body { try decoder.write(chunk, to: writer) }
+            try decoder.finish(writer)
         } catch CacheError.bodyTooLarge, CompressionError.outputLimitExceeded {
             throw CacheError.bodyTooLarge(url: url, limit: limit)
         }
-        if decoder != nil {
-            headers.remove(name: "content-encoding")
-        }
-        headers.replaceOrAdd(name: "Content-Length", value: String(writer.size))
+        let headers = decoder.storedHeaders(size: writer.size)
         return (writer, headers)
     }
 
