@@ -12,8 +12,9 @@ import Darwin
 public final class RawHTTPConnection: @unchecked Sendable {
     private let descriptor: Int32
 
-    /// Connects to 127.0.0.1:`port`; reads wait at most `timeout` seconds.
-    public init(port: Int, timeout: Double = 10) throws {
+    /// Connects to 127.0.0.1:`port`; reads wait at most `timeout` seconds (long: a loaded test run
+    /// can be slow, and a wait only ends early when the awaited bytes or close arrive).
+    public init(port: Int, timeout: Double = 60) throws {
         descriptor = socket(AF_INET, streamSocket, 0)
         guard descriptor >= 0 else { throw Failure("socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_in()

@@ -106,7 +106,7 @@ struct ServeSafetyTests {
             let client = try RawHTTPConnection(port: port)
             try client.send("GET /frame.html HTTP/1.1\r\nHost: x\r\n\r\n")
             let first = try client.readResponse().status
-            let flood = try (0..<200).map { _ in try RawHTTPConnection(port: port, timeout: 5) }
+            let flood = try (0..<200).map { _ in try RawHTTPConnection(port: port, timeout: 30) }
             try client.send("GET /frame.html HTTP/1.1\r\nHost: x\r\n\r\n")
             let during = try client.readResponse().status
             let refused = flood.suffix(100).filter { $0.isClosedByServer() }.count
