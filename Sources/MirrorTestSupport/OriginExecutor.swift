@@ -1,17 +1,18 @@
 import Dispatch
 
-/// Runs the test origins' tasks on Dispatch's threads instead of Swift's cooperative pool.
+/// Runs the test origins' tasks — and tests that watch a child process's progress to signal it
+/// at a given moment — on Dispatch's threads instead of Swift's cooperative pool.
 ///
 /// Swift Testing runs tests in parallel on the cooperative pool, which has one thread per core
 /// (two here); two tests doing long synchronous work (a property test, parsing thousands of
 /// pages) would otherwise starve every origin of the run, and a crawl under test would time
 /// out waiting for a server that is merely not scheduled.
-final class OriginExecutor: TaskExecutor {
-    static let shared = OriginExecutor()
+public final class OriginExecutor: TaskExecutor {
+    public static let shared = OriginExecutor()
 
     private let queue = DispatchQueue(label: "mirror.test-origin", attributes: .concurrent)
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
         queue.async { job.runSynchronously(on: executor) }

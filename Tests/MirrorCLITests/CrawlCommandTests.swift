@@ -53,9 +53,13 @@ struct CrawlCommandTests {
         process.arguments = arguments
         process.standardError = Pipe()
         try process.run()
-        try await Task.sleep(for: .milliseconds(1200))
-        kill(process.processIdentifier, SIGINT)
-        while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        // Timed from Dispatch's threads, so a loaded cooperative pool cannot delay the Ctrl-C
+        // until the crawl has finished.
+        try await withTaskExecutorPreference(OriginExecutor.shared) {
+            try await Task.sleep(for: .milliseconds(1200))
+            kill(process.processIdentifier, SIGINT)
+            while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        }
         #expect(process.terminationStatus == 130)
         #expect(FileManager.default.fileExists(atPath: root + "/out/.mirror/manifest.json"))
         #expect(FileManager.default.fileExists(atPath: root + "/out/index.html"))

@@ -49,7 +49,11 @@ struct KillResumeTests {
                 ? .fetching(afterRequests: Int.random(in: 1...60, using: &random))
                 : Bool.random(using: &random) ? .phase("finishing the folder") : .phase("packing")
             let delay = Duration.microseconds(Int.random(in: 0...30_000, using: &random))
-            let killed = try await runAndKill(attempts == 0 ? arguments : arguments + ["--resume"], at: moment, after: delay)
+            // Watched from Dispatch's threads: on a loaded run, a watcher on the cooperative pool
+            // can wake only after the child has finished, and the kill never lands.
+            let killed = try await withTaskExecutorPreference(OriginExecutor.shared) {
+                try await runAndKill(attempts == 0 ? arguments : arguments + ["--resume"], at: moment, after: delay)
+            }
             if killed { kills.append("\(moment) + \(delay)") }
             attempts += 1
             if killed, case .phase("packing") = moment, FileManager.default.fileExists(atPath: root + "/out.tar.gz") {
