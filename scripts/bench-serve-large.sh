@@ -13,8 +13,9 @@ swift build -c release --product mirror --scratch-path "$scratch" >/dev/null 2>&
 mirror="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/mirror"
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-serve-large.XXXXXX")
 mkdir -p "$work/www"
+source scripts/lib/free-port.sh
 head -c "$size" /dev/urandom > "$work/www/big.bin" 2>/dev/null || dd if=/dev/urandom of="$work/www/big.bin" bs=1M count=2048 status=none
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 cat > "$work/nginx.conf" <<CONF
 worker_processes 1;
 pid $work/nginx.pid;
@@ -32,7 +33,7 @@ rm -rf "$work/cache"
 "$mirror" pack "$work/site" -o "$work/site.tar.gz" --level 1 --quiet
 bytes=$(stat -c %s "$work/www/big.bin")
 for source in site site.tar.gz; do
-  serve_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  serve_port=$(free_port)
   "$mirror" serve "$work/$source" --port "$serve_port" --quiet & pid=$!
   for _ in $(seq 600); do curl -sf "http://127.0.0.1:$serve_port/big.bin" -r 0-0 -o /dev/null && break; sleep 0.1; done
   start=$(date +%s.%N)

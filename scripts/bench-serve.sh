@@ -43,7 +43,6 @@ request = function()
 end
 LUA
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 wait_for() { for _ in $(seq 100); do curl -sf "http://127.0.0.1:$1/" -o /dev/null && return 0; sleep 0.1; done; echo "server on $1 did not start" >&2; return 1; }
 
 declare -A ports server_pid

@@ -11,7 +11,8 @@ scripts/setup chromium imagemagick
 swift build -c release --product mirror >/dev/null 2>&1
 mirror="$(swift build -c release --show-bin-path)/mirror"
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-shots.XXXXXX")
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+source scripts/lib/free-port.sh
+port=$(free_port)
 python3 -m http.server "$port" --bind 127.0.0.1 --directory "$site" >/dev/null 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; true' EXIT

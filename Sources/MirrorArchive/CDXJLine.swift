@@ -1,3 +1,5 @@
+import MirrorCore
+
 /// One line of a CDXJ index as `cdxj-indexer` writes it: the SURT key, the 14-digit timestamp,
 /// and a JSON object with the fields in its order (`url`, `mime`, `status`, `digest`, `length`,
 /// `offset`, `filename`), every value a string, printed as Python's `json.dumps` prints it
@@ -26,7 +28,7 @@ struct CDXJLine {
     /// The media type of a `Content-Type` value as `cdxj-indexer` cuts it: up to the first `;`
     /// or white space.
     static func mime(contentType: String) -> String {
-        String(contentType.prefix { $0 != ";" && !$0.isWhitespace }).trimmingBlanks()
+        String(contentType.prefix { $0 != ";" && !$0.isWhitespace }.trimmingASCIIWhitespace())
     }
 
     /// `text` as a JSON string the way Python's `json.dumps` writes it (with `ensure_ascii`).

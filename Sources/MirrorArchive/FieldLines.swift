@@ -1,3 +1,5 @@
+import MirrorCore
+
 /// The lines of a WARC or HTTP header block: a first line, then `Name: value` fields, where a
 /// line starting with a space or tab continues the value before it (obsolete line folding).
 /// Lines end with CRLF or LF; lines without a colon are ignored.
@@ -14,9 +16,9 @@ struct FieldLines {
         var fields: [(name: String, value: String)] = []
         for line in lines.dropFirst() where !line.isEmpty {
             if line.first == " " || line.first == "\t", let last = fields.popLast() {
-                fields.append((last.name, last.value + " " + line.trimmingBlanks()))
+                fields.append((last.name, last.value + " " + String(line.trimmingASCIIWhitespace())))
             } else if let colon = line.firstIndex(of: ":") {
-                fields.append((line[..<colon].trimmingBlanks(), line[line.index(after: colon)...].trimmingBlanks()))
+                fields.append((String(line[..<colon].trimmingASCIIWhitespace()), String(line[line.index(after: colon)...].trimmingASCIIWhitespace())))
             }
         }
         firstLine = first

@@ -1,4 +1,5 @@
 import Crypto
+import MirrorCore
 
 /// Digests as WARC headers write them: `sha1:` and the SHA-1 in base32 (RFC 4648), which is
 /// what `WARC-Block-Digest` and `WARC-Payload-Digest` hold in files written by wget, Heritrix
@@ -32,7 +33,7 @@ enum WARCDigest {
     static func parse(_ value: String) -> (algorithm: String, bytes: [UInt8])? {
         guard let colon = value.firstIndex(of: ":") else { return nil }
         let algorithm = value[..<colon].lowercased().replacingOccurrences(of: "-", with: "")
-        let text = value[value.index(after: colon)...].trimmingBlanks()
+        let text = String(value[value.index(after: colon)...].trimmingASCIIWhitespace())
         let length = ["sha1": 20, "sha256": 32][algorithm]
         guard let length else { return nil }
         if let bytes = hex(text), bytes.count == length { return (algorithm, bytes) }

@@ -1,3 +1,5 @@
+import MirrorCore
+
 /// A `Range: bytes=…` header with one range (RFC 9110 §14.1.2): `first-last`, `first-` or
 /// `-suffixLength`. Several ranges, or another unit, are not parsed: such a request gets
 /// the whole representation, as the RFC allows.
@@ -10,11 +12,11 @@ struct ByteRange: Equatable {
     let form: Form
 
     init?(header: String) {
-        let value = header.trimmingWhitespace()
+        let value = header.trimmingASCIIWhitespace()
         guard value.lowercased().hasPrefix("bytes=") else { return nil }
-        let spec = value.dropFirst(6).trimmingWhitespace()
+        let spec = value.dropFirst(6).trimmingASCIIWhitespace()
         guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return nil }
-        let first = spec[..<dash].trimmingWhitespace(), last = spec[spec.index(after: dash)...].trimmingWhitespace()
+        let first = spec[..<dash].trimmingASCIIWhitespace(), last = spec[spec.index(after: dash)...].trimmingASCIIWhitespace()
         if first.isEmpty {
             guard let length = Self.number(last) else { return nil }
             form = .suffix(length)
@@ -48,11 +50,3 @@ struct ByteRange: Equatable {
     }
 }
 
-extension StringProtocol where SubSequence == Substring {
-    func trimmingWhitespace() -> Substring {
-        let isSpace = { (c: Character) in c == " " || c == "\t" }
-        guard let start = firstIndex(where: { !isSpace($0) }) else { return "" }
-        let end = lastIndex(where: { !isSpace($0) })!
-        return self[start...end]
-    }
-}

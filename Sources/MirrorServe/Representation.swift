@@ -49,7 +49,7 @@ public struct Representation: Sendable {
 
     /// If-Range: an entity tag must match strongly; a date must equal Last-Modified exactly.
     private func rangeStillApplies(_ value: String) -> Bool {
-        let value = value.trimmingWhitespace()
+        let value = value.trimmingASCIIWhitespace()
         if value.hasPrefix("\"") || value.hasPrefix("W/") { return !value.hasPrefix("W/") && String(value) == etag }
         guard let date = HTTPDate.parse(value), let lastModified else { return false }
         return date == lastModified
@@ -57,9 +57,9 @@ public struct Representation: Sendable {
 
     /// Whether an If-Match / If-None-Match list names this representation's tag (`*` names any).
     private func matches(_ list: String, weak: Bool) -> Bool {
-        if list.trimmingWhitespace() == "*" { return true }
+        if list.trimmingASCIIWhitespace() == "*" { return true }
         guard let etag else { return false }
-        for candidate in list.split(separator: ",").map({ $0.trimmingWhitespace() }) {
+        for candidate in list.split(separator: ",").map({ $0.trimmingASCIIWhitespace() }) {
             if candidate == etag { return true }
             if weak, candidate.hasPrefix("W/"), candidate.dropFirst(2) == etag { return true }
         }

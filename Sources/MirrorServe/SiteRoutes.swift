@@ -98,7 +98,7 @@ public struct SiteRoutes: Sendable {
     /// A URL of a crawled host, or a redirect to it with the slash the crawl saw.
     private func original(authority: String, path: Substring, query: Substring?, prefix: String) -> SiteRoute? {
         for scheme in schemes[authority] ?? [] {
-            let asked = "\(scheme)://\(authority)\(path)\(query.map { "?\($0)" } ?? "")"
+            let asked = "\(scheme)://\(authority)\(path)\(Self.suffix(query))"
             // Targets usually come as the crawl normalized them: look them up before normalizing.
             if let resource = manifest.resources[asked] { return .file(path: resource.path, resource: resource) }
             guard let url = URLNormalizer.normalize(asked) else { continue }
@@ -106,7 +106,7 @@ public struct SiteRoutes: Sendable {
             if let redirect = manifest.redirects[url] { return .redirect(status: redirect.status, location: served(redirect.location)) }
             if !path.hasSuffix("/"), let slashed = URLNormalizer.normalize("\(scheme)://\(authority)\(path)/"),
                manifest.resources[slashed] != nil || manifest.redirects[slashed] != nil {
-                return .redirect(status: 301, location: "\(prefix)\(path)/\(query.map { "?\($0)" } ?? "")")
+                return .redirect(status: 301, location: "\(prefix)\(path)/\(Self.suffix(query))")
             }
         }
         return nil
@@ -123,7 +123,7 @@ public struct SiteRoutes: Sendable {
         var relative = String(decoded.dropFirst())
         if relative.isEmpty || relative.hasSuffix("/") { relative += "index.html" }
         if let resource = files[relative] { return .file(path: relative, resource: resource) }
-        if folders.contains(relative) { return .redirect(status: 301, location: "\(path)/\(query.map { "?\($0)" } ?? "")") }
+        if folders.contains(relative) { return .redirect(status: 301, location: "\(path)/\(Self.suffix(query))") }
         return nil
     }
 
@@ -136,6 +136,11 @@ public struct SiteRoutes: Sendable {
     }
 
     private func url(authority: String, path: Substring, query: Substring?) -> String {
-        "\(schemes[authority]?.first ?? start?.scheme ?? "http")://\(authority)\(path)\(query.map { "?\($0)" } ?? "")"
+        "\(schemes[authority]?.first ?? start?.scheme ?? "http")://\(authority)\(path)\(Self.suffix(query))"
+    }
+
+    /// `?QUERY`, or nothing for a target without a query.
+    private static func suffix(_ query: Substring?) -> String {
+        query.map { "?\($0)" } ?? ""
     }
 }

@@ -2,7 +2,8 @@
 # 127.0.0.1. Needs $work (a scratch folder, removed on exit). Sets $docs, $port and $origin.
 # The same pages are also served under /copy1/ … /copy4/, for measurements that need a bigger site.
 docs=/usr/share/doc/python3.11/html
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+source "$(dirname "${BASH_SOURCE[0]}")/free-port.sh"
+port=$(free_port)
 cat > "$work/nginx.conf" <<CONF
 worker_processes 1;
 pid $work/nginx.pid;

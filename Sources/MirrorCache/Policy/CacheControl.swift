@@ -1,3 +1,4 @@
+import MirrorCore
 public import NIOHTTP1
 
 /// The directives of every `Cache-Control` field line of a message (RFC 9111 §5.2).
@@ -110,13 +111,4 @@ public struct CacheControl: Sendable, Equatable {
 
 extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }
-}
-
-extension StringProtocol {
-    func trimmingASCIIWhitespace() -> SubSequence {
-        var slice = self[...]
-        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
-        return slice
-    }
 }
