@@ -97,12 +97,26 @@ let package = Package(
             swiftSettings: settings
         ),
 
+        // `mirror proxy`: a caching forward and reverse proxy on MirrorServe's server.
+        .target(
+            name: "MirrorProxy",
+            dependencies: [
+                "MirrorCore", "MirrorCache", "MirrorHTTP", "MirrorServe",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            swiftSettings: settings
+        ),
+
         // The command line: parsing, printing, exit codes.
         .target(
             name: "MirrorCLI",
             dependencies: [
                 "MirrorCache", "MirrorHTTP", "MirrorCrawl", "MirrorSite", "MirrorBundle", "MirrorHTML", "MirrorCompression", "MirrorServe",
-                "MirrorSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MirrorProxy", "MirrorSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings
@@ -177,6 +191,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "MirrorProxyTests",
+            dependencies: ["MirrorProxy", "MirrorServe", "MirrorCache", "MirrorHTTP", "MirrorTestSupport"],
             swiftSettings: settings
         ),
         .testTarget(name: "MirrorSiteTests", dependencies: ["MirrorSite", "MirrorTestSupport"], swiftSettings: settings),

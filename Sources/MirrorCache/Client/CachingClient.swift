@@ -58,18 +58,20 @@ public final class CachingClient: Sendable {
             return try await bypass(request)
         }
         if configuration.mode == .offline && request.method == .HEAD { request.method = .GET }
-        let flightKey = "\(request.method.rawValue) \(request.url)\n"
+        let key = configuration.admission.cacheKey(url)
+        let flightKey = "\(request.method.rawValue) \(key)\n"
             + request.headers.map { "\($0.name.lowercased()):\($0.value)" }.sorted().joined(separator: "\n")
         let admitted = request
-        return try await flights.run(key: flightKey) { try await self.answer(admitted) }
+        return try await flights.run(key: flightKey) { try await self.answer(admitted, key: key) }
     }
 
     // MARK: The cached path
 
-    private func answer(_ request: CacheRequest) async throws -> CacheResponse {
+    /// - Parameter key: the URL the response is filed under (`AdmissionRules.cacheKey`).
+    private func answer(_ request: CacheRequest, key: String) async throws -> CacheResponse {
         let requestControl = CacheControl(request.headers, isRequest: true)
         let networkAllowed = configuration.mode != .offline && !requestControl.onlyIfCached
-        if let stored = try store.entry(for: request.url, request: request.headers) {
+        if let stored = try store.entry(for: key, request: request.headers) {
             if let since = request.reuseStoredSince, stored.head.responseTime >= since,
                let response = fromStore(stored, age: policy.currentAge(stored.head, now: now()), outcome: .hit, for: request) {
                 return response
@@ -82,15 +84,15 @@ public final class CachingClient: Sendable {
             case .unsatisfiable:
                 return Self.gatewayTimeout(request.url)
             case .validate:
-                if networkAllowed { return try await validate(stored, for: request) }
+                if networkAllowed { return try await validate(stored, for: request, key: key) }
             }
         }
         guard networkAllowed else { return Self.gatewayTimeout(request.url) }
-        return try await fetchFromOrigin(request)
+        return try await fetchFromOrigin(request, key: key)
     }
 
     /// Sends a conditional request for a stored response and handles 304, a new response, or failure.
-    private func validate(_ stored: CacheEntry, for request: CacheRequest) async throws -> CacheResponse {
+    private func validate(_ stored: CacheEntry, for request: CacheRequest, key: String) async throws -> CacheResponse {
         var conditional = request
         if policy.hasValidators(stored.head) {
             conditional.method = .GET
@@ -112,23 +114,23 @@ public final class CachingClient: Sendable {
             if let answer = fromStore(entry, age: policy.currentAge(head, now: now()), outcome: .revalidated, for: request) {
                 return answer
             }
-            return try await fetchFromOrigin(request)  // the body was damaged: fetch it again
+            return try await fetchFromOrigin(request, key: key)  // the body was damaged: fetch it again
         }
         if response.status >= 500, let stale = staleOnError(stored, for: request) {
             try await Self.drain(response.body)
             return stale
         }
-        return try await receive(response, for: request, requestTime: requestTime, responseTime: responseTime)
+        return try await receive(response, for: request, key: key, requestTime: requestTime, responseTime: responseTime)
     }
 
-    private func fetchFromOrigin(_ request: CacheRequest) async throws -> CacheResponse {
+    private func fetchFromOrigin(_ request: CacheRequest, key: String) async throws -> CacheResponse {
         let requestTime = now()
         let response = try await send(request)
-        return try await receive(response, for: request, requestTime: requestTime, responseTime: now())
+        return try await receive(response, for: request, key: key, requestTime: requestTime, responseTime: now())
     }
 
-    /// Streams a response body into the store (or a temporary file when it may not be stored).
-    private func receive(_ response: TransportResponse, for request: CacheRequest, requestTime: Double,
+    /// Streams a response body into the store under `key` (or a temporary file when it may not be stored).
+    private func receive(_ response: TransportResponse, for request: CacheRequest, key: String, requestTime: Double,
                          responseTime: Double) async throws -> CacheResponse {
         let outcome: CacheOutcome = configuration.admission.admits(
             url: URLParts(request.url)!, method: request.method, headers: request.headers) ? .miss : .bypass
@@ -140,7 +142,7 @@ public final class CachingClient: Sendable {
         let head = CachedResponseHead(status: response.status, headers: headers, requestTime: requestTime, responseTime: responseTime)
         if outcome == .miss,
            policy.canStore(method: request.method, request: request.headers, status: response.status, response: response.headers) {
-            let entry = try store.store(url: request.url, request: request.headers, head: head, body: writer)
+            let entry = try store.store(url: key, request: request.headers, head: head, body: writer)
             if let body = store.body(of: entry) {
                 return CacheResponse(status: entry.status, headers: entry.headers, body: body, outcome: .miss, entry: entry)
             }
@@ -193,9 +195,9 @@ public final class CachingClient: Sendable {
         let requestTime = now()
         let response = try await send(request)
         for url in policy.invalidatedURLs(method: request.method, status: response.status, url: request.url, response: response.headers) {
-            if let normalized = URLNormalizer.normalize(url) { try store.remove(url: normalized) }
+            if let parts = URLParts(url) { try store.remove(url: configuration.admission.cacheKey(parts)) }
         }
-        return try await receive(response, for: request, requestTime: requestTime, responseTime: now())
+        return try await receive(response, for: request, key: request.url, requestTime: requestTime, responseTime: now())
     }
 
     private func send(_ request: CacheRequest) async throws -> TransportResponse {

@@ -1,0 +1,60 @@
+import Foundation
+import MirrorCache
+import MirrorHTTP
+import MirrorProxy
+import MirrorServe
+import MirrorTestSupport
+
+/// A `mirror proxy` in process, on a real socket, with its own cache folder; requests go to it
+/// as exact bytes (`RawHTTPConnection`), as curl or a browser would send them.
+struct ProxyHarness {
+    let server: HTTPServer
+    let store: CacheStore
+    let transport: AsyncHTTPClientTransport
+    let cacheFolder: String
+
+    /// Starts a proxy; `cacheFolder` lets a second proxy (say, a replay) use what a first one recorded.
+    static func start(_ configuration: ProxyConfiguration, cacheFolder: String? = nil) async throws -> ProxyHarness {
+        let folder = cacheFolder
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("proxy-\(UUID().uuidString)").path
+        let store = try CacheStore(directory: folder)
+        let transport = AsyncHTTPClientTransport()
+        let responder = ProxyResponder(configuration: configuration, store: store, transport: transport)
+        let server = try await HTTPServer.start(ServerConfiguration(port: 0), responder: responder)
+        return ProxyHarness(server: server, store: store, transport: transport, cacheFolder: folder)
+    }
+
+    /// A reverse proxy for `origin`.
+    static func reverse(_ origin: TestOrigin, mode: ProxyConfiguration.Mode = .record,
+                        cacheFolder: String? = nil, adjust: (inout ProxyConfiguration) -> Void = { _ in }) async throws -> ProxyHarness {
+        var configuration = ProxyConfiguration(mode: mode, upstream: origin.baseURL)
+        adjust(&configuration)
+        return try await start(configuration, cacheFolder: cacheFolder)
+    }
+
+    var port: Int { server.port }
+
+    /// Sends `request` as written (its lines joined with CRLF, a blank line added) and reads one response.
+    func send(_ lines: [String], body: String = "", headOnly: Bool = false) async throws -> RawHTTPResponse {
+        let port = self.port
+        let message = lines.joined(separator: "\r\n") + "\r\n\r\n" + body
+        return try await RawHTTPConnection.run {
+            let connection = try RawHTTPConnection(port: port)
+            try connection.send(message)
+            return try connection.readResponse(headOnly: headOnly)
+        }
+    }
+
+    /// A simple request with `Host` and `Connection: close`, plus `headers`.
+    func request(_ method: String = "GET", _ target: String, headers: [String] = [], body: String = "") async throws -> RawHTTPResponse {
+        var lines = ["\(method) \(target) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close"] + headers
+        if !body.isEmpty { lines.append("Content-Length: \(body.utf8.count)") }
+        return try await send(lines, body: body, headOnly: method == "HEAD")
+    }
+
+    func stop() async {
+        await server.shutdown()
+        try? await transport.shutdown()
+        try? FileManager.default.removeItem(atPath: cacheFolder)
+    }
+}
