@@ -52,9 +52,10 @@ struct ProxyHarness {
         return try await send(lines, body: body, headOnly: method == "HEAD")
     }
 
-    func stop() async {
+    /// Stops the proxy and removes its cache folder, unless another proxy is to use it.
+    func stop(keepingCache: Bool = false) async {
         await server.shutdown()
         try? await transport.shutdown()
-        try? FileManager.default.removeItem(atPath: cacheFolder)
+        if !keepingCache { try? FileManager.default.removeItem(atPath: cacheFolder) }
     }
 }
