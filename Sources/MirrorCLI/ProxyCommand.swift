@@ -71,7 +71,9 @@ struct ProxyCommand: AsyncParsableCommand {
         if !quiet { log = { @Sendable line in Output.line(line.description) } }
         let server: HTTPServer
         do {
-            server = try await HTTPServer.start(ServerConfiguration(host: host, port: port), responder: responder, log: log)
+            var serverConfiguration = ServerConfiguration(host: host, port: port)
+            serverConfiguration.tunnelsConnect = configuration.tunnelsConnect
+            server = try await HTTPServer.start(serverConfiguration, responder: responder, log: log)
         } catch {
             try? await transport.shutdown()
             throw CommandFailure("cannot listen on \(host):\(port): \(error); pick another --port or --host", status: .io)

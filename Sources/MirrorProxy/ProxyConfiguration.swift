@@ -26,6 +26,9 @@ public struct ProxyConfiguration: Sendable {
         self.upstream = upstream.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
     }
 
+    /// Whether the server should tunnel CONNECT: a forward proxy does, except in replay (no network).
+    public var tunnelsConnect: Bool { upstream == nil && mode != .replay }
+
     /// The caching client's configuration for this proxy.
     var clientConfiguration: CachingClient.Configuration {
         var configuration = cache

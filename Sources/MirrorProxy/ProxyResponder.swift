@@ -21,6 +21,7 @@ public struct ProxyResponder: HTTPResponder {
     }
 
     public func respond(to request: ServerRequest) async -> ServerResponse {
+        if request.method == .CONNECT { return refusedTunnel(to: request.head.uri) }
         guard let url = target(of: request.head) else {
             let expected = configuration.upstream == nil
                 ? "an absolute-form target (http://host/path): this is a forward proxy; set http_proxy to use it"
@@ -106,6 +107,19 @@ public struct ProxyResponder: HTTPResponder {
                                  via: configuration.via)
         response.logNote = CacheStatus.replayMiss.parameters
         return response
+    }
+
+    /// CONNECT when the server does not tunnel it (`ProxyConfiguration.tunnelsConnect`). The reason
+    /// phrase says why: NIOHTTP1 sends no body in a CONNECT response.
+    private func refusedTunnel(to authority: String) -> ServerResponse {
+        let replaying = configuration.mode == .replay
+        let reason = (replaying ? "Replaying, no connection to " : "A reverse proxy does not tunnel to ") + authority
+        let status = replaying ? CacheStatus.replayMiss : CacheStatus(parameters: "fwd=method")
+        var headers = ProxyHeaders.response([:], via: configuration.via, status: status)
+        headers.add(name: "Connection", value: "close")
+        return ServerResponse(
+            status: .custom(code: replaying ? UInt(configuration.missStatus) : 405, reasonPhrase: reason.filter { $0.isASCII && !$0.isNewline }),
+            headers: headers, logNote: "tunnel-refused")
     }
 
     // MARK: Around the cache

@@ -50,6 +50,9 @@ public final class HTTPServer: Sendable {
                         readTimeout: configuration.stallTimeout, writeTimeout: configuration.stallTimeout))
                     try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
                     try pipeline.addHandler(ConnectionDeadline(headerTimeout: configuration.headerTimeout))
+                    if configuration.tunnelsConnect {
+                        try pipeline.addHandler(ConnectTunnel(connectTimeout: configuration.tunnelConnectTimeout))
+                    }
                     let connection = try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
                         wrappingChannelSynchronously: channel)
                     Task { await handler.serve(connection) }

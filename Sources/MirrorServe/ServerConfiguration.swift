@@ -20,6 +20,11 @@ public struct ServerConfiguration: Sendable {
     public var maxTargetBytes = 8192
     /// The largest request body accepted; larger ones get 413.
     public var maxRequestBodyBytes = 1 << 20
+    /// Whether `CONNECT host:port` opens a tunnel there (a forward proxy); otherwise CONNECT
+    /// reaches the responder like any other method.
+    public var tunnelsConnect = false
+    /// How long a tunnel may take to connect.
+    public var tunnelConnectTimeout: TimeAmount = .seconds(10)
 
     public init(host: String = "127.0.0.1", port: Int = 8080) {
         self.host = host

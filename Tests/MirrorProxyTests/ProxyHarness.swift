@@ -20,7 +20,9 @@ struct ProxyHarness {
         let store = try CacheStore(directory: folder)
         let transport = AsyncHTTPClientTransport()
         let responder = ProxyResponder(configuration: configuration, store: store, transport: transport)
-        let server = try await HTTPServer.start(ServerConfiguration(port: 0), responder: responder)
+        var serverConfiguration = ServerConfiguration(port: 0)
+        serverConfiguration.tunnelsConnect = configuration.tunnelsConnect
+        let server = try await HTTPServer.start(serverConfiguration, responder: responder)
         return ProxyHarness(server: server, store: store, transport: transport, cacheFolder: folder)
     }
 
