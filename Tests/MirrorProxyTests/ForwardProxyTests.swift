@@ -1,5 +1,6 @@
 import Foundation
 import MirrorCore
+import MirrorHTTP
 import MirrorProxy
 import MirrorTestSupport
 import Testing
@@ -37,5 +38,27 @@ struct ForwardProxyTests {
         #expect(response.status == 502)
         #expect(response.text.contains(url))
         await proxy.stop()
+    }
+
+    /// An upstream certificate is checked as usual: one from an unknown authority is a 502 that
+    /// says so, never accepted silently; trusting that authority (`--ca-certificate`) lets it through.
+    @Test func aBadUpstreamCertificateIsA502ThatSaysWhy() async throws {
+        let authority = try TestCertificateAuthority()
+        let origin = try await TestOrigin.start(tls: try authority.serverIdentity())
+        origin.route("/secure") { _ in .html("secure page") }
+        let request = ["GET \(origin.url("/secure")) HTTP/1.1", "Host: \(origin.authority)", "Connection: close"]
+        let untrusting = try await ProxyHarness.start(ProxyConfiguration())
+        let refused = try await untrusting.send(request)
+        #expect(refused.status == 502)
+        #expect(refused.text.contains("the certificate is not trusted"), "\(refused.text)")
+        #expect(origin.requests(path: "/secure").isEmpty)
+        await untrusting.stop()
+        let trusting = try await ProxyHarness.start(ProxyConfiguration(), security: try TransportSecurity(
+            caCertificateFiles: [try authority.certificateFile()], environment: [:]))
+        let accepted = try await trusting.send(request)
+        #expect(accepted.status == 200)
+        #expect(accepted.text == "secure page")
+        await trusting.stop()
+        try await origin.shutdown()
     }
 }

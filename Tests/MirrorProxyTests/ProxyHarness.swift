@@ -14,11 +14,12 @@ struct ProxyHarness {
     let cacheFolder: String
 
     /// Starts a proxy; `cacheFolder` lets a second proxy (say, a replay) use what a first one recorded.
-    static func start(_ configuration: ProxyConfiguration, cacheFolder: String? = nil) async throws -> ProxyHarness {
+    static func start(_ configuration: ProxyConfiguration, cacheFolder: String? = nil,
+                      security: TransportSecurity = TransportSecurity()) async throws -> ProxyHarness {
         let folder = cacheFolder
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("proxy-\(UUID().uuidString)").path
         let store = try CacheStore(directory: folder)
-        let transport = AsyncHTTPClientTransport()
+        let transport = AsyncHTTPClientTransport(security: security)
         let responder = ProxyResponder(configuration: configuration, store: store, transport: transport)
         var serverConfiguration = ServerConfiguration(port: 0)
         serverConfiguration.tunnelsConnect = configuration.tunnelsConnect
