@@ -195,7 +195,10 @@ let package = Package(
         ),
         .testTarget(
             name: "MirrorProxyTests",
-            dependencies: ["MirrorProxy", "MirrorServe", "MirrorCache", "MirrorHTTP", "MirrorTestSupport"],
+            dependencies: [
+                "MirrorProxy", "MirrorServe", "MirrorCache", "MirrorHTTP", "MirrorTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             swiftSettings: settings
         ),
         .testTarget(name: "MirrorSiteTests", dependencies: ["MirrorSite", "MirrorTestSupport"], swiftSettings: settings),

@@ -19,7 +19,7 @@ struct CacheStatus {
         case .staleHit: parameters = "hit; detail=stale"
         case .staleOnError: parameters = "hit; detail=stale-if-error"
         case .revalidated: parameters = "fwd=stale; fwd-status=304"
-        case .miss: parameters = "fwd=uri-miss; fwd-status=\(response.status)" + (response.entry == nil ? "" : "; stored")
+        case .miss: parameters = "fwd=uri-miss; fwd-status=\(response.status)" + (response.isStored ? "; stored" : "")
         case .bypass:
             parameters = (method == "GET" || method == "HEAD" ? "fwd=bypass" : "fwd=method") + "; fwd-status=\(response.status)"
         case .offlineMiss: parameters = "detail=not-stored"

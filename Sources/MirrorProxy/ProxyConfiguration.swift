@@ -34,6 +34,7 @@ public struct ProxyConfiguration: Sendable {
         var configuration = cache
         configuration.policy.isShared = true
         if mode == .replay { configuration.mode = .offline }
+        configuration.streamsBodies = true
         // A proxy forwards the client's User-Agent and adds none; compressed transfer saves the
         // origin's bandwidth and the client still gets a decoded body.
         configuration.defaultHeaders = ["Accept-Encoding": "gzip, deflate"]

@@ -63,13 +63,22 @@ public struct ProxyResponder: HTTPResponder {
         let status = CacheStatus(response, method: request.method.rawValue)
         var headers = ProxyHeaders.response(response.headers, via: configuration.via, status: status)
         var code = HTTPResponseStatus(statusCode: response.status)
-        var selected = 0..<response.body.count
-        if request.method == .GET { headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count)) }
+        var selected = 0..<(response.body.lengthIsKnown ? response.body.count : Int.max)
+        var conditions = request.headers
+        if request.method == .GET {
+            if response.body.lengthIsKnown {
+                headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count))
+            } else {
+                // Still arriving at an unknown length: the whole body, as it comes (a range may be ignored).
+                headers.remove(name: "content-length")
+                conditions.remove(name: "range")
+            }
+        }
         if isRead && response.status == 200 {
             let representation = Representation(
                 size: response.body.count, etag: headers.first(name: "etag"),
                 lastModified: headers.first(name: "last-modified").flatMap(HTTPDate.parse))
-            switch representation.answer(method: request.method, headers: request.headers) {
+            switch representation.answer(method: request.method, headers: conditions) {
             case .full:
                 break
             case .notModified:
