@@ -16,14 +16,20 @@ struct ProxyCommand: AsyncParsableCommand {
             --upstream it is a reverse proxy for that origin. record answers as an RFC 9111 \
             shared cache and stores what may be stored; replay answers from the cache alone and \
             never touches the network (a miss gets --on-miss); passthrough caches nothing. Every \
-            response carries Cache-Status (RFC 9211).
+            response carries Cache-Status (RFC 9211). With --mitm, HTTPS through CONNECT is \
+            decrypted with certificates from a local CA made in the cache folder (clients must \
+            trust it: `mirror proxy ca` prints its path) and cached like HTTP; without, it is \
+            tunnelled unread.
 
             Examples:
               mirror proxy --port 3128 --mode record
               mirror proxy --port 3128 --mode replay --on-miss 404
               mirror proxy --upstream https://docs.example.org --port 8080
               mirror proxy --ignore-param 'utm_*' --ignore-param _ --max-age 1d
-            """
+              mirror proxy --mitm --port 3128
+              mirror proxy ca
+            """,
+        subcommands: [CertificateAuthority.self]
     )
 
     @Option(help: "The address to listen on.") var host: String = "127.0.0.1"
@@ -48,6 +54,8 @@ struct ProxyCommand: AsyncParsableCommand {
     var ignoreParam: [String] = []
     @Option(help: ArgumentHelp("A request's time limit (seconds, or 30s, 2m…).", valueName: "DURATION"))
     var timeout = TimeSpan(seconds: 30)
+    @Flag(help: "Decrypt HTTPS (CONNECT) with certificates from the local CA and cache it (see `mirror proxy ca`).")
+    var mitm = false
     @Flag(help: "Do not log each request.") var quiet = false
 
     func validate() throws {
@@ -72,7 +80,7 @@ struct ProxyCommand: AsyncParsableCommand {
         let server: HTTPServer
         do {
             var serverConfiguration = ServerConfiguration(host: host, port: port)
-            serverConfiguration.tunnelsConnect = configuration.tunnelsConnect
+            configuration.configureTunnels(&serverConfiguration)
             server = try await HTTPServer.start(serverConfiguration, responder: responder, log: log)
         } catch {
             try? await transport.shutdown()
@@ -89,6 +97,7 @@ struct ProxyCommand: AsyncParsableCommand {
 
     func proxyConfiguration() throws -> ProxyConfiguration {
         var configuration = ProxyConfiguration(mode: mode, upstream: upstream)
+        if mitm { configuration.interception = try CertificateAuthority.load(cacheOptions.directory()) }
         configuration.missStatus = onMiss
         configuration.cache.mode = refresh ? .refresh : maxAge.map { .maxAge($0.seconds) } ?? .standard
         configuration.cache.timeout = timeout.duration
@@ -106,3 +115,36 @@ struct ProxyCommand: AsyncParsableCommand {
 
 /// `--mode record|replay|passthrough`.
 extension ProxyConfiguration.Mode: ExpressibleByArgument {}
+
+extension ProxyCommand {
+    /// `mirror proxy ca`: the local CA of `--mitm`, created if need be: its certificate's path and SPKI hash.
+    struct CertificateAuthority: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "ca",
+            abstract: "Print the path of the --mitm CA certificate and its SPKI SHA-256 (creating it if need be).",
+            discussion: """
+                Trust the certificate in the client (a browser's or the system's store, curl \
+                --cacert), or give Chromium the hash: --ignore-certificate-errors-spki-list=HASH.
+
+                Examples:
+                  mirror proxy ca
+                  mirror proxy ca --cache ./cache
+                """)
+
+        @OptionGroup var cacheOptions: CacheOptions
+
+        func run() throws {
+            let authority = try Self.load(cacheOptions.directory())
+            Output.line("certificate: \(authority.certificatePath)")
+            Output.line("spki-sha256: \(authority.spkiSHA256)")
+        }
+
+        static func load(_ cacheFolder: String) throws -> InterceptionAuthority {
+            do {
+                return try InterceptionAuthority(cacheFolder: cacheFolder)
+            } catch {
+                throw CommandFailure("cannot load or create the --mitm CA in \(cacheFolder)/mitm: \(error)", status: .io)
+            }
+        }
+    }
+}

@@ -1,4 +1,5 @@
 public import MirrorCache
+public import MirrorServe
 
 /// What `mirror proxy` does with the requests it receives.
 public struct ProxyConfiguration: Sendable {
@@ -18,6 +19,9 @@ public struct ProxyConfiguration: Sendable {
     public var missStatus = 504
     /// The cache's settings; the proxy makes its policy shared, and replay makes its mode offline.
     public var cache = CachingClient.Configuration()
+    /// Decrypt CONNECT tunnels with certificates from this authority and answer what is inside
+    /// through the cache (`--mitm`); nil tunnels them unread.
+    public var interception: InterceptionAuthority?
     /// This proxy's entry in `Via` (RFC 9110 §7.6.3), in requests and responses.
     public var via = "1.1 mirror"
 
@@ -26,8 +30,15 @@ public struct ProxyConfiguration: Sendable {
         self.upstream = upstream.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
     }
 
-    /// Whether the server should tunnel CONNECT: a forward proxy does, except in replay (no network).
-    public var tunnelsConnect: Bool { upstream == nil && mode != .replay }
+    /// Whether the server should take CONNECT: a forward proxy does, except in replay (no
+    /// network) unless it intercepts, answering from the cache.
+    public var tunnelsConnect: Bool { upstream == nil && (mode != .replay || interception != nil) }
+
+    /// The server's settings for CONNECT.
+    public func configureTunnels(_ server: inout ServerConfiguration) {
+        server.tunnelsConnect = tunnelsConnect
+        server.tunnelInterceptor = interception
+    }
 
     /// The caching client's configuration for this proxy.
     var clientConfiguration: CachingClient.Configuration {

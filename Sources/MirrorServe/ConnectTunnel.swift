@@ -1,21 +1,27 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// Answers `CONNECT host:port` by opening a TCP connection there and, after the 200, taking the
 /// HTTP handlers out of the client's pipeline and gluing the two connections together, so
-/// that bytes (usually TLS) pass through unread. Other requests go on to the responder.
+/// that bytes (usually TLS) pass through unread. With an interceptor, it answers the TLS itself
+/// and passes the requests inside to the responder instead. Other requests go on to the responder.
 final class ConnectTunnel: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
     private let connectTimeout: TimeAmount
+    private let headerTimeout: TimeAmount
+    private let interceptor: (any TunnelInterceptor)?
     private var target: (host: String, port: Int)?
     private var isTunnelling = false
 
-    init(connectTimeout: TimeAmount) {
+    init(connectTimeout: TimeAmount, headerTimeout: TimeAmount, interceptor: (any TunnelInterceptor)?) {
         self.connectTimeout = connectTimeout
+        self.headerTimeout = headerTimeout
+        self.interceptor = interceptor
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -30,6 +36,7 @@ final class ConnectTunnel: ChannelInboundHandler, RemovableChannelHandler {
         guard let (host, port) = target else {
             return refuse(context, .custom(code: 400, reasonPhrase: "CONNECT wants host:port"))
         }
+        if let interceptor { return intercept(context, host: host, port: port, with: interceptor) }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         ClientBootstrap(group: context.eventLoop)
             .connectTimeout(connectTimeout)
@@ -48,20 +55,52 @@ final class ConnectTunnel: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Sends the 200, then leaves only the glue between the two connections.
     private func join(_ context: ChannelHandlerContext, to peer: any Channel) {
+        established(context) { pipeline, tunnel in
+            let (local, remote) = GlueHandler.matchedPair()
+            try pipeline.addHandler(local, position: .after(tunnel))
+            try peer.pipeline.syncOperations.addHandler(remote)
+        } failed: {
+            peer.close(promise: nil)
+        }
+    }
+
+    /// Sends the 200, then answers the client's TLS with a certificate for `host` and reads the
+    /// HTTP inside with a fresh codec, its targets made absolute for the responder.
+    private func intercept(_ context: ChannelHandlerContext, host: String, port: Int, with interceptor: any TunnelInterceptor) {
+        let tls: NIOSSLContext
+        do {
+            tls = try interceptor.serverContext(forHost: host)
+        } catch {
+            return refuse(context, .custom(code: 502, reasonPhrase: "No certificate for \(host)"))
+        }
+        let headerTimeout = self.headerTimeout
+        established(context) { pipeline, tunnel in
+            let decryption = NIOSSLServerHandler(context: tls)
+            try pipeline.addHandler(decryption, position: .first)
+            try pipeline.configureHTTPServerPipeline(position: .after(decryption), withPipeliningAssistance: true,
+                                                     withErrorHandling: true)
+            try pipeline.addHandler(ConnectionDeadline(headerTimeout: headerTimeout), position: .before(tunnel))
+            try pipeline.addHandler(InterceptedTarget(host: host, port: port), position: .after(tunnel))
+        } failed: {}
+    }
+
+    /// Sends the 200, takes the HTTP handlers and timeouts out of the pipeline, lets `next` add
+    /// what the tunnel needs, and removes this handler.
+    private func established(_ context: ChannelHandlerContext,
+                             _ next: @escaping (ChannelPipeline.SynchronousOperations, ConnectTunnel) throws -> Void,
+                             failed: @escaping () -> Void) {
         let head = HTTPResponseHead(version: .http1_1, status: .ok, headers: ["Content-Length": "0"])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let loopBound = NIOLoopBound((self, context, next, failed), eventLoop: context.eventLoop)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
-            let (tunnel, context) = loopBound.value
+            let (tunnel, context, next, failed) = loopBound.value
             do {
                 let pipeline = context.pipeline.syncOperations
                 for handler in Self.httpHandlers(pipeline) { pipeline.removeHandler(context: handler, promise: nil) }
-                let (local, remote) = GlueHandler.matchedPair()
-                try pipeline.addHandler(local, position: .after(tunnel))
-                try peer.pipeline.syncOperations.addHandler(remote)
+                try next(pipeline, tunnel)
                 pipeline.removeHandler(tunnel, promise: nil)
             } catch {
-                peer.close(promise: nil)
+                failed()
                 context.close(promise: nil)
             }
         }

@@ -51,7 +51,9 @@ public final class HTTPServer: Sendable {
                     try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
                     try pipeline.addHandler(ConnectionDeadline(headerTimeout: configuration.headerTimeout))
                     if configuration.tunnelsConnect {
-                        try pipeline.addHandler(ConnectTunnel(connectTimeout: configuration.tunnelConnectTimeout))
+                        try pipeline.addHandler(ConnectTunnel(
+                            connectTimeout: configuration.tunnelConnectTimeout, headerTimeout: configuration.headerTimeout,
+                            interceptor: configuration.tunnelInterceptor))
                     }
                     let connection = try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
                         wrappingChannelSynchronously: channel)

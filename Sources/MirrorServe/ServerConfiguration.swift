@@ -23,6 +23,9 @@ public struct ServerConfiguration: Sendable {
     /// Whether `CONNECT host:port` opens a tunnel there (a forward proxy); otherwise CONNECT
     /// reaches the responder like any other method.
     public var tunnelsConnect = false
+    /// With an interceptor, a CONNECT tunnel is decrypted and its requests answered by the
+    /// responder (no connection to the target is opened); without, its bytes pass unread.
+    public var tunnelInterceptor: (any TunnelInterceptor)?
     /// How long a tunnel may take to connect.
     public var tunnelConnectTimeout: TimeAmount = .seconds(10)
 

@@ -46,4 +46,24 @@ struct ProxyCommandTests {
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
         }
     }
+
+    /// `mirror proxy ca` creates the CA once (key readable by its owner only) and prints the
+    /// SPKI hash that Chromium takes, as openssl computes it.
+    @Test func caPrintsTheCertificateAndItsSPKIHash() async throws {
+        let first = try await MirrorProcess.run(["proxy", "ca", "--cache", root])
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try await MirrorProcess.run(["proxy", "ca", "--cache", root])
+        #expect(second.stdout == first.stdout, "created once, then reused")
+        let lines = first.stdout.split(separator: "\n")
+        #expect(lines.first == "certificate: \(root)/mitm/ca.pem")
+        let hash = try #require(lines.last?.split(separator: " ").last.map(String.init))
+        let key = try FileManager.default.attributesOfItem(atPath: root + "/mitm/ca-key.pem")
+        #expect((key[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let openssl = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", """
+            openssl x509 -in '\(root)/mitm/ca.pem' -pubkey -noout | openssl pkey -pubin -outform der \
+            | openssl dgst -sha256 -binary | base64
+            """])
+        #expect(openssl.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == hash, "\(openssl.stderr)")
+        try? FileManager.default.removeItem(atPath: root)
+    }
 }

@@ -22,7 +22,7 @@ struct ProxyHarness {
         let transport = AsyncHTTPClientTransport(security: security)
         let responder = ProxyResponder(configuration: configuration, store: store, transport: transport)
         var serverConfiguration = ServerConfiguration(port: 0)
-        serverConfiguration.tunnelsConnect = configuration.tunnelsConnect
+        configuration.configureTunnels(&serverConfiguration)
         let server = try await HTTPServer.start(serverConfiguration, responder: responder)
         return ProxyHarness(server: server, store: store, transport: transport, cacheFolder: folder)
     }
