@@ -64,6 +64,7 @@ struct ProxyCommand: AsyncParsableCommand {
         if let upstream, URLParts(upstream) == nil {
             throw ValidationError("--upstream must be an absolute http(s) URL: \(upstream)")
         }
+        if mitm && upstream != nil { throw ValidationError("--mitm is for a forward proxy: drop --upstream or --mitm") }
         if refresh && maxAge != nil { throw ValidationError("--refresh and --max-age contradict each other: choose one") }
         if mode != .record && (refresh || maxAge != nil) {
             throw ValidationError("--refresh and --max-age apply to --mode record only")
@@ -102,10 +103,7 @@ struct ProxyCommand: AsyncParsableCommand {
         configuration.cache.mode = refresh ? .refresh : maxAge.map { .maxAge($0.seconds) } ?? .standard
         configuration.cache.timeout = timeout.duration
         configuration.cache.admission = AdmissionRules(
-            hosts: try allowHost.map { pattern in
-                guard let host = HostPattern(pattern) else { throw CommandFailure("bad --allow-host pattern: \(pattern)", status: .usage) }
-                return host
-            },
+            hosts: try CrawlCommand.hostPatterns(allowHost),
             urlPatterns: try cacheURL.map(CrawlCommand.pattern),
             userAgentSuffixes: userAgentSuffix,
             ignoredParameters: ignoreParam)

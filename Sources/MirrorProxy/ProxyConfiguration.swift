@@ -32,7 +32,7 @@ public struct ProxyConfiguration: Sendable {
 
     /// Whether the server should take CONNECT: a forward proxy does, except in replay (no
     /// network) unless it intercepts, answering from the cache.
-    public var tunnelsConnect: Bool { upstream == nil && (mode != .replay || interception != nil) }
+    var tunnelsConnect: Bool { upstream == nil && (mode != .replay || interception != nil) }
 
     /// The server's settings for CONNECT.
     public func configureTunnels(_ server: inout ServerConfiguration) {

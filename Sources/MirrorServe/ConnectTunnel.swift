@@ -15,19 +15,24 @@ final class ConnectTunnel: ChannelInboundHandler, RemovableChannelHandler {
     private let connectTimeout: TimeAmount
     private let headerTimeout: TimeAmount
     private let interceptor: (any TunnelInterceptor)?
+    private let log: (@Sendable (RequestLogLine) -> Void)?
+    private var request: (head: HTTPRequestHead, started: ContinuousClock.Instant)?
     private var target: (host: String, port: Int)?
     private var isTunnelling = false
 
-    init(connectTimeout: TimeAmount, headerTimeout: TimeAmount, interceptor: (any TunnelInterceptor)?) {
+    init(connectTimeout: TimeAmount, headerTimeout: TimeAmount, interceptor: (any TunnelInterceptor)?,
+         log: (@Sendable (RequestLogLine) -> Void)?) {
         self.connectTimeout = connectTimeout
         self.headerTimeout = headerTimeout
         self.interceptor = interceptor
+        self.log = log
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
         if case .head(let head) = part, head.method == .CONNECT {
             isTunnelling = true
+            request = (head, .now)
             target = Self.authority(head.uri)
             return
         }
@@ -91,6 +96,7 @@ final class ConnectTunnel: ChannelInboundHandler, RemovableChannelHandler {
                              failed: @escaping () -> Void) {
         let head = HTTPResponseHead(version: .http1_1, status: .ok, headers: ["Content-Length": "0"])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
+        logRequest(context, status: 200, note: interceptor == nil ? "tunnel" : "intercepted")
         let loopBound = NIOLoopBound((self, context, next, failed), eventLoop: context.eventLoop)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
             let (tunnel, context, next, failed) = loopBound.value
@@ -125,8 +131,15 @@ final class ConnectTunnel: ChannelInboundHandler, RemovableChannelHandler {
     private func refuse(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus) {
         let head = HTTPResponseHead(version: .http1_1, status: status, headers: ["Connection": "close"])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
+        logRequest(context, status: Int(status.code), note: status.reasonPhrase)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    private func logRequest(_ context: ChannelHandlerContext, status: Int, note: String) {
+        guard let log, let (head, started) = request else { return }
+        log(RequestLogLine(client: context.channel.remoteAddress, method: head.method, target: head.uri, status: status,
+                           bytes: 0, duration: .now - started, note: note))
     }
 
     /// `host:port` or `[v6]:port` from a CONNECT target.

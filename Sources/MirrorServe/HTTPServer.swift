@@ -53,7 +53,7 @@ public final class HTTPServer: Sendable {
                     if configuration.tunnelsConnect {
                         try pipeline.addHandler(ConnectTunnel(
                             connectTimeout: configuration.tunnelConnectTimeout, headerTimeout: configuration.headerTimeout,
-                            interceptor: configuration.tunnelInterceptor))
+                            interceptor: configuration.tunnelInterceptor, log: log))
                     }
                     let connection = try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
                         wrappingChannelSynchronously: channel)

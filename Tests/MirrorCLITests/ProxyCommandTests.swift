@@ -41,7 +41,8 @@ struct ProxyCommandTests {
     }
 
     @Test func contradictoryOptionsAreUsageErrors() async throws {
-        for arguments in [["--on-miss", "500"], ["--mode", "replay", "--refresh"], ["--upstream", "ftp://x/"], ["--max-age", "1d", "--refresh"]] {
+        for arguments in [["--on-miss", "500"], ["--mode", "replay", "--refresh"], ["--upstream", "ftp://x/"], ["--max-age", "1d", "--refresh"],
+                          ["--mitm", "--upstream", "http://127.0.0.1:1/"]] {
             let result = try await MirrorProcess.run(["proxy"] + arguments)
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
         }

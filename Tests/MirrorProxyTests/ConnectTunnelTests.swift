@@ -29,6 +29,7 @@ struct ConnectTunnelTests {
         #expect(origin.requests(path: "/inside").count == 2)
         #expect(origin.requests(path: "/inside").first?.header("x-through") == "tunnel")
         #expect(try proxy.store.statistics().entries == 0)
+        #expect(proxy.log.all.contains { $0.contains("CONNECT \(authority) 200 0 ") && $0.hasSuffix("ms tunnel") }, "\(proxy.log.all)")
         await proxy.stop()
         try await origin.shutdown()
     }
@@ -63,6 +64,7 @@ struct ConnectTunnelTests {
         #expect(response.reason == "Replaying, no connection to \(authority)")
         #expect(closed)
         #expect(origin.connections == 0)
+        #expect(proxy.log.all.contains { $0.contains("CONNECT \(authority) 504 ") && $0.hasSuffix("tunnel-refused") })
         await proxy.stop()
         try await origin.shutdown()
     }

@@ -4,6 +4,7 @@ import MirrorHTTP
 import MirrorProxy
 import MirrorServe
 import MirrorTestSupport
+import Synchronization
 
 /// A `mirror proxy` in process, on a real socket, with its own cache folder; requests go to it
 /// as exact bytes (`RawHTTPConnection`), as curl or a browser would send them.
@@ -12,6 +13,8 @@ struct ProxyHarness {
     let store: CacheStore
     let transport: AsyncHTTPClientTransport
     let cacheFolder: String
+    /// The request log, a line per answer.
+    let log: RequestLog
 
     /// Starts a proxy; `cacheFolder` lets a second proxy (say, a replay) use what a first one recorded.
     static func start(_ configuration: ProxyConfiguration, cacheFolder: String? = nil,
@@ -23,8 +26,9 @@ struct ProxyHarness {
         let responder = ProxyResponder(configuration: configuration, store: store, transport: transport)
         var serverConfiguration = ServerConfiguration(port: 0)
         configuration.configureTunnels(&serverConfiguration)
-        let server = try await HTTPServer.start(serverConfiguration, responder: responder)
-        return ProxyHarness(server: server, store: store, transport: transport, cacheFolder: folder)
+        let log = RequestLog()
+        let server = try await HTTPServer.start(serverConfiguration, responder: responder) { log.append($0.description) }
+        return ProxyHarness(server: server, store: store, transport: transport, cacheFolder: folder, log: log)
     }
 
     /// A reverse proxy for `origin`.
@@ -61,4 +65,11 @@ struct ProxyHarness {
         try? await transport.shutdown()
         if !keepingCache { try? FileManager.default.removeItem(atPath: cacheFolder) }
     }
+}
+
+/// The lines a server logged.
+final class RequestLog: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
 }
