@@ -22,16 +22,18 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.27.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.0.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
     ],
     targets: [
-        // System C libraries, found through pkg-config.
+        // System C libraries, found through pkg-config. (zlib's module is CZlibShim: ZIPFoundation
+        // brings a module named CZlib of its own on Linux.)
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CZlibShim", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // Thin Swift layers over the C libraries.
         .target(name: "MirrorCore", swiftSettings: settings),
-        .target(name: "MirrorCompression", dependencies: ["CZlib"], swiftSettings: settings),
+        .target(name: "MirrorCompression", dependencies: ["CZlibShim"], swiftSettings: settings),
         .target(name: "MirrorSQLite", dependencies: ["CSQLite"], swiftSettings: settings),
         .target(name: "MirrorHTML", dependencies: ["CLibXML2"], swiftSettings: settings),
         .target(name: "MirrorSite", dependencies: ["MirrorCore", "MirrorCache", "MirrorHTML", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: settings),
@@ -112,12 +114,25 @@ let package = Package(
             swiftSettings: settings
         ),
 
+        // Web archives: WARC 1.1 records, CDXJ with SURT keys, WACZ packages; export and cache import.
+        .target(
+            name: "MirrorArchive",
+            dependencies: [
+                "MirrorCore", "MirrorCompression", "MirrorCache", "MirrorSite", "MirrorHTML",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            swiftSettings: settings
+        ),
+
         // The command line: parsing, printing, exit codes.
         .target(
             name: "MirrorCLI",
             dependencies: [
-                "MirrorCache", "MirrorHTTP", "MirrorCrawl", "MirrorSite", "MirrorBundle", "MirrorHTML", "MirrorCompression", "MirrorServe",
-                "MirrorProxy", "MirrorSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MirrorCache", "MirrorHTTP", "MirrorCrawl", "MirrorSite", "MirrorBundle", "MirrorArchive", "MirrorHTML",
+                "MirrorCompression", "MirrorServe", "MirrorProxy", "MirrorSQLite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings
@@ -129,6 +144,8 @@ let package = Package(
             dependencies: ["MirrorCache", .product(name: "NIOHTTP1", package: "swift-nio")],
             swiftSettings: settings
         ),
+        // Measures reading a bundle in place (scripts/bench-archive.sh).
+        .executableTarget(name: "mirror-archive-bench", dependencies: ["MirrorBundle"], swiftSettings: settings),
         // Measures link extraction and rewriting on real pages (scripts/bench-html.sh).
         .executableTarget(name: "mirror-html-bench", dependencies: ["CLibXML2", "MirrorHTML", "MirrorSite"], swiftSettings: settings),
         // Writes cache entries until killed; the crash tests SIGKILL it at random moments.
@@ -206,8 +223,21 @@ let package = Package(
         .testTarget(name: "MirrorSiteTests", dependencies: ["MirrorSite", "MirrorTestSupport"], swiftSettings: settings),
         .testTarget(name: "MirrorHTMLTests", dependencies: ["MirrorHTML", "MirrorTestSupport"], swiftSettings: settings),
         .testTarget(
+            name: "MirrorArchiveTests",
+            dependencies: [
+                "MirrorArchive", "MirrorCache", "MirrorCrawl", "MirrorSite", "MirrorTestSupport", "MirrorCompression",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            swiftSettings: settings
+        ),
+        .testTarget(
             name: "MirrorBundleTests",
-            dependencies: ["MirrorBundle", "MirrorCrawl", "MirrorHTTP", "MirrorTestSupport", "MirrorCompression"],
+            dependencies: [
+                "MirrorBundle", "MirrorCrawl", "MirrorHTTP", "MirrorTestSupport", "MirrorCompression",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: settings
         ),
     ],

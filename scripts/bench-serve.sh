@@ -63,6 +63,7 @@ http {
   server { listen 127.0.0.1:${ports[nginx]}; root $work/site; etag on; }
 }
 CONF
+chmod -R a+rX "$work"  # nginx's workers run as another user
 nginx -c "$work/nginx-site.conf"
 pids=("${server_pid[folder]}" "${server_pid[bundle]}" "${server_pid[python]}")
 for name in folder bundle python nginx; do wait_for "${ports[$name]}"; done

@@ -17,11 +17,12 @@ final class InflatedStream: @unchecked Sendable {
     private var isCancelled = false
     private let depth = 4
 
-    /// Starts decompressing `path`, producing at most `limit` bytes.
-    init(path: String, limit: Int) throws {
-        input = try InputFile(path: path, missing: .io(path: path, message: "no such file"))
+    /// Starts decompressing `input` from its start, producing at most `limit` bytes and
+    /// recording access points `accessPointSpan` bytes apart when one is given.
+    init(input: InputFile, limit: Int, accessPointSpan: Int? = nil) throws {
+        self.input = input
         do {
-            decoder = try GzipDecoder(limit: limit)
+            decoder = try GzipDecoder(limit: limit, accessPointSpan: accessPointSpan)
         } catch {
             throw BundleError.corrupt("\(error)")
         }
@@ -41,6 +42,14 @@ final class InflatedStream: @unchecked Sendable {
         }
         if let failure { throw failure }
         return nil
+    }
+
+    /// Where inflating can start again (see `GzipDecoder`); complete once `next()` returned nil.
+    var accessPoints: [GzipAccessPoint] {
+        condition.lock()
+        defer { condition.unlock() }
+        precondition(isFinished && failure == nil, "InflatedStream: access points are known at the end")
+        return decoder.accessPoints
     }
 
     /// Stops the producing thread (the reader gave up).

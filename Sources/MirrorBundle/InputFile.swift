@@ -1,7 +1,8 @@
 import Foundation
 
-/// A file read in large chunks with plain system calls (bundles move hundreds of megabytes).
-final class InputFile {
+/// A file read in large chunks with plain system calls (bundles move hundreds of megabytes),
+/// in order with `readChunks`, or at any offset from any thread with `readBytes(at:into:)`.
+final class InputFile: Sendable {
     let path: String
     let size: Int
     private let descriptor: Int32
@@ -36,6 +37,16 @@ final class InputFile {
             }
             if count == 0 { return }
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
+    }
+
+    /// Reads up to `buffer.count` bytes at `offset` (without moving the file position);
+    /// returns how many, 0 at the end of the file.
+    func readBytes(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let count = pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
+            if count >= 0 { return count }
+            if errno != EINTR { throw BundleError.io(path: path, message: String(cString: strerror(errno))) }
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MirrorArchive
 import MirrorBundle
 import MirrorCache
 import MirrorCore
@@ -16,6 +17,7 @@ struct CacheCommand: AsyncParsableCommand {
               mirror cache show https://example.org/
               mirror cache prune --max-size 500000000
               mirror cache verify --repair
+              mirror cache import crawl.warc.gz
             """,
         subcommands: [Stats.self, List.self, Show.self, Remove.self, Prune.self, Clear.self, Verify.self, Import.self]
     )
@@ -168,16 +170,32 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Import: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Load a bundle's responses into the cache.")
-        @Argument(help: ArgumentHelp("The bundle.", valueName: "FILE.tar.gz")) var bundle: String
+        static let configuration = CommandConfiguration(
+            abstract: "Load the responses of a bundle, a WARC or a WACZ into the cache.",
+            discussion: """
+                The file's kind is read from its first bytes. From a WARC (plain or gzip, written \
+                by mirror, wget, Heritrix, warcio, browsertrix…) or a WACZ, response and revisit \
+                records become cache entries with their status, headers and dates, and request \
+                records give the Vary keys; other records are counted and skipped with a reason. \
+                A damaged or truncated archive is reported with the offset of the record where \
+                reading stopped (exit code 10); what came before it stays imported.
+
+                Examples:
+                  mirror cache import docs.tar.gz
+                  mirror cache import crawl.warc.gz --cache ./cache
+                  mirror cache import site.wacz --json
+                """)
+        @Argument(help: ArgumentHelp("A bundle (.tar.gz), a WARC (.warc.gz, .warc) or a WACZ.", valueName: "FILE")) var file: String
         @OptionGroup var common: Common
         @OptionGroup var limits: BundleLimitOptions
 
         func run() async throws {
-            let store = try common.openStore()
+            // Bodies pass through once: the cache's memory tier would only hold on to them.
+            let store = try CacheCommand.open(common.cacheOptions.directory(), memoryCapacity: 0)
+            if ArchiveFormat.detect(file) != nil { return try importArchive(into: store) }
             let count: Int
             do {
-                count = try CacheImporter(store: store).importBundle(bundle, unpacker: limits.unpacker)
+                count = try CacheImporter(store: store).importBundle(file, unpacker: limits.unpacker)
             } catch let error as BundleError {
                 throw CommandFailure(error)
             } catch let error as CacheError {
@@ -186,8 +204,27 @@ struct CacheCommand: AsyncParsableCommand {
             if common.json {
                 try Output.json(["imported": count])
             } else {
-                Output.line("imported \(count) responses from \(bundle)")
+                Output.line("imported \(count) responses from \(file)")
             }
+        }
+
+        private func importArchive(into store: CacheStore) throws {
+            let summary: ImportSummary
+            do {
+                summary = try ArchiveImporter(store: store).importArchive(file)
+            } catch let error as ArchiveError {
+                throw CommandFailure(error)
+            }
+            if common.json {
+                try Output.json(summary)
+            } else {
+                let updated = summary.updated > 0 ? " (and refreshed \(summary.updated))" : ""
+                Output.line("imported \(summary.imported) responses\(updated) from \(summary.records) records of \(file)")
+                for (reason, count) in summary.skipped.sorted(by: { $0.key < $1.key }) {
+                    Output.line("  skipped \(count): \(reason)")
+                }
+            }
+            if let error = summary.error { throw CommandFailure(error, status: .badBundle) }
         }
     }
 

@@ -13,7 +13,8 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case somePagesFailed = 8
     /// The command exists but is not available in this version yet.
     case notAvailable = 9
-    /// A bundle is corrupt, truncated, malicious or not a mirror bundle.
+    /// A bundle is corrupt, truncated, malicious or not a mirror bundle; or a WARC or WACZ is
+    /// corrupt, truncated or not one.
     case badBundle = 10
     /// `cache verify` found damaged or missing entries.
     case cacheDamaged = 11
@@ -32,7 +33,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
         case .network: return "network failure (nothing could be fetched)"
         case .somePagesFailed: return "some pages failed (server errors, offline misses)"
         case .notAvailable: return "command not available in this version yet"
-        case .badBundle: return "bad bundle (corrupt, truncated, malicious, not a mirror bundle)"
+        case .badBundle: return "bad bundle or archive (corrupt, truncated, malicious, not a mirror bundle, WARC or WACZ)"
         case .cacheDamaged: return "the cache has damaged or missing entries"
         case .brokenLinks: return "the folder has broken links (mirror check)"
         case .interrupted: return "interrupted (Ctrl-C); what was saved is kept, --resume continues"

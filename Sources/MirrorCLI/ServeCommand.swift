@@ -57,7 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         do {
             if isDirectory.boolValue { return try FolderFiles(folder: source) }
-            throw CommandFailure("bundles: soon", status: .notAvailable)
+            return try BundleFiles(bundle: source)
         } catch let error as ServeError {
             throw CommandFailure(error.description, status: .io)
         } catch let error as BundleError {

@@ -1,4 +1,4 @@
-internal import CZlib
+internal import CZlibShim
 
 /// A streaming gzip compressor: feed it chunks, then `finish()` once.
 ///

@@ -4,16 +4,19 @@ import Synchronization
 /// Compresses a stream on every core as a series of independent gzip members, which together
 /// are one valid gzip file (`gzip -d` and `tar -xzf` read members one after another).
 ///
-/// The input is cut at fixed offsets (every `memberSize` bytes), whatever the sizes of the
-/// writes, so the same input always gives the same bytes. Memory stays flat: at most one
-/// batch of members (`parallelism` × 2 of them) is held at a time. Each member starts with an
-/// empty dictionary, which costs about 0.1–0.5 % of size with 1 MiB members.
+/// A member ends when it holds `memberSize` bytes, or earlier where the caller asks for it with
+/// `endMember(ifAtLeast:)` — both decided by the input alone, whatever the sizes of the writes,
+/// so the same input and calls always give the same bytes. Memory stays flat: at most about
+/// `parallelism` × 2 × `memberSize` bytes wait to be compressed at a time. Each member starts
+/// with an empty dictionary, which costs about 0.1–0.5 % of size with 1 MiB members.
 public final class ParallelGzipEncoder {
     private let level: Int32
     private let memberSize: Int
-    private let batchSize: Int
+    /// Bytes of complete members that are compressed together, on every core.
+    private let batchBytes: Int
     private let output: ([UInt8]) throws -> Void
     private var pending: [[UInt8]] = []
+    private var pendingBytes = 0
     private var current: [UInt8]
     private var wroteMember = false
 
@@ -23,7 +26,7 @@ public final class ParallelGzipEncoder {
                 output: @escaping ([UInt8]) throws -> Void) {
         self.level = level
         self.memberSize = memberSize
-        self.batchSize = max(1, parallelism) * 2
+        self.batchBytes = max(1, parallelism) * 2 * memberSize
         self.output = output
         current = []
         current.reserveCapacity(memberSize)
@@ -36,16 +39,18 @@ public final class ParallelGzipEncoder {
             let taken = rest.prefix(memberSize - current.count)
             current.append(contentsOf: taken)
             rest = rest.dropFirst(taken.count)
-            if current.count == memberSize {
-                pending.append(current)
-                current.removeAll(keepingCapacity: true)
-                if pending.count == batchSize { try compressPending() }
-            }
+            if current.count == memberSize { try endMember() }
         }
     }
 
     public func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try write($0) }
+    }
+
+    /// Ends the member being filled when it already holds at least `minimum` bytes, so that
+    /// the next write starts a new one (a reader can then start decompressing right there).
+    public func endMember(ifAtLeast minimum: Int) throws {
+        if !current.isEmpty && current.count >= minimum { try endMember() }
     }
 
     /// Compresses what is left (an empty stream still gives one valid, empty member).
@@ -55,9 +60,17 @@ public final class ParallelGzipEncoder {
         try compressPending()
     }
 
+    private func endMember() throws {
+        pending.append(current)
+        pendingBytes += current.count
+        current.removeAll(keepingCapacity: true)
+        if pendingBytes >= batchBytes { try compressPending() }
+    }
+
     private func compressPending() throws {
         let inputs = pending
         pending.removeAll(keepingCapacity: true)
+        pendingBytes = 0
         let results = Mutex([Result<[UInt8], CompressionError>?](repeating: nil, count: inputs.count))
         let level = level
         DispatchQueue.concurrentPerform(iterations: inputs.count) { index in

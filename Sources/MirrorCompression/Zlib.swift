@@ -1,4 +1,4 @@
-internal import CZlib
+internal import CZlibShim
 
 /// The zlib this program runs with.
 public enum Zlib {

@@ -71,8 +71,13 @@ public enum PercentEncoding {
 
     /// Decodes every escape; invalid UTF-8 is replaced. For display and file names, not for keys.
     public static func decode(_ text: String) -> String {
-        let bytes = Array(text.utf8)
+        String(decoding: decode(bytes: Array(text.utf8)), as: UTF8.self)
+    }
+
+    /// Decodes every `%XX` escape of `bytes` once; a `%` not followed by two hex digits stays.
+    public static func decode(bytes: [UInt8]) -> [UInt8] {
         var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
@@ -84,6 +89,6 @@ public enum PercentEncoding {
                 index += 1
             }
         }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 }

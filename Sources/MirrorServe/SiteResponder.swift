@@ -10,10 +10,15 @@ import NIOPosix
 public struct SiteResponder: HTTPResponder {
     private let files: any SiteFiles
     private let routes: SiteRoutes
+    /// Small files as last read, by path: a hot page is answered without a trip to the disk
+    /// or the bundle (and to the I/O threads).
+    private let hot: MemoryTier
 
-    public init(files: any SiteFiles) {
+    /// - Parameter cacheCapacity: bytes of small files (up to 256 KiB each) kept in memory.
+    public init(files: any SiteFiles, cacheCapacity: Int = 8 << 20) {
         self.files = files
         routes = SiteRoutes(manifest: files.manifest)
+        hot = MemoryTier(capacity: cacheCapacity, maxBodySize: 256 << 10)
     }
 
     public func respond(to request: ServerRequest) async -> ServerResponse {
@@ -74,6 +79,9 @@ public struct SiteResponder: HTTPResponder {
         }
         headers.add(name: "Content-Length", value: String(range.count))
         guard request.method == .GET else { return ServerResponse(status: responseStatus, headers: headers) }
+        if let bytes = hot.get(path), bytes.count == digest.size {
+            return ServerResponse(status: responseStatus, headers: headers, body: .bytes(ByteBuffer(bytes: bytes[range])))
+        }
         let files = self.files
         let opened: (reader: any SiteFileReader, first: ByteBuffer?)
         do {
@@ -98,6 +106,7 @@ public struct SiteResponder: HTTPResponder {
         let reader = opened.reader
         guard let first = opened.first, first.readableBytes < range.count else {
             reader.close()
+            if range.count == digest.size, let first = opened.first { hot.put(path, Array(first.readableBytesView)) }
             return ServerResponse(status: responseStatus, headers: headers, body: .bytes(opened.first ?? ByteBuffer()))
         }
         return ServerResponse(status: responseStatus, headers: headers, body: .stream { writer in

@@ -66,8 +66,8 @@ public struct SiteRoutes: Sendable {
         let path = target.firstIndex(of: "?").map { target[..<$0] } ?? target
         let query = target.firstIndex(of: "?").map { target[target.index(after: $0)...] }
         guard path.hasPrefix("/") else { return .badRequest("The request target must be a path starting with /.") }
-        let decoded = PercentEncoding.decode(String(path))
-        if decoded.utf8.contains(0) || decoded.contains("\\") || path.contains("\\") {
+        if path.utf8.contains(UInt8(ascii: "\\")) || (path.utf8.contains(UInt8(ascii: "%"))
+            && PercentEncoding.decode(String(path)).utf8.contains(where: { $0 == 0 || $0 == UInt8(ascii: "\\") })) {
             return .badRequest("The path holds a NUL or a backslash, which no saved URL has.")
         }
         if path.hasPrefix("/_/") {
@@ -98,7 +98,10 @@ public struct SiteRoutes: Sendable {
     /// A URL of a crawled host, or a redirect to it with the slash the crawl saw.
     private func original(authority: String, path: Substring, query: Substring?, prefix: String) -> SiteRoute? {
         for scheme in schemes[authority] ?? [] {
-            guard let url = URLNormalizer.normalize("\(scheme)://\(authority)\(path)\(query.map { "?\($0)" } ?? "")") else { continue }
+            let asked = "\(scheme)://\(authority)\(path)\(query.map { "?\($0)" } ?? "")"
+            // Targets usually come as the crawl normalized them: look them up before normalizing.
+            if let resource = manifest.resources[asked] { return .file(path: resource.path, resource: resource) }
+            guard let url = URLNormalizer.normalize(asked) else { continue }
             if let resource = manifest.resources[url] { return .file(path: resource.path, resource: resource) }
             if let redirect = manifest.redirects[url] { return .redirect(status: redirect.status, location: served(redirect.location)) }
             if !path.hasSuffix("/"), let slashed = URLNormalizer.normalize("\(scheme)://\(authority)\(path)/"),
@@ -112,7 +115,11 @@ public struct SiteRoutes: Sendable {
     /// A file of the folder, `index.html` of a folder asked for with its slash, or a redirect
     /// adding the slash.
     private func folder(path: Substring, query: Substring?) -> SiteRoute? {
-        let decoded = URLParts.removeDotSegments(PercentEncoding.decode(String(path)))
+        // Only escapes and dot segments (a "." right after a "/") need work.
+        let bytes = path.utf8
+        let plain = !bytes.contains(UInt8(ascii: "%"))
+            && !zip(bytes, bytes.dropFirst()).contains { $0 == UInt8(ascii: "/") && $1 == UInt8(ascii: ".") }
+        let decoded = plain ? String(path) : URLParts.removeDotSegments(PercentEncoding.decode(String(path)))
         var relative = String(decoded.dropFirst())
         if relative.isEmpty || relative.hasSuffix("/") { relative += "index.html" }
         if let resource = files[relative] { return .file(path: relative, resource: resource) }

@@ -76,13 +76,13 @@ public struct SiteManifest: Sendable, Codable, Equatable {
     public static let currentVersion = 2
 
     public var version = currentVersion
+    /// The crawl's seeds, in the order given (nil in manifests written before they were kept);
+    /// `mirror serve` opens the first at `/`.
+    public var seeds: [String]?
     public var resources: [String: Resource] = [:]
     public var redirects: [String: Redirect] = [:]
     /// The generated `index.html` opening the first seed's file.
     public var index: FileDigest?
-    /// The crawl's start URLs, first seed first (`mirror serve` opens the first at `/`);
-    /// absent in manifests written before they were recorded.
-    public var seeds: [String]?
 
     public init() {}
 

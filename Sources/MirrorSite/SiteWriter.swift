@@ -227,7 +227,10 @@ public final class SiteWriter: Sendable {
     public func finish(seeds: [String], knownReferences: KnownReferences? = nil) throws {
         try rewriteLinks(knownReferences: knownReferences)
         do { try ledger?.flush() } catch { throw SiteError.io(path: Self.ledgerName, message: "\(error)") }
-        var snapshot = manifest.withLock { $0.seeds = seeds; return $0 }
+        var snapshot = manifest.withLock { manifest in
+            manifest.seeds = seeds
+            return manifest
+        }
         removeUnusedOriginals(snapshot)
         if let seed = seeds.first, let path = snapshot.path(for: seed) {
             let escaped = path.split(separator: "/").map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }

@@ -5,7 +5,8 @@ import MirrorTestSupport
 import Testing
 
 /// Bundles that must be refused — damaged, disagreeing with their manifest, or not bundles at
-/// all — and what a refusal leaves behind: nothing.
+/// all — and what a refusal leaves behind: nothing. Opening one to read in place
+/// (`BundleArchive`) refuses it the same way, so nothing corrupt is ever served.
 @Suite("Bundle refusals", .serialized)
 struct BundleRefusalTests {
     let harness = CrawlHarness()
@@ -31,7 +32,8 @@ struct BundleRefusalTests {
         return bundle
     }
 
-    /// Unpacking `bundle` must fail; the destination must not exist afterwards, nor any temporary folder.
+    /// Unpacking `bundle` must fail; the destination must not exist afterwards, nor any temporary
+    /// folder; opening it to read in place must fail with the same error.
     func expectRefused(_ bundle: String, sourceLocation: SourceLocation = #_sourceLocation,
                        _ matches: (BundleError) -> Bool) {
         let destination = root + "/refused"
@@ -40,6 +42,8 @@ struct BundleRefusalTests {
             Issue.record("\(bundle) was accepted", sourceLocation: sourceLocation)
         } catch let error as BundleError {
             #expect(matches(error), "unexpected refusal: \(error)", sourceLocation: sourceLocation)
+            #expect("not refused in place as when unpacking", sourceLocation: sourceLocation,
+                    performing: { try BundleArchive(path: bundle) }, throws: { "\($0)" == "\(error)" })
         } catch {
             Issue.record("not a BundleError: \(error)", sourceLocation: sourceLocation)
         }
@@ -136,9 +140,16 @@ struct BundleRefusalTests {
             do {
                 try BundleUnpacker().unpack(path, to: destination)
                 #expect(FolderContents.mirror(destination) == original, "bit \(offset) changed the unpacked files")
+                let archive = try BundleArchive(path: path, cacheCapacity: 0)
+                for (file, bytes) in original {
+                    #expect(try BundleArchiveTests.read(archive, file) == Array(bytes), "bit \(offset) changed \(file) read in place")
+                }
             } catch is BundleError {
                 refused += 1
                 #expect(!FileManager.default.fileExists(atPath: destination))
+                #expect(throws: BundleError.self, "bit \(offset) is refused when unpacking, not in place") {
+                    try BundleArchive(path: path)
+                }
             }
         }
         #expect(refused >= 30, "only \(refused) of 40 damaged bundles were refused")

@@ -55,11 +55,16 @@ struct MaliciousBundleTests {
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         let bundle = root + "/hostile.tar.gz"
         try Data(try GzipEncoder.compress(RawTar.archive([Self.manifestEntry] + parts))).write(to: URL(fileURLWithPath: bundle))
+        // Reading in place refuses what unpacking refuses, with the same error.
+        let opened = Result { try BundleArchive(path: bundle, limits: limits) }
         do {
             try BundleUnpacker(limits: limits).unpack(bundle, to: root + "/out")
+            #expect(throws: Never.self) { try opened.get() }
             return nil
         } catch let error as BundleError {
             #expect(!FileManager.default.fileExists(atPath: root + "/out"))
+            #expect(throws: BundleError.self) { try opened.get() }
+            if case .failure(let refusal) = opened { #expect("\(refusal)" == "\(error)") }
             return error
         }
     }

@@ -39,7 +39,8 @@ struct CommandLineTests {
         }
     }
 
-    @Test(arguments: [["crawl", "--help"], ["check", "--help"], ["cache", "--help"], ["unpack", "--help"]])
+    @Test(arguments: [["crawl", "--help"], ["check", "--help"], ["cache", "--help"], ["unpack", "--help"], ["export", "--help"],
+                      ["cache", "import", "--help"]])
     func subcommandHelpShowsExamples(arguments: [String]) async throws {
         let result = try await MirrorProcess.run(arguments)
         #expect(result.status == 0)
@@ -65,16 +66,5 @@ struct CommandLineTests {
         #expect(missing.status == 2)
         let badValue = try await MirrorProcess.run(["crawl", "--depth", "deep", "http://127.0.0.1/"])
         #expect(badValue.status == 2)
-    }
-}
-
-extension CommandLineTests {
-    /// Commands whose issue has not landed say so and exit 9; they never print fake output.
-    @Test func unavailableCommandsSaySoAndExitNine() async throws {
-        let result = try await MirrorProcess.run(["export", "--warc", "/tmp/never-written.warc.gz", "--cache", "/tmp/none"])
-        #expect(result.status == 9)
-        #expect(result.stderr.contains("not available yet"))
-        #expect(result.stdout.isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written.warc.gz"))
     }
 }

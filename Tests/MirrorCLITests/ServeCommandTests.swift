@@ -8,13 +8,15 @@ import Testing
 struct ServeCommandTests {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("cli-serve-\(UUID().uuidString)").path
 
-    @Test func servesAFolderLogsRequestsAndStopsOnCtrlC() async throws {
+    @Test(arguments: ["out", "out.tar.gz"])
+    func servesAFolderOrABundleLogsRequestsAndStopsOnCtrlC(source: String) async throws {
         let origin = try await TestOrigin.start(site: .named("plain"))
         defer { Task { try await origin.shutdown() } }
-        let crawl = try await MirrorProcess.run(["crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache"])
+        let crawl = try await MirrorProcess.run(["crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache",
+                                                 "--bundle", root + "/out.tar.gz"])
         #expect(crawl.status == 0, "\(crawl.stderr)")
         try await origin.shutdown()
-        let server = try ServerProcess("serve", [root + "/out"], log: root + "/serve.log")
+        let server = try ServerProcess("serve", [root + "/" + source], log: root + "/serve.log")
         let url = try await server.waitForURL()
         #expect(url == "http://127.0.0.1:\(server.port)/")
         let page = try await server.get("/blog/post-1.html")

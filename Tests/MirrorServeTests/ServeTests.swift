@@ -8,8 +8,9 @@ import Testing
 /// `mirror serve` end to end: a crawled folder served over real sockets, asked as a browser asks.
 @Suite("mirror serve: as if it were the site")
 struct ServeTests {
-    @Test func everySavedURLAnswersByItsOwnPathAndByItsFolderPath() async throws {
-        let mirror = try await ServedMirror.start()
+    @Test(arguments: ServedMirror.Source.allCases)
+    func everySavedURLAnswersByItsOwnPathAndByItsFolderPath(source: ServedMirror.Source) async throws {
+        let mirror = try await ServedMirror.start(source)
         defer { Task { await mirror.stop() } }
         #expect(mirror.manifest.resources.count >= 20)
         for (url, resource) in mirror.manifest.resources {
@@ -73,8 +74,9 @@ struct ServeTests {
         #expect(post.header("allow") == "GET, HEAD")
     }
 
-    @Test func byteRangesAsVideoPlayersAskForThem() async throws {
-        let mirror = try await ServedMirror.start()
+    @Test(arguments: ServedMirror.Source.allCases)
+    func byteRangesAsVideoPlayersAskForThem(source: ServedMirror.Source) async throws {
+        let mirror = try await ServedMirror.start(source)
         defer { Task { await mirror.stop() } }
         let film = ServedMirror.binary, size = film.count
         let whole = try await mirror.request("/media/film.bin")

@@ -1,4 +1,5 @@
 import Foundation
+import MirrorBundle
 import MirrorCore
 import MirrorServe
 import MirrorSite
@@ -7,6 +8,9 @@ import MirrorTestSupport
 /// A mirror crawled from the `links` fixture site (redirects, queries, spaces, UTF-8 names, a
 /// page beside a folder) plus a 1.5 MB binary, served by `mirror serve`'s server on a free port.
 struct ServedMirror {
+    /// What the server reads: the folder, or a bundle packed from it (read in place).
+    enum Source: String, CaseIterable, Sendable { case folder, bundle }
+
     let harness: CrawlHarness
     let origin: TestOrigin
     let server: HTTPServer
@@ -18,6 +22,18 @@ struct ServedMirror {
         var generator = SeededGenerator(seed: 1)
         return (0..<1_500_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }()
+
+    /// Crawls, then serves the folder or its bundle.
+    static func start(_ source: Source, configuration: ServerConfiguration = ServerConfiguration(port: 0)) async throws -> ServedMirror {
+        try await start(configuration: configuration) { folder in
+            switch source {
+            case .folder: return try FolderFiles(folder: folder)
+            case .bundle:
+                try BundlePacker().pack(folder: folder, to: folder + ".tar.gz")
+                return try BundleFiles(bundle: folder + ".tar.gz")
+            }
+        }
+    }
 
     /// Crawls, then serves the folder (or what `files` makes of it) with `configuration`.
     static func start(configuration: ServerConfiguration = ServerConfiguration(port: 0),

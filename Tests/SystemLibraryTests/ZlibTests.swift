@@ -68,6 +68,37 @@ struct ZlibTests {
         }
     }
 
+    /// Access points recorded while inflating (inside GNU gzip's one big member, and at each
+    /// member) let any range be inflated on its own, across member boundaries too.
+    @Test func rangesInflateFromAccessPoints() throws {
+        let big: [UInt8] = (0..<3_500_000).map { UInt8(truncatingIfNeeded: ($0 * 7919) % 251 ^ ($0 >> 10) ^ ($0 >> 17)) }
+        let data = big + sample
+        let compressed = try run("/bin/gzip", ["-c"], input: big) + GzipEncoder.compress(Array(sample[..<1000]))
+            + GzipEncoder.compress(Array(sample[1000...]))
+        let decoder = try GzipDecoder(accessPointSpan: 1 << 20)
+        var output: [UInt8] = []
+        try decoder.decompress(compressed, into: &output)
+        try decoder.finish()
+        #expect(output == data)
+        let points = decoder.accessPoints
+        #expect(points.filter(\.startsMember).map(\.uncompressedOffset) == [0, big.count, big.count + 1000])
+        #expect(points.count(where: { !$0.startsMember }) >= 2)
+        var ranges = [0..<data.count, big.count - 10..<big.count + 1500, data.count - 1..<data.count, 5..<5]
+        for point in points where point.uncompressedOffset > 0 {
+            ranges += [point.uncompressedOffset - 1..<point.uncompressedOffset + 1, point.uncompressedOffset..<point.uncompressedOffset + 70_000]
+        }
+        for range in ranges {
+            let reader = try GzipRangeReader(points: points, range: range) { offset, buffer in
+                let count = min(buffer.count, compressed.count - offset)
+                buffer.copyBytes(from: compressed[offset..<offset + count])
+                return count
+            }
+            var read: [UInt8] = []
+            while let chunk = try reader.next(maxCount: 50_000) { read += chunk }
+            #expect(read == Array(data[range]), "\(range)")
+        }
+    }
+
     private func run(_ tool: String, _ arguments: [String], input: [UInt8]) throws -> [UInt8] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)

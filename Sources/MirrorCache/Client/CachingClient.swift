@@ -158,9 +158,9 @@ public final class CachingClient: Sendable {
         if storable && configuration.streamsBodies {
             return try stream(response, for: request, key: key, requestTime: requestTime, responseTime: responseTime)
         }
-        var (writer, decoder, headers) = try prepareBody(response, url: request.url)
+        let (writer, decoder) = try prepareBody(response, url: request.url)
         try await copy(response.body, decoder: decoder, into: writer, url: request.url)
-        headers.replaceOrAdd(name: "Content-Length", value: String(writer.size))
+        let headers = decoder.storedHeaders(size: writer.size)
         let head = CachedResponseHead(status: response.status, headers: headers, requestTime: requestTime, responseTime: responseTime)
         if storable {
             let entry = try store.store(url: key.url, request: request.headers, head: head, body: writer)
@@ -179,10 +179,11 @@ public final class CachingClient: Sendable {
     /// committed only once the body is whole, so a failed download leaves nothing stored.
     private func stream(_ response: TransportResponse, for request: CacheRequest, key: CacheKey, requestTime: Double,
                         responseTime: Double) throws -> CacheResponse {
-        let (writer, decoder, headers) = try prepareBody(response, url: request.url)
+        let (writer, decoder) = try prepareBody(response, url: request.url)
         let growing = try GrowingBody(path: writer.temporaryPath)
-        let announced = decoder == nil ? headers.first(name: "content-length").flatMap(Int.init) : nil
-        var liveHeaders = headers
+        // A decoded body's length is known only at its end; an identity body's is announced.
+        let announced = decoder.decodes ? nil : response.headers.first(name: "content-length").flatMap(Int.init)
+        var liveHeaders = decoder.storedHeaders(size: announced ?? 0)
         if announced == nil { liveHeaders.remove(name: "content-length") }
         let live = CacheResponse(status: response.status, headers: liveHeaders,
                                  body: ResponseBody(growing: growing, announcedLength: announced), outcome: .miss)
@@ -192,9 +193,8 @@ public final class CachingClient: Sendable {
             defer { _ = liveDownloads.withLock { $0.removeValue(forKey: key.flight) } }
             do {
                 try await copy(response.body, decoder: decoder, into: writer, url: request.url) { growing.appended($0) }
-                var stored = headers
-                stored.replaceOrAdd(name: "Content-Length", value: String(writer.size))
-                let head = CachedResponseHead(status: response.status, headers: stored, requestTime: requestTime, responseTime: responseTime)
+                let head = CachedResponseHead(status: response.status, headers: decoder.storedHeaders(size: writer.size),
+                                              requestTime: requestTime, responseTime: responseTime)
                 try store.store(url: key.url, request: request.headers, head: head, body: writer)
                 growing.finish()
             } catch {
@@ -204,38 +204,25 @@ public final class CachingClient: Sendable {
         return live
     }
 
-    /// A writer for the body, its decoder when it is content-encoded, and the headers to keep
-    /// (without the Content-Encoding that decoding removes).
-    private func prepareBody(_ response: TransportResponse, url: String) throws -> (BodyWriter, GzipDecoder?, HTTPHeaders) {
+    /// A writer for the body and the decoder of its Content-Encoding.
+    private func prepareBody(_ response: TransportResponse, url: String) throws -> (BodyWriter, ContentDecoder) {
         let limit = configuration.maxBodySize
         if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
             throw CacheError.bodyTooLarge(url: url, limit: limit)
         }
-        var headers = CachePolicy.storableHeaders(response.headers)
-        let encoding = response.headers.first(name: "content-encoding")?.lowercased().trimmingASCIIWhitespace()
-        let decoder = try ["gzip", "x-gzip", "deflate"].contains(encoding ?? "") ? GzipDecoder(limit: limit) : nil
-        if decoder != nil { headers.remove(name: "content-encoding") }
-        return (try store.makeBodyWriter(limit: limit), decoder, headers)
+        return (try store.makeBodyWriter(limit: limit), try ContentDecoder(headers: response.headers, limit: limit))
     }
 
-    /// Writes the decoded body; `wrote` hears of each piece written.
-    private func copy(_ body: any AsyncSequence<[UInt8], any Error>, decoder: GzipDecoder?, into writer: BodyWriter,
+    /// Writes the decoded body; `wrote` hears how many bytes each received piece added.
+    private func copy(_ body: any AsyncSequence<[UInt8], any Error>, decoder: ContentDecoder, into writer: BodyWriter,
                       url: String, wrote: (Int) -> Void = { _ in }) async throws {
         do {
-            var decoded: [UInt8] = []
             for try await chunk in body {
-                let piece: [UInt8]
-                if let decoder {
-                    decoded.removeAll(keepingCapacity: true)
-                    try decoder.decompress(chunk, into: &decoded)
-                    piece = decoded
-                } else {
-                    piece = chunk
-                }
-                try writer.write(piece)
-                wrote(piece.count)
+                let before = writer.size
+                try decoder.write(chunk, to: writer)
+                wrote(writer.size - before)
             }
-            if let decoder, writer.size > 0 || decoder.totalOut > 0 { try decoder.finish() }
+            try decoder.finish(writer)
         } catch CacheError.bodyTooLarge, CompressionError.outputLimitExceeded {
             throw CacheError.bodyTooLarge(url: url, limit: configuration.maxBodySize)
         }

@@ -70,6 +70,21 @@ final class CacheIndex: @unchecked Sendable {
         try database.statement("SELECT \(Self.columns) FROM entries ORDER BY url, id").rows([], Self.entry)
     }
 
+    /// At most `limit` entries after the entry (`url`, `id`) in URL order (from the first when nil).
+    func entries(after key: (url: String, id: String)?, limit: Int) throws -> [CacheEntry] {
+        guard let key else {
+            return try database.statement("SELECT \(Self.columns) FROM entries ORDER BY url, id LIMIT ?")
+                .rows([.integer(Int64(limit))], Self.entry)
+        }
+        return try database.statement("SELECT \(Self.columns) FROM entries WHERE (url, id) > (?, ?) ORDER BY url, id LIMIT ?")
+            .rows([.text(key.url), .text(key.id), .integer(Int64(limit))], Self.entry)
+    }
+
+    /// The digests of bodies that more than one entry uses.
+    func sharedDigests() throws -> [String] {
+        try database.statement("SELECT digest FROM bodies WHERE refs > 1").rows { $0.string(0) }
+    }
+
     /// Inserts or replaces an entry and counts it as a user of its body. Returns the bodies
     /// no entry uses any more (the body the entry used before, if it changed and was its last user).
     func upsert(_ entry: CacheEntry) throws -> [(digest: String, size: Int)] {

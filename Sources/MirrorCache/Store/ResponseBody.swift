@@ -46,15 +46,26 @@ public struct ResponseBody: Sendable {
     /// body still arriving (read that with `chunks()`).
     public func collect(limit: Int = .max) throws -> [UInt8] {
         if count > limit { throw CacheError.bodyTooLarge(url: "", limit: limit) }
+        if case .bytes(let bytes) = source { return bytes }
+        var result: [UInt8] = []
+        result.reserveCapacity(count)
+        try forEachChunk { result += $0 }
+        return result
+    }
+
+    /// Calls `body` with the body in chunks of at most `chunkSize` bytes, without holding it
+    /// whole; the last read checks the digest (and throws when the body is damaged).
+    public func forEachChunk(chunkSize: Int = 256 * 1024, _ body: ([UInt8]) throws -> Void) throws {
         switch source {
-        case .bytes(let bytes): return bytes
-        case .growing(let growing): throw CacheError.io(path: growing.path, message: "the body is still arriving")
+        case .bytes(let bytes):
+            for start in stride(from: 0, to: bytes.count, by: chunkSize) {
+                try body(Array(bytes[start..<Swift.min(start + chunkSize, bytes.count)]))
+            }
+        case .growing(let growing):
+            throw CacheError.io(path: growing.path, message: "the body is still arriving (read it with chunks())")
         case .file(let file):
-            var result: [UInt8] = []
-            result.reserveCapacity(count)
             var reader = try file.makeReader()
-            while let chunk = try reader.next(maxLength: 256 * 1024) { result += chunk }
-            return result
+            while let chunk = try reader.next(maxLength: chunkSize) { try body(chunk) }
         }
     }
 

@@ -1,0 +1,43 @@
+import Foundation
+import MirrorCache
+import MirrorTestSupport
+
+/// A crawled site to archive: the `links` fixture (rewritten pages, kept originals, redirects,
+/// `/` and `/index.html` with one body) plus responses the fixture lacks: gzip-encoded and
+/// chunked with `Vary: Accept-Encoding`, and two more URLs with one body.
+struct ArchivedSite {
+    let origin: TestOrigin
+    let harness = CrawlHarness()
+    var root: String { harness.root }
+
+    static let extraPaths = ["/encoded.txt", "/same-a.txt", "/same-b.txt"]
+
+    static func crawl() async throws -> ArchivedSite {
+        let origin = try await TestOrigin.start(site: .named("links"))
+        origin.route("/encoded.txt") { _ in
+            var encoded = TestResponse.content(String(repeating: "gzip and chunks\n", count: 400), type: "text/plain; charset=utf-8",
+                                               headers: [("Vary", "Accept-Encoding")])
+            encoded.gzip = true
+            encoded.chunkSize = 700
+            return encoded
+        }
+        for path in ["/same-a.txt", "/same-b.txt"] {
+            origin.route(path) { _ in .content("one body at two URLs\n", type: "text/plain") }
+        }
+        let site = ArchivedSite(origin: origin)
+        let report = try await site.harness.crawl([origin.url("/")] + extraPaths.map(origin.url))
+        guard report.failures.isEmpty else { throw CrawlFailed(failures: report.failures.map(\.url)) }
+        return site
+    }
+
+    struct CrawlFailed: Error {
+        let failures: [String]
+    }
+
+    func store() throws -> CacheStore { try CacheStore(directory: harness.cache) }
+
+    func shutdown() {
+        Task { try await origin.shutdown() }
+        try? FileManager.default.removeItem(atPath: root)
+    }
+}
