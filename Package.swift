@@ -95,6 +95,21 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: settings
+        ),
+
+        // `mirror proxy`: a caching forward and reverse proxy on MirrorServe's server.
+        .target(
+            name: "MirrorProxy",
+            dependencies: [
+                "MirrorCore", "MirrorCache", "MirrorHTTP", "MirrorServe",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
             swiftSettings: settings
         ),
@@ -116,7 +131,8 @@ let package = Package(
             name: "MirrorCLI",
             dependencies: [
                 "MirrorCache", "MirrorHTTP", "MirrorCrawl", "MirrorSite", "MirrorBundle", "MirrorArchive", "MirrorHTML",
-                "MirrorCompression", "MirrorServe", "MirrorSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MirrorCompression", "MirrorServe", "MirrorProxy", "MirrorSQLite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings
@@ -192,6 +208,15 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "MirrorProxyTests",
+            dependencies: [
+                "MirrorProxy", "MirrorServe", "MirrorCache", "MirrorHTTP", "MirrorTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: settings
         ),

@@ -145,10 +145,7 @@ struct CrawlCommand: AsyncParsableCommand {
         var configuration = CrawlConfiguration(seeds: urls)
         configuration.maxDepth = depth
         configuration.maxPages = maxPages
-        configuration.allowedHosts = try allowHost.map { pattern in
-            guard let host = HostPattern(pattern) else { throw CommandFailure("bad --allow-host pattern: \(pattern)", status: .usage) }
-            return host
-        }
+        configuration.allowedHosts = try Self.hostPatterns(allowHost)
         configuration.include = try include.map(Self.pattern)
         configuration.exclude = try exclude.map(Self.pattern)
         configuration.requisites = !noRequisites
@@ -176,6 +173,14 @@ struct CrawlCommand: AsyncParsableCommand {
         configuration.timeout = timeout.duration
         if let maxFileSize { configuration.maxBodySize = Int(maxFileSize.bytes) }
         return configuration
+    }
+
+    /// `--allow-host` values, parsed; a bad one is a usage error.
+    static func hostPatterns(_ patterns: [String]) throws -> [HostPattern] {
+        try patterns.map { pattern in
+            guard let host = HostPattern(pattern) else { throw CommandFailure("bad --allow-host pattern: \(pattern)", status: .usage) }
+            return host
+        }
     }
 
     static func pattern(_ source: String) throws -> URLPattern {

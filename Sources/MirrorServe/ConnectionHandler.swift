@@ -42,7 +42,9 @@ struct ConnectionHandler<Responder: HTTPResponder>: Sendable {
                     } else {
                         response = await responder.respond(to: request)
                     }
+                    // The responder may end the connection too (after a refused CONNECT, no request follows).
                     let mustClose = refusal != nil || !requestHead.isKeepAlive
+                        || response.headers[canonicalForm: "connection"].contains { $0.lowercased() == "close" }
                     let sent = await write(&response, for: requestHead, closing: mustClose, to: outbound)
                     log?(RequestLogLine(client: remote, method: requestHead.method, target: requestHead.uri,
                                         status: Int(response.status.code), bytes: sent.bytes,

@@ -50,6 +50,11 @@ public final class HTTPServer: Sendable {
                         readTimeout: configuration.stallTimeout, writeTimeout: configuration.stallTimeout))
                     try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
                     try pipeline.addHandler(ConnectionDeadline(headerTimeout: configuration.headerTimeout))
+                    if configuration.tunnelsConnect {
+                        try pipeline.addHandler(ConnectTunnel(
+                            connectTimeout: configuration.tunnelConnectTimeout, headerTimeout: configuration.headerTimeout,
+                            interceptor: configuration.tunnelInterceptor, log: log))
+                    }
                     let connection = try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
                         wrappingChannelSynchronously: channel)
                     Task { await handler.serve(connection) }

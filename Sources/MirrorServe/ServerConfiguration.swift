@@ -20,6 +20,14 @@ public struct ServerConfiguration: Sendable {
     public var maxTargetBytes = 8192
     /// The largest request body accepted; larger ones get 413.
     public var maxRequestBodyBytes = 1 << 20
+    /// Whether `CONNECT host:port` opens a tunnel there (a forward proxy); otherwise CONNECT
+    /// reaches the responder like any other method.
+    public var tunnelsConnect = false
+    /// With an interceptor, a CONNECT tunnel is decrypted and its requests answered by the
+    /// responder (no connection to the target is opened); without, its bytes pass unread.
+    public var tunnelInterceptor: (any TunnelInterceptor)?
+    /// How long a tunnel may take to connect.
+    public var tunnelConnectTimeout: TimeAmount = .seconds(10)
 
     public init(host: String = "127.0.0.1", port: Int = 8080) {
         self.host = host

@@ -108,6 +108,8 @@ public final class RawHTTPConnection: @unchecked Sendable {
 /// A response read by `RawHTTPConnection`.
 public struct RawHTTPResponse: Sendable {
     public let status: Int
+    /// The reason phrase of the status line.
+    public let reason: String
     public let headers: [(name: String, value: String)]
     public var body: [UInt8] = []
 
@@ -118,6 +120,7 @@ public struct RawHTTPResponse: Sendable {
             throw RawHTTPConnection.Failure("not an HTTP response: \(lines.first ?? "")")
         }
         self.status = status
+        reason = statusLine.dropFirst(2).joined(separator: " ")
         headers = lines.dropFirst().compactMap { line in
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))

@@ -87,6 +87,9 @@ public final class TestOrigin: Sendable {
     /// The connections accepted so far: with TLS, the handshakes begun, even those that failed.
     public var connections: Int { responder.connections.withLockedValue { $0 } }
 
+    /// The requests this origin is answering now (a response still being sent counts).
+    public var requestsInFlight: Int { responder.inFlight.withLockedValue { $0.now } }
+
     /// The most requests this origin was answering at one moment (a measure of a client's concurrency).
     public var peakRequestsInFlight: Int { responder.inFlight.withLockedValue { $0.peak } }
 

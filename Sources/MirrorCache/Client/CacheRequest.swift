@@ -47,4 +47,11 @@ public struct CacheResponse: Sendable {
     public var outcome: CacheOutcome
     /// The stored entry behind the response, when there is one.
     public var entry: CacheEntry?
+
+    /// Whether the response is stored, or is being stored as its body streams.
+    public var isStored: Bool {
+        if entry != nil { return true }
+        if case .growing = body.source { return true }
+        return false
+    }
 }

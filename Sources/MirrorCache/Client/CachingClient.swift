@@ -1,4 +1,5 @@
 public import Logging
+import Synchronization
 import MirrorCompression
 import MirrorCore
 public import NIOHTTP1
@@ -21,6 +22,10 @@ public final class CachingClient: Sendable {
         public var maxBodySize: Int = 1 << 30
         /// The whole exchange with the origin, per request.
         public var timeout: Duration = .seconds(30)
+        /// Return a response to be stored as soon as its head arrives, its body following as it is
+        /// stored (a proxy: the first bytes reach the client before the last leave the origin);
+        /// off, a body is whole when returned (a crawler).
+        public var streamsBodies = false
         /// Headers added to every request unless the caller set them.
         public var defaultHeaders: HTTPHeaders = [
             "User-Agent": "mirror/0.1 (+offline snapshots)", "Accept-Encoding": "gzip, deflate",
@@ -33,6 +38,9 @@ public final class CachingClient: Sendable {
     public let configuration: Configuration
     private let transport: any HTTPTransport
     private let flights = SingleFlight<CacheResponse>()
+    /// Responses streaming into the store, by flight key: requests that come once the flight
+    /// has its head, and before the body is stored, read the same download.
+    private let liveDownloads = Mutex<[String: CacheResponse]>([:])
     private let logger: Logger
 
     public init(store: CacheStore, transport: any HTTPTransport, configuration: Configuration = Configuration(),
@@ -58,18 +66,27 @@ public final class CachingClient: Sendable {
             return try await bypass(request)
         }
         if configuration.mode == .offline && request.method == .HEAD { request.method = .GET }
-        let flightKey = "\(request.method.rawValue) \(request.url)\n"
-            + request.headers.map { "\($0.name.lowercased()):\($0.value)" }.sorted().joined(separator: "\n")
+        let filed = configuration.admission.cacheKey(url)
+        let key = CacheKey(url: filed, flight: "\(request.method.rawValue) \(filed)\n"
+            + request.headers.map { "\($0.name.lowercased()):\($0.value)" }.sorted().joined(separator: "\n"))
+        if let live = liveDownloads.withLock({ $0[key.flight] }) { return live }
         let admitted = request
-        return try await flights.run(key: flightKey) { try await self.answer(admitted) }
+        return try await flights.run(key: key.flight) { try await self.answer(admitted, key: key) }
     }
 
     // MARK: The cached path
 
-    private func answer(_ request: CacheRequest) async throws -> CacheResponse {
+    /// What a request is filed under: the URL without ignored parameters (`AdmissionRules.cacheKey`),
+    /// and the key of its single flight (method, that URL and the request's headers).
+    private struct CacheKey {
+        let url: String
+        let flight: String
+    }
+
+    private func answer(_ request: CacheRequest, key: CacheKey) async throws -> CacheResponse {
         let requestControl = CacheControl(request.headers, isRequest: true)
         let networkAllowed = configuration.mode != .offline && !requestControl.onlyIfCached
-        if let stored = try store.entry(for: request.url, request: request.headers) {
+        if let stored = try store.entry(for: key.url, request: request.headers) {
             if let since = request.reuseStoredSince, stored.head.responseTime >= since,
                let response = fromStore(stored, age: policy.currentAge(stored.head, now: now()), outcome: .hit, for: request) {
                 return response
@@ -82,15 +99,15 @@ public final class CachingClient: Sendable {
             case .unsatisfiable:
                 return Self.gatewayTimeout(request.url)
             case .validate:
-                if networkAllowed { return try await validate(stored, for: request) }
+                if networkAllowed { return try await validate(stored, for: request, key: key) }
             }
         }
         guard networkAllowed else { return Self.gatewayTimeout(request.url) }
-        return try await fetchFromOrigin(request)
+        return try await fetchFromOrigin(request, key: key)
     }
 
     /// Sends a conditional request for a stored response and handles 304, a new response, or failure.
-    private func validate(_ stored: CacheEntry, for request: CacheRequest) async throws -> CacheResponse {
+    private func validate(_ stored: CacheEntry, for request: CacheRequest, key: CacheKey) async throws -> CacheResponse {
         var conditional = request
         if policy.hasValidators(stored.head) {
             conditional.method = .GET
@@ -112,23 +129,23 @@ public final class CachingClient: Sendable {
             if let answer = fromStore(entry, age: policy.currentAge(head, now: now()), outcome: .revalidated, for: request) {
                 return answer
             }
-            return try await fetchFromOrigin(request)  // the body was damaged: fetch it again
+            return try await fetchFromOrigin(request, key: key)  // the body was damaged: fetch it again
         }
         if response.status >= 500, let stale = staleOnError(stored, for: request) {
             try await Self.drain(response.body)
             return stale
         }
-        return try await receive(response, for: request, requestTime: requestTime, responseTime: responseTime)
+        return try await receive(response, for: request, key: key, requestTime: requestTime, responseTime: responseTime)
     }
 
-    private func fetchFromOrigin(_ request: CacheRequest) async throws -> CacheResponse {
+    private func fetchFromOrigin(_ request: CacheRequest, key: CacheKey) async throws -> CacheResponse {
         let requestTime = now()
         let response = try await send(request)
-        return try await receive(response, for: request, requestTime: requestTime, responseTime: now())
+        return try await receive(response, for: request, key: key, requestTime: requestTime, responseTime: now())
     }
 
-    /// Streams a response body into the store (or a temporary file when it may not be stored).
-    private func receive(_ response: TransportResponse, for request: CacheRequest, requestTime: Double,
+    /// Streams a response body into the store under `key` (or a temporary file when it may not be stored).
+    private func receive(_ response: TransportResponse, for request: CacheRequest, key: CacheKey, requestTime: Double,
                          responseTime: Double) async throws -> CacheResponse {
         let outcome: CacheOutcome = configuration.admission.admits(
             url: URLParts(request.url)!, method: request.method, headers: request.headers) ? .miss : .bypass
@@ -136,11 +153,17 @@ public final class CachingClient: Sendable {
             try await Self.drain(response.body)
             return CacheResponse(status: response.status, headers: response.headers, body: .empty, outcome: outcome)
         }
-        let (writer, headers) = try await download(response, url: request.url)
+        let storable = outcome == .miss
+            && policy.canStore(method: request.method, request: request.headers, status: response.status, response: response.headers)
+        if storable && configuration.streamsBodies {
+            return try stream(response, for: request, key: key, requestTime: requestTime, responseTime: responseTime)
+        }
+        let (writer, decoder) = try prepareBody(response, url: request.url)
+        try await copy(response.body, decoder: decoder, into: writer, url: request.url)
+        let headers = decoder.storedHeaders(size: writer.size)
         let head = CachedResponseHead(status: response.status, headers: headers, requestTime: requestTime, responseTime: responseTime)
-        if outcome == .miss,
-           policy.canStore(method: request.method, request: request.headers, status: response.status, response: response.headers) {
-            let entry = try store.store(url: request.url, request: request.headers, head: head, body: writer)
+        if storable {
+            let entry = try store.store(url: key.url, request: request.headers, head: head, body: writer)
             if let body = store.body(of: entry) {
                 return CacheResponse(status: entry.status, headers: entry.headers, body: body, outcome: .miss, entry: entry)
             }
@@ -152,22 +175,57 @@ public final class CachingClient: Sendable {
         return CacheResponse(status: response.status, headers: headers, body: body, outcome: outcome)
     }
 
-    /// Writes the decoded body to a temporary file; returns it with the headers to keep.
-    private func download(_ response: TransportResponse, url: String) async throws -> (BodyWriter, HTTPHeaders) {
+    /// Returns at once a response whose body follows the download into the store; the entry is
+    /// committed only once the body is whole, so a failed download leaves nothing stored.
+    private func stream(_ response: TransportResponse, for request: CacheRequest, key: CacheKey, requestTime: Double,
+                        responseTime: Double) throws -> CacheResponse {
+        let (writer, decoder) = try prepareBody(response, url: request.url)
+        let growing = try GrowingBody(path: writer.temporaryPath)
+        // A decoded body's length is known only at its end; an identity body's is announced.
+        let announced = decoder.decodes ? nil : response.headers.first(name: "content-length").flatMap(Int.init)
+        var liveHeaders = decoder.storedHeaders(size: announced ?? 0)
+        if announced == nil { liveHeaders.remove(name: "content-length") }
+        let live = CacheResponse(status: response.status, headers: liveHeaders,
+                                 body: ResponseBody(growing: growing, announcedLength: announced), outcome: .miss)
+        liveDownloads.withLock { $0[key.flight] = live }
+        let store = self.store
+        Task {
+            defer { _ = liveDownloads.withLock { $0.removeValue(forKey: key.flight) } }
+            do {
+                try await copy(response.body, decoder: decoder, into: writer, url: request.url) { growing.appended($0) }
+                let head = CachedResponseHead(status: response.status, headers: decoder.storedHeaders(size: writer.size),
+                                              requestTime: requestTime, responseTime: responseTime)
+                try store.store(url: key.url, request: request.headers, head: head, body: writer)
+                growing.finish()
+            } catch {
+                growing.fail(error)
+            }
+        }
+        return live
+    }
+
+    /// A writer for the body and the decoder of its Content-Encoding.
+    private func prepareBody(_ response: TransportResponse, url: String) throws -> (BodyWriter, ContentDecoder) {
         let limit = configuration.maxBodySize
         if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
             throw CacheError.bodyTooLarge(url: url, limit: limit)
         }
-        let writer = try store.makeBodyWriter(limit: limit)
-        let decoder = try ContentDecoder(headers: response.headers, limit: limit)
+        return (try store.makeBodyWriter(limit: limit), try ContentDecoder(headers: response.headers, limit: limit))
+    }
+
+    /// Writes the decoded body; `wrote` hears how many bytes each received piece added.
+    private func copy(_ body: any AsyncSequence<[UInt8], any Error>, decoder: ContentDecoder, into writer: BodyWriter,
+                      url: String, wrote: (Int) -> Void = { _ in }) async throws {
         do {
-            for try await chunk in response.body { try decoder.write(chunk, to: writer) }
+            for try await chunk in body {
+                let before = writer.size
+                try decoder.write(chunk, to: writer)
+                wrote(writer.size - before)
+            }
             try decoder.finish(writer)
         } catch CacheError.bodyTooLarge, CompressionError.outputLimitExceeded {
-            throw CacheError.bodyTooLarge(url: url, limit: limit)
+            throw CacheError.bodyTooLarge(url: url, limit: configuration.maxBodySize)
         }
-        let headers = decoder.storedHeaders(size: writer.size)
-        return (writer, headers)
     }
 
     // MARK: Uncached paths
@@ -179,9 +237,10 @@ public final class CachingClient: Sendable {
         let requestTime = now()
         let response = try await send(request)
         for url in policy.invalidatedURLs(method: request.method, status: response.status, url: request.url, response: response.headers) {
-            if let normalized = URLNormalizer.normalize(url) { try store.remove(url: normalized) }
+            if let parts = URLParts(url) { try store.remove(url: configuration.admission.cacheKey(parts)) }
         }
-        return try await receive(response, for: request, requestTime: requestTime, responseTime: now())
+        return try await receive(response, for: request, key: CacheKey(url: request.url, flight: ""), requestTime: requestTime,
+                                 responseTime: now())
     }
 
     private func send(_ request: CacheRequest) async throws -> TransportResponse {

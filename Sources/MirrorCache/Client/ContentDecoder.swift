@@ -20,6 +20,9 @@ public final class ContentDecoder {
         decoder = try ["gzip", "x-gzip", "deflate"].contains(encoding ?? "") ? GzipDecoder(limit: limit) : nil
     }
 
+    /// Whether the body is content-encoded, so that its decoded length is known only at its end.
+    public var decodes: Bool { decoder != nil }
+
     /// Decodes `chunk` of the received body into `writer`.
     public func write(_ chunk: [UInt8], to writer: BodyWriter) throws {
         guard let decoder else { return try writer.write(chunk) }

@@ -4,32 +4,46 @@ import Crypto
 import Glibc
 #endif
 
-/// A response body: bytes in memory, or a file read in chunks. A body from the cache is
-/// checked against its digest; a mismatch throws `CacheError.corruptBody` (after the
-/// damaged entry has been dropped), so damaged bytes are never returned as a good body.
+/// A response body: bytes in memory, a file read in chunks, or (for a client that streams
+/// bodies) a file still being written to the store. A body from the cache is checked against
+/// its digest; a mismatch throws `CacheError.corruptBody` (after the damaged entry has been
+/// dropped), so damaged bytes are never returned as a good body.
 public struct ResponseBody: Sendable {
     enum Source: Sendable {
         case bytes([UInt8])
         case file(BodyFile)
+        case growing(GrowingBody)
     }
 
     let source: Source
-    /// The body's length in bytes.
+    /// The body's length in bytes; for a body still arriving, the length the origin announced
+    /// (0 when it announced none: see `lengthIsKnown`).
     public let count: Int
+    /// False for a body still arriving whose length the origin did not announce.
+    public let lengthIsKnown: Bool
 
     init(bytes: [UInt8]) {
         source = .bytes(bytes)
         count = bytes.count
+        lengthIsKnown = true
     }
 
     init(file: BodyFile) {
         source = .file(file)
         count = file.size
+        lengthIsKnown = true
+    }
+
+    init(growing: GrowingBody, announcedLength: Int?) {
+        source = .growing(growing)
+        count = announcedLength ?? 0
+        lengthIsKnown = announcedLength != nil
     }
 
     public static let empty = ResponseBody(bytes: [])
 
-    /// The whole body in memory. Throws when it is larger than `limit` or damaged.
+    /// The whole body in memory. Throws when it is larger than `limit` or damaged, and for a
+    /// body still arriving (read that with `chunks()`).
     public func collect(limit: Int = .max) throws -> [UInt8] {
         if count > limit { throw CacheError.bodyTooLarge(url: "", limit: limit) }
         if case .bytes(let bytes) = source { return bytes }
@@ -47,6 +61,8 @@ public struct ResponseBody: Sendable {
             for start in stride(from: 0, to: bytes.count, by: chunkSize) {
                 try body(Array(bytes[start..<Swift.min(start + chunkSize, bytes.count)]))
             }
+        case .growing(let growing):
+            throw CacheError.io(path: growing.path, message: "the body is still arriving (read it with chunks())")
         case .file(let file):
             var reader = try file.makeReader()
             while let chunk = try reader.next(maxLength: chunkSize) { try body(chunk) }
@@ -80,6 +96,10 @@ public struct ResponseBody: Sendable {
                 case .file(let file):
                     if reader == nil { reader = try file.makeReader() }
                     return try reader!.next(maxLength: chunkSize)
+                case .growing(let growing):
+                    guard let chunk = try await growing.read(at: offset, maxLength: chunkSize) else { return nil }
+                    offset += chunk.count
+                    return chunk
                 }
             }
         }

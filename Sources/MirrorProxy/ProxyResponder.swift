@@ -1,0 +1,163 @@
+import Foundation
+public import MirrorCache
+import MirrorCore
+public import MirrorServe
+import NIOCore
+import NIOHTTP1
+
+/// `mirror proxy`: answers each request through the shared cache (record), from it alone
+/// (replay) or straight from the network (passthrough), as a reverse proxy for one upstream
+/// or a forward proxy for absolute-form requests. Every response says how it was found in
+/// `Cache-Status`.
+public struct ProxyResponder: HTTPResponder {
+    private let configuration: ProxyConfiguration
+    private let client: CachingClient
+    private let transport: any HTTPTransport
+
+    public init(configuration: ProxyConfiguration, store: CacheStore, transport: any HTTPTransport) {
+        self.configuration = configuration
+        self.transport = transport
+        client = CachingClient(store: store, transport: transport, configuration: configuration.clientConfiguration)
+    }
+
+    public func respond(to request: ServerRequest) async -> ServerResponse {
+        if request.method == .CONNECT { return refusedTunnel(to: request.head.uri) }
+        guard let url = target(of: request.head) else {
+            let expected = configuration.upstream == nil
+                ? "an absolute-form target (http://host/path): this is a forward proxy; set http_proxy to use it"
+                : "an origin-form target (/path)"
+            return .text(.badRequest, "mirror proxy wants \(expected).\n")
+        }
+        let headers = ProxyHeaders.request(request.headers, via: configuration.via)
+        let body = request.body.map { Array(buffer: $0) }
+        if configuration.mode == .passthrough {
+            return await passThrough(TransportRequest(url: url, method: request.method, headers: headers, body: body,
+                                                      timeout: configuration.cache.timeout))
+        }
+        return await cached(CacheRequest(url: url, method: request.method, headers: headers, body: body), for: request)
+    }
+
+    /// The absolute URL a request is for: the upstream's, or the forward proxy's absolute-form target.
+    private func target(of head: HTTPRequestHead) -> String? {
+        if let upstream = configuration.upstream {
+            return head.uri.hasPrefix("/") ? upstream + head.uri : nil
+        }
+        return URLParts(head.uri) == nil ? nil : head.uri
+    }
+
+    // MARK: Through the cache
+
+    private func cached(_ original: CacheRequest, for request: ServerRequest) async -> ServerResponse {
+        var outgoing = original
+        let isRead = request.method == .GET || request.method == .HEAD
+        if isRead { for name in ProxyHeaders.evaluatedLocally { outgoing.headers.remove(name: name) } }
+        let response: CacheResponse
+        do {
+            response = try await client.fetch(outgoing)
+        } catch {
+            return Self.failure(error, url: original.url, via: configuration.via)
+        }
+        if response.outcome == .offlineMiss && configuration.mode == .replay {
+            return replayMiss(original.url)
+        }
+        let status = CacheStatus(response, method: request.method.rawValue)
+        var headers = ProxyHeaders.response(response.headers, via: configuration.via, status: status)
+        var code = HTTPResponseStatus(statusCode: response.status)
+        var selected = 0..<(response.body.lengthIsKnown ? response.body.count : Int.max)
+        var conditions = request.headers
+        if request.method == .GET {
+            if response.body.lengthIsKnown {
+                headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count))
+            } else {
+                // Still arriving at an unknown length: the whole body, as it comes (a range may be ignored).
+                headers.remove(name: "content-length")
+                conditions.remove(name: "range")
+            }
+        }
+        if isRead && response.status == 200 {
+            let representation = Representation(
+                size: response.body.count, etag: headers.first(name: "etag"),
+                lastModified: headers.first(name: "last-modified").flatMap(HTTPDate.parse))
+            switch representation.answer(method: request.method, headers: conditions) {
+            case .full:
+                break
+            case .notModified:
+                headers.remove(name: "content-length")
+                return ServerResponse(status: .notModified, headers: headers, logNote: status.parameters)
+            case .preconditionFailed:
+                return Self.text(.preconditionFailed, "The precondition does not hold for \(original.url).\n", status: status,
+                                 via: configuration.via)
+            case .unsatisfiable:
+                var refusal = Self.text(.rangeNotSatisfiable, "The range is outside the \(selected.count) bytes of \(original.url).\n",
+                                        status: status, via: configuration.via)
+                refusal.headers.add(name: "Content-Range", value: "bytes */\(selected.count)")
+                return refusal
+            case .partial(let part):
+                headers.replaceOrAdd(name: "Content-Range", value: "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(selected.count)")
+                headers.replaceOrAdd(name: "Content-Length", value: String(part.count))
+                code = .partialContent
+                selected = part
+            }
+        }
+        let body = response.body, range = selected
+        return ServerResponse(status: code, headers: headers, body: .stream { writer in
+            var offset = 0
+            for try await chunk in body.chunks() where offset < range.upperBound {
+                let start = max(range.lowerBound - offset, 0), end = min(range.upperBound - offset, chunk.count)
+                if start < end { try await writer.write(ByteBuffer(bytes: chunk[start..<end])) }
+                offset += chunk.count
+            }
+        }, logNote: status.parameters)
+    }
+
+    private func replayMiss(_ url: String) -> ServerResponse {
+        let status = HTTPResponseStatus(statusCode: configuration.missStatus)
+        var response = Self.text(status, "Not recorded, and mirror proxy is replaying: \(url)\n", status: .replayMiss,
+                                 via: configuration.via)
+        response.logNote = CacheStatus.replayMiss.parameters
+        return response
+    }
+
+    /// CONNECT when the server does not tunnel it (`ProxyConfiguration.tunnelsConnect`). The reason
+    /// phrase says why: NIOHTTP1 sends no body in a CONNECT response.
+    private func refusedTunnel(to authority: String) -> ServerResponse {
+        let replaying = configuration.mode == .replay
+        let reason = (replaying ? "Replaying, no connection to " : "A reverse proxy does not tunnel to ") + authority
+        let status = replaying ? CacheStatus.replayMiss : CacheStatus(parameters: "fwd=method")
+        var headers = ProxyHeaders.response([:], via: configuration.via, status: status)
+        headers.add(name: "Connection", value: "close")
+        return ServerResponse(
+            status: .custom(code: replaying ? UInt(configuration.missStatus) : 405, reasonPhrase: reason.filter { $0.isASCII && !$0.isNewline }),
+            headers: headers, logNote: "tunnel-refused")
+    }
+
+    // MARK: Around the cache
+
+    private func passThrough(_ request: TransportRequest) async -> ServerResponse {
+        let response: TransportResponse
+        do {
+            response = try await transport.send(request)
+        } catch {
+            return Self.failure(error, url: request.url, via: configuration.via)
+        }
+        let headers = ProxyHeaders.response(response.headers, via: configuration.via, status: .passthrough)
+        let body = response.body
+        return ServerResponse(status: HTTPResponseStatus(statusCode: response.status), headers: headers, body: .stream { writer in
+            for try await chunk in body { try await writer.write(ByteBuffer(bytes: chunk)) }
+        }, logNote: CacheStatus.passthrough.parameters)
+    }
+
+    /// A 502 that says why the upstream could not be used (a certificate in plain words, a refused connection…).
+    private static func failure(_ error: any Error, url: String, via: String) -> ServerResponse {
+        var response = text(.badGateway, "mirror proxy could not get \(url): \(error)\n",
+                            status: CacheStatus(parameters: "fwd=uri-miss; detail=error"), via: via)
+        response.logNote = "error"
+        return response
+    }
+
+    private static func text(_ code: HTTPResponseStatus, _ message: String, status: CacheStatus, via: String) -> ServerResponse {
+        var response = ServerResponse.text(code, message)
+        response.headers = ProxyHeaders.response(response.headers, via: via, status: status)
+        return response
+    }
+}

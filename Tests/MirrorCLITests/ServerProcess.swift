@@ -1,0 +1,53 @@
+import Foundation
+import MirrorTestSupport
+
+/// A running `mirror serve` or `mirror proxy`, its output going to a file.
+final class ServerProcess {
+    let process = Process()
+    let log: String
+    private(set) var port = 0
+
+    init(_ command: String, _ arguments: [String], log: String) throws {
+        self.log = log
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        process.executableURL = MirrorProcess.executable
+        process.arguments = [command] + arguments + ["--port", "0"]
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardError = process.standardOutput
+        try process.run()
+    }
+
+    var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+
+    /// Waits for the line that ends with the URL to use and reads the port from it.
+    func waitForURL() async throws -> String {
+        for _ in 0..<1200 where process.isRunning {
+            if let line = output.split(separator: "\n").first(where: { $0.hasSuffix("(Ctrl-C to stop)") }),
+               let url = line.split(separator: " ").last(where: { $0.hasPrefix("http://") }) {
+                port = Int(url.split(separator: ":").last!.dropLast()) ?? 0
+                return String(url)
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw RawHTTPConnection.Failure("no URL printed: \(output)")
+    }
+
+    /// Sends `GET target` with the given extra header lines and reads the response.
+    func get(_ target: String, headers: [String] = []) async throws -> RawHTTPResponse {
+        let port = self.port
+        let head = (["GET \(target) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close"] + headers).joined(separator: "\r\n")
+        return try await RawHTTPConnection.run {
+            let connection = try RawHTTPConnection(port: port)
+            try connection.send(head + "\r\n\r\n")
+            return try connection.readResponse()
+        }
+    }
+
+    func interruptAndWait() async throws -> Int32 {
+        kill(process.processIdentifier, SIGINT)
+        for _ in 0..<1200 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}

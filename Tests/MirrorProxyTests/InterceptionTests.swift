@@ -1,0 +1,64 @@
+import AsyncHTTPClient
+import Foundation
+import MirrorHTTP
+import MirrorProxy
+import MirrorTestSupport
+import NIOCore
+import NIOSSL
+import Testing
+
+/// `--mitm`: HTTPS through CONNECT is decrypted with a certificate from the local CA and
+/// answered through the cache, so it records and replays like plain HTTP.
+@Suite("mirror proxy: --mitm")
+struct InterceptionTests {
+    @Test func httpsIsRecordedAndReplayedForAClientThatTrustsTheLocalAuthority() async throws {
+        let upstreamAuthority = try TestCertificateAuthority()
+        let origin = try await TestOrigin.start(tls: try upstreamAuthority.serverIdentity())
+        origin.route("/secret") { _ in .html("over https", headers: [("Cache-Control", "no-cache"), ("ETag", "\"s\"")]) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mitm-\(UUID().uuidString)").path
+        var configuration = ProxyConfiguration()
+        configuration.interception = try InterceptionAuthority(cacheFolder: folder)
+        let authority = try #require(configuration.interception)
+        let key = try FileManager.default.attributesOfItem(atPath: folder + "/mitm/ca-key.pem")
+        #expect((key[.posixPermissions] as? NSNumber)?.intValue == 0o600, "the CA key is its owner's alone")
+        #expect(try InterceptionAuthority(cacheFolder: folder).spkiSHA256 == authority.spkiSHA256, "created once, then reused")
+        let trust = try TransportSecurity(caCertificateFiles: [try upstreamAuthority.certificateFile()], environment: [:])
+        let recorder = try await ProxyHarness.start(configuration, cacheFolder: folder, security: trust)
+
+        let trusting = Self.client(proxyPort: recorder.port, trusting: authority.certificatePath)
+        let recorded = try await trusting.execute(HTTPClientRequest(url: origin.url("/secret")), timeout: .seconds(30))
+        #expect(recorded.status == .ok)
+        #expect(recorded.headers.first(name: "cache-status") == "mirror; fwd=uri-miss; fwd-status=200; stored")
+        #expect(String(buffer: try await recorded.body.collect(upTo: 1 << 20)) == "over https")
+        let untrusting = Self.client(proxyPort: recorder.port, trusting: nil)
+        await #expect(throws: (any Error).self, "a client that does not trust the local CA refuses the minted certificate") {
+            _ = try await untrusting.execute(HTTPClientRequest(url: origin.url("/secret")), timeout: .seconds(30))
+        }
+        try await untrusting.shutdown()
+        try await trusting.shutdown()
+        await recorder.stop(keepingCache: true)
+        try await origin.shutdown()
+        let connections = origin.connections
+
+        var replaying = configuration
+        replaying.mode = .replay
+        let replay = try await ProxyHarness.start(replaying, cacheFolder: folder, security: trust)
+        let client = Self.client(proxyPort: replay.port, trusting: authority.certificatePath)
+        let replayed = try await client.execute(HTTPClientRequest(url: origin.url("/secret")), timeout: .seconds(30))
+        #expect(replayed.status == .ok)
+        #expect(String(buffer: try await replayed.body.collect(upTo: 1 << 20)) == "over https")
+        #expect(origin.connections == connections)
+        try await client.shutdown()
+        await replay.stop()
+    }
+
+    /// An HTTPS client whose proxy is `127.0.0.1:proxyPort`, trusting the CA in `file` (or only the system's).
+    static func client(proxyPort: Int, trusting file: String?) -> HTTPClient {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let file { tls.trustRoots = .file(file) }
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
+        configuration.proxy = .server(host: "127.0.0.1", port: proxyPort)
+        configuration.connectionPool.retryConnectionEstablishment = false  // a refused certificate is final
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+}

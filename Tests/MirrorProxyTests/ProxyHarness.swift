@@ -1,0 +1,75 @@
+import Foundation
+import MirrorCache
+import MirrorHTTP
+import MirrorProxy
+import MirrorServe
+import MirrorTestSupport
+import Synchronization
+
+/// A `mirror proxy` in process, on a real socket, with its own cache folder; requests go to it
+/// as exact bytes (`RawHTTPConnection`), as curl or a browser would send them.
+struct ProxyHarness {
+    let server: HTTPServer
+    let store: CacheStore
+    let transport: AsyncHTTPClientTransport
+    let cacheFolder: String
+    /// The request log, a line per answer.
+    let log: RequestLog
+
+    /// Starts a proxy; `cacheFolder` lets a second proxy (say, a replay) use what a first one recorded.
+    static func start(_ configuration: ProxyConfiguration, cacheFolder: String? = nil,
+                      security: TransportSecurity = TransportSecurity()) async throws -> ProxyHarness {
+        let folder = cacheFolder
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("proxy-\(UUID().uuidString)").path
+        let store = try CacheStore(directory: folder)
+        let transport = AsyncHTTPClientTransport(security: security)
+        let responder = ProxyResponder(configuration: configuration, store: store, transport: transport)
+        var serverConfiguration = ServerConfiguration(port: 0)
+        configuration.configureTunnels(&serverConfiguration)
+        let log = RequestLog()
+        let server = try await HTTPServer.start(serverConfiguration, responder: responder) { log.append($0.description) }
+        return ProxyHarness(server: server, store: store, transport: transport, cacheFolder: folder, log: log)
+    }
+
+    /// A reverse proxy for `origin`.
+    static func reverse(_ origin: TestOrigin, mode: ProxyConfiguration.Mode = .record,
+                        cacheFolder: String? = nil, adjust: (inout ProxyConfiguration) -> Void = { _ in }) async throws -> ProxyHarness {
+        var configuration = ProxyConfiguration(mode: mode, upstream: origin.baseURL)
+        adjust(&configuration)
+        return try await start(configuration, cacheFolder: cacheFolder)
+    }
+
+    var port: Int { server.port }
+
+    /// Sends `request` as written (its lines joined with CRLF, a blank line added) and reads one response.
+    func send(_ lines: [String], body: String = "", headOnly: Bool = false) async throws -> RawHTTPResponse {
+        let port = self.port
+        let message = lines.joined(separator: "\r\n") + "\r\n\r\n" + body
+        return try await RawHTTPConnection.run {
+            let connection = try RawHTTPConnection(port: port)
+            try connection.send(message)
+            return try connection.readResponse(headOnly: headOnly)
+        }
+    }
+
+    /// A simple request with `Host` and `Connection: close`, plus `headers`.
+    func request(_ method: String = "GET", _ target: String, headers: [String] = [], body: String = "") async throws -> RawHTTPResponse {
+        var lines = ["\(method) \(target) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close"] + headers
+        if !body.isEmpty { lines.append("Content-Length: \(body.utf8.count)") }
+        return try await send(lines, body: body, headOnly: method == "HEAD")
+    }
+
+    /// Stops the proxy and removes its cache folder, unless another proxy is to use it.
+    func stop(keepingCache: Bool = false) async {
+        await server.shutdown()
+        try? await transport.shutdown()
+        if !keepingCache { try? FileManager.default.removeItem(atPath: cacheFolder) }
+    }
+}
+
+/// The lines a server logged.
+final class RequestLog: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}

@@ -1,0 +1,71 @@
+import AsyncHTTPClient
+import Foundation
+import MirrorProxy
+import MirrorTestSupport
+import NIOCore
+import Testing
+
+/// A response streams to the client while it is stored: the first bytes arrive while the origin
+/// is still sending, and the entry is committed only once the body is whole.
+@Suite("mirror proxy: streaming while storing")
+struct StreamingTests {
+    /// Random bytes, so that gzip does not shrink them to a chunk or two.
+    static let body: [UInt8] = {
+        var generator = SeededGenerator(seed: 13)
+        return (0..<4_000_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }()
+
+    @Test func theFirstBytesArriveBeforeTheOriginFinishesAndTheWholeIsStored() async throws {
+        let origin = try await TestOrigin.start()
+        origin.route("/big.bin") { _ in
+            var response = TestResponse(headers: ["Cache-Control": "max-age=600"], body: Self.body)
+            response.chunkSize = 64 << 10
+            response.chunkDelay = .milliseconds(40)  // about 2.5 s in all: the origin is still sending when the client reads
+            response.gzip = true
+            return response
+        }
+        let proxy = try await ProxyHarness.reverse(origin)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let response = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(proxy.port)/big.bin"), timeout: .seconds(60))
+        #expect(response.headers.first(name: "cache-status") == "mirror; fwd=uri-miss; fwd-status=200; stored")
+        var received: [UInt8] = []
+        var originBusyAtFirstBytes: Bool?
+        for try await buffer in response.body {
+            if originBusyAtFirstBytes == nil { originBusyAtFirstBytes = origin.requestsInFlight == 1 }
+            received += Array(buffer: buffer)
+        }
+        #expect(originBusyAtFirstBytes == true, "the first bytes came only after the origin had sent the last")
+        #expect(received == Self.body, "decoded from gzip as it came")
+        let again = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(proxy.port)/big.bin"), timeout: .seconds(60))
+        #expect(again.headers.first(name: "cache-status") == "mirror; hit")
+        #expect(again.headers.first(name: "content-length") == String(Self.body.count))
+        #expect(Array(buffer: try await again.body.collect(upTo: 8 << 20)) == Self.body)
+        #expect(origin.requests(path: "/big.bin").count == 1)
+        try await client.shutdown()
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+
+    /// An origin that dies mid-body: the client's response is cut short (never a whole-looking
+    /// body), and nothing is stored, so the next request asks the origin again.
+    @Test func aBodyCutShortIsNeverStored() async throws {
+        let origin = try await TestOrigin.start()
+        origin.route("/cut.bin") { _ in
+            var response = TestResponse(headers: ["Cache-Control": "max-age=600"], body: Self.body)
+            response.closeAfterBodyBytes = 1_000_000
+            return response
+        }
+        let proxy = try await ProxyHarness.reverse(origin)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        for _ in 0..<2 {
+            let response = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(proxy.port)/cut.bin"), timeout: .seconds(60))
+            #expect(response.headers.first(name: "content-length") == String(Self.body.count))
+            await #expect(throws: (any Error).self) { _ = try await response.body.collect(upTo: 8 << 20) }
+        }
+        #expect(origin.requests(path: "/cut.bin").count == 2)
+        #expect(try proxy.store.statistics().entries == 0)
+        try await client.shutdown()
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+}
