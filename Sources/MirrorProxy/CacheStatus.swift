@@ -14,16 +14,21 @@ struct CacheStatus {
     }
 
     init(_ response: CacheResponse, method: String) {
+        var parameters: String
         switch response.outcome {
         case .hit: parameters = "hit"
         case .staleHit: parameters = "hit; detail=stale"
         case .staleOnError: parameters = "hit; detail=stale-if-error"
         case .revalidated: parameters = "fwd=stale; fwd-status=304"
-        case .miss: parameters = "fwd=uri-miss; fwd-status=\(response.status)" + (response.isStored ? "; stored" : "")
+        case .miss:
+            parameters = "fwd=\(response.replacedStale ? "stale" : "uri-miss"); fwd-status=\(response.status)"
+                + (response.isStored ? "; stored" : "")
         case .bypass:
             parameters = (method == "GET" || method == "HEAD" ? "fwd=bypass" : "fwd=method") + "; fwd-status=\(response.status)"
         case .offlineMiss: parameters = "detail=not-stored"
         }
+        if response.collapsed && parameters.hasPrefix("fwd=") { parameters += "; collapsed" }
+        self.parameters = parameters
     }
 
     static let passthrough = CacheStatus(parameters: "fwd=bypass; detail=passthrough")

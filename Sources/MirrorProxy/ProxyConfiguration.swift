@@ -22,8 +22,10 @@ public struct ProxyConfiguration: Sendable {
     /// Decrypt CONNECT tunnels with certificates from this authority and answer what is inside
     /// through the cache (`--mitm`); nil tunnels them unread.
     public var interception: InterceptionAuthority?
-    /// This proxy's entry in `Via` (RFC 9110 §7.6.3), in requests and responses.
-    public var via = "1.1 mirror"
+    /// This proxy's entry in `Via` (RFC 9110 §7.6.3), in requests and responses. Its pseudonym is
+    /// new for each proxy, so that a request that comes back to the same proxy (a loop through
+    /// its own address, or through other proxies) is recognised.
+    public var via = "1.1 mirror-" + String(UInt32.random(in: .min ... .max), radix: 16)
 
     public init(mode: Mode = .record, upstream: String? = nil) {
         self.mode = mode

@@ -1,4 +1,5 @@
 import MirrorCache
+import MirrorCore
 import NIOHTTP1
 
 /// How headers cross the proxy: hop-by-hop fields (and those `Connection` names) stay on
@@ -22,6 +23,11 @@ enum ProxyHeaders {
         appendVia(via, to: &forwarded)
         forwarded.replaceOrAdd(name: "Cache-Status", value: status.fieldValue)
         return forwarded
+    }
+
+    /// Whether this proxy's own `Via` entry is already in a request's: it has come back (a loop).
+    static func hasPassed(_ headers: HTTPHeaders, via: String) -> Bool {
+        headers[canonicalForm: "via"].contains { $0.trimmingASCIIWhitespace() == via }
     }
 
     private static func appendVia(_ via: String, to headers: inout HTTPHeaders) {

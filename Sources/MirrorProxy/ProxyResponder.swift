@@ -22,6 +22,10 @@ public struct ProxyResponder: HTTPResponder {
 
     public func respond(to request: ServerRequest) async -> ServerResponse {
         if request.method == .CONNECT { return refusedTunnel(to: request.head.uri) }
+        if ProxyHeaders.hasPassed(request.headers, via: configuration.via) {
+            return Self.text(.loopDetected, "This request has already passed through this proxy: \(request.head.uri) leads back to it.\n",
+                             status: CacheStatus(parameters: "detail=loop"), via: configuration.via)
+        }
         guard let url = target(of: request.head) else {
             let expected = configuration.upstream == nil
                 ? "an absolute-form target (http://host/path): this is a forward proxy; set http_proxy to use it"
@@ -51,16 +55,22 @@ public struct ProxyResponder: HTTPResponder {
         var outgoing = original
         let isRead = request.method == .GET || request.method == .HEAD
         if isRead { for name in ProxyHeaders.evaluatedLocally { outgoing.headers.remove(name: name) } }
-        let response: CacheResponse
+        var response: CacheResponse
+        let status: CacheStatus
         do {
             response = try await client.fetch(outgoing)
+            status = CacheStatus(response, method: request.method.rawValue)
+            if isRead && !response.body.lengthIsKnown && request.headers.contains(name: "range") {
+                // A range needs the whole length: once the download is stored, answer from the stored response.
+                try await response.body.arrival()
+                response = try await client.fetch(outgoing)
+            }
         } catch {
             return Self.failure(error, url: original.url, via: configuration.via)
         }
         if response.outcome == .offlineMiss && configuration.mode == .replay {
             return replayMiss(original.url)
         }
-        let status = CacheStatus(response, method: request.method.rawValue)
         var headers = ProxyHeaders.response(response.headers, via: configuration.via, status: status)
         var code = HTTPResponseStatus(statusCode: response.status)
         var selected = 0..<(response.body.lengthIsKnown ? response.body.count : Int.max)

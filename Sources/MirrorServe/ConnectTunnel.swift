@@ -12,21 +12,18 @@ final class ConnectTunnel: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let connectTimeout: TimeAmount
-    private let headerTimeout: TimeAmount
-    private let interceptor: (any TunnelInterceptor)?
+    private let configuration: ServerConfiguration
     private let log: (@Sendable (RequestLogLine) -> Void)?
     private var request: (head: HTTPRequestHead, started: ContinuousClock.Instant)?
     private var target: (host: String, port: Int)?
     private var isTunnelling = false
 
-    init(connectTimeout: TimeAmount, headerTimeout: TimeAmount, interceptor: (any TunnelInterceptor)?,
-         log: (@Sendable (RequestLogLine) -> Void)?) {
-        self.connectTimeout = connectTimeout
-        self.headerTimeout = headerTimeout
-        self.interceptor = interceptor
+    init(configuration: ServerConfiguration, log: (@Sendable (RequestLogLine) -> Void)?) {
+        self.configuration = configuration
         self.log = log
     }
+
+    private var interceptor: (any TunnelInterceptor)? { configuration.tunnelInterceptor }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
@@ -44,7 +41,7 @@ final class ConnectTunnel: ChannelInboundHandler, RemovableChannelHandler {
         if let interceptor { return intercept(context, host: host, port: port, with: interceptor) }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         ClientBootstrap(group: context.eventLoop)
-            .connectTimeout(connectTimeout)
+            .connectTimeout(configuration.tunnelConnectTimeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connect(host: host, port: port)
             .whenComplete { result in
@@ -58,11 +55,15 @@ final class ConnectTunnel: ChannelInboundHandler, RemovableChannelHandler {
             }
     }
 
-    /// Sends the 200, then leaves only the glue between the two connections.
+    /// Sends the 200, then leaves only the glue between the two connections, and an idle timer:
+    /// every byte either way is read or written on the client's connection.
     private func join(_ context: ChannelHandlerContext, to peer: any Channel) {
+        let idleTimeout = configuration.tunnelIdleTimeout
         established(context) { pipeline, tunnel in
             let (local, remote) = GlueHandler.matchedPair()
-            try pipeline.addHandler(local, position: .after(tunnel))
+            let idle = IdleStateHandler(allTimeout: idleTimeout)
+            try pipeline.addHandler(idle, position: .after(tunnel))
+            try pipeline.addHandler(local, position: .after(idle))
             try peer.pipeline.syncOperations.addHandler(remote)
         } failed: {
             peer.close(promise: nil)
@@ -78,7 +79,7 @@ final class ConnectTunnel: ChannelInboundHandler, RemovableChannelHandler {
         } catch {
             return refuse(context, .custom(code: 502, reasonPhrase: "No certificate for \(host)"))
         }
-        let headerTimeout = self.headerTimeout
+        let headerTimeout = configuration.headerTimeout
         established(context) { pipeline, tunnel in
             let decryption = NIOSSLServerHandler(context: tls)
             try pipeline.addHandler(decryption, position: .first)

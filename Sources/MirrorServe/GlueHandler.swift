@@ -46,6 +46,13 @@ extension GlueHandler: ChannelDuplexHandler {
     func channelReadComplete(context: ChannelHandlerContext) { partner?.partnerFlush() }
     func channelInactive(context: ChannelHandlerContext) { partner?.partnerClose() }
 
+    /// The tunnel's idle timeout (an `IdleStateHandler` ahead): nothing moved either way.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is IdleStateHandler.IdleStateEvent else { return context.fireUserInboundEventTriggered(event) }
+        partner?.partnerClose()
+        context.close(promise: nil)
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         partner?.partnerClose()
         context.close(promise: nil)

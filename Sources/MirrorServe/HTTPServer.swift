@@ -14,9 +14,15 @@ public final class HTTPServer: Sendable {
     /// The address actually bound (with the port picked when 0 was asked for).
     public let localAddress: SocketAddress
     private let channel: any Channel
-    private let open: NIOLockedValueBox<[ObjectIdentifier: any Channel]>
+    private let open: NIOLockedValueBox<[ObjectIdentifier: OpenConnection]>
 
-    private init(localAddress: SocketAddress, channel: any Channel, open: NIOLockedValueBox<[ObjectIdentifier: any Channel]>) {
+    /// A connection being served: its channel, to close it, and its task, to wait for its end.
+    private struct OpenConnection: Sendable {
+        let channel: any Channel
+        var serving: Task<Void, Never>?
+    }
+
+    private init(localAddress: SocketAddress, channel: any Channel, open: NIOLockedValueBox<[ObjectIdentifier: OpenConnection]>) {
         self.localAddress = localAddress
         self.channel = channel
         self.open = open
@@ -26,7 +32,7 @@ public final class HTTPServer: Sendable {
     /// - Parameter log: receives one line per request answered (nil: no log).
     public static func start(_ configuration: ServerConfiguration, responder: some HTTPResponder,
                              log: (@Sendable (RequestLogLine) -> Void)? = nil) async throws -> HTTPServer {
-        let open = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
+        let open = NIOLockedValueBox<[ObjectIdentifier: OpenConnection]>([:])
         let handler = ConnectionHandler(configuration: configuration, responder: responder, log: log)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -37,7 +43,7 @@ public final class HTTPServer: Sendable {
                     let key = ObjectIdentifier(channel)
                     let admitted = open.withLockedValue { open in
                         guard open.count < configuration.maxConnections else { return false }
-                        open[key] = channel
+                        open[key] = OpenConnection(channel: channel)
                         return true
                     }
                     guard admitted else {
@@ -51,13 +57,12 @@ public final class HTTPServer: Sendable {
                     try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
                     try pipeline.addHandler(ConnectionDeadline(headerTimeout: configuration.headerTimeout))
                     if configuration.tunnelsConnect {
-                        try pipeline.addHandler(ConnectTunnel(
-                            connectTimeout: configuration.tunnelConnectTimeout, headerTimeout: configuration.headerTimeout,
-                            interceptor: configuration.tunnelInterceptor, log: log))
+                        try pipeline.addHandler(ConnectTunnel(configuration: configuration, log: log))
                     }
                     let connection = try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
                         wrappingChannelSynchronously: channel)
-                    Task { await handler.serve(connection) }
+                    let serving = Task { await handler.serve(connection) }
+                    open.withLockedValue { $0[key]?.serving = serving }
                 }
             }
             .bind(host: configuration.host, port: configuration.port).get()
@@ -68,14 +73,27 @@ public final class HTTPServer: Sendable {
     /// The port listened on.
     public var port: Int { localAddress.port ?? 0 }
 
-    /// Stops listening and closes open connections.
+    /// Stops listening, closes open connections and waits for their tasks to end.
     public func shutdown() async {
         try? await channel.close()
-        for connection in open.withLockedValue({ Array($0.values) }) { try? await connection.close() }
+        await closeConnections()
     }
 
-    /// Waits until the server stops listening (after `shutdown`, or when its socket fails).
+    /// Waits until the server stops listening (after `shutdown`, or when its socket fails) and
+    /// its connections are over, so that every request answered has been logged.
     public func wait() async {
         try? await channel.closeFuture.get()
+        await closeConnections()
+    }
+
+    /// Closes the open connections, cancels what their responders still await (an upstream, say),
+    /// and waits for each connection's task to write its last log line and end.
+    private func closeConnections() async {
+        let connections = open.withLockedValue { Array($0.values) }
+        for connection in connections {
+            try? await connection.channel.close()
+            connection.serving?.cancel()
+        }
+        for connection in connections { await connection.serving?.value }
     }
 }

@@ -28,6 +28,8 @@ public struct ServerConfiguration: Sendable {
     public var tunnelInterceptor: (any TunnelInterceptor)?
     /// How long a tunnel may take to connect.
     public var tunnelConnectTimeout: TimeAmount = .seconds(10)
+    /// How long a tunnel may carry no byte either way before both of its connections are closed.
+    public var tunnelIdleTimeout: TimeAmount = .minutes(5)
 
     public init(host: String = "127.0.0.1", port: Int = 8080) {
         self.host = host

@@ -34,6 +34,23 @@ struct ConnectTunnelTests {
         try await origin.shutdown()
     }
 
+    /// A tunnel that carries nothing either way for its idle timeout is closed at both ends.
+    @Test func anIdleTunnelIsClosed() async throws {
+        let origin = try await TestOrigin.start()
+        let proxy = try await ProxyHarness.start(ProxyConfiguration()) { $0.tunnelIdleTimeout = .milliseconds(500) }
+        let port = proxy.port, authority = origin.authority
+        let (established, closed) = try await RawHTTPConnection.run {
+            let connection = try RawHTTPConnection(port: port)
+            try connection.send("CONNECT \(authority) HTTP/1.1\r\nHost: \(authority)\r\n\r\n")
+            return (try connection.readResponse(headOnly: true), connection.isClosedByServer())
+        }
+        #expect(established.status == 200)
+        #expect(closed, "the proxy closed the idle tunnel")
+        #expect(origin.connections == 1)
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+
     @Test func anUnreachableTargetIsA502AndTheConnectionCloses() async throws {
         let origin = try await TestOrigin.start()
         let authority = origin.authority

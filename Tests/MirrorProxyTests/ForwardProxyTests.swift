@@ -29,6 +29,19 @@ struct ForwardProxyTests {
         try await second.shutdown()
     }
 
+    /// A request for the proxy's own address would come back to it forever; its own `Via` entry
+    /// gives it away on the first return, and the client gets a 508 that says so.
+    @Test func aRequestThatLoopsBackToTheProxyIsA508() async throws {
+        let proxy = try await ProxyHarness.start(ProxyConfiguration())
+        let own = "http://127.0.0.1:\(proxy.port)/again"
+        let response = try await proxy.send(["GET \(own) HTTP/1.1", "Host: 127.0.0.1:\(proxy.port)", "Connection: close"])
+        #expect(response.status == 508, "the inner request's 508, passed back through the outer one")
+        #expect(response.text.contains("already passed through this proxy"), "\(response.text)")
+        #expect(proxy.log.all.contains { $0.contains("GET /again 508 ") }, "the returning request, once: \(proxy.log.all)")
+        #expect(proxy.log.all.count == 2, "\(proxy.log.all)")
+        await proxy.stop()
+    }
+
     @Test func anUnreachableUpstreamIsA502ThatSaysWhy() async throws {
         let origin = try await TestOrigin.start()
         let url = origin.url("/gone")

@@ -18,7 +18,8 @@ struct ProxyHarness {
 
     /// Starts a proxy; `cacheFolder` lets a second proxy (say, a replay) use what a first one recorded.
     static func start(_ configuration: ProxyConfiguration, cacheFolder: String? = nil,
-                      security: TransportSecurity = TransportSecurity()) async throws -> ProxyHarness {
+                      security: TransportSecurity = TransportSecurity(),
+                      server adjust: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ProxyHarness {
         let folder = cacheFolder
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("proxy-\(UUID().uuidString)").path
         let store = try CacheStore(directory: folder)
@@ -26,6 +27,7 @@ struct ProxyHarness {
         let responder = ProxyResponder(configuration: configuration, store: store, transport: transport)
         var serverConfiguration = ServerConfiguration(port: 0)
         configuration.configureTunnels(&serverConfiguration)
+        adjust(&serverConfiguration)
         let log = RequestLog()
         let server = try await HTTPServer.start(serverConfiguration, responder: responder) { log.append($0.description) }
         return ProxyHarness(server: server, store: store, transport: transport, cacheFolder: folder, log: log)

@@ -18,18 +18,27 @@ struct SingleFlightTests {
             return response
         }
         let proxy = try await ProxyHarness.reverse(origin)
-        let statuses = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+        let responses = try await withThrowingTaskGroup(of: (Int, Int, String).self) { group in
             for _ in 0..<100 {
                 group.addTask {
                     let response = try await proxy.request("GET", "/popular")
-                    return (response.status, response.body.count)
+                    return (response.status, response.body.count, response.header("cache-status") ?? "")
                 }
             }
-            return try await group.reduce(into: [(Int, Int)]()) { $0.append($1) }
+            return try await group.reduce(into: [(Int, Int, String)]()) { $0.append($1) }
         }
-        #expect(statuses.count == 100)
-        #expect(statuses.allSatisfy { $0 == (200, body.utf8.count) })
+        #expect(responses.count == 100)
+        #expect(responses.allSatisfy { $0.0 == 200 && $0.1 == body.utf8.count })
         #expect(origin.requests(path: "/popular").count == 1)
+        // One request made the exchange; the others say they joined it (RFC 9211 collapsed),
+        // or, arriving after it was stored, that they were hits.
+        let statuses = responses.map(\.2)
+        #expect(statuses.filter { $0 == "mirror; fwd=uri-miss; fwd-status=200; stored" }.count == 1, "\(Set(statuses))")
+        #expect(statuses.allSatisfy {
+            $0 == "mirror; fwd=uri-miss; fwd-status=200; stored" || $0 == "mirror; fwd=uri-miss; fwd-status=200; stored; collapsed"
+                || $0 == "mirror; hit"
+        }, "\(Set(statuses))")
+        #expect(statuses.contains { $0.hasSuffix("; collapsed") })
         await proxy.stop()
         try await origin.shutdown()
     }

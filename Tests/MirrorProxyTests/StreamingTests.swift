@@ -68,4 +68,58 @@ struct StreamingTests {
         await proxy.stop()
         try await origin.shutdown()
     }
+
+    /// A range of a body still arriving gzip-encoded (its decoded length unknown until the end):
+    /// the proxy waits for the whole to be stored and answers the range from it.
+    @Test func aRangeOfABodyStillArrivingIsAnsweredOnceItIsWhole() async throws {
+        let origin = try await TestOrigin.start()
+        origin.route("/big.bin") { _ in
+            var response = TestResponse(headers: ["Cache-Control": "max-age=600"], body: Self.body)
+            response.chunkSize = 256 << 10
+            response.chunkDelay = .milliseconds(20)
+            response.gzip = true
+            return response
+        }
+        let proxy = try await ProxyHarness.reverse(origin)
+        let first = try await proxy.request("GET", "/big.bin", headers: ["Range: bytes=1000000-1000099"])
+        #expect(first.status == 206)
+        #expect(first.header("content-range") == "bytes 1000000-1000099/\(Self.body.count)")
+        #expect(first.body == Array(Self.body[1_000_000..<1_000_100]))
+        #expect(first.header("cache-status") == "mirror; fwd=uri-miss; fwd-status=200; stored")
+        #expect(origin.requests(path: "/big.bin").count == 1)
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+
+    /// A client that hangs up at the first bytes: the download goes on into the store, so the
+    /// next client is answered from the cache.
+    @Test func aClientThatHangsUpLeavesTheDownloadToFinishAndBeStored() async throws {
+        let origin = try await TestOrigin.start()
+        origin.route("/big.bin") { _ in
+            var response = TestResponse(headers: ["Cache-Control": "max-age=600"], body: Self.body)
+            response.chunkSize = 256 << 10
+            response.chunkDelay = .milliseconds(20)
+            return response
+        }
+        let proxy = try await ProxyHarness.reverse(origin)
+        let port = proxy.port
+        let firstBytes = try await RawHTTPConnection.run {
+            let connection = try RawHTTPConnection(port: port)
+            try connection.send("GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            return try connection.receive(upTo: 1024)  // then the connection is closed
+        }
+        #expect(!firstBytes.isEmpty)
+        var stored = false
+        for _ in 0..<600 where !stored {  // up to a minute for the origin's last bytes
+            stored = try proxy.store.statistics().entries == 1
+            if !stored { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(stored, "the download finished into the store after its client left")
+        let again = try await proxy.request("GET", "/big.bin")
+        #expect(again.header("cache-status") == "mirror; hit")
+        #expect(again.body == Self.body)
+        #expect(origin.requests(path: "/big.bin").count == 1)
+        await proxy.stop()
+        try await origin.shutdown()
+    }
 }

@@ -47,6 +47,12 @@ public struct CacheResponse: Sendable {
     public var outcome: CacheOutcome
     /// The stored entry behind the response, when there is one.
     public var entry: CacheEntry?
+    /// A stored response was stale and the origin answered its validation with a new response
+    /// (RFC 9211's `fwd=stale`, where a plain miss is `fwd=uri-miss`).
+    public var replacedStale = false
+    /// The response came from another, identical request's exchange (single flight): this request
+    /// caused no exchange of its own (RFC 9211's `collapsed`).
+    public var collapsed = false
 
     /// Whether the response is stored, or is being stored as its body streams.
     public var isStored: Bool {

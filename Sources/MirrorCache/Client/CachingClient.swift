@@ -69,9 +69,14 @@ public final class CachingClient: Sendable {
         let filed = configuration.admission.cacheKey(url)
         let key = CacheKey(url: filed, flight: "\(request.method.rawValue) \(filed)\n"
             + request.headers.map { "\($0.name.lowercased()):\($0.value)" }.sorted().joined(separator: "\n"))
-        if let live = liveDownloads.withLock({ $0[key.flight] }) { return live }
+        if var live = liveDownloads.withLock({ $0[key.flight] }) {
+            live.collapsed = true
+            return live
+        }
         let admitted = request
-        return try await flights.run(key: key.flight) { try await self.answer(admitted, key: key) }
+        var (response, joined) = try await flights.run(key: key.flight) { try await self.answer(admitted, key: key) }
+        response.collapsed = joined
+        return response
     }
 
     // MARK: The cached path
@@ -135,7 +140,9 @@ public final class CachingClient: Sendable {
             try await Self.drain(response.body)
             return stale
         }
-        return try await receive(response, for: request, key: key, requestTime: requestTime, responseTime: responseTime)
+        var replacement = try await receive(response, for: request, key: key, requestTime: requestTime, responseTime: responseTime)
+        replacement.replacedStale = true
+        return replacement
     }
 
     private func fetchFromOrigin(_ request: CacheRequest, key: CacheKey) async throws -> CacheResponse {

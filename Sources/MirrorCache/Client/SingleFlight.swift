@@ -6,7 +6,8 @@ import Synchronization
 final class SingleFlight<Value: Sendable>: Sendable {
     private let inFlight = Mutex<[String: Task<Value, any Error>]>([:])
 
-    func run(key: String, _ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    /// The work's result, and whether this caller joined another's run instead of starting one.
+    func run(key: String, _ work: @escaping @Sendable () async throws -> Value) async throws -> (value: Value, joined: Bool) {
         let (task, isLeader) = inFlight.withLock { tasks -> (Task<Value, any Error>, Bool) in
             if let existing = tasks[key] { return (existing, false) }
             let task = Task { try await work() }
@@ -15,8 +16,8 @@ final class SingleFlight<Value: Sendable>: Sendable {
         }
         if isLeader {
             defer { _ = inFlight.withLock { $0.removeValue(forKey: key) } }
-            return try await task.value
+            return (try await task.value, false)
         }
-        return try await task.value
+        return (try await task.value, true)
     }
 }

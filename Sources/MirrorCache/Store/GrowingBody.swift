@@ -68,6 +68,12 @@ final class GrowingBody: Sendable {
         }
     }
 
+    /// Returns once the writer is done; throws the writer's error if it failed.
+    func completion() async throws {
+        var offset = 0
+        while case let available = try await waitForBytes(after: offset), available > 0 { offset += available }
+    }
+
     /// How many bytes past `offset` are written, once there is one or the body is over (0).
     private func waitForBytes(after offset: Int) async throws -> Int {
         while true {

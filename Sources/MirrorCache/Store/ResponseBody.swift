@@ -42,6 +42,12 @@ public struct ResponseBody: Sendable {
 
     public static let empty = ResponseBody(bytes: [])
 
+    /// Returns once a body still arriving is whole (at once for any other); throws if its
+    /// download failed.
+    public func arrival() async throws {
+        if case .growing(let growing) = source { try await growing.completion() }
+    }
+
     /// The whole body in memory. Throws when it is larger than `limit` or damaged, and for a
     /// body still arriving (read that with `chunks()`).
     public func collect(limit: Int = .max) throws -> [UInt8] {
