@@ -42,4 +42,33 @@ struct SingleFlightTests {
         await proxy.stop()
         try await origin.shutdown()
     }
+
+    /// Two hundred clients at once, four for each of fifty URLs: every client gets its whole
+    /// page, and each URL is fetched from the origin once.
+    @Test func twoHundredConcurrentClients() async throws {
+        let origin = try await TestOrigin.start()
+        let page: @Sendable (Int) -> String = { String(repeating: "page \($0) ", count: 4_000) }
+        for index in 0..<50 {
+            origin.route("/file/\(index)") { _ in
+                var response = TestResponse.content(page(index), type: "text/plain", headers: [("Cache-Control", "max-age=600")])
+                response.delay = .milliseconds(100)
+                return response
+            }
+        }
+        let proxy = try await ProxyHarness.reverse(origin)
+        let answers = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for client in 0..<200 {
+                group.addTask {
+                    let response = try await proxy.request("GET", "/file/\(client % 50)")
+                    return response.status == 200 && response.text == page(client % 50)
+                }
+            }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(answers.count == 200)
+        #expect(answers.filter { $0 }.count == 200)
+        #expect((0..<50).allSatisfy { origin.requests(path: "/file/\($0)").count == 1 })
+        await proxy.stop()
+        try await origin.shutdown()
+    }
 }
