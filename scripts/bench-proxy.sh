@@ -17,7 +17,7 @@ mirror="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/mirr
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-proxy-bench.XXXXXX")
 source scripts/lib/docs-origin.sh
 pids=()
-trap 'kill "${pids[@]}" 2>/dev/null; nginx -c "$work/nginx.conf" -s stop 2>/dev/null; nginx -c "$work/nginx-proxy.conf" -s stop 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill "${pids[@]}" 2>/dev/null || true; nginx -c "$work/nginx.conf" -s stop 2>/dev/null || true; nginx -c "$work/nginx-proxy.conf" -s stop 2>/dev/null || true; rm -rf "$work"' EXIT
 
 (cd "$docs" && find . -type f | sed 's|^\.||' | python3 -c '
 import sys, urllib.parse

@@ -20,32 +20,113 @@ public enum HTTPDate {
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 
-    /// Parses an IMF-fixdate, RFC 850 or asctime date; nil when it is none of them
-    /// (a cache then treats the date as invalid, e.g. an `Expires` in the past).
+    private static let longDays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+
+    /// Parses an IMF-fixdate, RFC 850 or asctime date exactly as RFC 9110 writes them (case
+    /// and spaces included); nil for anything else, such as a two-digit year without the dashes
+    /// of RFC 850 or a one-digit hour (a cache then treats the date as invalid, e.g. an
+    /// `Expires` in the past).
     public static func parse(_ text: some StringProtocol) -> Int64? {
-        let tokens = String(text).split(whereSeparator: { $0 == " " || $0 == "," || $0 == "-" }).map(String.init)
-        // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT   → [Sun, 06, Nov, 1994, 08:49:37, GMT]
-        // RFC 850:     Sunday, 06-Nov-94 08:49:37 GMT  → [Sunday, 06, Nov, 94, 08:49:37, GMT]
-        // asctime:     Sun Nov  6 08:49:37 1994        → [Sun, Nov, 6, 08:49:37, 1994]
-        let day: Int?, month: Int?, year: Int?, clock: String
-        if tokens.count == 6, tokens[5] == "GMT" {
-            day = Int(tokens[1]); month = months.firstIndex(of: tokens[2]); year = Int(tokens[3]); clock = tokens[4]
-        } else if tokens.count == 5 {
-            month = months.firstIndex(of: tokens[1]); day = Int(tokens[2]); clock = tokens[3]; year = Int(tokens[4])
-        } else {
+        let bytes = Array(text.trimmingASCIIWhitespace().utf8)
+        var reader = Reader(bytes: bytes)
+        if let date = reader.imfFixdate() { return date.seconds }
+        reader = Reader(bytes: bytes)
+        if let date = reader.rfc850Date() { return date.seconds }
+        reader = Reader(bytes: bytes)
+        return reader.asctimeDate()?.seconds
+    }
+
+    private struct Fields {
+        var year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0
+
+        var seconds: Int64? {
+            guard (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+            else { return nil }
+            var parts = tm()
+            parts.tm_year = Int32(year - 1900)
+            parts.tm_mon = Int32(month)
+            parts.tm_mday = Int32(day)
+            parts.tm_hour = Int32(hour)
+            parts.tm_min = Int32(minute)
+            parts.tm_sec = Int32(second)
+            return Int64(timegm(&parts))
+        }
+    }
+
+    /// Reads one of the three grammars from the start of the bytes to their end.
+    private struct Reader {
+        let bytes: [UInt8]
+        var index = 0
+
+        /// `Sun, 06 Nov 1994 08:49:37 GMT`
+        mutating func imfFixdate() -> Fields? {
+            var fields = Fields()
+            guard name(in: HTTPDate.days) != nil, literal(", "), let day = digits(2), literal(" "), let month = name(in: HTTPDate.months),
+                  literal(" "), let year = digits(4), literal(" "), clock(into: &fields), literal(" GMT"), atEnd
+            else { return nil }
+            (fields.day, fields.month, fields.year) = (day, month, year)
+            return fields
+        }
+
+        /// `Sunday, 06-Nov-94 08:49:37 GMT`; a two-digit year more than 50 years ahead is of the
+        /// century before (RFC 9110 §5.6.7).
+        mutating func rfc850Date() -> Fields? {
+            var fields = Fields()
+            guard name(in: HTTPDate.longDays) != nil, literal(", "), let day = digits(2), literal("-"), let month = name(in: HTTPDate.months),
+                  literal("-"), let shortYear = digits(2), literal(" "), clock(into: &fields), literal(" GMT"), atEnd
+            else { return nil }
+            var now = time(nil), parts = tm()
+            gmtime_r(&now, &parts)
+            let thisYear = Int(parts.tm_year) + 1900
+            var year = thisYear / 100 * 100 + shortYear
+            if year > thisYear + 50 { year -= 100 }
+            (fields.day, fields.month, fields.year) = (day, month, year)
+            return fields
+        }
+
+        /// `Sun Nov  6 08:49:37 1994`
+        mutating func asctimeDate() -> Fields? {
+            var fields = Fields()
+            guard name(in: HTTPDate.days) != nil, literal(" "), let month = name(in: HTTPDate.months), literal(" ") else { return nil }
+            let day = literal(" ") ? digits(1) : digits(2)
+            guard let day, literal(" "), clock(into: &fields), literal(" "), let year = digits(4), atEnd else { return nil }
+            (fields.day, fields.month, fields.year) = (day, month, year)
+            return fields
+        }
+
+        /// `08:49:37`
+        private mutating func clock(into fields: inout Fields) -> Bool {
+            guard let hour = digits(2), literal(":"), let minute = digits(2), literal(":"), let second = digits(2) else { return false }
+            (fields.hour, fields.minute, fields.second) = (hour, minute, second)
+            return true
+        }
+
+        var atEnd: Bool { index == bytes.count }
+
+        private mutating func literal(_ text: String) -> Bool {
+            let expected = Array(text.utf8)
+            guard bytes.count - index >= expected.count, bytes[index..<index + expected.count].elementsEqual(expected)
+            else { return false }
+            index += expected.count
+            return true
+        }
+
+        /// Exactly `count` ASCII digits.
+        private mutating func digits(_ count: Int) -> Int? {
+            guard bytes.count - index >= count else { return nil }
+            var value = 0
+            for byte in bytes[index..<index + count] {
+                guard (0x30...0x39).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            index += count
+            return value
+        }
+
+        /// The position in `names` of the one that comes next (names are case-sensitive).
+        private mutating func name(in names: [String]) -> Int? {
+            for (position, candidate) in names.enumerated() where literal(candidate) { return position }
             return nil
         }
-        let hms = clock.split(separator: ":").compactMap { Int($0) }
-        guard let day, let month, var year, hms.count == 3, (1...31).contains(day),
-              (0...23).contains(hms[0]), (0...59).contains(hms[1]), (0...60).contains(hms[2]) else { return nil }
-        if year < 100 { year += year < 70 ? 2000 : 1900 }  // RFC 850 two-digit years
-        var parts = tm()
-        parts.tm_year = Int32(year - 1900)
-        parts.tm_mon = Int32(month)
-        parts.tm_mday = Int32(day)
-        parts.tm_hour = Int32(hms[0])
-        parts.tm_min = Int32(hms[1])
-        parts.tm_sec = Int32(hms[2])
-        return Int64(timegm(&parts))
     }
 }

@@ -46,6 +46,7 @@ public struct ProxyConfiguration: Sendable {
     var clientConfiguration: CachingClient.Configuration {
         var configuration = cache
         configuration.policy.isShared = true
+        if upstream != nil { configuration.policy.targetedField = "cdn-cache-control" }
         if mode == .replay { configuration.mode = .offline }
         configuration.streamsBodies = true
         // A proxy forwards the client's User-Agent and adds none; compressed transfer saves the

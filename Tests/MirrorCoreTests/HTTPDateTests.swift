@@ -16,9 +16,20 @@ struct HTTPDateTests {
         #expect(HTTPDate.parse(text) == example)
     }
 
-    @Test(arguments: ["", "0", "-1", "tomorrow", "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT"])
+    /// Near misses that lenient parsers take (the HTTP caching tests' invalid Expires values).
+    @Test(arguments: ["", "0", "-1", "tomorrow", "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT",
+                      "Thu, 18 Aug 50 02:01:18 GMT", "Thu 18 Aug 2050 02:01:18 GMT", "Thu, 18  Aug 2050 02:01:18 GMT",
+                      "Thu, 18-Aug-2050 02:01:18 GMT", "Thu, 18 Aug 2050 2:01:18 GMT", "thu, 18 aug 2050 02:01:18 gmt",
+                      "Thu, 18 Aug 2050 02:01:18 GMT, Thu, 18 Aug 2050 02:01:18 GMT", "Thu, 18 Aug 2050 02:01:18 UTC"])
     func rejectsInvalidDates(text: String) {
         #expect(HTTPDate.parse(text) == nil)
+    }
+
+    /// RFC 850's two-digit year: the most recent year with those digits, unless that is more
+    /// than 50 years ahead.
+    @Test func twoDigitYearsAreOfTheNearestCentury() {
+        #expect(HTTPDate.parse("Thursday, 18-Aug-50 02:01:18 GMT") == HTTPDate.parse("Thu, 18 Aug 2050 02:01:18 GMT"))
+        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == example)
     }
 
     @Test func roundTrips() {

@@ -10,8 +10,9 @@ public struct CacheControl: Sendable, Equatable {
     /// Directive name (lower-cased) to its value, nil when it has none.
     public private(set) var directives: [String: String?] = [:]
 
-    public init(_ headers: HTTPHeaders, isRequest: Bool = false) {
-        for line in headers["cache-control"] { parse(line) }
+    /// The directives of `field`: `Cache-Control`, or a targeted field such as `CDN-Cache-Control` (RFC 9213).
+    public init(_ headers: HTTPHeaders, isRequest: Bool = false, field: String = "cache-control") {
+        for line in headers[field] { parse(line) }
         // HTTP/1.0 clients: `Pragma: no-cache` means `Cache-Control: no-cache` (§5.4).
         if isRequest, headers["cache-control"].isEmpty,
            headers["pragma"].contains(where: { $0.lowercased().contains("no-cache") }) {

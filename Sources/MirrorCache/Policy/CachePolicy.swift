@@ -9,6 +9,10 @@ public struct CachePolicy: Sendable {
     public var isShared: Bool
     /// Heuristic freshness as a fraction of the time since Last-Modified (§4.2.2).
     public var heuristicFraction: Double = 0.1
+    /// A targeted field (RFC 9213) whose directives, when a response carries it with any, this
+    /// cache obeys instead of Cache-Control and Expires: `CDN-Cache-Control` for a reverse
+    /// proxy, which stands where a CDN would. Nil for a cache that is not such a target.
+    public var targetedField: String?
 
     public init(isShared: Bool = false) {
         self.isShared = isShared
@@ -31,7 +35,7 @@ public struct CachePolicy: Sendable {
         guard method == .GET else { return false }  // HEAD is answered from GET entries.
         guard status >= 200, status != 206, status != 304 else { return false }
         let requestControl = CacheControl(request, isRequest: true)
-        let control = CacheControl(response)
+        let (control, obeysExpires) = responseControl(response)
         if requestControl.noStore { return false }
         if control.has("must-understand") {
             guard Self.understood.contains(status) else { return false }
@@ -46,9 +50,19 @@ public struct CachePolicy: Sendable {
         // §4.1: a Vary with a "*" member, alone or in a list, never matches.
         if response[canonicalForm: "vary"].contains("*") { return false }
         return control.isPublic || (!isShared && control.isPrivate)
-            || response.contains(name: "expires") || control.maxAge != nil
+            || (obeysExpires && response.contains(name: "expires")) || control.maxAge != nil
             || (isShared && control.sharedMaxAge != nil)
             || Self.heuristicallyCacheable.contains(status)
+    }
+
+    /// The directives of a response for this cache: its targeted field's, when it has any
+    /// (then Expires is not obeyed either, RFC 9213 §2.2), otherwise its Cache-Control's.
+    func responseControl(_ headers: HTTPHeaders) -> (control: CacheControl, obeysExpires: Bool) {
+        if let targetedField {
+            let targeted = CacheControl(headers, field: targetedField)
+            if !targeted.directives.isEmpty { return (targeted, false) }
+        }
+        return (CacheControl(headers), true)
     }
 
     /// The headers worth storing: everything but hop-by-hop fields and those the Connection header names.
@@ -66,12 +80,13 @@ public struct CachePolicy: Sendable {
 
     /// How long the response stays fresh, in seconds (§4.2.1); 0 when it is stale from the start.
     public func freshnessLifetime(_ head: CachedResponseHead) -> Double {
-        let control = CacheControl(head.headers)
+        let (control, obeysExpires) = responseControl(head.headers)
         if isShared, let shared = control.sharedMaxAge { return Double(shared) }
         if let maxAge = control.maxAge { return Double(maxAge) }
-        if head.headers.contains(name: "expires") {
-            // An invalid Expires (e.g. "0") means already expired.
-            guard let expires = head.headers.first(name: "expires").flatMap(Self.date) else { return 0 }
+        if obeysExpires && head.headers.contains(name: "expires") {
+            // An invalid Expires (e.g. "0", or two of them) means already expired.
+            let lines = head.headers["expires"]
+            guard lines.count == 1, let expires = Self.date(lines[0]) else { return 0 }
             let date = head.headers.first(name: "date").flatMap(Self.date) ?? head.responseTime
             return max(0, expires - date)
         }
@@ -84,8 +99,9 @@ public struct CachePolicy: Sendable {
     /// The response's current age in seconds (§4.2.3).
     public func currentAge(_ head: CachedResponseHead, now: Double) -> Double {
         let date = head.headers.first(name: "date").flatMap(Self.date) ?? head.responseTime
-        // Age is delta-seconds: a non-negative integer; anything else is ignored (§5.1).
-        let ageValue = head.headers.first(name: "age").flatMap { text -> Double? in
+        // Age is delta-seconds: a non-negative integer; anything else is ignored. Of a list,
+        // only the first member counts (§5.1).
+        let ageValue = head.headers[canonicalForm: "age"].first.flatMap { text -> Double? in
             let digits = text.trimmingASCIIWhitespace()
             guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) else { return nil }
             return Double(digits) ?? Double(Int32.max)
@@ -110,7 +126,7 @@ public struct CachePolicy: Sendable {
         case .maxAge, .standard: break
         }
         let requestControl = CacheControl(request, isRequest: true)
-        let control = CacheControl(head.headers)
+        let control = responseControl(head.headers).control
         let decision: ReuseDecision
         if requestControl.noCache || control.noCache {
             decision = .validate
@@ -133,7 +149,7 @@ public struct CachePolicy: Sendable {
     /// Whether a stale response may answer when the origin failed (5xx or unreachable), per
     /// `stale-if-error` (RFC 5861) in the request or the response.
     public func canServeStaleOnError(_ head: CachedResponseHead, request: HTTPHeaders, now: Double) -> Bool {
-        let control = CacheControl(head.headers)
+        let control = responseControl(head.headers).control
         // §4.2.4: no stale response when no-cache, must-revalidate, or (shared) proxy-revalidate
         // or s-maxage (which implies proxy-revalidate, §5.2.2.10) forbid it.
         if control.mustRevalidate || control.noCache

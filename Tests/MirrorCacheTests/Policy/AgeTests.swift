@@ -70,6 +70,12 @@ struct PolicyAgeTests {
         #expect(F.privateCache.currentAge(head, now: 1000) == 30)
     }
 
+    /// A list in one line ("7200, 0"): its first member counts (§5.1).
+    @Test func theFirstMemberOfAnAgeListIsUsed() {
+        let head = F.head([("Date", F.date(1000)), ("Age", "300, 30")], requestTime: 1000, responseTime: 1000)
+        #expect(F.privateCache.currentAge(head, now: 1000) == 300)
+    }
+
     @Test func theFirstAgeLineIsUsed() {
         let head = F.head([("Date", F.date(1000)), ("Age", "30"), ("Age", "300")], requestTime: 1000, responseTime: 1000)
         #expect(F.privateCache.currentAge(head, now: 1000) == 30)

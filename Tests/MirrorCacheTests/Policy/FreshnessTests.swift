@@ -93,9 +93,32 @@ struct PolicyFreshnessTests {
         #expect(lifetime([("Date", date), ("Expires", "Sun Nov  6 09:49:37 1994")]) == 3600)
     }
 
-    @Test func theFirstExpiresLineIsUsed() {
+    /// Two Expires lines make one field value, "date, date", which is no date: already expired
+    /// (§5.3), as the HTTP caching tests expect.
+    @Test func twoExpiresLinesAreAnInvalidDate() {
         let fields = [("Date", F.date(1000)), ("Expires", F.date(1100)), ("Expires", F.date(9000))]
-        #expect(lifetime(fields) == 100)
+        #expect(lifetime(fields) == 0)
+    }
+
+    // MARK: Targeted fields (RFC 9213)
+
+    /// A cache targeted by CDN-Cache-Control obeys it instead of Cache-Control and Expires when a
+    /// response carries it; other caches, and responses without it, are unchanged.
+    @Test func aTargetedFieldReplacesCacheControlAndExpires() {
+        var gateway = CachePolicy(isShared: true)
+        gateway.targetedField = "cdn-cache-control"
+        let both = [("Cache-Control", "max-age=60"), ("CDN-Cache-Control", "max-age=600")]
+        #expect(lifetime(gateway, both) == 600)
+        #expect(lifetime(F.sharedCache, both) == 60)
+        #expect(lifetime(gateway, [("Cache-Control", "max-age=60")]) == 60)
+        #expect(lifetime(gateway, [("Date", F.date(1000)), ("Expires", F.date(1100)), ("CDN-Cache-Control", "no-cache")]) == 0)
+        let request = HTTPHeaders()
+        #expect(!gateway.canStore(method: .GET, request: request, status: 200,
+                                  response: F.headers([("Cache-Control", "max-age=60"), ("CDN-Cache-Control", "no-store")])))
+        #expect(!gateway.canStore(method: .GET, request: request, status: 200,
+                                  response: F.headers([("Cache-Control", "max-age=60"), ("CDN-Cache-Control", "private")])))
+        #expect(gateway.canStore(method: .GET, request: request, status: 200,
+                                 response: F.headers([("Cache-Control", "no-store"), ("CDN-Cache-Control", "max-age=600")])))
     }
 
     // MARK: Heuristic freshness (§4.2.2)
