@@ -34,11 +34,18 @@ public struct ProxyResponder: HTTPResponder {
         }
         let headers = ProxyHeaders.request(request.headers, via: configuration.via)
         let body = request.body.map { Array(buffer: $0) }
+        let method = Self.forwarded(request.method)
         if configuration.mode == .passthrough {
-            return await passThrough(TransportRequest(url: url, method: request.method, headers: headers, body: body,
+            return await passThrough(TransportRequest(url: url, method: method, headers: headers, body: body,
                                                       timeout: configuration.cache.timeout))
         }
-        return await cached(CacheRequest(url: url, method: request.method, headers: headers, body: body), for: request)
+        return await cached(CacheRequest(url: url, method: method, headers: headers, body: body), for: request)
+    }
+
+    /// The method as the upstream must read it: NIOHTTP1 reads `M-SEARCH` as `.MSEARCH` but
+    /// would write that as `MSEARCH`, which servers refuse.
+    private static func forwarded(_ method: HTTPMethod) -> HTTPMethod {
+        method == .MSEARCH ? .RAW(value: "M-SEARCH") : method
     }
 
     /// The absolute URL a request is for: the upstream's, or the forward proxy's absolute-form target.

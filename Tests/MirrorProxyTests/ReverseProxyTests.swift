@@ -38,6 +38,19 @@ struct ReverseProxyTests {
         try await origin.shutdown()
     }
 
+    /// NIOHTTP1 reads `M-SEARCH` but writes its case as `MSEARCH`, which HTTP parsers refuse
+    /// (a 400 before the handler): the proxy must send `M-SEARCH`.
+    @Test func mSearchReachesTheOriginAsItWasSent() async throws {
+        let origin = try await TestOrigin.start()
+        origin.route("/ssdp") { request in .html("M-SEARCH: \(request.method == .MSEARCH)") }
+        let proxy = try await ProxyHarness.reverse(origin)
+        let response = try await proxy.request("M-SEARCH", "/ssdp")
+        #expect(response.status == 200)
+        #expect(response.text == "M-SEARCH: true")
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+
     @Test func aFreshResponseIsStoredOnceAndThenAHit() async throws {
         let origin = try await TestOrigin.start()
         origin.route("/page") { _ in .html("<p>page</p>", headers: [("Cache-Control", "max-age=600")]) }

@@ -55,15 +55,18 @@ public struct CachePolicy: Sendable {
             || Self.heuristicallyCacheable.contains(status)
     }
 
-    /// The directives of a response for this cache: its targeted field's, when it has any
-    /// (then Expires is not obeyed either, RFC 9213 §2.2), otherwise its Cache-Control's.
+    /// The directives of a response for this cache: its targeted field's, when it has a valid
+    /// one (then Expires is not obeyed either, RFC 9213 §2.2), otherwise its Cache-Control's.
     func responseControl(_ headers: HTTPHeaders) -> (control: CacheControl, obeysExpires: Bool) {
         if let targetedField {
-            let targeted = CacheControl(headers, field: targetedField)
-            if !targeted.directives.isEmpty { return (targeted, false) }
+            let value = headers[targetedField].joined(separator: ", ")
+            if StructuredDictionary.isValid(value, integerKeys: Self.deltaSecondsDirectives) { return (CacheControl(value), false) }
         }
         return (CacheControl(headers), true)
     }
+
+    /// Directives whose value is a number of seconds: Integers in a targeted field.
+    static let deltaSecondsDirectives: Set<String> = ["max-age", "s-maxage", "stale-if-error", "stale-while-revalidate"]
 
     /// The headers worth storing: everything but hop-by-hop fields and those the Connection header names.
     public static func storableHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {

@@ -121,6 +121,22 @@ struct PolicyFreshnessTests {
                                  response: F.headers([("Cache-Control", "no-store"), ("CDN-Cache-Control", "max-age=600")])))
     }
 
+    /// A targeted field that is not a valid Structured Field Dictionary, or whose max-age is not
+    /// an Integer, is ignored as a whole: Cache-Control decides.
+    @Test(arguments: ["max-age=10000, &&&&&", "max-age=\"10000\"", "max-age", "max-age=600,", "MAX-AGE=600", "", "max-age=1.5"])
+    func anInvalidTargetedFieldIsIgnored(value: String) {
+        var gateway = CachePolicy(isShared: true)
+        gateway.targetedField = "cdn-cache-control"
+        #expect(lifetime(gateway, [("Cache-Control", "max-age=60"), ("CDN-Cache-Control", value)]) == 60)
+    }
+
+    @Test(arguments: ["max-age=600", "max-age=600, private;x=1", " max-age=600 ,  no-transform", "max-age=600, foo=\"bar\", b=:YQ==:, t=?1, d=1.25, x=tok/en"])
+    func aValidTargetedFieldIsObeyed(value: String) {
+        var gateway = CachePolicy(isShared: true)
+        gateway.targetedField = "cdn-cache-control"
+        #expect(lifetime(gateway, [("Cache-Control", "max-age=60"), ("CDN-Cache-Control", value)]) == 600)
+    }
+
     // MARK: Heuristic freshness (§4.2.2)
 
     @Test(arguments: [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501])
