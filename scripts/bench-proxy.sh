@@ -41,7 +41,9 @@ ports[mirror]=$(free_port)
 "$mirror" proxy --upstream "$origin" --port "${ports[mirror]}" --cache "$work/cache" --max-age 1d --quiet & proxy_pid[mirror]=$!
 pids=("${proxy_pid[mirror]}")
 ports[nginx]=$(free_port)
+# Its workers write the cache, in our scratch folder: they run as this user.
 cat > "$work/nginx-proxy.conf" <<CONF
+user $(id -un);
 worker_processes 2;
 pid $work/nginx-proxy.pid;
 error_log $work/nginx-proxy-error.log;

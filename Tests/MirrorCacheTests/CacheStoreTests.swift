@@ -85,6 +85,26 @@ struct CacheStoreTests {
         #expect(good.digest != bad.digest)
     }
 
+    /// A small body checked once is not hashed again while its file is unchanged; a file
+    /// damaged after that check (rewritten in place, same size) is checked again and dropped.
+    @Test func aBodyDamagedAfterItWasCheckedIsStillCaught() throws {
+        var configuration = CacheStore.Configuration()
+        configuration.memoryCapacity = 0  // every read goes to the file
+        let store = try CacheStore(directory: folder.path, configuration: configuration)
+        let entry = try put(store, "http://a.test/checked", [UInt8](repeating: 4, count: 5000))
+        // Written an hour ago: old enough to be remembered as checked.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)],
+                                              ofItemAtPath: store.bodyPath(entry.digest))
+        #expect(try store.body(of: entry)?.collect() == [UInt8](repeating: 4, count: 5000))
+        #expect(try store.body(of: entry)?.collect() == [UInt8](repeating: 4, count: 5000))
+        let handle = try #require(FileHandle(forWritingAtPath: store.bodyPath(entry.digest)))
+        try handle.seek(toOffset: 100)
+        try handle.write(contentsOf: [9])
+        try handle.close()
+        #expect(store.body(of: entry) == nil)
+        #expect(try store.entry(for: "http://a.test/checked", request: [:]) == nil)
+    }
+
     @Test func aMissingBodyFileIsAMissNotAnError() throws {
         let store = try CacheStore(directory: folder.path)
         let entry = try put(store, "http://a.test/gone", [UInt8](repeating: 3, count: 500_000))

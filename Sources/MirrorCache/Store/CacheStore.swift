@@ -53,6 +53,10 @@ public final class CacheStore: Sendable {
     public let configuration: Configuration
     private let state: Mutex<State>
     private let memory: MemoryTier
+    /// Small bodies whose digest this process has checked, with the stamp of the file checked:
+    /// that same file, unchanged, is not hashed again when read again (one that was rewritten
+    /// or replaced is).
+    private let verified = Mutex<[String: PosixIO.FileStamp]>([:])
     /// Names temporary files: unique within the process; the process ID separates live
     /// processes (a leftover of a dead process with the same ID is simply overwritten).
     private let temporaryCounter = Atomic<Int>(0)
@@ -112,10 +116,17 @@ public final class CacheStore: Sendable {
         if let bytes = memory.get(entry.digest) { return ResponseBody(bytes: bytes) }
         let path = bodyPath(entry.digest)
         if entry.size <= configuration.memoryMaxBodySize {
-            guard let bytes = try? PosixIO.readFile(path, expectedSize: entry.size),
-                  bytes.count == entry.size, Hex.string(SHA256.hash(data: bytes)) == entry.digest else {
+            var stamp: PosixIO.FileStamp?
+            guard let bytes = try? PosixIO.readFile(path, expectedSize: entry.size, stamp: &stamp), bytes.count == entry.size,
+                  stamp != nil && verified.withLock({ $0[entry.digest] }) == stamp
+                    || Hex.string(SHA256.hash(data: bytes)) == entry.digest else {
                 dropDamaged(entry)
                 return nil
+            }
+            // As git's "racy clean" rule: a file modified in the last seconds could change again
+            // within the same timestamp tick, unseen; it is remembered only once older.
+            if let stamp, stamp.modified < Int64(Date().timeIntervalSince1970) - 2 {
+                verified.withLock { $0[entry.digest] = stamp }
             }
             memory.put(entry.digest, bytes)
             return ResponseBody(bytes: bytes)

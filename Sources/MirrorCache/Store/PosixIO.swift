@@ -44,9 +44,18 @@ enum PosixIO {
     /// Reads a file expected to hold exactly `expectedSize` bytes; nil when it is missing or
     /// has another length.
     static func readFile(_ path: String, expectedSize: Int) throws(CacheError) -> [UInt8]? {
+        var stamp: FileStamp?
+        return try readFile(path, expectedSize: expectedSize, stamp: &stamp)
+    }
+
+    /// `readFile`, also giving the stamp of the file read (from the descriptor read, so it is
+    /// that file's even if the path is replaced meanwhile).
+    static func readFile(_ path: String, expectedSize: Int, stamp: inout FileStamp?) throws(CacheError) -> [UInt8]? {
         let descriptor: Int32
         do { descriptor = try open(path, flags: O_RDONLY) } catch { return nil }
         defer { close(descriptor) }
+        var info = stat()
+        if fstat(descriptor, &info) == 0 { stamp = FileStamp(info) }
         // One byte more than expected, to notice a longer file.
         var bytes = [UInt8](repeating: 0, count: expectedSize + 1)
         var failure: CacheError?
@@ -99,6 +108,24 @@ enum PosixIO {
             if name != "." && name != ".." { names.append(name) }
         }
         return names
+    }
+
+    /// What tells one version of a file from another: a file rewritten or replaced gets another.
+    struct FileStamp: Equatable {
+        let device: UInt64, inode: UInt64, size: Int64, modified: Int64, modifiedNanoseconds: Int64
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int64(info.st_size)
+            #if canImport(Darwin)
+            modified = Int64(info.st_mtimespec.tv_sec)
+            modifiedNanoseconds = Int64(info.st_mtimespec.tv_nsec)
+            #else
+            modified = Int64(info.st_mtim.tv_sec)
+            modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
+            #endif
+        }
     }
 
     static func fileSize(_ path: String) -> Int? {
