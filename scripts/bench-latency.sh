@@ -21,7 +21,7 @@ trap 'kill "$proxy" 2>/dev/null; nginx -c "$work/nginx.conf" -s stop 2>/dev/null
 slow="http://127.0.0.1:$proxy_port"
 for _ in $(seq 50); do curl -sf "$slow/" >/dev/null 2>&1 && break; sleep 0.1; done
 # run_peak NAME COMMAND...: run, then note the most requests in flight during it.
-run_peak() { rm -f "$work/peak"; run "$@"; cat "$work/peak" >> "$work/$1.peak"; }
+run_peak() { kill -USR1 "$proxy"; sleep 0.2; run "$@"; cat "$work/peak" >> "$work/$1.peak"; }
 
 echo "load before: $(uptime)"
 for _ in $(seq "$runs"); do

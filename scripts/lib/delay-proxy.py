@@ -9,6 +9,7 @@ upstream connection.  The most requests ever in flight at once is kept
 in PEAK_FILE (rewritten whenever it grows), so the benchmark can report a crawler's parallelism.
 """
 import asyncio
+import signal
 import sys
 
 listen_port, upstream_port, delay, peak_file = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
@@ -51,7 +52,16 @@ async def serve(client_reader, client_writer):
         upstream_writer.close()
 
 
+def new_count():
+    global peak
+    peak = 0
+    with open(peak_file, "w") as out:
+        out.write("0\n")
+
+
 async def main():
+    new_count()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, new_count)
     server = await asyncio.start_server(serve, "127.0.0.1", listen_port, limit=1 << 20)
     async with server:
         await server.serve_forever()
