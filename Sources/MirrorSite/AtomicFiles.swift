@@ -15,6 +15,7 @@ final class AtomicFiles: Sendable {
     /// Names temporary files: unique within the process; the folder is emptied when a writer
     /// opens it, and one crawl at a time writes a folder.
     private let counter = Atomic<Int>(0)
+    private static let processID = getpid()
     private let madeFolders = Mutex<Set<String>>([])
 
     init(temporaryFolder: String) {
@@ -23,7 +24,7 @@ final class AtomicFiles: Sendable {
 
     /// A new, empty temporary file: its path and an open descriptor to write it.
     func create() throws -> (path: String, descriptor: Int32) {
-        let path = "\(temporaryFolder)/\(getpid())-\(counter.add(1, ordering: .relaxed).newValue)"
+        let path = "\(temporaryFolder)/\(Self.processID)-\(counter.add(1, ordering: .relaxed).newValue)"
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw SiteError.io(path: path, message: Self.lastError()) }
         return (path, descriptor)
