@@ -23,7 +23,8 @@ public final class CrawlJournal: SiteLedger {
         case queued([CrawlItem])
         case finished(url: String, state: State, status: Int?, detail: String?)
         case page(url: String, key: String, links: [UInt8], refs: [UInt8])
-        case resource(url: String, json: [UInt8])
+        /// In `StoredResource`'s form (the column is still named `json`: older rows are JSON).
+        case resource(url: String, stored: [UInt8])
         case redirect(url: String, json: [UInt8])
     }
 
@@ -176,8 +177,14 @@ public final class CrawlJournal: SiteLedger {
             let database = connection.database
             let decoder = JSONDecoder()
             var site = SiteManifest()
-            for (url, json) in try database.statement("SELECT url, json FROM resources").rows([], { ($0.string(0), $0.blob(1)) }) {
-                site.resources[url] = try decoder.decode(SiteManifest.Resource.self, from: Data(json))
+            for (url, stored) in try database.statement("SELECT url, json FROM resources").rows([], { ($0.string(0), $0.blob(1)) }) {
+                if stored.first == UInt8(ascii: "{") {
+                    site.resources[url] = try decoder.decode(SiteManifest.Resource.self, from: Data(stored))
+                } else if let resource = StoredResource.decode(stored) {
+                    site.resources[url] = resource
+                } else {
+                    throw CrawlJournalError.unreadable(url: url)
+                }
             }
             for (url, json) in try database.statement("SELECT url, json FROM redirects").rows([], { ($0.string(0), $0.blob(1)) }) {
                 site.redirects[url] = try decoder.decode(SiteManifest.Redirect.self, from: Data(json))
@@ -187,7 +194,7 @@ public final class CrawlJournal: SiteLedger {
     }
 
     public func saved(_ url: String, _ resource: SiteManifest.Resource) throws {
-        try append(.resource(url: url, json: Array(try JSONEncoder().encode(resource))))
+        try append(.resource(url: url, stored: StoredResource.encode(resource)))
     }
 
     public func redirected(_ url: String, _ redirect: SiteManifest.Redirect) throws {
@@ -236,8 +243,8 @@ public final class CrawlJournal: SiteLedger {
         case .page(let url, let key, let links, let refs):
             try database.statement("INSERT OR REPLACE INTO pages (url, key, links, refs) VALUES (?, ?, ?, ?)")
                 .run([.text(url), .text(key), .blob(links), .blob(refs)])
-        case .resource(let url, let json):
-            try database.statement("INSERT OR REPLACE INTO resources (url, json) VALUES (?, ?)").run([.text(url), .blob(json)])
+        case .resource(let url, let stored):
+            try database.statement("INSERT OR REPLACE INTO resources (url, json) VALUES (?, ?)").run([.text(url), .blob(stored)])
         case .redirect(let url, let json):
             try database.statement("INSERT OR REPLACE INTO redirects (url, json) VALUES (?, ?)").run([.text(url), .blob(json)])
         }
@@ -248,11 +255,13 @@ public final class CrawlJournal: SiteLedger {
 public enum CrawlJournalError: Error, CustomStringConvertible {
     case busy(folder: String)
     case cannotLock(folder: String, reason: String)
+    case unreadable(url: String)
 
     public var description: String {
         switch self {
         case .busy(let folder): return "another mirror crawl is writing \(folder) (its .mirror/journal.lock is held)"
         case .cannotLock(let folder, let reason): return "cannot lock \(folder)/.mirror/journal.lock: \(reason)"
+        case .unreadable(let url): return "the crawl journal's record of \(url) is damaged; crawl again without --resume"
         }
     }
 }

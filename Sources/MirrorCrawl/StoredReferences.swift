@@ -11,59 +11,29 @@ enum StoredReferences {
     static let version = "references 2"
 
     static func encode(_ references: [HTMLReference]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(references.count * 24)
-        appendVarint(references.count, to: &bytes)
+        var bytes = JournalBytes(capacity: references.count * 24)
+        bytes.append(references.count)
         for reference in references {
-            bytes.append((reference.role == .base ? 1 : 0) | (reference.inAttribute ? 2 : 0))
-            appendVarint(reference.range.lowerBound, to: &bytes)
-            appendVarint(reference.range.count, to: &bytes)
-            appendVarint(reference.value.utf8.count, to: &bytes)
-            bytes.append(contentsOf: reference.value.utf8)
+            bytes.append(byte: (reference.role == .base ? 1 : 0) | (reference.inAttribute ? 2 : 0))
+            bytes.append(reference.range.lowerBound)
+            bytes.append(reference.range.count)
+            bytes.append(reference.value)
         }
-        return bytes
+        return bytes.bytes
     }
 
     /// The references of `encode`'s bytes; nil when they are not in that form.
-    static func decode(_ bytes: [UInt8]) -> [HTMLReference]? {
+    static func decode(_ encoded: [UInt8]) -> [HTMLReference]? {
+        var bytes = JournalBytes(reading: encoded)
         var references: [HTMLReference] = []
-        var position = 0
-        guard let count = varint(bytes, &position), count <= bytes.count else { return nil }
+        guard let count = bytes.readCount() else { return nil }
         for _ in 0..<count {
-            guard position < bytes.count else { return nil }
-            let flags = bytes[position]
-            position += 1
-            guard flags < 4, let start = varint(bytes, &position), let length = varint(bytes, &position),
-                let valueCount = varint(bytes, &position), valueCount <= bytes.count - position
+            guard let flags = bytes.readByte(), flags < 4, let start = bytes.readInt(), let length = bytes.readInt(),
+                  (0..<1 << 42).contains(start), (0..<1 << 42).contains(length), let value = bytes.readString()
             else { return nil }
-            let value = String(decoding: bytes[position..<position + valueCount], as: UTF8.self)
-            position += valueCount
             references.append(HTMLReference(
                 range: start..<start + length, value: value, role: flags & 1 == 1 ? .base : .link, inAttribute: flags & 2 == 2))
         }
-        return position == bytes.count ? references : nil
-    }
-
-    private static func appendVarint(_ value: Int, to bytes: inout [UInt8]) {
-        var value = UInt(value)
-        while value >= 0x80 {
-            bytes.append(UInt8(value & 0x7F) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
-    }
-
-    /// The varint at `position`, which moves past it; nil when cut short or over 2^42.
-    private static func varint(_ bytes: [UInt8], _ position: inout Int) -> Int? {
-        var value = 0
-        var shift = 0
-        while position < bytes.count, shift <= 35 {
-            let byte = bytes[position]
-            position += 1
-            value |= Int(byte & 0x7F) << shift
-            if byte < 0x80 { return value }
-            shift += 7
-        }
-        return nil
+        return bytes.isAtEnd ? references : nil
     }
 }

@@ -23,6 +23,7 @@ public final class SiteWriter: Sendable {
     /// The names given so far; rebuilt from the manifest, as `PathMapper` is deterministic.
     private let registry: Mutex<PathRegistry>
     private let ledger: (any SiteLedger)?
+    private let files: AtomicFiles
 
     /// Opens `directory` (created if needed) with what the ledger, or else an existing
     /// manifest, says it holds. Temporary files of a killed run are removed.
@@ -31,6 +32,7 @@ public final class SiteWriter: Sendable {
         self.mapper = mapper
         self.ledger = ledger
         let temporary = directory + "/.mirror/tmp"
+        files = AtomicFiles(temporaryFolder: temporary)
         try? FileManager.default.removeItem(atPath: temporary)
         for folder in [temporary, directory + "/" + SiteManifest.originalsFolder] {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -73,19 +75,16 @@ public final class SiteWriter: Sendable {
             try record(url, unchanged)
             return unchanged.path
         }
-        let temporary = "\(directory)/.mirror/tmp/\(UUID().uuidString)"
-        guard FileManager.default.createFile(atPath: temporary, contents: nil),
-              let handle = FileHandle(forWritingAtPath: temporary) else {
-            throw SiteError.io(path: temporary, message: "cannot create file")
-        }
-        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        let (temporary, descriptor) = try files.create()
+        var placed = false
+        defer { if !placed { unlink(temporary) } }
         // A body from the cache was hashed when stored (and is checked on read): reuse its digest.
         var hasher = response.entry == nil ? SHA256() : nil
         do {
-            defer { try? handle.close() }
+            defer { close(descriptor) }
             for try await chunk in response.body.chunks(chunkSize: 256 * 1024) {
                 hasher?.update(data: chunk)
-                try handle.write(contentsOf: chunk)
+                try files.write(chunk, to: descriptor, path: temporary)
             }
         } catch {
             throw SiteError.io(path: preferred.string, message: "\(error)")
@@ -106,12 +105,8 @@ public final class SiteWriter: Sendable {
             resource.rewrittenFor = shared.rewrittenFor
             resource.file = shared.file
         } else {
-            let target = directory + "/" + path
-            try FileManager.default.createDirectory(
-                atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            if rename(temporary, target) != 0 {
-                throw SiteError.io(path: target, message: String(cString: strerror(errno)))
-            }
+            try files.place(temporary, at: directory + "/" + path)
+            placed = true
         }
         manifest.withLock { $0.resources[url] = resource }
         try record(url, resource)
@@ -199,8 +194,8 @@ public final class SiteWriter: Sendable {
             rewritten = rewriter.rewriteCSS(bytes, fileURL: url, filePath: resource.path, target: snapshot.path(for:))
         }
         guard rewritten != bytes || hasOriginal else { return nil }
-        if !hasOriginal && link(path, originalPath) != 0 { try writeAtomically(bytes, to: originalPath) }
-        try writeAtomically(rewritten, to: path)
+        if !hasOriginal && link(path, originalPath) != 0 { try files.writeAtomically(bytes, to: originalPath) }
+        try files.writeAtomically(rewritten, to: path)
         return rewritten == bytes ? nil : SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: rewritten)), size: rewritten.count)
     }
 
@@ -242,26 +237,10 @@ public final class SiteWriter: Sendable {
                 <body><p><a href="\(escaped)">\(seed)</a></p></body></html>
 
                 """.utf8)
-            try writeAtomically(page, to: directory + "/index.html")
+            try files.writeAtomically(page, to: directory + "/index.html")
             snapshot.index = SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: page)), size: page.count)
             manifest.withLock { $0.index = snapshot.index }
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try writeAtomically(Array(try encoder.encode(snapshot)), to: Self.manifestPath(directory))
-    }
-
-    /// Writes `bytes` to a new file in `.mirror/tmp` and renames it to `path`: a kill leaves
-    /// either the old file or the new one, and no stray temporary file outside `.mirror`.
-    private func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-        let temporary = "\(directory)/.mirror/tmp/\(UUID().uuidString)"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
-            throw SiteError.io(path: path, message: "cannot create \(temporary)")
-        }
-        if rename(temporary, path) != 0 {
-            let message = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw SiteError.io(path: path, message: message)
-        }
+        try files.writeAtomically(to: Self.manifestPath(directory)) { try snapshot.writeJSON($0) }
     }
 }

@@ -1,7 +1,8 @@
 # Sourced by the benchmarks: serves the Python 3.11 documentation (python3.11-doc) from nginx on
-# 127.0.0.1. Needs $work (a scratch folder, removed on exit). Sets $docs, $port and $origin.
+# 127.0.0.1 — or the folder $docs names when it is set. Needs $work (a scratch folder, removed on
+# exit). Sets $docs, $port and $origin.
 # The same pages are also served under /copy1/ … /copy4/, for measurements that need a bigger site.
-docs=/usr/share/doc/python3.11/html
+docs=${docs:-/usr/share/doc/python3.11/html}
 source "$(dirname "${BASH_SOURCE[0]}")/free-port.sh"
 port=$(free_port)
 cat > "$work/nginx.conf" <<CONF

@@ -179,10 +179,14 @@ public final class CacheStore: Sendable {
             id: Self.entryID(method: method, url: url, varyKey: varyKey), method: method, url: url, varyKey: varyKey,
             status: head.status, headers: head.headers, requestTime: head.requestTime,
             responseTime: head.responseTime, digest: digest, size: size, lastAccess: configuration.now())
-        defer { PosixIO.remove(body.temporaryPath) }
         let target = bodyPath(digest)
-        if PosixIO.fileSize(target) != size {  // an identical body already stored is kept
-            try PosixIO.rename(body.temporaryPath, target)
+        if PosixIO.fileSize(target) != size {
+            do { try PosixIO.rename(body.temporaryPath, target) } catch {
+                PosixIO.remove(body.temporaryPath)
+                throw error
+            }
+        } else {
+            PosixIO.remove(body.temporaryPath)  // an identical body already stored is kept
         }
         try writeMetadata(entry)
         try commit(entry)

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Crawl under latency: python3.11-doc from nginx on 127.0.0.1 behind scripts/lib/delay-proxy.py,
+# which answers every request 20 ms late, crawled in alternation by mirror (--concurrency 8
+# --per-host 8), wget2 --max-threads=8 and wget. Prints median wall times, the ratios of issue 15
+# and the most requests each tool kept in flight at once (counted by the proxy).
+#   scripts/bench-latency.sh [RUNS=3] [DELAY=0.02]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-3}
+delay=${2:-0.02}
+scripts/setup nginx python3.11-doc wget wget2 time curl
+scratch=${MIRROR_RELEASE_SCRATCH:-.build}
+swift build -c release --product mirror --scratch-path "$scratch" >/dev/null 2>&1
+mirror="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/mirror"
+work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-latency-bench.XXXXXX")
+source scripts/lib/docs-origin.sh
+source scripts/lib/measure.sh
+proxy_port=$(free_port)
+python3 scripts/lib/delay-proxy.py "$proxy_port" "$port" "$delay" "$work/peak" & proxy=$!
+trap 'kill "$proxy" 2>/dev/null; nginx -c "$work/nginx.conf" -s stop 2>/dev/null; rm -rf "$work"' EXIT
+slow="http://127.0.0.1:$proxy_port"
+for _ in $(seq 50); do curl -sf "$slow/" >/dev/null 2>&1 && break; sleep 0.1; done
+# run_peak NAME COMMAND...: run, then note the most requests in flight during it.
+run_peak() { kill -USR1 "$proxy"; sleep 0.2; run "$@"; cat "$work/peak" >> "$work/$1.peak"; }
+
+echo "load before: $(uptime)"
+for _ in $(seq "$runs"); do
+  rm -rf "$work/m" "$work/cache" "$work/wget" "$work/wget2"
+  run_peak mirror "$mirror" crawl "$slow/" -o "$work/m" --cache "$work/cache" --quiet --concurrency 8 --per-host 8
+  run_peak wget2 bash -c "mkdir -p '$work/wget2' && cd '$work/wget2' && wget2 -q --max-threads=8 -m -k -p -E --robots=off '$slow/'"
+  run_peak wget bash -c "mkdir -p '$work/wget' && cd '$work/wget' && wget -q -m -k -p -E -e robots=off '$slow/'"
+done
+echo "load after: $(uptime)"
+python3 - "$work" <<'PY'
+import statistics, sys
+work = sys.argv[1]
+def median(name, column):
+    return statistics.median(float(line.split()[column]) for line in open(f"{work}/{name}.times"))
+walls = {name: median(name, 0) for name in ("mirror", "wget2", "wget")}
+print("| tool | median wall s | peak requests in flight |")
+print("|---|---:|---:|")
+for name, wall in walls.items():
+    print(f"| {name} | {wall:.2f} | {max(int(p) for p in open(f'{work}/{name}.peak').read().split())} |")
+print(f"\nmirror / wget2: {walls['mirror'] / walls['wget2']:.2f} (goal <= 0.9); "
+      f"mirror / wget: {walls['mirror'] / walls['wget']:.2f} (goal <= 0.2)")
+PY

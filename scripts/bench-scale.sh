@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Crawl cost at scale: a generated site of N small linked pages (scripts/gen-site.py: a tree of
+# fan-out 5, 3 cross links a page, one shared stylesheet and image) served by nginx on 127.0.0.1,
+# crawled by mirror (--concurrency 8 --per-host 8) and by wget2 -r -k --max-threads=8 at each size,
+# in one run. Prints wall time, peak RSS, time per page, the ratios of issue 15, and the time
+# `--resume` takes to its first request after a kill -9 half way through the largest crawl.
+#   scripts/bench-scale.sh [SIZES="10000 100000"]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sizes=${1:-10000 100000}
+scripts/setup nginx wget2 time curl
+scratch=${MIRROR_RELEASE_SCRATCH:-.build}
+swift build -c release --product mirror --scratch-path "$scratch" >/dev/null 2>&1
+mirror="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/mirror"
+work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-scale-bench.XXXXXX")
+chmod 755 "$work"  # nginx's workers read the site from it
+docs=$work/site
+mkdir -p "$docs"
+source scripts/lib/docs-origin.sh
+source scripts/lib/measure.sh
+crawl=("$mirror" crawl "$origin/" -o "$work/m" --cache "$work/cache" --quiet --concurrency 8 --per-host 8)
+pages() { find "$1" -name '*.html' -not -path '*/.mirror/*' | wc -l; }
+
+echo "load before: $(uptime)"
+for n in $sizes; do
+  rm -rf "$docs"/* "$work/m" "$work/cache" "$work/wget2"
+  python3 scripts/gen-site.py "$docs" "$n"
+  run "mirror-$n" "${crawl[@]}"
+  echo "mirror $n: $(pages "$work/m") pages, $(tail -1 "$work/mirror-$n.times")"
+  run "wget2-$n" bash -c "mkdir -p '$work/wget2' && cd '$work/wget2' && wget2 -q -r -l 0 -k -p --max-threads=8 '$origin/'"
+  echo "wget2 $n: $(pages "$work/wget2") pages, $(tail -1 "$work/wget2-$n.times")"
+done
+echo "load after: $(uptime)"
+
+# --resume after a kill -9 at half the largest site's pages: seconds until its first request.
+half=$(( ${sizes##* } / 2 ))
+rm -rf "$work/m" "$work/cache"
+: > "$work/access.log"
+"${crawl[@]}" & pid=$!
+until [ "$(wc -l < "$work/access.log")" -ge "$half" ] || ! kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
+kill -9 "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
+before=$(wc -l < "$work/access.log")
+start=$(date +%s.%N)
+"${crawl[@]}" --resume & pid=$!
+until [ "$(wc -l < "$work/access.log")" -gt "$before" ] || ! kill -0 "$pid" 2>/dev/null; do sleep 0.01; done
+first=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.2f}')" "$start" "$(date +%s.%N)")
+kill -9 "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
+echo "--resume after a kill at $before of ${sizes##* } requests: first request after $first s"
+
+python3 - "$work" $sizes <<'PY'
+import sys
+work, sizes = sys.argv[1], [int(n) for n in sys.argv[2:]]
+def load(name):
+    wall, rss, user, system = open(f"{work}/{name}.times").read().split()
+    return float(wall), int(rss) / 1024, float(user) + float(system)
+print("| pages | tool | wall s | ms/page | peak RSS MB | CPU s | mirror/wget2 wall |")
+print("|---:|---|---:|---:|---:|---:|---:|")
+for n in sizes:
+    m, w = load(f"mirror-{n}"), load(f"wget2-{n}")
+    for tool, (wall, rss, cpu) in (("mirror", m), ("wget2", w)):
+        print(f"| {n:,} | {tool} | {wall:.1f} | {wall / n * 1000:.2f} | {rss:.0f} | {cpu:.1f} | {m[0] / w[0]:.2f} |")
+if len(sizes) > 1:
+    small, large = sizes[0], sizes[-1]
+    (ws, rs, _), (wl, rl, _) = load(f"mirror-{small}"), load(f"mirror-{large}")
+    print(f"\nmirror time per page at {large:,} / at {small:,}: {(wl / large) / (ws / small):.2f} (goal <= 1.2)")
+    print(f"mirror RSS growth per URL: {(rl - rs) * 1024 / (large - small):.2f} KB (goal <= 0.5)")
+PY
