@@ -7,9 +7,10 @@ import NIOPosix
 /// backpressure, and the limits of `ServerConfiguration`. What each request gets is up to its
 /// `HTTPResponder`; `mirror serve` and `mirror proxy` share this server.
 ///
-/// Each connection is served by a task of its own. Accepting is not an async sequence on
-/// purpose: there, one connection failing while it is set up (reset by a flooding client, or
-/// over the limit) ends the sequence, and the server with it; here it only closes that one.
+/// Each connection is served by a `ConnectionHandler` on its event loop. Accepting is not an
+/// async sequence on purpose: there, one connection failing while it is set up (reset by a
+/// flooding client, or over the limit) ends the sequence, and the server with it; here it only
+/// closes that one.
 public final class HTTPServer: Sendable {
     /// The address actually bound (with the port picked when 0 was asked for).
     public let localAddress: SocketAddress
@@ -27,7 +28,6 @@ public final class HTTPServer: Sendable {
     public static func start(_ configuration: ServerConfiguration, responder: some HTTPResponder,
                              log: (@Sendable (RequestLogLine) -> Void)? = nil) async throws -> HTTPServer {
         let open = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
-        let handler = ConnectionHandler(configuration: configuration, responder: responder, log: log)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.backlog, value: 512)
@@ -55,9 +55,7 @@ public final class HTTPServer: Sendable {
                             connectTimeout: configuration.tunnelConnectTimeout, headerTimeout: configuration.headerTimeout,
                             interceptor: configuration.tunnelInterceptor, log: log))
                     }
-                    let connection = try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-                        wrappingChannelSynchronously: channel)
-                    Task { await handler.serve(connection) }
+                    try pipeline.addHandler(ConnectionHandler(configuration: configuration, responder: responder, log: log))
                 }
             }
             .bind(host: configuration.host, port: configuration.port).get()
