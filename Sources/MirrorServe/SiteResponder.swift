@@ -1,4 +1,5 @@
 import MirrorCore
+import NIOConcurrencyHelpers
 public import MirrorSite
 import NIOCore
 import NIOHTTP1
@@ -14,6 +15,11 @@ public struct SiteResponder: HTTPResponder {
     /// to the bundle (and to the I/O threads). A folder's files are not kept: the kernel sends
     /// them from its page cache.
     private let hot: MemoryTier
+    /// The routes of recent targets, files with their headers: resolving normalizes URLs and a
+    /// file's headers need its dates parsed and formatted, which cost more than the rest of a
+    /// response. Bounded: emptied when it holds `memoCount`.
+    private let memo = NIOLockedValueBox<[MemoKey: Known]>([:])
+    private static let memoCount = 4096
 
     /// - Parameter cacheCapacity: bytes of small files (up to 256 KiB each) kept in memory.
     public init(files: any SiteFiles, cacheCapacity: Int = 8 << 20) {
@@ -70,9 +76,11 @@ public struct SiteResponder: HTTPResponder {
             response.headers.add(name: "Allow", value: "GET, HEAD")
             return .answered(response)
         }
-        switch routes.resolve(target: request.head.uri, host: request.headers.first(name: "host")) {
-        case .file(let path, let resource):
-            return file(path, resource: resource, request: request)
+        let known = known(request)
+        if let facts = known.facts { return file(facts, request: request) }
+        switch known.route {
+        case .file:  // a file with no digest in the manifest
+            return .answered(notFound(url: nil))
         case .redirect(let status, let location):
             var response = ServerResponse.text(
                 HTTPResponseStatus(statusCode: status), "<!DOCTYPE html><p>Moved to <a href=\"\(HTML.escape(location))\">\(HTML.escape(location))</a></p>\n",
@@ -86,8 +94,43 @@ public struct SiteResponder: HTTPResponder {
         }
     }
 
-    private func file(_ path: String, resource: SiteManifest.Resource?, request: ServerRequest) -> Plan {
-        guard let digest = resource?.fileDigest ?? files.manifest.index else { return .answered(notFound(url: nil)) }
+    /// What the responses to a target start from, worked out once (see `memo`).
+    private struct Known: Sendable {
+        let route: SiteRoute
+        /// For a file's route, when the manifest has the file's digest.
+        let facts: FileFacts?
+    }
+
+    /// What every response with a file's bytes shares.
+    private struct FileFacts: Sendable {
+        let path: String
+        let status: Int
+        let representation: Representation
+        /// Content-Type, ETag, Cache-Control and Last-Modified.
+        let headers: HTTPHeaders
+    }
+
+    private struct MemoKey: Hashable {
+        let host: String?
+        let target: String
+    }
+
+    private func known(_ request: ServerRequest) -> Known {
+        let key = MemoKey(host: request.headers.first(name: "host"), target: request.head.uri)
+        if let known = memo.withLockedValue({ $0[key] }) { return known }
+        let route = routes.resolve(target: key.target, host: key.host)
+        var facts: FileFacts?
+        if case .file(let path, let resource) = route { facts = self.facts(path, resource: resource) }
+        let known = Known(route: route, facts: facts)
+        memo.withLockedValue { memo in
+            if memo.count >= Self.memoCount { memo.removeAll(keepingCapacity: true) }
+            memo[key] = known
+        }
+        return known
+    }
+
+    private func facts(_ path: String, resource: SiteManifest.Resource?) -> FileFacts? {
+        guard let digest = resource?.fileDigest ?? files.manifest.index else { return nil }
         let lastModified = resource.flatMap { $0.lastModified.flatMap(HTTPDate.parse) ?? Int64($0.record.responseTime) }
         let representation = Representation(size: digest.size, etag: "\"\(digest.sha256.prefix(32))\"", lastModified: lastModified)
         var headers: HTTPHeaders = [
@@ -96,7 +139,12 @@ public struct SiteResponder: HTTPResponder {
             "Cache-Control": "no-cache",
         ]
         if let lastModified { headers.add(name: "Last-Modified", value: HTTPDate.format(lastModified)) }
-        let status = resource?.status ?? 200
+        return FileFacts(path: path, status: resource?.status ?? 200, representation: representation, headers: headers)
+    }
+
+    private func file(_ facts: FileFacts, request: ServerRequest) -> Plan {
+        let (path, representation, status, size) = (facts.path, facts.representation, facts.status, facts.representation.size)
+        var headers = facts.headers
         // Ranges and conditions are for the 200 responses of the site, not its saved error pages.
         let answer = status == 200 ? representation.answer(method: request.method, headers: request.headers) : .full
         let range: Range<Int>
@@ -108,24 +156,24 @@ public struct SiteResponder: HTTPResponder {
         case .preconditionFailed:
             return .answered(.text(.preconditionFailed, "The precondition of the request does not hold for \(request.head.uri).\n"))
         case .unsatisfiable:
-            var response = ServerResponse.text(.rangeNotSatisfiable, "The range is outside the \(digest.size) bytes of the file.\n")
-            response.headers.add(name: "Content-Range", value: "bytes */\(digest.size)")
+            var response = ServerResponse.text(.rangeNotSatisfiable, "The range is outside the \(size) bytes of the file.\n")
+            response.headers.add(name: "Content-Range", value: "bytes */\(size)")
             return .answered(response)
         case .full:
-            range = 0..<digest.size
+            range = 0..<size
             if status == 200 { headers.add(name: "Accept-Ranges", value: "bytes") }
         case .partial(let part):
             range = part
             responseStatus = .partialContent
             headers.add(name: "Accept-Ranges", value: "bytes")
-            headers.add(name: "Content-Range", value: "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(digest.size)")
+            headers.add(name: "Content-Range", value: "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(size)")
         }
         headers.add(name: "Content-Length", value: String(range.count))
         guard request.method == .GET else { return .answered(ServerResponse(status: responseStatus, headers: headers)) }
-        if let bytes = hot.get(path), bytes.count == digest.size {
+        if let bytes = hot.get(path), bytes.count == size {
             return .answered(ServerResponse(status: responseStatus, headers: headers, body: .bytes(ByteBuffer(bytes: bytes[range]))))
         }
-        return .read(PendingFile(path: path, range: range, size: digest.size, status: responseStatus, headers: headers))
+        return .read(PendingFile(path: path, range: range, size: size, status: responseStatus, headers: headers))
     }
 
     /// Opens the pending file, checks its size against the manifest's, and (for a file that
