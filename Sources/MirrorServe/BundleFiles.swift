@@ -15,10 +15,10 @@ public final class BundleFiles: SiteFiles {
         manifest = archive.manifest
     }
 
-    public func open(_ path: String, range: Range<Int>) throws -> (any SiteFileReader)? {
+    public func open(_ path: String, range: Range<Int>) throws -> SiteFile? {
         guard path != SiteManifest.path, let file = archive.files[path],
               let reader = try archive.reader(for: path, range: range) else { return nil }
-        return BundleFileReader(reader: reader, fileSize: file.size)
+        return .reader(BundleFileReader(reader: reader, fileSize: file.size))
     }
 }
 

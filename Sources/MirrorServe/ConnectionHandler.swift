@@ -3,61 +3,79 @@ import NIOCore
 import NIOHTTP1
 
 /// Reads the requests of one connection in turn, asks the responder, writes each response.
-struct ConnectionHandler<Responder: HTTPResponder>: Sendable {
-    let configuration: ServerConfiguration
-    let responder: Responder
-    let log: (@Sendable (RequestLogLine) -> Void)?
+///
+/// A channel handler rather than a task per connection: a response the responder can make at
+/// once (`respondImmediately`: from memory, or a file the kernel sends) is written on the event
+/// loop without leaving it; only the others go through a task. `HTTPServerPipelineHandler`
+/// holds the next request back until the current response has ended, so one is in hand at a time.
+final class ConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
 
-    func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
-        let remote = connection.channel.remoteAddress
-        try? await connection.executeThenClose { inbound, outbound in
-            var head: HTTPRequestHead?
-            var body: ByteBuffer?
-            var refusal: ServerResponse?
-            for try await part in inbound {
-                switch part {
-                case .head(let requestHead):
-                    head = requestHead
-                    body = nil
-                    refusal = requestHead.uri.utf8.count > configuration.maxTargetBytes
-                        ? .text(.uriTooLong, "The request target is longer than \(configuration.maxTargetBytes) bytes.\n") : nil
-                case .body(var buffer):
-                    guard refusal == nil else { continue }
-                    if (body?.readableBytes ?? 0) + buffer.readableBytes > configuration.maxRequestBodyBytes {
-                        refusal = .text(.payloadTooLarge, "The request body is larger than \(configuration.maxRequestBodyBytes) bytes.\n")
-                        body = nil
-                    } else if body == nil {
-                        body = buffer
-                    } else {
-                        body!.writeBuffer(&buffer)
-                    }
-                case .end:
-                    guard let requestHead = head else { continue }
-                    head = nil
-                    let started = ContinuousClock.now
-                    let request = ServerRequest(head: requestHead, body: body, remoteAddress: remote)
-                    var response: ServerResponse
-                    if let refusal {
-                        response = refusal
-                    } else {
-                        response = await responder.respond(to: request)
-                    }
-                    // The responder may end the connection too (after a refused CONNECT, no request follows).
-                    let mustClose = refusal != nil || !requestHead.isKeepAlive
-                        || response.headers[canonicalForm: "connection"].contains { $0.lowercased() == "close" }
-                    let sent = await write(&response, for: requestHead, closing: mustClose, to: outbound)
-                    log?(RequestLogLine(client: remote, method: requestHead.method, target: requestHead.uri,
-                                        status: Int(response.status.code), bytes: sent.bytes,
-                                        duration: ContinuousClock.now - started, note: response.logNote))
-                    if mustClose || !sent.complete { return }
-                }
+    private let configuration: ServerConfiguration
+    private let responder: Responder
+    private let log: (@Sendable (RequestLogLine) -> Void)?
+    private var head: HTTPRequestHead?
+    private var body: ByteBuffer?
+    private var refusal: ServerResponse?
+
+    init(configuration: ServerConfiguration, responder: Responder, log: (@Sendable (RequestLogLine) -> Void)?) {
+        self.configuration = configuration
+        self.responder = responder
+        self.log = log
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let requestHead):
+            head = requestHead
+            body = nil
+            refusal = requestHead.uri.utf8.count > configuration.maxTargetBytes
+                ? .text(.uriTooLong, "The request target is longer than \(configuration.maxTargetBytes) bytes.\n") : nil
+        case .body(var buffer):
+            guard refusal == nil else { return }
+            if (body?.readableBytes ?? 0) + buffer.readableBytes > configuration.maxRequestBodyBytes {
+                refusal = .text(.payloadTooLarge, "The request body is larger than \(configuration.maxRequestBodyBytes) bytes.\n")
+                body = nil
+            } else if body == nil {
+                body = buffer
+            } else {
+                body!.writeBuffer(&buffer)
             }
+        case .end:
+            guard let requestHead = head else { return }
+            let request = ServerRequest(head: requestHead, body: body, remoteAddress: context.channel.remoteAddress)
+            let refused = refusal
+            (head, body, refusal) = (nil, nil, nil)
+            let exchange = Exchange(request: requestHead, started: .now, refused: refused != nil)
+            if let response = refused ?? responder.respondImmediately(to: request) {
+                send(response, exchange, context: context)
+                return
+            }
+            let responder = self.responder
+            context.eventLoop.makeFutureWithTask { await responder.respond(to: request) }
+                .assumeIsolated().whenSuccess { response in self.send(response, exchange, context: context) }
         }
     }
 
-    /// Writes `response`; returns the body bytes sent and whether the whole message went out.
-    private func write(_ response: inout ServerResponse, for request: HTTPRequestHead, closing: Bool,
-                       to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>) async -> (bytes: Int, complete: Bool) {
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    /// One request being answered: what the response and the log need of it.
+    private struct Exchange {
+        let request: HTTPRequestHead
+        let started: ContinuousClock.Instant
+        let refused: Bool
+    }
+
+    /// Writes `response`, then logs it and closes the connection when it must.
+    private func send(_ response: ServerResponse, _ exchange: Exchange, context: ChannelHandlerContext) {
+        var response = response
+        let request = exchange.request
+        // The responder may end the connection too (after a refused CONNECT, no request follows).
+        let closing = exchange.refused || !request.isKeepAlive
+            || response.headers[canonicalForm: "connection"].contains { $0.lowercased() == "close" }
         if closing {
             response.headers.replaceOrAdd(name: "Connection", value: "close")
         } else if request.version.major == 1 && request.version.minor == 0 {
@@ -65,31 +83,55 @@ struct ConnectionHandler<Responder: HTTPResponder>: Sendable {
         }
         let code = response.status.code
         let hasBody = request.method != .HEAD && code != 304 && code != 204 && code >= 200
-        let head = HTTPResponseHead(version: .http1_1, status: response.status, headers: response.headers)
-        do {
-            switch hasBody ? response.body : .empty {
-            case .empty:
-                try await outbound.write(contentsOf: [.head(head), .end(nil)])
-                return (0, true)
-            case .bytes(let buffer):
-                try await outbound.write(contentsOf: [.head(head), .body(.byteBuffer(buffer)), .end(nil)])
-                return (buffer.readableBytes, true)
-            case .stream(let produce):
-                try await outbound.write(.head(head))
-                let counter = NIOLockedValueBox(0)
-                do {
-                    try await produce(ResponseBodyWriter { buffer in
-                        counter.withLockedValue { $0 += buffer.readableBytes }
-                        try await outbound.write(.body(.byteBuffer(buffer)))
-                    })
-                } catch {
-                    return (counter.withLockedValue { $0 }, false)  // a body cut short must not look whole: close
-                }
-                try await outbound.write(.end(nil))
-                return (counter.withLockedValue { $0 }, true)
-            }
-        } catch {
-            return (0, false)
+        let finished = { (bytes: Int, complete: Bool) in
+            self.log?(RequestLogLine(client: context.channel.remoteAddress, method: request.method, target: request.uri,
+                                     status: Int(code), bytes: bytes, duration: .now - exchange.started,
+                                     note: response.logNote))
+            if closing || !complete { context.close(promise: nil) }  // a body cut short must not look whole
         }
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: response.status, headers: response.headers))),
+                      promise: nil)
+        switch response.body {
+        case .file(let handle, let range):
+            guard hasBody else {
+                try? handle.close()
+                return end(context) { finished(0, $0) }
+            }
+            context.write(wrapOutboundOut(.body(.fileRegion(FileRegion(
+                fileHandle: handle, readerIndex: range.lowerBound, endIndex: range.upperBound)))), promise: nil)
+            end(context) { complete in
+                try? handle.close()
+                finished(complete ? range.count : 0, complete)
+            }
+        case .bytes(let buffer) where hasBody:
+            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+            end(context) { finished(buffer.readableBytes, $0) }
+        case .stream(let produce) where hasBody:
+            context.flush()
+            let channel = context.channel
+            let sent = NIOLockedValueBox(0)
+            // Each piece waits until the previous one is in the kernel's hands: the client's pace.
+            context.eventLoop.makeFutureWithTask {
+                try await produce(ResponseBodyWriter { buffer in
+                    sent.withLockedValue { $0 += buffer.readableBytes }
+                    try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer))).get()
+                })
+            }.assumeIsolated().whenComplete { result in
+                let bytes = sent.withLockedValue { $0 }
+                guard case .success = result else { return finished(bytes, false) }
+                self.end(context) { finished(bytes, $0) }
+            }
+        case .empty, .bytes, .stream:
+            end(context) { finished(0, $0) }
+        }
+    }
+
+    /// Ends the response; `done` learns whether all of it went out.
+    private func end(_ context: ChannelHandlerContext, _ done: @escaping (Bool) -> Void) {
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        promise.futureResult.assumeIsolated().whenComplete { result in
+            if case .success = result { done(true) } else { done(false) }
+        }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: promise)
     }
 }

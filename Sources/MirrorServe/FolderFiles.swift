@@ -10,6 +10,7 @@ public import NIOCore
 /// A mirrored folder's files. A path is opened one component at a time from the folder's own
 /// descriptor, never following a symbolic link, so nothing outside the folder can be reached
 /// whatever the manifest or the folder holds (a symlink to `/etc` is refused, not followed).
+/// Files are handed out as descriptors: the kernel sends them (`sendfile`), as nginx does.
 public final class FolderFiles: SiteFiles {
     public let manifest: SiteManifest
     private let root: Int32
@@ -33,7 +34,9 @@ public final class FolderFiles: SiteFiles {
 
     deinit { closeDescriptor(root) }
 
-    public func open(_ path: String, range: Range<Int>) throws -> (any SiteFileReader)? {
+    public var opensQuickly: Bool { true }
+
+    public func open(_ path: String, range _: Range<Int>) throws -> SiteFile? {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
         guard components.allSatisfy(Self.isPlainName) else { return nil }
         var directory = root
@@ -44,62 +47,23 @@ public final class FolderFiles: SiteFiles {
             if directory != root { closeDescriptor(directory) }
             directory = next
         }
-        let descriptor = String(components.last!).withCString { openat(directory, $0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+        // Non-blocking: opening a FIFO put there must not stall the event loop (it is refused below).
+        let descriptor = String(components.last!).withCString {
+            openat(directory, $0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        }
         guard descriptor >= 0 else { return nil }
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
             closeDescriptor(descriptor)
             return nil
         }
-        return FolderFile(descriptor: descriptor, fileSize: Int(status.st_size), range: range, path: path)
+        return .descriptor(NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor), fileSize: Int(status.st_size))
     }
 
     /// A name that stays inside its folder: not empty, `.` or `..`, no NUL.
     private static func isPlainName(_ name: Substring) -> Bool {
         !name.isEmpty && name != "." && name != ".." && !name.utf8.contains(0)
     }
-}
-
-/// A range of an open regular file of a folder, read with `pread`.
-///
-/// Unchecked Sendable: `position` changes in `next()`, which has one caller at a time.
-final class FolderFile: SiteFileReader, @unchecked Sendable {
-    let fileSize: Int
-    private let descriptor: Int32
-    private let range: Range<Int>
-    private var position: Int
-    private let path: String
-
-    init(descriptor: Int32, fileSize: Int, range: Range<Int>, path: String) {
-        self.descriptor = descriptor
-        self.fileSize = fileSize
-        self.range = range
-        position = range.lowerBound
-        self.path = path
-    }
-
-    func next() throws -> ByteBuffer? {
-        let count = min(Self.pieceSize, range.upperBound - position)
-        guard count > 0 else { return nil }
-        var buffer = ByteBufferAllocator().buffer(capacity: count)
-        try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { target -> Int in
-            var total = 0
-            while total < count {
-                let read = pread(descriptor, target.baseAddress! + total, count - total, off_t(position + total))
-                if read < 0 {
-                    if errno == EINTR { continue }
-                    throw ServeError.read(path: path, reason: String(cString: strerror(errno)))
-                }
-                if read == 0 { throw ServeError.read(path: path, reason: "ended early") }
-                total += read
-            }
-            return total
-        }
-        position += count
-        return buffer
-    }
-
-    func close() { closeDescriptor(descriptor) }
 }
 
 private func systemOpen(_ path: UnsafePointer<CChar>, _ flags: Int32) -> Int32 { open(path, flags) }

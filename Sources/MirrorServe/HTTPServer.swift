@@ -7,22 +7,17 @@ import NIOPosix
 /// backpressure, and the limits of `ServerConfiguration`. What each request gets is up to its
 /// `HTTPResponder`; `mirror serve` and `mirror proxy` share this server.
 ///
-/// Each connection is served by a task of its own. Accepting is not an async sequence on
-/// purpose: there, one connection failing while it is set up (reset by a flooding client, or
-/// over the limit) ends the sequence, and the server with it; here it only closes that one.
+/// Each connection is served by a `ConnectionHandler` on its event loop. Accepting is not an
+/// async sequence on purpose: there, one connection failing while it is set up (reset by a
+/// flooding client, or over the limit) ends the sequence, and the server with it; here it only
+/// closes that one.
 public final class HTTPServer: Sendable {
     /// The address actually bound (with the port picked when 0 was asked for).
     public let localAddress: SocketAddress
     private let channel: any Channel
-    private let open: NIOLockedValueBox<[ObjectIdentifier: OpenConnection]>
+    private let open: NIOLockedValueBox<[ObjectIdentifier: any Channel]>
 
-    /// A connection being served: its channel, to close it, and its task, to wait for its end.
-    private struct OpenConnection: Sendable {
-        let channel: any Channel
-        var serving: Task<Void, Never>?
-    }
-
-    private init(localAddress: SocketAddress, channel: any Channel, open: NIOLockedValueBox<[ObjectIdentifier: OpenConnection]>) {
+    private init(localAddress: SocketAddress, channel: any Channel, open: NIOLockedValueBox<[ObjectIdentifier: any Channel]>) {
         self.localAddress = localAddress
         self.channel = channel
         self.open = open
@@ -32,8 +27,7 @@ public final class HTTPServer: Sendable {
     /// - Parameter log: receives one line per request answered (nil: no log).
     public static func start(_ configuration: ServerConfiguration, responder: some HTTPResponder,
                              log: (@Sendable (RequestLogLine) -> Void)? = nil) async throws -> HTTPServer {
-        let open = NIOLockedValueBox<[ObjectIdentifier: OpenConnection]>([:])
-        let handler = ConnectionHandler(configuration: configuration, responder: responder, log: log)
+        let open = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.backlog, value: 512)
@@ -43,7 +37,7 @@ public final class HTTPServer: Sendable {
                     let key = ObjectIdentifier(channel)
                     let admitted = open.withLockedValue { open in
                         guard open.count < configuration.maxConnections else { return false }
-                        open[key] = OpenConnection(channel: channel)
+                        open[key] = channel
                         return true
                     }
                     guard admitted else {
@@ -59,10 +53,7 @@ public final class HTTPServer: Sendable {
                     if configuration.tunnelsConnect {
                         try pipeline.addHandler(ConnectTunnel(configuration: configuration, log: log))
                     }
-                    let connection = try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-                        wrappingChannelSynchronously: channel)
-                    let serving = Task { await handler.serve(connection) }
-                    open.withLockedValue { $0[key]?.serving = serving }
+                    try pipeline.addHandler(ConnectionHandler(configuration: configuration, responder: responder, log: log))
                 }
             }
             .bind(host: configuration.host, port: configuration.port).get()
@@ -73,27 +64,14 @@ public final class HTTPServer: Sendable {
     /// The port listened on.
     public var port: Int { localAddress.port ?? 0 }
 
-    /// Stops listening, closes open connections and waits for their tasks to end.
+    /// Stops listening and closes open connections.
     public func shutdown() async {
         try? await channel.close()
-        await closeConnections()
+        for connection in open.withLockedValue({ Array($0.values) }) { try? await connection.close() }
     }
 
-    /// Waits until the server stops listening (after `shutdown`, or when its socket fails) and
-    /// its connections are over, so that every request answered has been logged.
+    /// Waits until the server stops listening (after `shutdown`, or when its socket fails).
     public func wait() async {
         try? await channel.closeFuture.get()
-        await closeConnections()
-    }
-
-    /// Closes the open connections, cancels what their responders still await (an upstream, say),
-    /// and waits for each connection's task to write its last log line and end.
-    private func closeConnections() async {
-        let connections = open.withLockedValue { Array($0.values) }
-        for connection in connections {
-            try? await connection.channel.close()
-            connection.serving?.cancel()
-        }
-        for connection in connections { await connection.serving?.value }
     }
 }

@@ -2,11 +2,16 @@ public import NIOCore
 public import NIOHTTP1
 
 /// A response for the server to send: status, headers and a body that is empty, in memory,
-/// or produced piece by piece (a file, a proxied download) with the client's pace.
+/// a range of an open file, or produced piece by piece (a bundle's file, a proxied download)
+/// with the client's pace.
 public struct ServerResponse: Sendable {
     public enum Body: Sendable {
         case empty
         case bytes(ByteBuffer)
+        /// A range of an open file, which the kernel sends (`sendfile`) without copying it
+        /// through the server; the server closes the handle once the response is done or
+        /// abandoned. Not for a connection the server encrypts (a `mirror proxy --mitm` tunnel).
+        case file(NIOFileHandle, Range<Int>)
         /// Produces the body through the writer; each write waits while the client is behind,
         /// and throws once it has gone, so a stream never runs ahead of its reader.
         case stream(@Sendable (ResponseBodyWriter) async throws -> Void)

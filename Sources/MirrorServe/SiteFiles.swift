@@ -2,19 +2,35 @@ public import MirrorSite
 public import NIOCore
 
 /// The files of a mirror that `mirror serve` answers from: a folder on disk or a bundle.
-/// Only the files the manifest lists are ever opened. Calls block; the server makes them on
-/// its I/O threads.
+/// Only the files the manifest lists are ever opened.
 public protocol SiteFiles: Sendable {
     var manifest: SiteManifest { get }
-    /// A reader of the bytes in `range` of the file at `path` (relative, as the manifest lists
-    /// it; `range` within the file); nil when there is no such file.
-    func open(_ path: String, range: Range<Int>) throws -> (any SiteFileReader)?
+    /// Whether `open` is quick enough for an event loop: a folder's open is a few calls on
+    /// metadata the kernel has cached, as nginx makes them. Otherwise (a bundle inflates small
+    /// files whole when they are opened) the server calls `open` on its I/O threads.
+    var opensQuickly: Bool { get }
+    /// The file at `path` (relative, as the manifest lists it), to send the bytes in `range`
+    /// of (within the file); nil when there is no such file.
+    func open(_ path: String, range: Range<Int>) throws -> SiteFile?
+}
+
+extension SiteFiles {
+    public var opensQuickly: Bool { false }
+}
+
+/// A file as `SiteFiles` opened it.
+public enum SiteFile: Sendable {
+    /// A plain file on disk, for the kernel to send from; whoever holds it closes it.
+    case descriptor(NIOFileHandle, fileSize: Int)
+    /// A range of a file read piece by piece.
+    case reader(any SiteFileReader)
 }
 
 /// The bytes of a range of one file, handed out in order, in pieces of at most
-/// `SiteFileReader.pieceSize`. One caller at a time.
+/// `SiteFileReader.pieceSize`. One caller at a time; calls block, and the server makes them
+/// on its I/O threads.
 public protocol SiteFileReader: Sendable {
-    /// The size of the whole file, as found on disk or in the bundle.
+    /// The size of the whole file, as found in the bundle.
     var fileSize: Int { get }
     /// The next piece; nil after the last.
     func next() throws -> ByteBuffer?

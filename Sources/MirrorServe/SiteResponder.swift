@@ -1,4 +1,5 @@
 import MirrorCore
+import NIOConcurrencyHelpers
 public import MirrorSite
 import NIOCore
 import NIOHTTP1
@@ -10,9 +11,15 @@ import NIOPosix
 public struct SiteResponder: HTTPResponder {
     private let files: any SiteFiles
     private let routes: SiteRoutes
-    /// Small files as last read, by path: a hot page is answered without a trip to the disk
-    /// or the bundle (and to the I/O threads).
+    /// Small files of a bundle as last inflated, by path: a hot page is answered without a trip
+    /// to the bundle (and to the I/O threads). A folder's files are not kept: the kernel sends
+    /// them from its page cache.
     private let hot: MemoryTier
+    /// The routes of recent targets, files with their headers: resolving normalizes URLs and a
+    /// file's headers need its dates parsed and formatted, which cost more than the rest of a
+    /// response. Bounded: emptied when it holds `memoCount`.
+    private let memo = NIOLockedValueBox<[MemoKey: Known]>([:])
+    private static let memoCount = 4096
 
     /// - Parameter cacheCapacity: bytes of small files (up to 256 KiB each) kept in memory.
     public init(files: any SiteFiles, cacheCapacity: Int = 8 << 20) {
@@ -21,30 +28,109 @@ public struct SiteResponder: HTTPResponder {
         hot = MemoryTier(capacity: cacheCapacity, maxBodySize: 256 << 10)
     }
 
+    public func respondImmediately(to request: ServerRequest) -> ServerResponse? {
+        switch plan(request) {
+        case .answered(let response): return response
+        case .read(let pending):
+            guard files.opensQuickly else { return nil }
+            do {
+                return response(pending, try open(pending))
+            } catch {
+                return .text(.internalServerError, "\(error)\n")
+            }
+        }
+    }
+
     public func respond(to request: ServerRequest) async -> ServerResponse {
+        switch plan(request) {
+        case .answered(let response): return response
+        case .read(let pending):
+            do {
+                let opened = try await NIOThreadPool.singleton.runIfActive { [self] in try open(pending) }
+                return response(pending, opened)
+            } catch {
+                return .text(.internalServerError, "\(error)\n")
+            }
+        }
+    }
+
+    /// What a request gets: a response made without touching the files, or a file to read.
+    private enum Plan {
+        case answered(ServerResponse)
+        case read(PendingFile)
+    }
+
+    /// A response whose status and headers are ready, and the file whose bytes it takes.
+    private struct PendingFile: Sendable {
+        let path: String
+        let range: Range<Int>
+        /// The file's size in the manifest.
+        let size: Int
+        let status: HTTPResponseStatus
+        let headers: HTTPHeaders
+    }
+
+    private func plan(_ request: ServerRequest) -> Plan {
         guard request.method == .GET || request.method == .HEAD else {
             var response = ServerResponse.text(.methodNotAllowed, "A mirror answers GET and HEAD only.\n")
             response.headers.add(name: "Allow", value: "GET, HEAD")
-            return response
+            return .answered(response)
         }
-        switch routes.resolve(target: request.head.uri, host: request.headers.first(name: "host")) {
-        case .file(let path, let resource):
-            return await file(path, resource: resource, request: request)
+        let known = known(request)
+        if let facts = known.facts { return file(facts, request: request) }
+        switch known.route {
+        case .file:  // a file with no digest in the manifest
+            return .answered(notFound(url: nil))
         case .redirect(let status, let location):
             var response = ServerResponse.text(
                 HTTPResponseStatus(statusCode: status), "<!DOCTYPE html><p>Moved to <a href=\"\(HTML.escape(location))\">\(HTML.escape(location))</a></p>\n",
                 contentType: "text/html; charset=utf-8")
             response.headers.add(name: "Location", value: location)
-            return response
+            return .answered(response)
         case .notFound(let url):
-            return notFound(url: url)
+            return .answered(notFound(url: url))
         case .badRequest(let reason):
-            return .text(.badRequest, reason + "\n")
+            return .answered(.text(.badRequest, reason + "\n"))
         }
     }
 
-    private func file(_ path: String, resource: SiteManifest.Resource?, request: ServerRequest) async -> ServerResponse {
-        guard let digest = resource?.fileDigest ?? files.manifest.index else { return notFound(url: nil) }
+    /// What the responses to a target start from, worked out once (see `memo`).
+    private struct Known: Sendable {
+        let route: SiteRoute
+        /// For a file's route, when the manifest has the file's digest.
+        let facts: FileFacts?
+    }
+
+    /// What every response with a file's bytes shares.
+    private struct FileFacts: Sendable {
+        let path: String
+        let status: Int
+        let representation: Representation
+        /// Content-Type, ETag, Cache-Control and Last-Modified.
+        let headers: HTTPHeaders
+    }
+
+    private struct MemoKey: Hashable {
+        let host: String?
+        let target: String
+    }
+
+    private func known(_ request: ServerRequest) -> Known {
+        let key = MemoKey(host: request.headers.first(name: "host"), target: request.head.uri)
+        if let known = memo.withLockedValue({ $0[key] }) { return known }
+        let route = routes.resolve(target: key.target, host: key.host)
+        var facts: FileFacts?
+        if case .file(let path, let resource) = route { facts = self.facts(path, resource: resource) }
+        let known = Known(route: route, facts: facts)
+        memo.withLockedValue { memo in
+            if memo.count >= Self.memoCount { memo.removeAll(keepingCapacity: true) }
+            memo[key] = known
+        }
+        return known
+    }
+
+    private func facts(_ path: String, resource: SiteManifest.Resource?) -> FileFacts? {
+        guard let digest = resource?.fileDigest ?? files.manifest.index else { return nil }
         let lastModified = resource.flatMap { $0.lastModified.flatMap(HTTPDate.parse) ?? Int64($0.record.responseTime) }
         let representation = Representation(size: digest.size, etag: "\"\(digest.sha256.prefix(32))\"", lastModified: lastModified)
         var headers: HTTPHeaders = [
@@ -53,7 +139,12 @@ public struct SiteResponder: HTTPResponder {
             "Cache-Control": "no-cache",
         ]
         if let lastModified { headers.add(name: "Last-Modified", value: HTTPDate.format(lastModified)) }
-        let status = resource?.status ?? 200
+        return FileFacts(path: path, status: resource?.status ?? 200, representation: representation, headers: headers)
+    }
+
+    private func file(_ facts: FileFacts, request: ServerRequest) -> Plan {
+        let (path, representation, status, size) = (facts.path, facts.representation, facts.status, facts.representation.size)
+        var headers = facts.headers
         // Ranges and conditions are for the 200 responses of the site, not its saved error pages.
         let answer = status == 200 ? representation.answer(method: request.method, headers: request.headers) : .full
         let range: Range<Int>
@@ -61,55 +152,75 @@ public struct SiteResponder: HTTPResponder {
         switch answer {
         case .notModified:
             headers.remove(name: "Content-Type")
-            return ServerResponse(status: .notModified, headers: headers)
+            return .answered(ServerResponse(status: .notModified, headers: headers))
         case .preconditionFailed:
-            return .text(.preconditionFailed, "The precondition of the request does not hold for \(request.head.uri).\n")
+            return .answered(.text(.preconditionFailed, "The precondition of the request does not hold for \(request.head.uri).\n"))
         case .unsatisfiable:
-            var response = ServerResponse.text(.rangeNotSatisfiable, "The range is outside the \(digest.size) bytes of the file.\n")
-            response.headers.add(name: "Content-Range", value: "bytes */\(digest.size)")
-            return response
+            var response = ServerResponse.text(.rangeNotSatisfiable, "The range is outside the \(size) bytes of the file.\n")
+            response.headers.add(name: "Content-Range", value: "bytes */\(size)")
+            return .answered(response)
         case .full:
-            range = 0..<digest.size
+            range = 0..<size
             if status == 200 { headers.add(name: "Accept-Ranges", value: "bytes") }
         case .partial(let part):
             range = part
             responseStatus = .partialContent
             headers.add(name: "Accept-Ranges", value: "bytes")
-            headers.add(name: "Content-Range", value: "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(digest.size)")
+            headers.add(name: "Content-Range", value: "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(size)")
         }
         headers.add(name: "Content-Length", value: String(range.count))
-        guard request.method == .GET else { return ServerResponse(status: responseStatus, headers: headers) }
-        if let bytes = hot.get(path), bytes.count == digest.size {
-            return ServerResponse(status: responseStatus, headers: headers, body: .bytes(ByteBuffer(bytes: bytes[range])))
+        guard request.method == .GET else { return .answered(ServerResponse(status: responseStatus, headers: headers)) }
+        if let bytes = hot.get(path), bytes.count == size {
+            return .answered(ServerResponse(status: responseStatus, headers: headers, body: .bytes(ByteBuffer(bytes: bytes[range]))))
         }
-        let files = self.files
-        let opened: (reader: any SiteFileReader, first: ByteBuffer?)
+        return .read(PendingFile(path: path, range: range, size: size, status: responseStatus, headers: headers))
+    }
+
+    /// Opens the pending file, checks its size against the manifest's, and (for a file that
+    /// is read rather than sent by the kernel) reads its first piece. Blocks for a bundle.
+    private func open(_ pending: PendingFile) throws -> (file: SiteFile, first: ByteBuffer?) {
+        let path = pending.path
+        guard let file = try files.open(path, range: pending.range) else {
+            throw ServeError.read(path: path, reason: "missing from the mirror")
+        }
+        let found: Int
+        switch file {
+        case .descriptor(let handle, let fileSize):
+            found = fileSize
+            if found != pending.size { try? handle.close() }
+        case .reader(let reader):
+            found = reader.fileSize
+            if found != pending.size { reader.close() }
+        }
+        guard found == pending.size else {
+            throw ServeError.read(path: path, reason: "changed since the crawl (\(found) bytes, the manifest says \(pending.size)); crawl again")
+        }
+        guard case .reader(let reader) = file else { return (file, nil) }
         do {
-            opened = try await NIOThreadPool.singleton.runIfActive {
-                guard let reader = try files.open(path, range: range) else {
-                    throw ServeError.read(path: path, reason: "missing from the mirror")
-                }
-                guard reader.fileSize == digest.size else {
-                    reader.close()
-                    throw ServeError.read(path: path, reason: "changed since the crawl (\(reader.fileSize) bytes, the manifest says \(digest.size)); crawl again")
-                }
-                do {
-                    return (reader, try reader.next())
-                } catch {
-                    reader.close()
-                    throw error
-                }
-            }
+            return (file, try reader.next())
         } catch {
-            return .text(.internalServerError, "\(error)\n")
+            reader.close()
+            throw error
         }
-        let reader = opened.reader
+    }
+
+    /// The response for an opened file: sent by the kernel, from memory when its first piece
+    /// is all of it (and then kept hot, when that is the whole file), else streamed.
+    private func response(_ pending: PendingFile, _ opened: (file: SiteFile, first: ByteBuffer?)) -> ServerResponse {
+        let (path, range) = (pending.path, pending.range)
+        let reader: any SiteFileReader
+        switch opened.file {
+        case .descriptor(let handle, _):
+            return ServerResponse(status: pending.status, headers: pending.headers, body: .file(handle, range))
+        case .reader(let fileReader):
+            reader = fileReader
+        }
         guard let first = opened.first, first.readableBytes < range.count else {
             reader.close()
-            if range.count == digest.size, let first = opened.first { hot.put(path, Array(first.readableBytesView)) }
-            return ServerResponse(status: responseStatus, headers: headers, body: .bytes(opened.first ?? ByteBuffer()))
+            if range.count == pending.size, let first = opened.first { hot.put(path, Array(first.readableBytesView)) }
+            return ServerResponse(status: pending.status, headers: pending.headers, body: .bytes(opened.first ?? ByteBuffer()))
         }
-        return ServerResponse(status: responseStatus, headers: headers, body: .stream { writer in
+        return ServerResponse(status: pending.status, headers: pending.headers, body: .stream { writer in
             defer { reader.close() }
             try await writer.write(first)
             var sent = first.readableBytes

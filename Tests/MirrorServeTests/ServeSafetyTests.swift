@@ -203,8 +203,8 @@ struct GeneratedFiles: SiteFiles {
         self.manifest = manifest
     }
 
-    func open(_ path: String, range: Range<Int>) throws -> (any SiteFileReader)? {
-        path == "example.org/big.bin" ? Reader(fileSize: size, count: range.count) : nil
+    func open(_ path: String, range: Range<Int>) throws -> SiteFile? {
+        path == "example.org/big.bin" ? .reader(Reader(fileSize: size, count: range.count)) : nil
     }
 }
 
@@ -238,9 +238,9 @@ struct CountingFiles: SiteFiles {
     let counts: Counts
     var manifest: SiteManifest { base.manifest }
 
-    func open(_ path: String, range: Range<Int>) throws -> (any SiteFileReader)? {
-        guard let reader = try base.open(path, range: range) else { return nil }
+    func open(_ path: String, range: Range<Int>) throws -> SiteFile? {
+        guard case .reader(let reader)? = try base.open(path, range: range) else { return nil }
         counts.opened(1)
-        return Reader(base: reader, counts: counts)
+        return .reader(Reader(base: reader, counts: counts))
     }
 }
