@@ -17,7 +17,7 @@ source scripts/lib/docs-origin.sh
 source scripts/lib/measure.sh
 proxy_port=$(free_port)
 python3 scripts/lib/delay-proxy.py "$proxy_port" "$port" "$delay" "$work/peak" & proxy=$!
-trap 'kill "$proxy" 2>/dev/null; nginx -c "$work/nginx.conf" -s stop 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill "$proxy" 2>/dev/null || true; nginx -c "$work/nginx.conf" -s stop 2>/dev/null || true; rm -rf "$work"' EXIT
 slow="http://127.0.0.1:$proxy_port"
 for _ in $(seq 50); do curl -sf "$slow/" >/dev/null 2>&1 && break; sleep 0.1; done
 # run_peak NAME COMMAND...: run, then note the most requests in flight during it.

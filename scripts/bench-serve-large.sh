@@ -27,7 +27,7 @@ CONF
 chmod -R a+rX "$work"  # nginx's workers run as another user
 nginx -c "$work/nginx.conf"
 pid=""
-trap 'kill $pid 2>/dev/null; nginx -c "$work/nginx.conf" -s stop 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $pid 2>/dev/null || true; nginx -c "$work/nginx.conf" -s stop 2>/dev/null || true; rm -rf "$work"' EXIT
 "$mirror" crawl "http://127.0.0.1:$port/big.bin" -o "$work/site" --cache "$work/cache" --max-file-size 3G --quiet
 rm -rf "$work/cache"
 "$mirror" pack "$work/site" -o "$work/site.tar.gz" --level 1 --quiet

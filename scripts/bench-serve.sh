@@ -18,7 +18,7 @@ mirror="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/mirr
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-serve-bench.XXXXXX")
 source scripts/lib/docs-origin.sh
 pids=()
-trap 'kill "${pids[@]}" 2>/dev/null; nginx -c "$work/nginx.conf" -s stop 2>/dev/null; nginx -c "$work/nginx-site.conf" -s stop 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill "${pids[@]}" 2>/dev/null || true; nginx -c "$work/nginx.conf" -s stop 2>/dev/null || true; nginx -c "$work/nginx-site.conf" -s stop 2>/dev/null || true; rm -rf "$work"' EXIT
 
 "$mirror" crawl "$origin/" -o "$work/site" --cache "$work/cache" --quiet || true
 "$mirror" pack "$work/site" -o "$work/site.tar.gz" --quiet

@@ -81,7 +81,7 @@ struct ConnectTunnelTests {
         #expect(response.reason == "Replaying, no connection to \(authority)")
         #expect(closed)
         #expect(origin.connections == 0)
-        #expect(proxy.log.all.contains { $0.contains("CONNECT \(authority) 504 ") && $0.hasSuffix("tunnel-refused") })
+        #expect(try await proxy.log.eventually { $0.contains("CONNECT \(authority) 504 ") && $0.hasSuffix("tunnel-refused") })
         await proxy.stop()
         try await origin.shutdown()
     }

@@ -25,17 +25,17 @@ struct InterceptionTests {
         let trust = try TransportSecurity(caCertificateFiles: [try upstreamAuthority.certificateFile()], environment: [:])
         let recorder = try await ProxyHarness.start(configuration, cacheFolder: folder, security: trust)
 
-        let trusting = Self.client(proxyPort: recorder.port, trusting: authority.certificatePath)
-        let recorded = try await trusting.execute(HTTPClientRequest(url: origin.url("/secret")), timeout: .seconds(30))
-        #expect(recorded.status == .ok)
-        #expect(recorded.headers.first(name: "cache-status") == "mirror; fwd=uri-miss; fwd-status=200; stored")
-        #expect(String(buffer: try await recorded.body.collect(upTo: 1 << 20)) == "over https")
-        let untrusting = Self.client(proxyPort: recorder.port, trusting: nil)
-        await #expect(throws: (any Error).self, "a client that does not trust the local CA refuses the minted certificate") {
-            _ = try await untrusting.execute(HTTPClientRequest(url: origin.url("/secret")), timeout: .seconds(30))
+        try await Self.using(Self.client(proxyPort: recorder.port, trusting: authority.certificatePath)) { trusting in
+            let recorded = try await trusting.execute(HTTPClientRequest(url: origin.url("/secret")), timeout: .seconds(60))
+            #expect(recorded.status == .ok)
+            #expect(recorded.headers.first(name: "cache-status") == "mirror; fwd=uri-miss; fwd-status=200; stored")
+            #expect(String(buffer: try await recorded.body.collect(upTo: 1 << 20)) == "over https")
         }
-        try await untrusting.shutdown()
-        try await trusting.shutdown()
+        try await Self.using(Self.client(proxyPort: recorder.port, trusting: nil)) { untrusting in
+            await #expect(throws: (any Error).self, "a client that does not trust the local CA refuses the minted certificate") {
+                _ = try await untrusting.execute(HTTPClientRequest(url: origin.url("/secret")), timeout: .seconds(60))
+            }
+        }
         await recorder.stop(keepingCache: true)
         try await origin.shutdown()
         let connections = origin.connections
@@ -43,13 +43,25 @@ struct InterceptionTests {
         var replaying = configuration
         replaying.mode = .replay
         let replay = try await ProxyHarness.start(replaying, cacheFolder: folder, security: trust)
-        let client = Self.client(proxyPort: replay.port, trusting: authority.certificatePath)
-        let replayed = try await client.execute(HTTPClientRequest(url: origin.url("/secret")), timeout: .seconds(30))
-        #expect(replayed.status == .ok)
-        #expect(String(buffer: try await replayed.body.collect(upTo: 1 << 20)) == "over https")
+        try await Self.using(Self.client(proxyPort: replay.port, trusting: authority.certificatePath)) { client in
+            let replayed = try await client.execute(HTTPClientRequest(url: origin.url("/secret")), timeout: .seconds(60))
+            #expect(replayed.status == .ok)
+            #expect(String(buffer: try await replayed.body.collect(upTo: 1 << 20)) == "over https")
+        }
         #expect(origin.connections == connections)
-        try await client.shutdown()
         await replay.stop()
+    }
+
+    /// Runs `body` with `client`, then shuts the client down whatever happened (a client left
+    /// running traps when it is released).
+    static func using(_ client: HTTPClient, _ body: (HTTPClient) async throws -> Void) async throws {
+        do {
+            try await body(client)
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
     }
 
     /// An HTTPS client whose proxy is `127.0.0.1:proxyPort`, trusting the CA in `file` (or only the system's).

@@ -74,4 +74,14 @@ final class RequestLog: Sendable {
     private let lines = Mutex<[String]>([])
     func append(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
+
+    /// Whether a line satisfying `predicate` is logged within 30 s: a line is logged once its
+    /// response is written, which the client may read first.
+    func eventually(_ predicate: (String) -> Bool) async throws -> Bool {
+        for _ in 0..<600 {
+            if all.contains(where: predicate) { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
 }
