@@ -73,7 +73,9 @@ struct ProxyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try proxyConfiguration()
-        let store = try CacheCommand.open(cacheOptions.directory())
+        // Hits of small bodies are read from the page cache once their digest is known good,
+        // so a small memory tier does as well as a large one, and keeps the proxy's footprint small.
+        let store = try CacheCommand.open(cacheOptions.directory(), memoryCapacity: 8 << 20)
         let transport = AsyncHTTPClientTransport(security: try tlsOptions.security())
         let responder = ProxyResponder(configuration: configuration, store: store, transport: transport)
         var log: (@Sendable (RequestLogLine) -> Void)?

@@ -20,6 +20,16 @@ public struct ProxyResponder: HTTPResponder {
         client = CachingClient(store: store, transport: transport, configuration: configuration.clientConfiguration)
     }
 
+    /// A hit answered on the event loop: a GET or HEAD whose stored response is usable now and
+    /// small (`CachingClient.storedResponse`); everything else goes to `respond(to:)`.
+    public func respondImmediately(to request: ServerRequest) -> ServerResponse? {
+        guard configuration.mode != .passthrough, request.method == .GET || request.method == .HEAD,
+              !ProxyHeaders.hasPassed(request.headers, via: configuration.via), let url = target(of: request.head),
+              let response = try? client.storedResponse(for: read(url, request))
+        else { return nil }
+        return answer(response, status: CacheStatus(response, method: request.method.rawValue), to: request, url: url)
+    }
+
     public func respond(to request: ServerRequest) async -> ServerResponse {
         if request.method == .CONNECT { return refusedTunnel(to: request.head.uri) }
         if ProxyHeaders.hasPassed(request.headers, via: configuration.via) {
@@ -58,10 +68,17 @@ public struct ProxyResponder: HTTPResponder {
 
     // MARK: Through the cache
 
+    /// A GET or HEAD as the cache is asked: the conditions and range left out, as the proxy
+    /// answers them itself from the whole stored 200, so what it stores is that 200.
+    private func read(_ url: String, _ request: ServerRequest) -> CacheRequest {
+        var headers = ProxyHeaders.request(request.headers, via: configuration.via)
+        for name in ProxyHeaders.evaluatedLocally { headers.remove(name: name) }
+        return CacheRequest(url: url, method: request.method, headers: headers)
+    }
+
     private func cached(_ original: CacheRequest, for request: ServerRequest) async -> ServerResponse {
-        var outgoing = original
         let isRead = request.method == .GET || request.method == .HEAD
-        if isRead { for name in ProxyHeaders.evaluatedLocally { outgoing.headers.remove(name: name) } }
+        let outgoing = isRead ? read(original.url, request) : original
         var response: CacheResponse
         let status: CacheStatus
         do {
@@ -75,8 +92,14 @@ public struct ProxyResponder: HTTPResponder {
         } catch {
             return Self.failure(error, url: original.url, via: configuration.via)
         }
+        return answer(response, status: status, to: request, url: original.url)
+    }
+
+    /// The client's response from the cache's: a replay miss, or the response with the client's
+    /// conditions and range applied (GET and HEAD of a 200), its body from memory or streamed.
+    private func answer(_ response: CacheResponse, status: CacheStatus, to request: ServerRequest, url: String) -> ServerResponse {
         if response.outcome == .offlineMiss && configuration.mode == .replay {
-            return replayMiss(original.url)
+            return replayMiss(url)
         }
         var headers = ProxyHeaders.response(response.headers, via: configuration.via, status: status)
         var code = HTTPResponseStatus(statusCode: response.status)
@@ -91,7 +114,7 @@ public struct ProxyResponder: HTTPResponder {
                 conditions.remove(name: "range")
             }
         }
-        if isRead && response.status == 200 {
+        if (request.method == .GET || request.method == .HEAD) && response.status == 200 {
             let representation = Representation(
                 size: response.body.count, etag: headers.first(name: "etag"),
                 lastModified: headers.first(name: "last-modified").flatMap(HTTPDate.parse))
@@ -102,10 +125,10 @@ public struct ProxyResponder: HTTPResponder {
                 headers.remove(name: "content-length")
                 return ServerResponse(status: .notModified, headers: headers, logNote: status.parameters)
             case .preconditionFailed:
-                return Self.text(.preconditionFailed, "The precondition does not hold for \(original.url).\n", status: status,
+                return Self.text(.preconditionFailed, "The precondition does not hold for \(url).\n", status: status,
                                  via: configuration.via)
             case .unsatisfiable:
-                var refusal = Self.text(.rangeNotSatisfiable, "The range is outside the \(selected.count) bytes of \(original.url).\n",
+                var refusal = Self.text(.rangeNotSatisfiable, "The range is outside the \(selected.count) bytes of \(url).\n",
                                         status: status, via: configuration.via)
                 refusal.headers.add(name: "Content-Range", value: "bytes */\(selected.count)")
                 return refusal
@@ -115,6 +138,11 @@ public struct ProxyResponder: HTTPResponder {
                 code = .partialContent
                 selected = part
             }
+        }
+        if let bytes = response.body.bytesInMemory {
+            let part = bytes[selected.clamped(to: 0..<bytes.count)]
+            return ServerResponse(status: code, headers: headers, body: part.isEmpty ? .empty : .bytes(ByteBuffer(bytes: part)),
+                                  logNote: status.parameters)
         }
         let body = response.body, range = selected
         return ServerResponse(status: code, headers: headers, body: .stream { writer in

@@ -56,19 +56,8 @@ public final class CachingClient: Sendable {
 
     /// Answers `request` from the cache or the network, storing what may be stored.
     public func fetch(_ original: CacheRequest) async throws -> CacheResponse {
-        var request = original
-        for (name, value) in configuration.defaultHeaders where !request.headers.contains(name: name) {
-            request.headers.add(name: name, value: value)
-        }
-        guard let url = URLParts(request.url) else { throw CachingClientError.invalidURL(request.url) }
-        request.url = url.normalized
-        guard configuration.admission.admits(url: url, method: request.method, headers: request.headers) else {
-            return try await bypass(request)
-        }
-        if configuration.mode == .offline && request.method == .HEAD { request.method = .GET }
-        let filed = configuration.admission.cacheKey(url)
-        let key = CacheKey(url: filed, flight: "\(request.method.rawValue) \(filed)\n"
-            + request.headers.map { "\($0.name.lowercased()):\($0.value)" }.sorted().joined(separator: "\n"))
+        let (request, filed) = try prepare(original)
+        guard let key = filed else { return try await bypass(request) }
         if var live = liveDownloads.withLock({ $0[key.flight] }) {
             live.collapsed = true
             return live
@@ -79,7 +68,40 @@ public final class CachingClient: Sendable {
         return response
     }
 
+    /// A stored response that answers `original` at once, with no waiting: usable now under the
+    /// policy and mode, its body in memory or small enough to read whole. Nil when anything else
+    /// is needed (the network, a validation, a large body, a download under way): then `fetch`.
+    /// A server calls it on its event loop to answer hits without a task.
+    public func storedResponse(for original: CacheRequest) throws -> CacheResponse? {
+        let (request, filed) = try prepare(original)
+        guard let key = filed, request.method == .GET || request.method == .HEAD,
+              liveDownloads.withLock({ $0[key.flight] }) == nil,
+              let stored = try store.entry(for: key.url, request: request.headers),
+              stored.size <= store.configuration.memoryMaxBodySize,
+              case .serve(let age, let stale) = policy.reuse(stored.head, request: request.headers, now: now(), mode: configuration.mode)
+        else { return nil }
+        return fromStore(stored, age: age, outcome: stale ? .staleHit : .hit, for: request)
+    }
+
     // MARK: The cached path
+
+    /// The request as it is answered (default headers added, URL normalized, HEAD read as GET
+    /// offline) and the key it is filed under, nil when the admission rules leave it uncached.
+    private func prepare(_ original: CacheRequest) throws -> (request: CacheRequest, key: CacheKey?) {
+        var request = original
+        for (name, value) in configuration.defaultHeaders where !request.headers.contains(name: name) {
+            request.headers.add(name: name, value: value)
+        }
+        guard let url = URLParts(request.url) else { throw CachingClientError.invalidURL(request.url) }
+        request.url = url.normalized
+        guard configuration.admission.admits(url: url, method: request.method, headers: request.headers) else {
+            return (request, nil)
+        }
+        if configuration.mode == .offline && request.method == .HEAD { request.method = .GET }
+        let filed = configuration.admission.cacheKey(url)
+        return (request, CacheKey(url: filed, flight: "\(request.method.rawValue) \(filed)\n"
+            + request.headers.map { "\($0.name.lowercased()):\($0.value)" }.sorted().joined(separator: "\n")))
+    }
 
     /// What a request is filed under: the URL without ignored parameters (`AdmissionRules.cacheKey`),
     /// and the key of its single flight (method, that URL and the request's headers).

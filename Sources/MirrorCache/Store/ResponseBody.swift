@@ -42,6 +42,12 @@ public struct ResponseBody: Sendable {
 
     public static let empty = ResponseBody(bytes: [])
 
+    /// The bytes, when the body is held in memory (nil for a file, read in chunks).
+    public var bytesInMemory: [UInt8]? {
+        if case .bytes(let bytes) = source { return bytes }
+        return nil
+    }
+
     /// Returns once a body still arriving is whole (at once for any other); throws if its
     /// download failed.
     public func arrival() async throws {
