@@ -5,6 +5,7 @@ import MirrorCore
 import MirrorHTTP
 import MirrorTestSupport
 import NIOHTTP1
+import Synchronization
 import Testing
 
 /// The caching client end to end: real transport, real store, in-process origin.
@@ -60,6 +61,38 @@ struct CachingClientTests {
         #expect(try client.storedResponse(for: CacheRequest(url: origin.url("/stale"))) == nil, "needs a validation")
         #expect(try client.storedResponse(for: CacheRequest(url: origin.url("/large"))) == nil, "read in chunks by fetch")
         #expect(origin.requests.count == 3, "storedResponse never asks the origin")
+    }
+
+    /// stale-while-revalidate: the stale response answers at once, one validation runs behind
+    /// it, and the next request gets what that validation brought.
+    @Test func staleWhileRevalidateAnswersAtOnceAndRefreshesBehind() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try await origin.shutdown() } }
+        let version = Mutex(0)
+        origin.route("/swr") { _ in
+            let current = version.withLock { $0 }
+            return .content("version \(current)", type: "text/plain",
+                            headers: [("Cache-Control", "max-age=1, stale-while-revalidate=600"), ("ETag", "\"\(current)\"")])
+        }
+        var clock = 1_000_000.0
+        let times = Mutex(clock)
+        var configuration = CacheStore.Configuration()
+        configuration.now = { times.withLock { $0 } }
+        let client = try client(store: try CacheStore(directory: folder.path, configuration: configuration))
+        #expect(try text(try await client.fetch(CacheRequest(url: origin.url("/swr")))) == "version 0")
+        version.withLock { $0 = 1 }
+        clock += 10
+        times.withLock { $0 = clock }
+        let stale = try await client.fetch(CacheRequest(url: origin.url("/swr")))
+        #expect(stale.outcome == .staleHit)
+        #expect(try text(stale) == "version 0", "answered from the store, not after the origin")
+        var refreshed = ""
+        for _ in 0..<600 where refreshed != "version 1" {  // the validation behind it, up to a minute
+            try await Task.sleep(for: .milliseconds(100))
+            refreshed = try text(try await client.fetch(CacheRequest(url: origin.url("/swr"))))
+        }
+        #expect(refreshed == "version 1")
+        #expect(origin.requests(path: "/swr").count == 2, "one request made the validation")
     }
 
     @Test func aStaleResponseIsRevalidatedWithA304() async throws {

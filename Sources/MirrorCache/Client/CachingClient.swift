@@ -123,6 +123,11 @@ public final class CachingClient: Sendable {
                 if let response = fromStore(stored, age: age, outcome: stale ? .staleHit : .hit, for: request) {
                     return response
                 }
+            case .serveWhileRevalidating(let age):
+                if let response = fromStore(stored, age: age, outcome: .staleHit, for: request) {
+                    if networkAllowed { revalidateInBackground(stored, for: request, key: key) }
+                    return response
+                }
             case .unsatisfiable:
                 return Self.gatewayTimeout(request.url)
             case .validate:
@@ -165,6 +170,14 @@ public final class CachingClient: Sendable {
         var replacement = try await receive(response, for: request, key: key, requestTime: requestTime, responseTime: responseTime)
         replacement.replacedStale = true
         return replacement
+    }
+
+    /// Validates a stale response that was just served (stale-while-revalidate), once however many
+    /// requests are served from it meanwhile; what comes back is stored as usual.
+    private func revalidateInBackground(_ stored: CacheEntry, for request: CacheRequest, key: CacheKey) {
+        Task {
+            _ = try? await flights.run(key: "revalidate " + key.flight) { try await self.validate(stored, for: request, key: key) }
+        }
     }
 
     private func fetchFromOrigin(_ request: CacheRequest, key: CacheKey) async throws -> CacheResponse {

@@ -142,6 +142,8 @@ public struct CachePolicy: Sendable {
             decision = .validate
         } else if let maxStale = requestControl.maxStale, maxStale == Int.max || age - lifetime <= Double(maxStale) {
             decision = .serve(age: age, stale: true)
+        } else if let window = control.staleWhileRevalidate, age - lifetime <= Double(window) {
+            decision = .serveWhileRevalidating(age: age)
         } else {
             decision = .validate
         }

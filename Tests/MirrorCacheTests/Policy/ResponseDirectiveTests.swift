@@ -72,7 +72,7 @@ struct PolicyResponseDirectiveTests {
 
     // MARK: Other directives do not change reuse
 
-    @Test(arguments: ["public", "private", "immutable", "no-transform", "must-understand", "stale-while-revalidate=60"])
+    @Test(arguments: ["public", "private", "immutable", "no-transform", "must-understand"])
     func otherDirectivesKeepNormalFreshness(directive: String) {
         #expect(reuse("max-age=100, \(directive)", at: 1050) == .serve(age: 50, stale: false))
         #expect(reuse("max-age=100, \(directive)", at: 1150) == .validate)
@@ -129,5 +129,20 @@ struct PolicyResponseDirectiveTests {
 
     @Test func invalidStaleIfErrorAllowsNoStaleness() {
         #expect(!staleOnError("max-age=100, stale-if-error=forever", at: 1101))
+    }
+
+    // MARK: stale-while-revalidate (RFC 5861 §3)
+
+    /// Within its window a stale response is served while it is validated; after the window,
+    /// or when a directive asks for validation, it is validated first.
+    @Test func staleWhileRevalidateServesWithinItsWindow() {
+        #expect(reuse("max-age=100, stale-while-revalidate=60", at: 1050) == .serve(age: 50, stale: false))
+        #expect(reuse("max-age=100, stale-while-revalidate=60", at: 1150) == .serveWhileRevalidating(age: 150))
+        #expect(reuse("max-age=100, stale-while-revalidate=60", at: 1170) == .validate)
+        #expect(reuse("max-age=100, stale-while-revalidate=60, must-revalidate", at: 1150) == .validate)
+        #expect(reuse("max-age=100, stale-while-revalidate=60, no-cache", at: 1150) == .validate)
+        #expect(reuse("max-age=100, stale-while-revalidate=60, proxy-revalidate", at: 1150, F.sharedCache) == .validate)
+        #expect(reuse("max-age=100, s-maxage=100, stale-while-revalidate=60", at: 1150, F.sharedCache) == .validate)
+        #expect(reuse("max-age=100, stale-while-revalidate=60, proxy-revalidate", at: 1150) == .serveWhileRevalidating(age: 150))
     }
 }
