@@ -20,16 +20,6 @@ public struct ProxyResponder: HTTPResponder {
         client = CachingClient(store: store, transport: transport, configuration: configuration.clientConfiguration)
     }
 
-    /// A hit answered on the event loop: a GET or HEAD whose stored response is usable now and
-    /// small (`CachingClient.storedResponse`); everything else goes to `respond(to:)`.
-    public func respondImmediately(to request: ServerRequest) -> ServerResponse? {
-        guard configuration.mode != .passthrough, request.method == .GET || request.method == .HEAD,
-              !ProxyHeaders.hasPassed(request.headers, via: configuration.via), let url = target(of: request.head),
-              let response = try? client.storedResponse(for: read(url, request))
-        else { return nil }
-        return answer(response, status: CacheStatus(response, method: request.method.rawValue), to: request, url: url)
-    }
-
     public func respond(to request: ServerRequest) async -> ServerResponse {
         if request.method == .CONNECT { return refusedTunnel(to: request.head.uri) }
         if ProxyHeaders.hasPassed(request.headers, via: configuration.via) {

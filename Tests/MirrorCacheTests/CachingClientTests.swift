@@ -40,29 +40,6 @@ struct CachingClientTests {
         #expect(origin.requests(path: "/fresh").count == 1)
     }
 
-    /// `storedResponse` answers at once only what needs no waiting: a usable, small stored body.
-    @Test func aStoredResponseIsGivenAtOnceOnlyWhenNothingElseIsNeeded() async throws {
-        let origin = try await TestOrigin.start()
-        defer { Task { try await origin.shutdown() } }
-        origin.route("/fresh") { _ in .content("fresh body", type: "text/plain", headers: [("Cache-Control", "max-age=3600")]) }
-        origin.route("/stale") { _ in .content("stale body", type: "text/plain", headers: [("Cache-Control", "no-cache")]) }
-        origin.route("/large") { _ in
-            .content(String(repeating: "x", count: 300_000), type: "text/plain", headers: [("Cache-Control", "max-age=3600")])
-        }
-        let client = try client()
-        for path in ["/fresh", "/stale", "/large"] {
-            #expect(try client.storedResponse(for: CacheRequest(url: origin.url(path))) == nil, "nothing stored yet: \(path)")
-            _ = try await client.fetch(CacheRequest(url: origin.url(path)))
-        }
-        let hit = try #require(try client.storedResponse(for: CacheRequest(url: origin.url("/fresh"))))
-        #expect(hit.outcome == .hit)
-        #expect(try text(hit) == "fresh body")
-        #expect(try client.storedResponse(for: CacheRequest(url: origin.url("/fresh"), method: .HEAD))?.body.count == 0)
-        #expect(try client.storedResponse(for: CacheRequest(url: origin.url("/stale"))) == nil, "needs a validation")
-        #expect(try client.storedResponse(for: CacheRequest(url: origin.url("/large"))) == nil, "read in chunks by fetch")
-        #expect(origin.requests.count == 3, "storedResponse never asks the origin")
-    }
-
     /// stale-while-revalidate: the stale response answers at once, one validation runs behind
     /// it, and the next request gets what that validation brought.
     @Test func staleWhileRevalidateAnswersAtOnceAndRefreshesBehind() async throws {

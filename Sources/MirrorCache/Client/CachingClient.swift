@@ -68,21 +68,6 @@ public final class CachingClient: Sendable {
         return response
     }
 
-    /// A stored response that answers `original` at once, with no waiting: usable now under the
-    /// policy and mode, its body in memory or small enough to read whole. Nil when anything else
-    /// is needed (the network, a validation, a large body, a download under way): then `fetch`.
-    /// A server calls it on its event loop to answer hits without a task.
-    public func storedResponse(for original: CacheRequest) throws -> CacheResponse? {
-        let (request, filed) = try prepare(original)
-        guard let key = filed, request.method == .GET || request.method == .HEAD,
-              liveDownloads.withLock({ $0[key.flight] }) == nil,
-              let stored = try store.entry(for: key.url, request: request.headers),
-              stored.size <= store.configuration.memoryMaxBodySize,
-              case .serve(let age, let stale) = policy.reuse(stored.head, request: request.headers, now: now(), mode: configuration.mode)
-        else { return nil }
-        return fromStore(stored, age: age, outcome: stale ? .staleHit : .hit, for: request)
-    }
-
     // MARK: The cached path
 
     /// The request as it is answered (default headers added, URL normalized, HEAD read as GET
