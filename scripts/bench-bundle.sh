@@ -9,8 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
 scripts/setup nginx python3.11-doc time curl tar gzip
-swift build -c release --product mirror >/dev/null 2>&1
-mirror="$(swift build -c release --show-bin-path)/mirror"
+source scripts/lib/release-mirror.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-bundle-bench.XXXXXX")
 source scripts/lib/docs-origin.sh
 source scripts/lib/measure.sh

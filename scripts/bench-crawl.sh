@@ -7,8 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
 scripts/setup nginx python3.11-doc wget wget2 time curl
-swift build -c release --product mirror >/dev/null 2>&1
-mirror="$(swift build -c release --show-bin-path)/mirror"
+source scripts/lib/release-mirror.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-crawl-bench.XXXXXX")
 source scripts/lib/docs-origin.sh
 

@@ -9,9 +9,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-3}
 delay=${2:-0.02}
 scripts/setup nginx python3.11-doc wget wget2 time curl
-scratch=${MIRROR_RELEASE_SCRATCH:-.build}
-swift build -c release --product mirror --scratch-path "$scratch" >/dev/null 2>&1
-mirror="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/mirror"
+source scripts/lib/release-mirror.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-latency-bench.XXXXXX")
 source scripts/lib/docs-origin.sh
 source scripts/lib/measure.sh

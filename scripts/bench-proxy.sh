@@ -11,9 +11,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-10}
 connections=${2:-32}
 scripts/setup nginx python3.11-doc wrk curl
-scratch=${MIRROR_RELEASE_SCRATCH:-.build}
-swift build -c release --product mirror --scratch-path "$scratch" >/dev/null 2>&1
-mirror="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/mirror"
+source scripts/lib/release-mirror.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-proxy-bench.XXXXXX")
 source scripts/lib/docs-origin.sh
 pids=()
@@ -23,18 +21,7 @@ trap 'kill "${pids[@]}" 2>/dev/null || true; nginx -c "$work/nginx.conf" -s stop
 import sys, urllib.parse
 for line in sys.stdin: print(urllib.parse.quote(line.rstrip("\n")))') | sort > "$work/urls.txt"
 echo "$(wc -l < "$work/urls.txt") URLs, $(du -sh "$docs" | cut -f1)"
-cat > "$work/urls.lua" <<LUA
-local paths = {}
-for line in io.lines("$work/urls.txt") do paths[#paths + 1] = line end
-local counter = 0
-request = function()
-  counter = counter + 1
-  return wrk.format("GET", paths[(counter * 7919) % #paths + 1])
-end
-LUA
-
-source scripts/lib/free-port.sh
-wait_for() { for _ in $(seq 100); do curl -sf "http://127.0.0.1:$1/" -o /dev/null && return 0; sleep 0.1; done; echo "proxy on $1 did not start" >&2; return 1; }
+source scripts/lib/wrk-bench.sh
 
 declare -A ports proxy_pid
 ports[mirror]=$(free_port)
@@ -92,28 +79,7 @@ done < <(awk 'NR % 20 == 1' "$work/urls.txt")
 echo "both proxies give the origin's bytes, from their caches"
 requests_before=$(wc -l < "$work/access.log")
 
-for name in nginx mirror; do
-  wrk -t2 -c"$connections" -d2s -s "$work/urls.lua" "http://127.0.0.1:${ports[$name]}" >/dev/null  # warm-up
-  wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "$work/urls.lua" "http://127.0.0.1:${ports[$name]}" > "$work/$name.wrk"
-  awk '/VmHWM/ {print $2}' "/proc/${proxy_pid[$name]}/status" > "$work/$name.rss"
-done
+for name in nginx mirror; do measure "$name" "${ports[$name]}" "${proxy_pid[$name]}"; done
 echo "the origin saw $(( $(wc -l < "$work/access.log") - requests_before )) requests during the measurements"
 
-python3 - "$work" "$connections" <<'PY'
-import re, sys
-work, connections = sys.argv[1], sys.argv[2]
-def parse(name):
-    text = open(f"{work}/{name}.wrk").read()
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
-    value, unit = re.search(r"99%\s+([\d.]+)(us|ms|s)", text).groups()
-    p99 = float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
-    return rps, p99, int(open(f"{work}/{name}.rss").read()) / 1024, int(errors.group(1)) if errors else 0
-rows = {name: parse(name) for name in ["nginx", "mirror"]}
-print(f"\nwrk, {connections} keep-alive connections, 2 threads, warm caches")
-print("| proxy | requests/s | p99 ms | peak RSS MB | non-2xx | rps / nginx | p99 / nginx |")
-print("|---|---:|---:|---:|---:|---:|---:|")
-labels = {"nginx": "nginx proxy_cache (2 workers)", "mirror": "mirror proxy --upstream"}
-for name, (rps, p99, rss, errors) in rows.items():
-    print(f"| {labels[name]} | {rps:.0f} | {p99:.2f} | {rss:.0f} | {errors} | {rps / rows['nginx'][0]:.2f} | {p99 / rows['nginx'][1]:.2f} |")
-PY
+report proxy "nginx=nginx proxy_cache (2 workers)" "mirror=mirror proxy --upstream"

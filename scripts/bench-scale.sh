@@ -9,9 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=${1:-10000 100000}
 scripts/setup nginx wget2 time curl
-scratch=${MIRROR_RELEASE_SCRATCH:-.build}
-swift build -c release --product mirror --scratch-path "$scratch" >/dev/null 2>&1
-mirror="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/mirror"
+source scripts/lib/release-mirror.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-scale-bench.XXXXXX")
 chmod 755 "$work"  # nginx's workers read the site from it
 docs=$work/site

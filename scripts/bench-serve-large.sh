@@ -8,9 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-2G}
 scripts/setup nginx curl bc
-scratch=${MIRROR_RELEASE_SCRATCH:-.build}
-swift build -c release --product mirror --scratch-path "$scratch" >/dev/null 2>&1
-mirror="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/mirror"
+source scripts/lib/release-mirror.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-serve-large.XXXXXX")
 mkdir -p "$work/www"
 source scripts/lib/free-port.sh

@@ -8,8 +8,7 @@ cd "$(dirname "$0")/.."
 site=${1:-fixtures/sites/links}
 page=${2:-index.html}
 scripts/setup chromium imagemagick
-swift build -c release --product mirror >/dev/null 2>&1
-mirror="$(swift build -c release --show-bin-path)/mirror"
+source scripts/lib/release-mirror.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-shots.XXXXXX")
 source scripts/lib/free-port.sh
 port=$(free_port)

@@ -58,17 +58,11 @@ public struct ProxyResponder: HTTPResponder {
 
     // MARK: Through the cache
 
-    /// A GET or HEAD as the cache is asked: the conditions and range left out, as the proxy
-    /// answers them itself from the whole stored 200, so what it stores is that 200.
-    private func read(_ url: String, _ request: ServerRequest) -> CacheRequest {
-        var headers = ProxyHeaders.request(request.headers, via: configuration.via)
-        for name in ProxyHeaders.evaluatedLocally { headers.remove(name: name) }
-        return CacheRequest(url: url, method: request.method, headers: headers)
-    }
-
     private func cached(_ original: CacheRequest, for request: ServerRequest) async -> ServerResponse {
+        var outgoing = original
         let isRead = request.method == .GET || request.method == .HEAD
-        let outgoing = isRead ? read(original.url, request) : original
+        // The proxy answers conditions and ranges itself from the whole stored 200, so what it stores is that 200.
+        if isRead { for name in ProxyHeaders.evaluatedLocally { outgoing.headers.remove(name: name) } }
         var response: CacheResponse
         let status: CacheStatus
         do {
@@ -120,10 +114,10 @@ public struct ProxyResponder: HTTPResponder {
             case .unsatisfiable:
                 var refusal = Self.text(.rangeNotSatisfiable, "The range is outside the \(selected.count) bytes of \(url).\n",
                                         status: status, via: configuration.via)
-                refusal.headers.add(name: "Content-Range", value: "bytes */\(selected.count)")
+                refusal.headers.add(name: "Content-Range", value: Representation.contentRange(nil, of: selected.count))
                 return refusal
             case .partial(let part):
-                headers.replaceOrAdd(name: "Content-Range", value: "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(selected.count)")
+                headers.replaceOrAdd(name: "Content-Range", value: Representation.contentRange(part, of: selected.count))
                 headers.replaceOrAdd(name: "Content-Length", value: String(part.count))
                 code = .partialContent
                 selected = part

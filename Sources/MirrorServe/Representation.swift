@@ -47,6 +47,12 @@ public struct Representation: Sendable {
         return range.bytes(in: size).map { .partial($0) } ?? .unsatisfiable
     }
 
+    /// The `Content-Range` of `part` of a representation of `size` bytes; for nil (a 416), `bytes */size`.
+    public static func contentRange(_ part: Range<Int>?, of size: Int) -> String {
+        guard let part else { return "bytes */\(size)" }
+        return "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(size)"
+    }
+
     /// If-Range: an entity tag must match strongly; a date must equal Last-Modified exactly.
     private func rangeStillApplies(_ value: String) -> Bool {
         let value = value.trimmingASCIIWhitespace()

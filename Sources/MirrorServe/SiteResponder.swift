@@ -157,7 +157,7 @@ public struct SiteResponder: HTTPResponder {
             return .answered(.text(.preconditionFailed, "The precondition of the request does not hold for \(request.head.uri).\n"))
         case .unsatisfiable:
             var response = ServerResponse.text(.rangeNotSatisfiable, "The range is outside the \(size) bytes of the file.\n")
-            response.headers.add(name: "Content-Range", value: "bytes */\(size)")
+            response.headers.add(name: "Content-Range", value: Representation.contentRange(nil, of: size))
             return .answered(response)
         case .full:
             range = 0..<size
@@ -166,7 +166,7 @@ public struct SiteResponder: HTTPResponder {
             range = part
             responseStatus = .partialContent
             headers.add(name: "Accept-Ranges", value: "bytes")
-            headers.add(name: "Content-Range", value: "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(size)")
+            headers.add(name: "Content-Range", value: Representation.contentRange(part, of: size))
         }
         headers.add(name: "Content-Length", value: String(range.count))
         guard request.method == .GET else { return .answered(ServerResponse(status: responseStatus, headers: headers)) }

@@ -56,8 +56,19 @@ public final class CachingClient: Sendable {
 
     /// Answers `request` from the cache or the network, storing what may be stored.
     public func fetch(_ original: CacheRequest) async throws -> CacheResponse {
-        let (request, filed) = try prepare(original)
-        guard let key = filed else { return try await bypass(request) }
+        var request = original
+        for (name, value) in configuration.defaultHeaders where !request.headers.contains(name: name) {
+            request.headers.add(name: name, value: value)
+        }
+        guard let url = URLParts(request.url) else { throw CachingClientError.invalidURL(request.url) }
+        request.url = url.normalized
+        guard configuration.admission.admits(url: url, method: request.method, headers: request.headers) else {
+            return try await bypass(request)
+        }
+        if configuration.mode == .offline && request.method == .HEAD { request.method = .GET }
+        let filed = configuration.admission.cacheKey(url)
+        let key = CacheKey(url: filed, flight: "\(request.method.rawValue) \(filed)\n"
+            + request.headers.map { "\($0.name.lowercased()):\($0.value)" }.sorted().joined(separator: "\n"))
         if var live = liveDownloads.withLock({ $0[key.flight] }) {
             live.collapsed = true
             return live
@@ -69,24 +80,6 @@ public final class CachingClient: Sendable {
     }
 
     // MARK: The cached path
-
-    /// The request as it is answered (default headers added, URL normalized, HEAD read as GET
-    /// offline) and the key it is filed under, nil when the admission rules leave it uncached.
-    private func prepare(_ original: CacheRequest) throws -> (request: CacheRequest, key: CacheKey?) {
-        var request = original
-        for (name, value) in configuration.defaultHeaders where !request.headers.contains(name: name) {
-            request.headers.add(name: name, value: value)
-        }
-        guard let url = URLParts(request.url) else { throw CachingClientError.invalidURL(request.url) }
-        request.url = url.normalized
-        guard configuration.admission.admits(url: url, method: request.method, headers: request.headers) else {
-            return (request, nil)
-        }
-        if configuration.mode == .offline && request.method == .HEAD { request.method = .GET }
-        let filed = configuration.admission.cacheKey(url)
-        return (request, CacheKey(url: filed, flight: "\(request.method.rawValue) \(filed)\n"
-            + request.headers.map { "\($0.name.lowercased()):\($0.value)" }.sorted().joined(separator: "\n")))
-    }
 
     /// What a request is filed under: the URL without ignored parameters (`AdmissionRules.cacheKey`),
     /// and the key of its single flight (method, that URL and the request's headers).
@@ -217,15 +210,22 @@ public final class CachingClient: Sendable {
         liveDownloads.withLock { $0[key.flight] = live }
         let store = self.store
         Task {
-            defer { _ = liveDownloads.withLock { $0.removeValue(forKey: key.flight) } }
+            let outcome: Result<Void, any Error>
             do {
                 try await copy(response.body, decoder: decoder, into: writer, url: request.url) { growing.appended($0) }
                 let head = CachedResponseHead(status: response.status, headers: decoder.storedHeaders(size: writer.size),
                                               requestTime: requestTime, responseTime: responseTime)
                 try store.store(url: key.url, request: request.headers, head: head, body: writer)
-                growing.finish()
+                outcome = .success(())
             } catch {
-                growing.fail(error)
+                outcome = .failure(error)
+            }
+            // Off the live list before its readers hear the end: a request that follows (a range
+            // waiting for the whole, say) then finds the stored entry, not this download again.
+            _ = liveDownloads.withLock { $0.removeValue(forKey: key.flight) }
+            switch outcome {
+            case .success: growing.finish()
+            case .failure(let error): growing.fail(error)
             }
         }
         return live
