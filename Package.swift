@@ -176,7 +176,7 @@ let package = Package(
 
         .testTarget(
             name: "SystemLibraryTests",
-            dependencies: ["MirrorCompression", "MirrorSQLite", "MirrorHTML"],
+            dependencies: ["MirrorCompression", "MirrorSQLite", "MirrorHTML", "MirrorTestSupport"],
             swiftSettings: settings
         ),
         .testTarget(

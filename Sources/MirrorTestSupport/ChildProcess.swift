@@ -4,6 +4,7 @@ public import Foundation
 /// runs (a blocked pool starves the in-process origin servers of tests running alongside).
 public enum ChildProcess {
     public struct Result: Sendable {
+        /// The exit code, or 128 + the signal number when a signal ended it (as a shell says).
         public let status: Int32
         public let stdout: String
         public let stderr: String
@@ -11,23 +12,18 @@ public enum ChildProcess {
 
     /// - Parameter environment: variables set for the child on top of this process's environment.
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("child-out-\(UUID().uuidString)").path
+        let err = FileManager.default.temporaryDirectory.appendingPathComponent("child-err-\(UUID().uuidString)").path
+        defer { unlink(out); unlink(err) }
+        let child = try Subprocess(executable.path, arguments,
+                                   environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                                   stdout: .file(out), stderr: .file(err))
+        let status: Int32 = switch try await child.exit(polling: .milliseconds(10)) {
+        case .exited(let code): code
+        case .signalled(let number): 128 + number
         }
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("child-out-\(UUID().uuidString)")
-        let err = FileManager.default.temporaryDirectory.appendingPathComponent("child-err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: out); try? FileManager.default.removeItem(at: err) }
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
-        return Result(status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
-                      stderr: try String(contentsOf: err, encoding: .utf8))
+        return Result(status: status, stdout: try String(contentsOfFile: out, encoding: .utf8),
+                      stderr: try String(contentsOfFile: err, encoding: .utf8))
     }
 
     /// Runs `tool` and returns its standard output; throws when it is missing or exits non-zero.
@@ -42,6 +38,6 @@ public enum ChildProcess {
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
-        init(message: String) { description = message }
+        public init(message: String) { description = message }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MirrorCache
+import MirrorTestSupport
 import NIOHTTP1
 import Testing
 
@@ -74,15 +75,11 @@ struct CacheCommandTests {
     }
 
     @Test func theDefaultFolderFollowsTheEnvironment() async throws {
-        let process = Process()
-        process.executableURL = MirrorProcess.executable
-        process.arguments = ["cache", "stats", "--json"]
-        process.environment = ["MIRROR_CACHE": directory, "HOME": "/nonexistent"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        process.waitUntilExit()
-        let stats = try JSONSerialization.jsonObject(with: output.fileHandleForReading.readDataToEndOfFile()) as? [String: Any]
+        let output = directory + ".stats.json"
+        let process = try Subprocess(MirrorProcess.executable.path, ["cache", "stats", "--json"],
+                                     environment: ["MIRROR_CACHE": directory, "HOME": "/nonexistent"], stdout: .file(output))
+        #expect(try await process.exit() == .exited(0))
+        let stats = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any]
         #expect(stats?["directory"] as? String == directory)
     }
 

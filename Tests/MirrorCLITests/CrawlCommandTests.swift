@@ -48,20 +48,15 @@ struct CrawlCommandTests {
             }
         }
         let arguments = ["crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache", "--concurrency", "2", "--per-host", "2", "--quiet"]
-        let process = Process()
-        process.executableURL = MirrorProcess.executable
-        process.arguments = arguments
-        process.standardError = Pipe()
-        try process.run()
+        let process = try Subprocess(MirrorProcess.executable.path, arguments, stderr: .null)
         // Sent once the crawl has fetched a few pages (so its handler is installed, however slow
         // a loaded machine starts the child), and watched from Dispatch's threads, so a loaded
         // cooperative pool cannot delay the Ctrl-C until the crawl has finished.
         try await withTaskExecutorPreference(OriginExecutor.shared) {
             while origin.requests.count < 6 && process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
-            kill(process.processIdentifier, SIGINT)
-            while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+            process.signal(SIGINT)
+            #expect(try await process.exit(polling: .milliseconds(50)) == .exited(130))
         }
-        #expect(process.terminationReason == .exit && process.terminationStatus == 130)
         #expect(FileManager.default.fileExists(atPath: root + "/out/.mirror/manifest.json"))
         #expect(FileManager.default.fileExists(atPath: root + "/out/index.html"))
         let before = origin.requests.count

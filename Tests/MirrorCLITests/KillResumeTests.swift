@@ -93,12 +93,7 @@ struct KillResumeTests {
         let log = root + "/stderr-\(UUID().uuidString)"
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: log) }
-        let process = Process()
-        process.executableURL = MirrorProcess.executable
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        try process.run()
+        let process = try Subprocess(MirrorProcess.executable.path, arguments, stderr: .file(log))
         while process.isRunning {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             let reached: Bool = switch moment {
@@ -108,13 +103,11 @@ struct KillResumeTests {
             if reached {
                 try await Task.sleep(for: delay)
                 guard process.isRunning else { break }
-                kill(process.processIdentifier, SIGKILL)
-                while process.isRunning { try await Task.sleep(for: .milliseconds(2)) }
-                return process.terminationReason == .uncaughtSignal
+                process.signal(SIGKILL)
+                return try await process.exit(polling: .milliseconds(2)) == .signalled(SIGKILL)
             }
             try await Task.sleep(for: .milliseconds(1))
         }
-        while process.isRunning { try await Task.sleep(for: .milliseconds(2)) }
         return false
     }
 }

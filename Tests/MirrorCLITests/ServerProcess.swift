@@ -3,18 +3,14 @@ import MirrorTestSupport
 
 /// A running `mirror serve` or `mirror proxy`, its output going to a file.
 final class ServerProcess {
-    let process = Process()
+    let process: Subprocess
     let log: String
     private(set) var port = 0
 
     init(_ command: String, _ arguments: [String], log: String) throws {
         self.log = log
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        process.executableURL = MirrorProcess.executable
-        process.arguments = [command] + arguments + ["--port", "0"]
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process.standardError = process.standardOutput
-        try process.run()
+        process = try Subprocess(MirrorProcess.executable.path, [command] + arguments + ["--port", "0"],
+                                 stdout: .file(log), stderr: .sameAsOutput)
     }
 
     var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
@@ -44,10 +40,12 @@ final class ServerProcess {
     }
 
     func interruptAndWait() async throws -> Int32 {
-        kill(process.processIdentifier, SIGINT)
+        process.signal(SIGINT)
         for _ in 0..<1200 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationStatus
+        process.signal(SIGKILL)
+        return switch try await process.exit() {
+        case .exited(let code): code
+        case .signalled(let number): 128 + number
+        }
     }
 }

@@ -20,19 +20,14 @@ struct CrashTests {
         var kills = 0
         var commits = 0
         for round in 0..<25 {
-            let process = Process()
-            process.executableURL = Self.writer
-            process.arguments = [folder.path, String(round * 7919 + 1)]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
+            let output = folder.path + ".writer-output"
+            let process = try Subprocess(Self.writer.path, [folder.path, String(round * 7919 + 1)], stdout: .file(output))
             // An async sleep: a blocking one would hold one of the few cooperative threads that
             // the other suites' servers and clients run on.
             try await Task.sleep(for: .milliseconds(Int.random(in: 50...350, using: &random)))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            kills += process.terminationReason == .uncaughtSignal ? 1 : 0
-            let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.signal(SIGKILL)
+            kills += try await process.exit() == .signalled(SIGKILL) ? 1 : 0
+            let lines = try String(contentsOfFile: output, encoding: .utf8)
                 .split(separator: "\n").map(String.init)
             commits += lines.count { $0.hasPrefix("committed") }
             try check(folder.path, writerSaid: lines)

@@ -1,5 +1,6 @@
 import Foundation
 import MirrorSQLite
+import MirrorTestSupport
 import Testing
 
 @Suite("SQLite in WAL mode")
@@ -38,7 +39,7 @@ struct SQLiteTests {
         #expect(try database.scalar("SELECT count(*) FROM t") == .integer(0))
     }
 
-    @Test func walDatabaseSurvivesASecondProcessWriting() throws {
+    @Test func walDatabaseSurvivesASecondProcessWriting() async throws {
         let path = folder.appendingPathComponent("shared.db").path
         let database = try SQLiteDatabase(path: path)
         #expect(try database.scalar("PRAGMA journal_mode=WAL") == .text("wal"))
@@ -54,13 +55,9 @@ struct SQLiteTests {
                 db.commit()
             db.close()
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, path]
-        try process.run()
+        let process = try Subprocess("/usr/bin/env", ["python3", "-c", script, path])
         for _ in 0..<50 { try database.statement("INSERT INTO entries (writer) VALUES (?)").run(["us"]) }
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(try await process.exit() == .exited(0))
 
         #expect(try database.scalar("SELECT count(*) FROM entries WHERE writer = 'them'") == .integer(200))
         #expect(try database.scalar("SELECT count(*) FROM entries WHERE writer = 'us'") == .integer(100))

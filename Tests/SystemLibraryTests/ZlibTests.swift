@@ -1,5 +1,6 @@
 import Foundation
 import MirrorCompression
+import MirrorTestSupport
 import Testing
 
 @Suite("zlib gzip streams")
@@ -34,14 +35,14 @@ struct ZlibTests {
         #expect(output == sample)
     }
 
-    @Test func gnuGzipReadsOurs() throws {
+    @Test func gnuGzipReadsOurs() async throws {
         let compressed = try GzipEncoder.compress(sample)
-        let output = try run("/bin/gzip", ["-dc"], input: compressed)
+        let output = try await run("/bin/gzip", ["-dc"], input: compressed)
         #expect(output == sample)
     }
 
-    @Test func weReadGnuGzipAndConcatenatedMembers() throws {
-        let theirs = try run("/bin/gzip", ["-c", "-9"], input: sample)
+    @Test func weReadGnuGzipAndConcatenatedMembers() async throws {
+        let theirs = try await run("/bin/gzip", ["-c", "-9"], input: sample)
         let ours = try GzipEncoder.compress(Array("tail".utf8))
         #expect(try GzipDecoder.decompress(theirs + ours) == sample + Array("tail".utf8))
     }
@@ -70,10 +71,10 @@ struct ZlibTests {
 
     /// Access points recorded while inflating (inside GNU gzip's one big member, and at each
     /// member) let any range be inflated on its own, across member boundaries too.
-    @Test func rangesInflateFromAccessPoints() throws {
+    @Test func rangesInflateFromAccessPoints() async throws {
         let big: [UInt8] = (0..<3_500_000).map { UInt8(truncatingIfNeeded: ($0 * 7919) % 251 ^ ($0 >> 10) ^ ($0 >> 17)) }
         let data = big + sample
-        let compressed = try run("/bin/gzip", ["-c"], input: big) + GzipEncoder.compress(Array(sample[..<1000]))
+        let compressed = try await run("/bin/gzip", ["-c"], input: big) + GzipEncoder.compress(Array(sample[..<1000]))
             + GzipEncoder.compress(Array(sample[1000...]))
         let decoder = try GzipDecoder(accessPointSpan: 1 << 20)
         var output: [UInt8] = []
@@ -99,22 +100,13 @@ struct ZlibTests {
         }
     }
 
-    private func run(_ tool: String, _ arguments: [String], input: [UInt8]) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(Data(input))
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return Array(output)
+    /// Runs `tool` with `input` as its standard input and returns its standard output.
+    private func run(_ tool: String, _ arguments: [String], input: [UInt8]) async throws -> [UInt8] {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("zlib-\(UUID().uuidString)").path
+        defer { unlink(base + ".in"); unlink(base + ".out") }
+        try Data(input).write(to: URL(fileURLWithPath: base + ".in"))
+        let process = try Subprocess(tool, arguments, stdin: .file(base + ".in"), stdout: .file(base + ".out"))
+        #expect(try await process.exit() == .exited(0))
+        return try Array(Data(contentsOf: URL(fileURLWithPath: base + ".out")))
     }
 }
