@@ -73,8 +73,14 @@ public final class CachingClient: Sendable {
             live.collapsed = true
             return live
         }
+        // A stored response that needs no exchange with the origin is answered here, outside the
+        // single flight: that is for requests that go to the network, and would cost a task per hit.
+        let stored = try store.entry(for: key.url, request: request.headers)
+        if let stored, let response = reusable(stored, for: request, key: key) { return response }
         let admitted = request
-        var (response, joined) = try await flights.run(key: key.flight) { try await self.answer(admitted, key: key) }
+        var (response, joined) = try await flights.run(key: key.flight) {
+            try await self.answer(admitted, key: key, stored: stored)
+        }
         response.collapsed = joined
         return response
     }
@@ -88,32 +94,46 @@ public final class CachingClient: Sendable {
         let flight: String
     }
 
-    private func answer(_ request: CacheRequest, key: CacheKey) async throws -> CacheResponse {
-        let requestControl = CacheControl(request.headers, isRequest: true)
-        let networkAllowed = configuration.mode != .offline && !requestControl.onlyIfCached
-        if let stored = try store.entry(for: key.url, request: request.headers) {
-            if let since = request.reuseStoredSince, stored.head.responseTime >= since,
-               let response = fromStore(stored, age: policy.currentAge(stored.head, now: now()), outcome: .hit, for: request) {
-                return response
+    /// The stored response when it may be used without the origin: fresh, allowed stale, or stale
+    /// while it is revalidated in the background. Nil when the origin must be asked, or the body is damaged.
+    private func reusable(_ stored: CacheEntry, for request: CacheRequest, key: CacheKey) -> CacheResponse? {
+        if let since = request.reuseStoredSince, stored.head.responseTime >= since,
+           let response = fromStore(stored, age: policy.currentAge(stored.head, now: now()), outcome: .hit, for: request) {
+            return response
+        }
+        switch policy.reuse(stored.head, request: request.headers, now: now(), mode: configuration.mode) {
+        case .serve(let age, let stale):
+            return fromStore(stored, age: age, outcome: stale ? .staleHit : .hit, for: request)
+        case .serveWhileRevalidating(let age):
+            let response = fromStore(stored, age: age, outcome: .staleHit, for: request)
+            if response != nil && networkAllowed(for: request) {
+                revalidateInBackground(stored, for: request, key: key)
             }
+            return response
+        case .unsatisfiable, .validate:
+            return nil
+        }
+    }
+
+    /// A request that `reusable` could not answer from `stored` (looked up before the flight).
+    private func answer(_ request: CacheRequest, key: CacheKey, stored: CacheEntry?) async throws -> CacheResponse {
+        let networkAllowed = networkAllowed(for: request)
+        if let stored {
             switch policy.reuse(stored.head, request: request.headers, now: now(), mode: configuration.mode) {
-            case .serve(let age, let stale):
-                if let response = fromStore(stored, age: age, outcome: stale ? .staleHit : .hit, for: request) {
-                    return response
-                }
-            case .serveWhileRevalidating(let age):
-                if let response = fromStore(stored, age: age, outcome: .staleHit, for: request) {
-                    if networkAllowed { revalidateInBackground(stored, for: request, key: key) }
-                    return response
-                }
             case .unsatisfiable:
                 return Self.gatewayTimeout(request.url)
             case .validate:
                 if networkAllowed { return try await validate(stored, for: request, key: key) }
+            case .serve, .serveWhileRevalidating:
+                break  // its body was damaged (and the entry dropped)
             }
         }
         guard networkAllowed else { return Self.gatewayTimeout(request.url) }
         return try await fetchFromOrigin(request, key: key)
+    }
+
+    private func networkAllowed(for request: CacheRequest) -> Bool {
+        configuration.mode != .offline && !CacheControl(request.headers, isRequest: true).onlyIfCached
     }
 
     /// Sends a conditional request for a stored response and handles 304, a new response, or failure.
