@@ -1,6 +1,8 @@
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+import NIOPosix
+import NIOSSL
 
 /// Reads the requests of one connection in turn, asks the responder, writes each response.
 ///
@@ -83,6 +85,10 @@ final class ConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandler {
         }
         let code = response.status.code
         let hasBody = request.method != .HEAD && code != 304 && code != 204 && code >= 200
+        if case .file(let handle, let range) = response.body, hasBody,
+           (try? context.pipeline.syncOperations.context(handlerType: NIOSSLServerHandler.self)) != nil {
+            response.body = Self.read(handle, range)  // encrypted: the bytes must pass through here
+        }
         let finished = { (bytes: Int, complete: Bool) in
             self.log?(RequestLogLine(client: context.channel.remoteAddress, method: request.method, target: request.uri,
                                      status: Int(code), bytes: bytes, duration: .now - exchange.started,
@@ -123,6 +129,23 @@ final class ConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandler {
             }
         case .empty, .bytes, .stream:
             end(context) { finished(0, $0) }
+        }
+    }
+
+    /// A file's range read in pieces on the I/O threads, for a connection the kernel cannot send
+    /// it on by itself (TLS); the handle is closed at the end.
+    private static func read(_ handle: NIOFileHandle, _ range: Range<Int>) -> ServerResponse.Body {
+        .stream { writer in
+            defer { try? handle.close() }
+            let io = NonBlockingFileIO(threadPool: .singleton)
+            var offset = range.lowerBound
+            while offset < range.upperBound {
+                let piece = try await io.read(fileHandle: handle, fromOffset: Int64(offset),
+                                              byteCount: min(64 << 10, range.upperBound - offset), allocator: ByteBufferAllocator())
+                guard piece.readableBytes > 0 else { throw IOError(errnoCode: EIO, reason: "the file ended before its range") }
+                offset += piece.readableBytes
+                try await writer.write(piece)
+            }
         }
     }
 

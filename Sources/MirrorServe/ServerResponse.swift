@@ -9,8 +9,9 @@ public struct ServerResponse: Sendable {
         case empty
         case bytes(ByteBuffer)
         /// A range of an open file, which the kernel sends (`sendfile`) without copying it
-        /// through the server; the server closes the handle once the response is done or
-        /// abandoned. Not for a connection the server encrypts (a `mirror proxy --mitm` tunnel).
+        /// through the server (on a connection the server encrypts, a `mirror proxy --mitm`
+        /// tunnel, it is read in pieces instead); the server closes the handle once the
+        /// response is done or abandoned.
         case file(NIOFileHandle, Range<Int>)
         /// Produces the body through the writer; each write waits while the client is behind,
         /// and throws once it has gone, so a stream never runs ahead of its reader.

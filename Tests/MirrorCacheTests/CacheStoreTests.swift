@@ -85,8 +85,9 @@ struct CacheStoreTests {
         #expect(good.digest != bad.digest)
     }
 
-    /// A small body checked once is not hashed again while its file is unchanged; a file
-    /// damaged after that check (rewritten in place, same size) is checked again and dropped.
+    /// A small body checked once is not hashed again while its file is unchanged, and its file may
+    /// be handed out to be sent as it is; a file damaged after that check (rewritten in place,
+    /// same size) is not handed out, is checked again when read, and dropped.
     @Test func aBodyDamagedAfterItWasCheckedIsStillCaught() throws {
         var configuration = CacheStore.Configuration()
         configuration.memoryCapacity = 0  // every read goes to the file
@@ -96,13 +97,38 @@ struct CacheStoreTests {
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)],
                                               ofItemAtPath: store.bodyPath(entry.digest))
         #expect(try store.body(of: entry)?.collect() == [UInt8](repeating: 4, count: 5000))
-        #expect(try store.body(of: entry)?.collect() == [UInt8](repeating: 4, count: 5000))
+        let checked = try #require(store.body(of: entry))
+        let descriptor = try #require(checked.openCheckedFile())
+        close(descriptor)
+        #expect(try checked.collect() == [UInt8](repeating: 4, count: 5000))
         let handle = try #require(FileHandle(forWritingAtPath: store.bodyPath(entry.digest)))
         try handle.seek(toOffset: 100)
         try handle.write(contentsOf: [9])
         try handle.close()
-        #expect(store.body(of: entry) == nil)
+        let damaged = try #require(store.body(of: entry))
+        #expect(damaged.openCheckedFile() == nil)
+        #expect(throws: CacheError.self) { try damaged.collect() }
         #expect(try store.entry(for: "http://a.test/checked", request: [:]) == nil)
+    }
+
+    /// A large body is streamed, never held whole: read to its end once and found intact, its
+    /// file may be handed out to be sent as it is.
+    @Test func aLargeBodyReadWholeOnceIsHandedOutAsAFile() async throws {
+        let store = try CacheStore(directory: folder.path)
+        let bytes = (0..<600_000).map { UInt8(truncatingIfNeeded: $0 * 31) }
+        let entry = try put(store, "http://a.test/large", bytes)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)],
+                                              ofItemAtPath: store.bodyPath(entry.digest))
+        let first = try #require(store.body(of: entry))
+        #expect(first.bytesInMemory == nil && first.openCheckedFile() == nil)
+        var read: [UInt8] = []
+        for try await chunk in first.chunks() { read += chunk }
+        #expect(read == bytes)
+        let second = try #require(store.body(of: entry))
+        let descriptor = try #require(second.openCheckedFile())
+        defer { close(descriptor) }
+        var info = stat()
+        #expect(fstat(descriptor, &info) == 0 && info.st_size == 600_000)
     }
 
     @Test func aMissingBodyFileIsAMissNotAnError() throws {

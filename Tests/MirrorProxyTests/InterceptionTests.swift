@@ -52,6 +52,38 @@ struct InterceptionTests {
         await replay.stop()
     }
 
+    /// A stored body checked before is sent by the kernel on a plain connection; inside a TLS
+    /// tunnel the server must read it and encrypt it instead.
+    @Test func aCheckedStoredFileIsEncryptedInsideTheTunnel() async throws {
+        let upstreamAuthority = try TestCertificateAuthority()
+        let origin = try await TestOrigin.start(tls: try upstreamAuthority.serverIdentity())
+        let big = String((0..<300_000).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
+        origin.route("/big") { _ in .html(big, headers: [("Cache-Control", "max-age=3600")]) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mitm-\(UUID().uuidString)").path
+        var configuration = ProxyConfiguration()
+        configuration.interception = try InterceptionAuthority(cacheFolder: folder)
+        let authority = try #require(configuration.interception)
+        let trust = try TransportSecurity(caCertificateFiles: [try upstreamAuthority.certificateFile()], environment: [:])
+        let proxy = try await ProxyHarness.start(configuration, cacheFolder: folder, security: trust)
+        try await Self.using(Self.client(proxyPort: proxy.port, trusting: authority.certificatePath)) { client in
+            var statuses: [String] = []
+            for round in 0..<3 {
+                let response = try await client.execute(HTTPClientRequest(url: origin.url("/big")), timeout: .seconds(60))
+                statuses.append(response.headers.first(name: "cache-status") ?? "")
+                #expect(String(buffer: try await response.body.collect(upTo: 1 << 20)) == big, "round \(round)")
+                if round == 0 {
+                    // Stored an hour ago, as far as the file says: old enough to be remembered once checked.
+                    let digest = try #require(try proxy.store.allEntries().first?.digest)
+                    try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)],
+                                                          ofItemAtPath: "\(folder)/bodies/\(digest.prefix(2))/\(digest)")
+                }
+            }
+            #expect(statuses.dropFirst().allSatisfy { $0.hasPrefix("mirror; hit") }, "\(statuses)")
+        }
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+
     /// Runs `body` with `client`, then shuts the client down whatever happened (a client left
     /// running traps when it is released).
     static func using(_ client: HTTPClient, _ body: (HTTPClient) async throws -> Void) async throws {

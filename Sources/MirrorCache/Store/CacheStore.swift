@@ -53,10 +53,7 @@ public final class CacheStore: Sendable {
     public let configuration: Configuration
     private let state: Mutex<State>
     private let memory: MemoryTier
-    /// Small bodies whose digest this process has checked, with the stamp of the file checked:
-    /// that same file, unchanged, is not hashed again when read again (one that was rewritten
-    /// or replaced is).
-    private let verified = Mutex<[String: PosixIO.FileStamp]>([:])
+    private let checked = CheckedBodies()
     /// Names temporary files: unique within the process; the process ID separates live
     /// processes (a leftover of a dead process with the same ID is simply overwritten).
     private let temporaryCounter = Atomic<Int>(0)
@@ -115,19 +112,15 @@ public final class CacheStore: Sendable {
         recordAccess(entry)
         if let bytes = memory.get(entry.digest) { return ResponseBody(bytes: bytes) }
         let path = bodyPath(entry.digest)
-        if entry.size <= configuration.memoryMaxBodySize {
+        if entry.size <= configuration.memoryMaxBodySize && !checked.contains(entry.digest) {
+            // Small and never checked: read whole, checked, and kept in memory.
             var stamp: PosixIO.FileStamp?
             guard let bytes = try? PosixIO.readFile(path, expectedSize: entry.size, stamp: &stamp), bytes.count == entry.size,
-                  stamp != nil && verified.withLock({ $0[entry.digest] }) == stamp
-                    || Hex.string(SHA256.hash(data: bytes)) == entry.digest else {
+                  Hex.string(SHA256.hash(data: bytes)) == entry.digest else {
                 dropDamaged(entry)
                 return nil
             }
-            // As git's "racy clean" rule: a file modified in the last seconds could change again
-            // within the same timestamp tick, unseen; it is remembered only once older.
-            if let stamp, stamp.modified < Int64(Date().timeIntervalSince1970) - 2 {
-                verified.withLock { $0[entry.digest] = stamp }
-            }
+            if let stamp { checked.remember(entry.digest, stamp) }
             memory.put(entry.digest, bytes)
             return ResponseBody(bytes: bytes)
         }
@@ -135,9 +128,8 @@ public final class CacheStore: Sendable {
             dropDamaged(entry)
             return nil
         }
-        return ResponseBody(file: BodyFile(path: path, size: entry.size, digest: entry.digest, isTemporary: false) {
-            [weak self] in self?.dropDamaged(entry)
-        })
+        return ResponseBody(file: BodyFile(path: path, size: entry.size, digest: entry.digest, isTemporary: false,
+                                           checked: checked) { [weak self] in self?.dropDamaged(entry) })
     }
 
     /// Notes a use of `entry` for LRU eviction; written to the index in batches. Uses within a

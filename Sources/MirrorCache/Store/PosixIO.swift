@@ -54,8 +54,7 @@ enum PosixIO {
         let descriptor: Int32
         do { descriptor = try open(path, flags: O_RDONLY) } catch { return nil }
         defer { close(descriptor) }
-        var info = stat()
-        if fstat(descriptor, &info) == 0 { stamp = FileStamp(info) }
+        stamp = self.stamp(descriptor)
         // One byte more than expected, to notice a longer file.
         var bytes = [UInt8](repeating: 0, count: expectedSize + 1)
         var failure: CacheError?
@@ -126,6 +125,12 @@ enum PosixIO {
             modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
             #endif
         }
+    }
+
+    /// The stamp of an open file; nil when it cannot be read.
+    static func stamp(_ descriptor: Int32) -> FileStamp? {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 ? FileStamp(info) : nil
     }
 
     static func fileSize(_ path: String) -> Int? {

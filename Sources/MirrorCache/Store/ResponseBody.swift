@@ -48,6 +48,15 @@ public struct ResponseBody: Sendable {
         return nil
     }
 
+    /// An open descriptor of the stored file that holds the body, when this process has checked
+    /// the bytes of that very file (unchanged since): a server can have the kernel send it
+    /// (`sendfile`) without reading it. The caller closes it. Nil for a body in memory, still
+    /// arriving, or not checked yet: read those with `chunks()`, which checks them.
+    public func openCheckedFile() -> Int32? {
+        if case .file(let file) = source { return file.openChecked() }
+        return nil
+    }
+
     /// Returns once a body still arriving is whole (at once for any other); throws if its
     /// download failed.
     public func arrival() async throws {
@@ -125,14 +134,19 @@ final class BodyFile: Sendable {
     let size: Int
     let digest: String?
     let isTemporary: Bool
+    /// The store's record of checked files: one read unchanged since it was checked is not
+    /// hashed again, and one read and found intact is recorded there.
+    let checked: CheckedBodies?
     /// Called when the bytes do not match the digest: the store drops the entry.
     let onDamage: @Sendable () -> Void
 
-    init(path: String, size: Int, digest: String?, isTemporary: Bool, onDamage: @escaping @Sendable () -> Void = {}) {
+    init(path: String, size: Int, digest: String?, isTemporary: Bool, checked: CheckedBodies? = nil,
+         onDamage: @escaping @Sendable () -> Void = {}) {
         self.path = path
         self.size = size
         self.digest = digest
         self.isTemporary = isTemporary
+        self.checked = checked
         self.onDamage = onDamage
     }
 
@@ -145,20 +159,42 @@ final class BodyFile: Sendable {
             onDamage()
             throw CacheError.corruptBody(url: path, digest: digest ?? "")
         }
-        return Reader(file: self, descriptor: FileDescriptorBox(descriptor))
+        return Reader(file: self, descriptor: FileDescriptorBox(descriptor), stamp: PosixIO.stamp(descriptor))
+    }
+
+    /// An open descriptor of the file when the store checked this very file (same stamp) and it
+    /// has its size; the caller closes it. Nil otherwise: read it with `makeReader`, which checks.
+    func openChecked() -> Int32? {
+        guard let digest, let checked, let descriptor = try? PosixIO.open(path, flags: O_RDONLY) else { return nil }
+        if let stamp = PosixIO.stamp(descriptor), stamp.size == size, checked.isChecked(digest, stamp) { return descriptor }
+        close(descriptor)
+        return nil
     }
 
     /// Reads the file once; the file stays readable even if the store unlinks it meanwhile.
     struct Reader {
         let file: BodyFile
         let descriptor: FileDescriptorBox
+        /// The stamp of the file open, when it could be read.
+        let stamp: PosixIO.FileStamp?
         var hasher = SHA256()
         var total = 0
         var done = false
+        /// Whether the digest is to be checked: not for a file checked before and unchanged since.
+        let hashes: Bool
+
+        init(file: BodyFile, descriptor: FileDescriptorBox, stamp: PosixIO.FileStamp?) {
+            self.file = file
+            self.descriptor = descriptor
+            self.stamp = stamp
+            hashes = file.digest != nil && !(stamp.map { file.checked?.isChecked(file.digest!, $0) ?? false } ?? false)
+        }
 
         mutating func next(maxLength: Int) throws -> [UInt8]? {
             guard !done else { return nil }
-            var chunk = [UInt8](repeating: 0, count: maxLength)
+            // One byte more than the rest, to notice a longer file without a read of its own.
+            let length = Swift.max(1, Swift.min(maxLength, file.size - total + 1))
+            var chunk = [UInt8](repeating: 0, count: length)
             let got = try chunk.withUnsafeMutableBytes { buffer in
                 try PosixIO.read(descriptor.value, into: buffer, path: file.path)
             }
@@ -167,16 +203,20 @@ final class BodyFile: Sendable {
                 try verify()
                 return nil
             }
-            chunk.removeLast(maxLength - got)
+            chunk.removeLast(length - got)
             total += got
-            if file.digest != nil { hasher.update(data: chunk) }
+            if hashes { hasher.update(data: chunk) }
             if total > file.size { try fail() }
             return chunk
         }
 
         private func verify() throws {
             guard let expected = file.digest else { return }
-            if total != file.size || Hex.string(hasher.finalize()) != expected { try fail() }
+            guard total == file.size else { try fail() }
+            if hashes {
+                guard Hex.string(hasher.finalize()) == expected else { try fail() }
+                if let stamp { file.checked?.remember(expected, stamp) }
+            }
         }
 
         private func fail() throws -> Never {

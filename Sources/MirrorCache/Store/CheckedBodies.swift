@@ -1,0 +1,26 @@
+import Foundation
+import Synchronization
+
+/// The stored bodies whose digest this process has checked, each with the stamp of the file it
+/// read: that same file, unchanged, is not hashed again, and may be handed out as a descriptor
+/// for the kernel to send (`ResponseBody.openCheckedFile`). A file rewritten or replaced has
+/// another stamp, and is checked again when next read.
+final class CheckedBodies: Sendable {
+    private let stamps = Mutex<[String: PosixIO.FileStamp]>([:])
+
+    func contains(_ digest: String) -> Bool {
+        stamps.withLock { $0[digest] != nil }
+    }
+
+    func isChecked(_ digest: String, _ stamp: PosixIO.FileStamp) -> Bool {
+        stamps.withLock { $0[digest] } == stamp
+    }
+
+    /// Notes that the file with `stamp` held the bytes of `digest`. As git's "racy clean" rule:
+    /// a file modified in the last seconds could change again within the same timestamp tick,
+    /// unseen; it is remembered only once older.
+    func remember(_ digest: String, _ stamp: PosixIO.FileStamp) {
+        guard stamp.modified < Int64(Date().timeIntervalSince1970) - 2 else { return }
+        stamps.withLock { $0[digest] = stamp }
+    }
+}
