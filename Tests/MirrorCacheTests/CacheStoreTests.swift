@@ -131,6 +131,25 @@ struct CacheStoreTests {
         #expect(fstat(descriptor, &info) == 0 && info.st_size == 600_000)
     }
 
+    /// Lookups are remembered, but what another process (here another connection) commits, and
+    /// what this store writes, is seen by the next lookup.
+    @Test func aRememberedLookupSeesWhatAnotherProcessCommits() throws {
+        let ours = try CacheStore(directory: folder.path)
+        let theirs = try CacheStore(directory: folder.path)
+        _ = try put(ours, "http://a.test/shared", Array("first".utf8))
+        #expect(try ours.entry(for: "http://a.test/shared", request: [:])?.size == 5)
+        #expect(try ours.entry(for: "http://a.test/shared", request: [:])?.size == 5)
+        _ = try put(theirs, "http://a.test/shared", Array("second version".utf8))
+        let seen = try #require(try ours.entry(for: "http://a.test/shared", request: [:]))
+        #expect(try ours.body(of: seen)?.collect() == Array("second version".utf8))
+        try theirs.remove(url: "http://a.test/shared")
+        #expect(try ours.entry(for: "http://a.test/shared", request: [:]) == nil)
+        _ = try put(ours, "http://a.test/shared", Array("third".utf8))
+        #expect(try ours.entry(for: "http://a.test/shared", request: [:])?.size == 5)
+        try ours.remove(url: "http://a.test/shared")
+        #expect(try ours.entry(for: "http://a.test/shared", request: [:]) == nil)
+    }
+
     @Test func aMissingBodyFileIsAMissNotAnError() throws {
         let store = try CacheStore(directory: folder.path)
         let entry = try put(store, "http://a.test/gone", [UInt8](repeating: 3, count: 500_000))

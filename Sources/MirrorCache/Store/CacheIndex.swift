@@ -61,6 +61,12 @@ final class CacheIndex: @unchecked Sendable {
             responseTime: row.double(7), digest: row.string(8), size: row.int(9), lastAccess: row.double(10))
     }
 
+    /// Changes whenever another connection (another process) commits to the database; this
+    /// connection's own commits leave it as it was.
+    func dataVersion() throws -> Int64 {
+        try database.statement("PRAGMA data_version").firstRow([]) { $0.int64(0) } ?? 0
+    }
+
     func entries(url: String) throws -> [CacheEntry] {
         try database.statement("SELECT \(Self.columns) FROM entries WHERE url = ?").rows([.text(url)], Self.entry)
     }

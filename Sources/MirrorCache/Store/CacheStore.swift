@@ -47,7 +47,15 @@ public final class CacheStore: Sendable {
         var index: CacheIndex
         var pendingAccess: [String: Double] = [:]
         var lastFlush: Double
+        /// The entries of recently looked-up URLs, as the index has them: a hit then reads no
+        /// row and decodes no headers. Emptied by any other use of the index (it may write), and
+        /// when another process has committed (`CacheIndex.dataVersion`).
+        var known: [String: [CacheEntry]] = [:]
+        var knownVersion: Int64 = -1
     }
+
+    /// URLs in `State.known` at most (it is emptied when full).
+    private static let knownLimit = 4096
 
     public let directory: String
     public let configuration: Configuration
@@ -103,7 +111,18 @@ public final class CacheStore: Sendable {
 
     /// Every stored variant of `url`.
     public func entries(for url: String) throws -> [CacheEntry] {
-        try withIndex { try $0.entries(url: url) }
+        try state.withLock { state in
+            let version = try state.index.dataVersion()
+            if version != state.knownVersion {
+                state.known.removeAll(keepingCapacity: true)
+                state.knownVersion = version
+            }
+            if let entries = state.known[url] { return entries }
+            let entries = try state.index.entries(url: url)
+            if state.known.count >= Self.knownLimit { state.known.removeAll(keepingCapacity: true) }
+            state.known[url] = entries
+            return entries
+        }
     }
 
     /// The body of `entry`, checked against its digest. A missing or damaged body drops
@@ -140,6 +159,9 @@ public final class CacheStore: Sendable {
         guard now - entry.lastAccess >= 60 else { return }
         state.withLock { state in
             state.pendingAccess[entry.id] = now
+            if let known = state.known[entry.url], let position = known.firstIndex(where: { $0.id == entry.id }) {
+                state.known[entry.url]![position].lastAccess = now
+            }
             if now - state.lastFlush > 2 || state.pendingAccess.count > 2000 { flushAccess(&state) }
         }
     }
@@ -355,11 +377,13 @@ public final class CacheStore: Sendable {
         }
     }
 
-    /// Runs `body` with the index, holding the lock. With `flushingAccess`, pending access
-    /// times are written first (for eviction and listings; lookups need not pay for it).
+    /// Runs `body` with the index, holding the lock, and forgets the entries looked up before
+    /// (`body` may change them). With `flushingAccess`, pending access times are written first
+    /// (for eviction and listings; lookups need not pay for it).
     func withIndex<T>(flushingAccess: Bool = false, _ body: (CacheIndex) throws -> T) throws -> T {
         try state.withLock { state in
             if flushingAccess && !state.pendingAccess.isEmpty { flushAccess(&state) }
+            state.known.removeAll(keepingCapacity: true)
             return try body(state.index)
         }
     }
