@@ -21,6 +21,9 @@ public enum HTTPDate {
     }
 
     private static let longDays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    private static let dayBytes = days.map { Array($0.utf8) }
+    private static let longDayBytes = longDays.map { Array($0.utf8) }
+    private static let monthBytes = months.map { Array($0.utf8) }
 
     /// Parses an IMF-fixdate, RFC 850 or asctime date exactly as RFC 9110 writes them (case
     /// and spaces included); nil for anything else, such as a two-digit year without the dashes
@@ -42,15 +45,22 @@ public enum HTTPDate {
         var seconds: Int64? {
             guard (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
             else { return nil }
-            var parts = tm()
-            parts.tm_year = Int32(year - 1900)
-            parts.tm_mon = Int32(month)
-            parts.tm_mday = Int32(day)
-            parts.tm_hour = Int32(hour)
-            parts.tm_min = Int32(minute)
-            parts.tm_sec = Int32(second)
-            return Int64(timegm(&parts))
+            return (HTTPDate.daysSinceEpoch(year: year, month: month + 1, day: day) * 24 + Int64(hour)) * 3600
+                + Int64(minute) * 60 + Int64(second)
         }
+    }
+
+    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (month 1...12; a day
+    /// past the month's end counts on into the next, as `timegm` does). Howard Hinnant's
+    /// `days_from_civil`: arithmetic only, where `timegm` takes the C library's time-zone lock.
+    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let m = Int64(month)
+        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// Reads one of the three grammars from the start of the bytes to their end.
@@ -61,7 +71,7 @@ public enum HTTPDate {
         /// `Sun, 06 Nov 1994 08:49:37 GMT`
         mutating func imfFixdate() -> Fields? {
             var fields = Fields()
-            guard name(in: HTTPDate.days) != nil, literal(", "), let day = digits(2), literal(" "), let month = name(in: HTTPDate.months),
+            guard name(in: HTTPDate.dayBytes) != nil, literal(", "), let day = digits(2), literal(" "), let month = name(in: HTTPDate.monthBytes),
                   literal(" "), let year = digits(4), literal(" "), clock(into: &fields), literal(" GMT"), atEnd
             else { return nil }
             (fields.day, fields.month, fields.year) = (day, month, year)
@@ -72,7 +82,7 @@ public enum HTTPDate {
         /// century before (RFC 9110 §5.6.7).
         mutating func rfc850Date() -> Fields? {
             var fields = Fields()
-            guard name(in: HTTPDate.longDays) != nil, literal(", "), let day = digits(2), literal("-"), let month = name(in: HTTPDate.months),
+            guard name(in: HTTPDate.longDayBytes) != nil, literal(", "), let day = digits(2), literal("-"), let month = name(in: HTTPDate.monthBytes),
                   literal("-"), let shortYear = digits(2), literal(" "), clock(into: &fields), literal(" GMT"), atEnd
             else { return nil }
             var now = time(nil), parts = tm()
@@ -87,7 +97,7 @@ public enum HTTPDate {
         /// `Sun Nov  6 08:49:37 1994`
         mutating func asctimeDate() -> Fields? {
             var fields = Fields()
-            guard name(in: HTTPDate.days) != nil, literal(" "), let month = name(in: HTTPDate.months), literal(" ") else { return nil }
+            guard name(in: HTTPDate.dayBytes) != nil, literal(" "), let month = name(in: HTTPDate.monthBytes), literal(" ") else { return nil }
             let day = literal(" ") ? digits(1) : digits(2)
             guard let day, literal(" "), clock(into: &fields), literal(" "), let year = digits(4), atEnd else { return nil }
             (fields.day, fields.month, fields.year) = (day, month, year)
@@ -103,8 +113,11 @@ public enum HTTPDate {
 
         var atEnd: Bool { index == bytes.count }
 
-        private mutating func literal(_ text: String) -> Bool {
-            let expected = Array(text.utf8)
+        private mutating func literal(_ text: StaticString) -> Bool {
+            text.withUTF8Buffer { literal($0) }
+        }
+
+        private mutating func literal(_ expected: some Collection<UInt8>) -> Bool {
             guard bytes.count - index >= expected.count, bytes[index..<index + expected.count].elementsEqual(expected)
             else { return false }
             index += expected.count
@@ -124,7 +137,7 @@ public enum HTTPDate {
         }
 
         /// The position in `names` of the one that comes next (names are case-sensitive).
-        private mutating func name(in names: [String]) -> Int? {
+        private mutating func name(in names: [[UInt8]]) -> Int? {
             for (position, candidate) in names.enumerated() where literal(candidate) { return position }
             return nil
         }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import MirrorCore
 import Testing
 
@@ -14,6 +19,23 @@ struct HTTPDateTests {
     @Test(arguments: ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"])
     func parsesAllThreeForms(text: String) {
         #expect(HTTPDate.parse(text) == example)
+    }
+
+    /// The calendar arithmetic agrees with the C library over four centuries, leap days included,
+    /// and counts a day past the month's end on into the next, as `timegm` does.
+    @Test func readsWhatItWritesAndAgreesWithTimegm() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<5000 {
+            let seconds = Int64.random(in: -2_208_988_800...7_258_118_400, using: &random)  // 1900 to 2200
+            #expect(HTTPDate.parse(HTTPDate.format(seconds)) == seconds, "\(HTTPDate.format(seconds))")
+        }
+        for (text, year, month, day) in [("Thu, 29 Feb 2024 12:00:00 GMT", 2024, 1, 29), ("Mon, 31 Feb 2023 12:00:00 GMT", 2023, 1, 31),
+                                          ("Sat, 31 Jun 2001 23:59:60 GMT", 2001, 5, 31)] {
+            var parts = tm()
+            (parts.tm_year, parts.tm_mon, parts.tm_mday) = (Int32(year - 1900), Int32(month), Int32(day))
+            (parts.tm_hour, parts.tm_min, parts.tm_sec) = text.contains("23:59:60") ? (23, 59, 60) : (12, 0, 0)
+            #expect(HTTPDate.parse(text) == Int64(timegm(&parts)), "\(text)")
+        }
     }
 
     /// Near misses that lenient parsers take (the HTTP caching tests' invalid Expires values).
