@@ -31,6 +31,9 @@ let package = Package(
         .systemLibrary(name: "CZlibShim", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
+        // openat2 for `mirror serve`: a variadic syscall(2) that Swift cannot call itself.
+        .target(name: "CBeneath"),
+
         // Thin Swift layers over the C libraries.
         .target(name: "MirrorCore", swiftSettings: settings),
         .target(name: "MirrorCompression", dependencies: ["CZlibShim"], swiftSettings: settings),
@@ -90,7 +93,7 @@ let package = Package(
         .target(
             name: "MirrorServe",
             dependencies: [
-                "MirrorCore", "MirrorSite", "MirrorBundle",
+                "CBeneath", "MirrorCore", "MirrorSite", "MirrorBundle",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,22 +1,34 @@
+import CBeneath
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 import Foundation
+import Synchronization
 public import MirrorSite
 public import NIOCore
 
-/// A mirrored folder's files. A path is opened one component at a time from the folder's own
-/// descriptor, never following a symbolic link, so nothing outside the folder can be reached
-/// whatever the manifest or the folder holds (a symlink to `/etc` is refused, not followed).
+/// A mirrored folder's files. A path is opened beneath the folder's own descriptor without
+/// following any symbolic link, so nothing outside the folder can be reached whatever the
+/// manifest or the folder holds (a symlink to `/etc` is refused, not followed): in one
+/// `openat2` call where the kernel has it, else one component at a time with `O_NOFOLLOW`.
 /// Files are handed out as descriptors: the kernel sends them (`sendfile`), as nginx does.
 public final class FolderFiles: SiteFiles {
     public let manifest: SiteManifest
     private let root: Int32
+    /// Cleared once `openat2` is found missing (an old kernel, or a seccomp filter refusing it).
+    private let opensBeneath: Atomic<Bool>
 
     /// Opens `folder` and reads its `.mirror/manifest.json`.
-    public init(folder: String) throws(ServeError) {
+    public convenience init(folder: String) throws(ServeError) {
+        try self.init(folder: folder, opensBeneath: true)
+    }
+
+    /// - Parameter opensBeneath: false to walk the components even where `openat2` exists (the
+    ///   tests check both ways).
+    init(folder: String, opensBeneath: Bool) throws(ServeError) {
+        self.opensBeneath = Atomic(opensBeneath)
         root = folder.withCString { systemOpen($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard root >= 0 else { throw .source(path: folder, reason: String(cString: strerror(errno))) }
         let manifestPath = folder + "/" + SiteManifest.path
@@ -39,17 +51,17 @@ public final class FolderFiles: SiteFiles {
     public func open(_ path: String, range _: Range<Int>) throws -> SiteFile? {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
         guard components.allSatisfy(Self.isPlainName) else { return nil }
-        var directory = root
-        defer { if directory != root { closeDescriptor(directory) } }
-        for component in components.dropLast() {
-            let next = String(component).withCString { openat(directory, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
-            guard next >= 0 else { return nil }
-            if directory != root { closeDescriptor(directory) }
-            directory = next
-        }
         // Non-blocking: opening a FIFO put there must not stall the event loop (it is refused below).
-        let descriptor = String(components.last!).withCString {
-            openat(directory, $0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        let flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+        var descriptor: Int32 = -1
+        if opensBeneath.load(ordering: .relaxed) {
+            descriptor = path.withCString { mirror_open_beneath(root, $0, flags) }
+            if descriptor < 0 && (errno == ENOSYS || errno == EPERM) {
+                opensBeneath.store(false, ordering: .relaxed)
+                descriptor = walk(components, flags: flags)
+            }
+        } else {
+            descriptor = walk(components, flags: flags)
         }
         guard descriptor >= 0 else { return nil }
         var status = stat()
@@ -58,6 +70,19 @@ public final class FolderFiles: SiteFiles {
             return nil
         }
         return .descriptor(NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor), fileSize: Int(status.st_size))
+    }
+
+    /// Opens the file one folder at a time, refusing a symbolic link at each step; -1 when it fails.
+    private func walk(_ components: [Substring], flags: Int32) -> Int32 {
+        var directory = root
+        defer { if directory != root { closeDescriptor(directory) } }
+        for component in components.dropLast() {
+            let next = String(component).withCString { openat(directory, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+            guard next >= 0 else { return -1 }
+            if directory != root { closeDescriptor(directory) }
+            directory = next
+        }
+        return String(components.last!).withCString { openat(directory, $0, flags) }
     }
 
     /// A name that stays inside its folder: not empty, `.` or `..`, no NUL.

@@ -1,5 +1,5 @@
 import Foundation
-import MirrorServe
+@testable import MirrorServe
 import MirrorSite
 import MirrorTestSupport
 import NIOCore
@@ -15,8 +15,9 @@ struct ServeSafetyTests {
         try Self.secret.write(toFile: mirror.harness.root + "/secret.txt", atomically: true, encoding: .utf8)
     }
 
-    @Test func hostilePathsNeverLeaveTheMirror() async throws {
-        let mirror = try await ServedMirror.start()
+    @Test(arguments: [true, false])
+    func hostilePathsNeverLeaveTheMirror(opensBeneath: Bool) async throws {
+        let mirror = try await ServedMirror.start { try FolderFiles(folder: $0, opensBeneath: opensBeneath) }
         defer { Task { await mirror.stop() } }
         try plantSecrets(beside: mirror)
         let host = mirror.manifest.path(for: mirror.origin.url("/"))!.split(separator: "/")[0]
@@ -39,8 +40,10 @@ struct ServeSafetyTests {
         #expect(after.status == 200, "the server still answers")
     }
 
-    @Test func symlinksInsideTheFolderAreNotFollowedOut() async throws {
-        let mirror = try await ServedMirror.start()
+    /// With `openat2` (one call) and without (a walk of the components).
+    @Test(arguments: [true, false])
+    func symlinksInsideTheFolderAreNotFollowedOut(opensBeneath: Bool) async throws {
+        let mirror = try await ServedMirror.start { try FolderFiles(folder: $0, opensBeneath: opensBeneath) }
         defer { Task { await mirror.stop() } }
         try plantSecrets(beside: mirror)
         let manager = FileManager.default
