@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import MirrorCore
 import MirrorCompression
-public import MirrorSite
+import MirrorSite
 
 /// Packs a mirror folder into a bundle: a POSIX pax `.tar.gz` holding exactly the files its
 /// manifest describes — the manifest first, then every directory and file in byte order of

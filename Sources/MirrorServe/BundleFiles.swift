@@ -1,6 +1,6 @@
-public import MirrorBundle
+import MirrorBundle
 public import MirrorSite
-public import NIOCore
+import NIOCore
 
 /// A bundle's files, read in place (`BundleArchive`): checked once when opened, never unpacked.
 public final class BundleFiles: SiteFiles {

@@ -7,7 +7,7 @@ import Darwin
 import Foundation
 import Synchronization
 public import MirrorSite
-public import NIOCore
+import NIOCore
 
 /// A mirrored folder's files. A path is opened beneath the folder's own descriptor without
 /// following any symbolic link, so nothing outside the folder can be reached whatever the

@@ -1,5 +1,5 @@
 import Foundation
-public import MirrorCore
+import MirrorCore
 import MirrorHTML
 
 /// Checks that a mirrored folder browses offline from `file://`: reads every HTML page and style
