@@ -34,15 +34,25 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         outgoing.method = request.method
         outgoing.headers = request.headers
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        let timeout = TimeAmount.nanoseconds(request.timeout.nanoseconds)
         let response: HTTPClientResponse
         do {
-            response = try await client.execute(outgoing, timeout: .nanoseconds(request.timeout.nanoseconds))
+            do {
+                response = try await client.execute(outgoing, timeout: timeout)
+            } catch let error as HTTPClientError where error == .remoteConnectionClosed && Self.idempotent.contains(request.method) {
+                // A server's keep-alive timeout can close a pooled connection just as a request goes
+                // out on it, before any answer: an idempotent request is sent once more (RFC 9110
+                // §9.2.2), on a fresh connection, as browsers do.
+                response = try await client.execute(outgoing, timeout: timeout)
+            }
         } catch {
             throw await CertificateInspector.explain(error, url: request.url, timeout: connectTimeout)
         }
         let body = response.body.map { buffer in Array(buffer: buffer) }
         return TransportResponse(status: Int(response.status.code), headers: response.headers, body: body)
     }
+
+    private static let idempotent: [HTTPMethod] = [.GET, .HEAD, .OPTIONS, .TRACE, .PUT, .DELETE]
 
     /// Closes every pooled connection; call once when done.
     public func shutdown() async throws {

@@ -122,6 +122,7 @@ private struct OriginResponder: Sendable {
         try? await connection.executeThenClose { inbound, outbound in
             var head: HTTPRequestHead?
             var body: [UInt8] = []
+            var closesOnNextRequest = false
             for try await part in inbound {
                 switch part {
                 case .head(let requestHead):
@@ -135,11 +136,13 @@ private struct OriginResponder: Sendable {
                         method: requestHead.method, uri: requestHead.uri, headers: requestHead.headers,
                         body: body, time: Date())
                     log.withLockedValue { $0.append(request) }
+                    if closesOnNextRequest { return }
                     inFlight.withLockedValue { $0.now += 1; $0.peak = max($0.peak, $0.now) }
                     defer { inFlight.withLockedValue { $0.now -= 1 } }
                     let response = await respond(to: request)
                     let keepAlive = try await write(response, for: request, to: outbound)
                     if !keepAlive || !requestHead.isKeepAlive { return }
+                    closesOnNextRequest = response.closesConnectionOnNextRequest
                 }
             }
         }

@@ -16,6 +16,9 @@ public struct TestResponse: Sendable {
     public var gzip = false
     /// Announce the full length, send only this many body bytes, then close the connection.
     public var closeAfterBodyBytes: Int?
+    /// Keep the connection open after this response, then close it unanswered when the next
+    /// request arrives on it: a server's keep-alive timeout firing as a client reuses the connection.
+    public var closesConnectionOnNextRequest = false
     /// Answer conditional requests with 304 when the validators match (on by default).
     public var honorsConditionals = true
 
