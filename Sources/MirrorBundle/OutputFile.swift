@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 
 /// A new file written with plain system calls. It refuses to replace anything or to follow
 /// a link (`O_EXCL | O_NOFOLLOW`): extraction never writes through something it did not create.
@@ -15,14 +16,8 @@ final class OutputFile {
     deinit { try? finish() }
 
     func append(_ bytes: UnsafeRawBufferPointer) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw Self.failure(path)
-            }
-            offset += written
+        if let code = FileWriting.writeAll(descriptor, bytes) {
+            throw Self.failure(path, code: code)
         }
     }
 
@@ -39,7 +34,7 @@ final class OutputFile {
     }
 
     /// The error for the last failed call, in words (a full disk says "No space left on device").
-    static func failure(_ path: String) -> BundleError {
-        BundleError.io(path: path, message: String(cString: strerror(errno)))
+    static func failure(_ path: String, code: Int32 = errno) -> BundleError {
+        BundleError.io(path: path, message: String(cString: strerror(code)))
     }
 }

@@ -51,18 +51,7 @@ public final class FolderFiles: SiteFiles {
     public func open(_ path: String, range _: Range<Int>) throws -> SiteFile? {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
         guard components.allSatisfy(Self.isPlainName) else { return nil }
-        // Non-blocking: opening a FIFO put there must not stall the event loop (it is refused below).
-        let flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
-        var descriptor: Int32 = -1
-        if opensBeneath.load(ordering: .relaxed) {
-            descriptor = path.withCString { mirror_open_beneath(root, $0, flags) }
-            if descriptor < 0 && (errno == ENOSYS || errno == EPERM) {
-                opensBeneath.store(false, ordering: .relaxed)
-                descriptor = walk(components, flags: flags)
-            }
-        } else {
-            descriptor = walk(components, flags: flags)
-        }
+        let descriptor = openBeneath(path, components)
         guard descriptor >= 0 else { return nil }
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
@@ -70,6 +59,18 @@ public final class FolderFiles: SiteFiles {
             return nil
         }
         return .descriptor(NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor), fileSize: Int(status.st_size))
+    }
+
+    /// The file's descriptor, or -1: with `openat2` while the kernel has it, else by `walk`.
+    private func openBeneath(_ path: String, _ components: [Substring]) -> Int32 {
+        // Non-blocking: opening a FIFO put there must not stall the event loop (it is refused after).
+        let flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+        if opensBeneath.load(ordering: .relaxed) {
+            let descriptor = path.withCString { mirror_open_beneath(root, $0, flags) }
+            guard descriptor < 0 && (errno == ENOSYS || errno == EPERM) else { return descriptor }
+            opensBeneath.store(false, ordering: .relaxed)
+        }
+        return walk(components, flags: flags)
     }
 
     /// Opens the file one folder at a time, refusing a symbolic link at each step; -1 when it fails.

@@ -24,6 +24,22 @@ public enum SiteFile: Sendable {
     case descriptor(NIOFileHandle, fileSize: Int)
     /// A range of a file read piece by piece.
     case reader(any SiteFileReader)
+
+    /// The size of the whole file, as found.
+    var fileSize: Int {
+        switch self {
+        case .descriptor(_, let fileSize): fileSize
+        case .reader(let reader): reader.fileSize
+        }
+    }
+
+    /// Releases the file, when it is not to be sent after all.
+    func close() {
+        switch self {
+        case .descriptor(let handle, _): try? handle.close()
+        case .reader(let reader): reader.close()
+        }
+    }
 }
 
 /// The bytes of a range of one file, handed out in order, in pieces of at most

@@ -183,17 +183,9 @@ public struct SiteResponder: HTTPResponder {
         guard let file = try files.open(path, range: pending.range) else {
             throw ServeError.read(path: path, reason: "missing from the mirror")
         }
-        let found: Int
-        switch file {
-        case .descriptor(let handle, let fileSize):
-            found = fileSize
-            if found != pending.size { try? handle.close() }
-        case .reader(let reader):
-            found = reader.fileSize
-            if found != pending.size { reader.close() }
-        }
-        guard found == pending.size else {
-            throw ServeError.read(path: path, reason: "changed since the crawl (\(found) bytes, the manifest says \(pending.size)); crawl again")
+        guard file.fileSize == pending.size else {
+            file.close()
+            throw ServeError.read(path: path, reason: "changed since the crawl (\(file.fileSize) bytes, the manifest says \(pending.size)); crawl again")
         }
         guard case .reader(let reader) = file else { return (file, nil) }
         do {

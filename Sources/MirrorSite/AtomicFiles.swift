@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MirrorCore
 import Synchronization
 
 /// Creates the files of an offline folder the crash-safe way — written under `.mirror/tmp`,
@@ -32,16 +33,8 @@ final class AtomicFiles: Sendable {
 
     /// Writes all of `bytes` to `descriptor` (the file at `path`).
     func write(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
-        try bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw SiteError.io(path: path, message: Self.lastError())
-                }
-                offset += written
-            }
+        if let code = bytes.withUnsafeBytes({ FileWriting.writeAll(descriptor, $0) }) {
+            throw SiteError.io(path: path, message: Self.lastError(code))
         }
     }
 
@@ -87,8 +80,5 @@ final class AtomicFiles: Sendable {
         madeFolders.withLock { _ = $0.insert(path) }
     }
 
-    private static func lastError() -> String { String(cString: strerror(errno)) }
+    private static func lastError(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
 }
-
-// Inside `AtomicFiles` its own `write` shadows the C library's.
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(descriptor, bytes, count) }

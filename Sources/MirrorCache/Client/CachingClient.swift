@@ -75,7 +75,9 @@ public final class CachingClient: Sendable {
         }
         // A stored response that needs no exchange with the origin is answered here, outside the
         // single flight: that is for requests that go to the network, and would cost a task per hit.
-        let stored = try store.entry(for: key.url, request: request.headers)
+        let stored = try store.entry(for: key.url, request: request.headers).map { entry in
+            StoredCandidate(entry: entry, decision: policy.reuse(entry.head, request: request.headers, now: now(), mode: configuration.mode))
+        }
         if let stored, let response = reusable(stored, for: request, key: key) { return response }
         let admitted = request
         var (response, joined) = try await flights.run(key: key.flight) {
@@ -94,20 +96,27 @@ public final class CachingClient: Sendable {
         let flight: String
     }
 
+    /// The stored response for a request, and what the policy decided about using it.
+    private struct StoredCandidate {
+        let entry: CacheEntry
+        let decision: ReuseDecision
+    }
+
     /// The stored response when it may be used without the origin: fresh, allowed stale, or stale
     /// while it is revalidated in the background. Nil when the origin must be asked, or the body is damaged.
-    private func reusable(_ stored: CacheEntry, for request: CacheRequest, key: CacheKey) -> CacheResponse? {
-        if let since = request.reuseStoredSince, stored.head.responseTime >= since,
-           let response = fromStore(stored, age: policy.currentAge(stored.head, now: now()), outcome: .hit, for: request) {
+    private func reusable(_ stored: StoredCandidate, for request: CacheRequest, key: CacheKey) -> CacheResponse? {
+        let entry = stored.entry
+        if let since = request.reuseStoredSince, entry.head.responseTime >= since,
+           let response = fromStore(entry, age: policy.currentAge(entry.head, now: now()), outcome: .hit, for: request) {
             return response
         }
-        switch policy.reuse(stored.head, request: request.headers, now: now(), mode: configuration.mode) {
+        switch stored.decision {
         case .serve(let age, let stale):
-            return fromStore(stored, age: age, outcome: stale ? .staleHit : .hit, for: request)
+            return fromStore(entry, age: age, outcome: stale ? .staleHit : .hit, for: request)
         case .serveWhileRevalidating(let age):
-            let response = fromStore(stored, age: age, outcome: .staleHit, for: request)
+            let response = fromStore(entry, age: age, outcome: .staleHit, for: request)
             if response != nil && networkAllowed(for: request) {
-                revalidateInBackground(stored, for: request, key: key)
+                revalidateInBackground(entry, for: request, key: key)
             }
             return response
         case .unsatisfiable, .validate:
@@ -116,14 +125,14 @@ public final class CachingClient: Sendable {
     }
 
     /// A request that `reusable` could not answer from `stored` (looked up before the flight).
-    private func answer(_ request: CacheRequest, key: CacheKey, stored: CacheEntry?) async throws -> CacheResponse {
+    private func answer(_ request: CacheRequest, key: CacheKey, stored: StoredCandidate?) async throws -> CacheResponse {
         let networkAllowed = networkAllowed(for: request)
         if let stored {
-            switch policy.reuse(stored.head, request: request.headers, now: now(), mode: configuration.mode) {
+            switch stored.decision {
             case .unsatisfiable:
                 return Self.gatewayTimeout(request.url)
             case .validate:
-                if networkAllowed { return try await validate(stored, for: request, key: key) }
+                if networkAllowed { return try await validate(stored.entry, for: request, key: key) }
             case .serve, .serveWhileRevalidating:
                 break  // its body was damaged (and the entry dropped)
             }

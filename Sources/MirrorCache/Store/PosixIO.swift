@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MirrorCore
 
 /// The few POSIX file calls the store needs, with errors that name the path.
 enum PosixIO {
@@ -15,15 +16,7 @@ enum PosixIO {
     }
 
     static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(CacheError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw .io(path: path, message: errorMessage())
-            }
-            offset += written
-        }
+        if let code = FileWriting.writeAll(descriptor, bytes) { throw .io(path: path, message: errorMessage(code)) }
     }
 
     /// Reads up to `count` bytes; fewer only at the end of the file.
@@ -149,6 +142,5 @@ enum PosixIO {
 // At file scope `open`, `read`, `write` and `rename` are the C library's (Glibc or Darwin);
 // inside `PosixIO` its own methods of those names shadow them.
 private func systemOpen(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(descriptor, bytes, count) }
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(descriptor, buffer, count) }
 private func systemRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }

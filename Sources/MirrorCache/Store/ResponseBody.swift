@@ -165,10 +165,16 @@ final class BodyFile: Sendable {
     /// An open descriptor of the file when the store checked this very file (same stamp) and it
     /// has its size; the caller closes it. Nil otherwise: read it with `makeReader`, which checks.
     func openChecked() -> Int32? {
-        guard let digest, let checked, let descriptor = try? PosixIO.open(path, flags: O_RDONLY) else { return nil }
-        if let stamp = PosixIO.stamp(descriptor), stamp.size == size, checked.isChecked(digest, stamp) { return descriptor }
+        guard checked != nil, let descriptor = try? PosixIO.open(path, flags: O_RDONLY) else { return nil }
+        if let stamp = PosixIO.stamp(descriptor), stamp.size == size, isChecked(stamp) { return descriptor }
         close(descriptor)
         return nil
+    }
+
+    /// Whether the store checked the bytes of the file with this stamp.
+    fileprivate func isChecked(_ stamp: PosixIO.FileStamp?) -> Bool {
+        guard let digest, let checked, let stamp else { return false }
+        return checked.isChecked(digest, stamp)
     }
 
     /// Reads the file once; the file stays readable even if the store unlinks it meanwhile.
@@ -187,7 +193,7 @@ final class BodyFile: Sendable {
             self.file = file
             self.descriptor = descriptor
             self.stamp = stamp
-            hashes = file.digest != nil && !(stamp.map { file.checked?.isChecked(file.digest!, $0) ?? false } ?? false)
+            hashes = file.digest != nil && !file.isChecked(stamp)
         }
 
         mutating func next(maxLength: Int) throws -> [UInt8]? {
