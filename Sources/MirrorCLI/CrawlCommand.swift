@@ -75,20 +75,20 @@ struct CrawlCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try crawlConfiguration()
+        // A crawl reads each body right after storing it and rarely again: a small memory
+        // tier serves that, and a larger one would only add to the crawl's footprint.
+        let store = try CacheCommand.open(cacheOptions.directory(), memoryCapacity: 2 << 20)
         let journal: CrawlJournal
         let writer: SiteWriter
         do {
             journal = try CrawlJournal(folder: output, fresh: !resume)
-            writer = try SiteWriter(directory: output, ledger: journal)
+            writer = try SiteWriter(directory: output, ledger: journal, bodies: store)
         } catch {
             throw CommandFailure("cannot open the output folder \(output): \(error)", status: .io)
         }
         if resume && !journal.hasCrawl {
             throw CommandFailure("nothing to resume in \(output): no crawl was started there (drop --resume)", status: .usage)
         }
-        // A crawl reads each body right after storing it and rarely again: a small memory
-        // tier serves that, and a larger one would only add to the crawl's footprint.
-        let store = try CacheCommand.open(cacheOptions.directory(), memoryCapacity: 2 << 20)
         let transport = AsyncHTTPClientTransport(connectionsPerHost: perHost, security: try tlsOptions.security())
         let client = CachingClient(store: store, transport: transport, configuration: clientConfiguration())
         let progress: (@Sendable (CrawlProgress) -> Void)? = quiet || verbose ? nil : ProgressLine().draw

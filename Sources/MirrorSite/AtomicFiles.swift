@@ -25,7 +25,7 @@ final class AtomicFiles: Sendable {
 
     /// A new, empty temporary file: its path and an open descriptor to write it.
     func create() throws -> (path: String, descriptor: Int32) {
-        let path = "\(temporaryFolder)/\(Self.processID)-\(counter.add(1, ordering: .relaxed).newValue)"
+        let path = temporaryName()
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw SiteError.io(path: path, message: Self.lastError()) }
         return (path, descriptor)
@@ -48,6 +48,19 @@ final class AtomicFiles: Sendable {
         }
     }
 
+    /// Puts a hard link at `target` with `makeLink`, which links its argument to an existing file
+    /// (false when it cannot): straight at `target` when that name is free, else at a temporary
+    /// name renamed over it. A link appears whole, so a kill leaves the old file or the new one,
+    /// as with `place`. False, with nothing changed, when `makeLink` cannot link.
+    func placeLink(at target: String, _ makeLink: (String) -> Bool) throws -> Bool {
+        if let slash = target.utf8.lastIndex(of: UInt8(ascii: "/")) { try makeFolder(String(target[..<slash])) }
+        if makeLink(target) { return true }
+        let temporary = temporaryName()
+        guard access(target, F_OK) == 0, makeLink(temporary) else { return false }
+        try place(temporary, at: target)
+        return true
+    }
+
     /// Writes `bytes` to a new temporary file and renames it to `path`: a kill leaves either
     /// the old file or the new one, and no stray temporary file outside `.mirror`.
     func writeAtomically(_ bytes: [UInt8], to path: String) throws {
@@ -65,6 +78,10 @@ final class AtomicFiles: Sendable {
             throw error
         }
         try place(temporary, at: path)
+    }
+
+    private func temporaryName() -> String {
+        "\(temporaryFolder)/\(Self.processID)-\(counter.add(1, ordering: .relaxed).newValue)"
     }
 
     /// `mkdir -p`, remembered: a folder made (or found) once is not asked about again.

@@ -7,8 +7,9 @@ public import MirrorCache
 import Synchronization
 
 /// Writes the offline folder while the crawl runs: each saved response lands in its mapped
-/// file at once (written to `.mirror/tmp` and renamed, so an interrupted crawl leaves only
-/// whole files) and is recorded in the ledger; `finish` rewrites links and writes `index.html`
+/// file at once — a hard link to the cache's stored body when it has one (bodies are never
+/// written again once stored), else written to `.mirror/tmp` and renamed, so an interrupted
+/// crawl leaves only whole files — and is recorded in the ledger; `finish` rewrites links and writes `index.html`
 /// and the manifest.
 ///
 /// Crash safety: a file is in place before its record, records survive as a prefix, and
@@ -24,11 +25,15 @@ public final class SiteWriter: Sendable {
     private let registry: Mutex<PathRegistry>
     private let ledger: (any SiteLedger)?
     private let files: AtomicFiles
+    /// The cache the crawl stores into: a response it holds is saved as a hard link to its body.
+    private let bodies: CacheStore?
 
     /// Opens `directory` (created if needed) with what the ledger, or else an existing
     /// manifest, says it holds. Temporary files of a killed run are removed.
-    public init(directory: String, mapper: PathMapper = PathMapper(), ledger: (any SiteLedger)? = nil) throws {
+    public init(directory: String, mapper: PathMapper = PathMapper(), ledger: (any SiteLedger)? = nil,
+                bodies: CacheStore? = nil) throws {
         self.directory = directory
+        self.bodies = bodies
         self.mapper = mapper
         self.ledger = ledger
         let temporary = directory + "/.mirror/tmp"
@@ -75,21 +80,13 @@ public final class SiteWriter: Sendable {
             try record(url, unchanged)
             return unchanged.path
         }
-        let (temporary, descriptor) = try files.create()
-        var placed = false
-        defer { if !placed { unlink(temporary) } }
-        // A body from the cache was hashed when stored (and is checked on read): reuse its digest.
-        var hasher = response.entry == nil ? SHA256() : nil
-        do {
-            defer { close(descriptor) }
-            for try await chunk in response.body.chunks(chunkSize: 256 * 1024) {
-                hasher?.update(data: chunk)
-                try files.write(chunk, to: descriptor, path: temporary)
-            }
-        } catch {
-            throw SiteError.io(path: preferred.string, message: "\(error)")
-        }
-        let digest = hasher.map { Hex.string($0.finalize()) } ?? response.entry?.digest ?? ""
+        // A stored body's digest is known, and its file can be linked; another body is written
+        // (and hashed) first.
+        let stored = bodies.flatMap { bodies in response.entry.map { (bodies, $0) } }
+        let written = stored == nil ? try await writeTemporary(response.body, name: preferred.string) : nil
+        var placed = written == nil
+        defer { if !placed, let written { unlink(written.path) } }
+        let digest = stored?.1.digest ?? written?.digest ?? ""
         let (assigned, sharers) = registry.withLock { registry in
             let path = registry.assign(url: url, preferred: preferred, sha256: digest)
             return (path, registry.urls(at: path).subtracting([url]))
@@ -104,13 +101,35 @@ public final class SiteWriter: Sendable {
         if let shared = manifest.withLock({ manifest in sharers.compactMap { manifest.resources[$0] }.first { $0.path == path } }) {
             resource.rewrittenFor = shared.rewrittenFor
             resource.file = shared.file
-        } else {
-            try files.place(temporary, at: directory + "/" + path)
+        } else if let written {
+            try files.place(written.path, at: directory + "/" + path)
             placed = true
+        } else if let (bodies, entry) = stored,
+                  try !files.placeLink(at: directory + "/" + path, { bodies.linkBody(of: entry, to: $0) }) {
+            // Not linkable (the cache on another file system, the body damaged): a copy.
+            let copy = try await writeTemporary(response.body, name: path)
+            try files.place(copy.path, at: directory + "/" + path)
         }
         manifest.withLock { $0.resources[url] = resource }
         try record(url, resource)
         return path
+    }
+
+    /// Writes `body` to a new temporary file; returns the file and the body's SHA-256.
+    private func writeTemporary(_ body: ResponseBody, name: String) async throws -> (path: String, digest: String) {
+        let (temporary, descriptor) = try files.create()
+        var hasher = SHA256()
+        do {
+            defer { close(descriptor) }
+            for try await chunk in body.chunks(chunkSize: 256 * 1024) {
+                hasher.update(data: chunk)
+                try files.write(chunk, to: descriptor, path: temporary)
+            }
+        } catch {
+            unlink(temporary)
+            throw SiteError.io(path: name, message: "\(error)")
+        }
+        return (temporary, Hex.string(hasher.finalize()))
     }
 
     private func record(_ url: String, _ resource: SiteManifest.Resource) throws {

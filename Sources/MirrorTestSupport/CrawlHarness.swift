@@ -26,11 +26,12 @@ public struct CrawlHarness: Sendable {
         clientConfiguration.mode = mode
         clientConfiguration.timeout = .seconds(10)
         clientConfiguration.maxBodySize = maxBodySize
-        let client = CachingClient(store: try CacheStore(directory: cache), transport: transport, configuration: clientConfiguration)
+        let store = try CacheStore(directory: cache)
+        let client = CachingClient(store: store, transport: transport, configuration: clientConfiguration)
         let output = root + "/" + name
         let journal = try CrawlJournal(folder: output, fresh: !resume)
         let crawler = Crawler(configuration: configuration, client: client,
-                              output: try SiteWriter(directory: output, ledger: journal), journal: journal)
+                              output: try SiteWriter(directory: output, ledger: journal, bodies: store), journal: journal)
         return try await crawler.run(resume: resume)
     }
 

@@ -85,6 +85,31 @@ struct CacheStoreTests {
         #expect(good.digest != bad.digest)
     }
 
+    /// A stored body is given a second name (a mirrored folder's file) only once checked: then it
+    /// is the same file, which outlives the entry; a damaged body gets no link and is dropped.
+    @Test(arguments: [100, 1_000_000])
+    func aBodyIsLinkedOnlyWhenIntact(size: Int) throws {
+        let store = try CacheStore(directory: folder.path)
+        let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        let entry = try put(store, "http://a.test/intact", bytes)
+        let linked = folder.path + "/linked"
+        #expect(store.linkBody(of: entry, to: linked))
+        let inode = { (path: String) in try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64 }
+        #expect(try inode(linked) == inode(store.bodyPath(entry.digest)))
+        #expect(!store.linkBody(of: entry, to: linked), "an existing file was replaced")
+        try store.clear()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: linked)) == Data(bytes))
+
+        let damaged = try put(store, "http://a.test/damaged", bytes)
+        let handle = try #require(FileHandle(forWritingAtPath: store.bodyPath(damaged.digest)))
+        try handle.seek(toOffset: UInt64(size / 2))
+        try handle.write(contentsOf: [bytes[size / 2] ^ 0x55])
+        try handle.close()
+        #expect(!store.linkBody(of: damaged, to: folder.path + "/damaged"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/damaged"))
+        #expect(try store.entry(for: "http://a.test/damaged", request: [:]) == nil)
+    }
+
     /// A small body checked once is not hashed again while its file is unchanged, and its file may
     /// be handed out to be sent as it is; a file damaged after that check (rewritten in place,
     /// same size) is not handed out, is checked again when read, and dropped.

@@ -151,6 +151,26 @@ public final class CacheStore: Sendable {
                                            checked: checked) { [weak self] in self?.dropDamaged(entry) })
     }
 
+    /// Gives the stored body of `entry` a second name, `path` (a hard link), once its bytes are
+    /// checked against the digest: a mirrored folder's file then needs no copy and no file of
+    /// its own. Bodies are never written again once stored, so the link stays valid when the
+    /// entry is evicted. False, with nothing made at `path`, when the body is missing or damaged
+    /// (a damaged one is dropped) or cannot be linked there (`path` exists, another file
+    /// system): the caller writes the bytes itself.
+    public func linkBody(of entry: CacheEntry, to path: String) -> Bool {
+        let source = bodyPath(entry.digest)
+        guard PosixIO.fileSize(source) == entry.size else { return false }
+        let file = BodyFile(path: source, size: entry.size, digest: entry.digest, isTemporary: false,
+                            checked: checked) { [weak self] in self?.dropDamaged(entry) }
+        do {
+            var reader = try file.makeReader()
+            while try reader.next(maxLength: 1 << 20) != nil {}
+        } catch {
+            return false
+        }
+        return link(source, path) == 0
+    }
+
     /// Notes a use of `entry` for LRU eviction; written to the index in batches. Uses within a
     /// minute of the recorded one are not written at all: LRU needs no finer clock, and a hit
     /// then costs no write.
