@@ -5,15 +5,17 @@ public import NIOHTTP1
 /// headers as stored, when it was requested and received (its age), and its Vary key.
 /// The manifest keeps one per URL, so a bundle can reload the exact original responses.
 public struct ResponseRecord: Sendable, Codable, Equatable {
-    /// Header fields in order, each `[name, value]`.
-    public var headers: [[String]]
+    /// The header fields packed in one array (`HeaderFields`): a crawl holds a record per URL
+    /// until it finishes, and as `[[String]]` (an array and two strings per field) the
+    /// records were the largest part of its memory.
+    private var fields: [UInt8]
     public var requestTime: Double
     public var responseTime: Double
     /// The request's values of the fields named by Vary (`CachePolicy.varyKey`).
     public var varyKey: String
 
     public init(headers: HTTPHeaders, requestTime: Double, responseTime: Double, varyKey: String) {
-        self.headers = headers.map { [$0.name, $0.value] }
+        fields = HeaderFields.pack(headers.map { [$0.name, $0.value] })
         self.requestTime = requestTime
         self.responseTime = responseTime
         self.varyKey = varyKey
@@ -30,6 +32,12 @@ public struct ResponseRecord: Sendable, Codable, Equatable {
         }
     }
 
+    /// Header fields in order, each `[name, value]` (as the manifest writes them).
+    public var headers: [[String]] {
+        get { HeaderFields.unpack(fields) }
+        set { fields = HeaderFields.pack(newValue) }
+    }
+
     public var httpHeaders: HTTPHeaders {
         HTTPHeaders(headers.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil })
     }
@@ -37,5 +45,25 @@ public struct ResponseRecord: Sendable, Codable, Equatable {
     /// The cache's head for this record with `status`.
     public func head(status: Int) -> CachedResponseHead {
         CachedResponseHead(status: status, headers: httpHeaders, requestTime: requestTime, responseTime: responseTime)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case headers, requestTime, responseTime, varyKey
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        fields = HeaderFields.pack(try container.decode([[String]].self, forKey: .headers))
+        requestTime = try container.decode(Double.self, forKey: .requestTime)
+        responseTime = try container.decode(Double.self, forKey: .responseTime)
+        varyKey = try container.decode(String.self, forKey: .varyKey)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(headers, forKey: .headers)
+        try container.encode(requestTime, forKey: .requestTime)
+        try container.encode(responseTime, forKey: .responseTime)
+        try container.encode(varyKey, forKey: .varyKey)
     }
 }

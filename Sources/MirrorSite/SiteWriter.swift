@@ -155,8 +155,19 @@ public final class SiteWriter: Sendable {
 
     /// Rewrites, on every core, each HTML and CSS file not yet rewritten against the current
     /// link targets (each file is independent; a file several URLs share is rewritten once,
-    /// as the page of the first of them).
+    /// as the page of the first of them), then notes in the manifest what was rewritten.
     private func rewriteLinks(knownReferences: KnownReferences?) throws {
+        let rewritten = try rewriteFiles(knownReferences: knownReferences)
+        // Applied once the snapshot the rewriting read is gone: changing the manifest while it
+        // is shared would copy its whole table.
+        manifest.withLock { manifest in
+            for (url, resource) in rewritten { manifest.resources[url] = resource }
+        }
+    }
+
+    /// The rewriting of `rewriteLinks`, from a snapshot of the manifest; each resource updated
+    /// is recorded in the ledger once its file is in place, and returned.
+    private func rewriteFiles(knownReferences: KnownReferences?) throws -> [(String, SiteManifest.Resource)] {
         let snapshot = manifest.withLock { $0 }
         let targets = snapshot.linkTargetsDigest
         var byPath: [String: [String]] = [:]
@@ -164,21 +175,20 @@ public final class SiteWriter: Sendable {
         let pending = byPath.values.map { $0.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
             .filter { urls in urls.contains { snapshot.resources[$0]?.rewrittenFor != targets } }
         let failures = Mutex<[SiteError]>([])
+        let rewritten = Mutex<[(String, SiteManifest.Resource)]>([])
         DispatchQueue.concurrentPerform(iterations: pending.count) { index in
             let urls = pending[index]
             let resource = snapshot.resources[urls[0]]!
             do {
                 let file = try rewrite(url: urls[0], resource: resource, manifest: snapshot, knownReferences: knownReferences)
-                let updated = manifest.withLock { manifest in
-                    urls.compactMap { url -> (String, SiteManifest.Resource)? in
-                        guard var updated = manifest.resources[url] else { return nil }
-                        updated.rewrittenFor = targets
-                        updated.file = file
-                        manifest.resources[url] = updated
-                        return (url, updated)
-                    }
+                let updated = urls.compactMap { url -> (String, SiteManifest.Resource)? in
+                    guard var updated = snapshot.resources[url] else { return nil }
+                    updated.rewrittenFor = targets
+                    updated.file = file
+                    return (url, updated)
                 }
                 for (url, resource) in updated { try record(url, resource) }
+                rewritten.withLock { $0 += updated }
             } catch let error as SiteError {
                 failures.withLock { $0.append(error) }
             } catch {
@@ -186,6 +196,7 @@ public final class SiteWriter: Sendable {
             }
         }
         if let failure = failures.withLock({ $0.first }) { throw failure }
+        return rewritten.withLock { $0 }
     }
 
     /// Rewrites one file; returns the digest of the new file, or nil when nothing changed.
