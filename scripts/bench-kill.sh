@@ -11,8 +11,12 @@ kills=${1:-5}
 RANDOM=${2:-1}
 build=${MIRROR_BUILD:-release}
 scripts/setup nginx python3.11-doc curl
-swift build -c "$build" --product mirror >/dev/null 2>&1
-mirror="$(swift build -c "$build" --show-bin-path)/mirror"
+if [ "$build" = release ]; then
+  source scripts/lib/release-mirror.sh  # MIRROR_RELEASE_SCRATCH names its build folder
+else
+  swift build -c "$build" --product mirror >/dev/null 2>&1
+  mirror="$(swift build -c "$build" --show-bin-path)/mirror"
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-kill-bench.XXXXXX")
 source scripts/lib/docs-origin.sh
 
