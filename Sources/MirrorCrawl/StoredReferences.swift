@@ -1,3 +1,4 @@
+import MirrorCore
 import MirrorHTML
 
 /// The located references of an HTML page in the journal's compact binary form, for the
@@ -11,7 +12,7 @@ enum StoredReferences {
     static let version = "references 2"
 
     static func encode(_ references: [HTMLReference]) -> [UInt8] {
-        var bytes = JournalBytes(capacity: references.count * 24)
+        var bytes = PackedBytes(capacity: references.count * 24)
         bytes.append(references.count)
         for reference in references {
             bytes.append(byte: (reference.role == .base ? 1 : 0) | (reference.inAttribute ? 2 : 0))
@@ -24,7 +25,7 @@ enum StoredReferences {
 
     /// The references of `encode`'s bytes; nil when they are not in that form.
     static func decode(_ encoded: [UInt8]) -> [HTMLReference]? {
-        var bytes = JournalBytes(reading: encoded)
+        var bytes = PackedBytes(reading: encoded)
         var references: [HTMLReference] = []
         guard let count = bytes.readCount() else { return nil }
         for _ in 0..<count {

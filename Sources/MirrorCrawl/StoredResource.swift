@@ -1,15 +1,16 @@
+import MirrorCore
 import MirrorSite
 import NIOHTTP1
 
 /// A saved resource (`SiteManifest.Resource`) in the journal's binary form: a version byte,
-/// then its fields in declaration order (`JournalBytes`). Every saved URL is recorded once when
+/// then its fields in declaration order (`PackedBytes`). Every saved URL is recorded once when
 /// saved and once when rewritten; JSON took more time per page than libxml2's parse of it.
 /// Rows written as JSON by earlier versions start with `{` and are still read.
 enum StoredResource {
     private static let version: UInt8 = 1
 
     static func encode(_ resource: SiteManifest.Resource) -> [UInt8] {
-        var bytes = JournalBytes(capacity: 512)
+        var bytes = PackedBytes(capacity: 512)
         bytes.append(byte: version)
         bytes.append(resource.path)
         bytes.append(resource.status)
@@ -34,7 +35,7 @@ enum StoredResource {
 
     /// The resource of `encode`'s bytes; nil when they are not in that form.
     static func decode(_ encoded: [UInt8]) -> SiteManifest.Resource? {
-        var bytes = JournalBytes(reading: encoded)
+        var bytes = PackedBytes(reading: encoded)
         guard bytes.readByte() == version, let path = bytes.readString(), let status = bytes.readInt(),
               let contentType = bytes.readOptionalString(), let size = bytes.readInt(), let sha256 = bytes.readString(),
               let etag = bytes.readOptionalString(), let lastModified = bytes.readOptionalString(),

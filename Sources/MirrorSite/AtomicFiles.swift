@@ -40,7 +40,7 @@ final class AtomicFiles: Sendable {
 
     /// Renames the temporary file `temporary` to `target`, making `target`'s folder first.
     func place(_ temporary: String, at target: String) throws {
-        if let slash = target.utf8.lastIndex(of: UInt8(ascii: "/")) { try makeFolder(String(target[..<slash])) }
+        try makeParentFolder(of: target)
         guard rename(temporary, target) == 0 else {
             let message = Self.lastError()
             unlink(temporary)
@@ -53,7 +53,7 @@ final class AtomicFiles: Sendable {
     /// name renamed over it. A link appears whole, so a kill leaves the old file or the new one,
     /// as with `place`. False, with nothing changed, when `makeLink` cannot link.
     func placeLink(at target: String, _ makeLink: (String) -> Bool) throws -> Bool {
-        if let slash = target.utf8.lastIndex(of: UInt8(ascii: "/")) { try makeFolder(String(target[..<slash])) }
+        try makeParentFolder(of: target)
         if makeLink(target) { return true }
         let temporary = temporaryName()
         guard access(target, F_OK) == 0, makeLink(temporary) else { return false }
@@ -82,6 +82,10 @@ final class AtomicFiles: Sendable {
 
     private func temporaryName() -> String {
         "\(temporaryFolder)/\(Self.processID)-\(counter.add(1, ordering: .relaxed).newValue)"
+    }
+
+    private func makeParentFolder(of path: String) throws {
+        if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) { try makeFolder(String(path[..<slash])) }
     }
 
     /// `mkdir -p`, remembered: a folder made (or found) once is not asked about again.

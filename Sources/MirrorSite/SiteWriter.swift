@@ -9,8 +9,8 @@ import Synchronization
 /// Writes the offline folder while the crawl runs: each saved response lands in its mapped
 /// file at once — a hard link to the cache's stored body when it has one (bodies are never
 /// written again once stored), else written to `.mirror/tmp` and renamed, so an interrupted
-/// crawl leaves only whole files — and is recorded in the ledger; `finish` rewrites links and writes `index.html`
-/// and the manifest.
+/// crawl leaves only whole files — and is recorded in the ledger; `finish` rewrites links and
+/// writes `index.html` and the manifest.
 ///
 /// Crash safety: a file is in place before its record, records survive as a prefix, and
 /// rewriting starts from the kept original (`.mirror/originals`). So after `kill -9` at any
@@ -81,12 +81,16 @@ public final class SiteWriter: Sendable {
             return unchanged.path
         }
         // A stored body's digest is known, and its file can be linked; another body is written
-        // (and hashed) first.
-        let stored = bodies.flatMap { bodies in response.entry.map { (bodies, $0) } }
-        let written = stored == nil ? try await writeTemporary(response.body, name: preferred.string) : nil
-        var placed = written == nil
-        defer { if !placed, let written { unlink(written.path) } }
-        let digest = stored?.1.digest ?? written?.digest ?? ""
+        // (and hashed) first, to a temporary file that is renamed into place or removed.
+        let stored = bodies == nil ? nil : response.entry
+        var temporary: String?
+        defer { if let temporary { unlink(temporary) } }
+        let digest: String
+        if let stored {
+            digest = stored.digest
+        } else {
+            (temporary, digest) = try await writeTemporary(response.body, name: preferred.string)
+        }
         let (assigned, sharers) = registry.withLock { registry in
             let path = registry.assign(url: url, preferred: preferred, sha256: digest)
             return (path, registry.urls(at: path).subtracting([url]))
@@ -101,18 +105,23 @@ public final class SiteWriter: Sendable {
         if let shared = manifest.withLock({ manifest in sharers.compactMap { manifest.resources[$0] }.first { $0.path == path } }) {
             resource.rewrittenFor = shared.rewrittenFor
             resource.file = shared.file
-        } else if let written {
-            try files.place(written.path, at: directory + "/" + path)
-            placed = true
-        } else if let (bodies, entry) = stored,
-                  try !files.placeLink(at: directory + "/" + path, { bodies.linkBody(of: entry, to: $0) }) {
-            // Not linkable (the cache on another file system, the body damaged): a copy.
-            let copy = try await writeTemporary(response.body, name: path)
-            try files.place(copy.path, at: directory + "/" + path)
+        } else if try !placeStoredBody(stored, at: directory + "/" + path) {
+            // Written above, or a stored body that cannot be linked (the cache on another file
+            // system, the body damaged): a copy.
+            let written: String
+            if let temporary { written = temporary } else { written = try await writeTemporary(response.body, name: path).path }
+            try files.place(written, at: directory + "/" + path)
+            temporary = nil
         }
         manifest.withLock { $0.resources[url] = resource }
         try record(url, resource)
         return path
+    }
+
+    /// Links the cache's body of `entry` at `target`; false when there is none to link.
+    private func placeStoredBody(_ entry: CacheEntry?, at target: String) throws -> Bool {
+        guard let entry, let bodies else { return false }
+        return try files.placeLink(at: target) { bodies.linkBody(of: entry, to: $0) }
     }
 
     /// Writes `body` to a new temporary file; returns the file and the body's SHA-256.

@@ -93,14 +93,6 @@ extension CacheStore {
     }
 
     static func bodyIsIntact(path: String, digest: String, size: Int) -> Bool {
-        guard PosixIO.fileSize(path) == size else { return false }
-        let reader = BodyFile(path: path, size: size, digest: digest, isTemporary: false)
-        guard var stream = try? reader.makeReader() else { return false }
-        do {
-            while try stream.next(maxLength: 1 << 20) != nil {}
-            return true
-        } catch {
-            return false
-        }
+        PosixIO.fileSize(path) == size && BodyFile(path: path, size: size, digest: digest, isTemporary: false).isIntact()
     }
 }

@@ -162,13 +162,7 @@ public final class CacheStore: Sendable {
         guard PosixIO.fileSize(source) == entry.size else { return false }
         let file = BodyFile(path: source, size: entry.size, digest: entry.digest, isTemporary: false,
                             checked: checked) { [weak self] in self?.dropDamaged(entry) }
-        do {
-            var reader = try file.makeReader()
-            while try reader.next(maxLength: 1 << 20) != nil {}
-        } catch {
-            return false
-        }
-        return link(source, path) == 0
+        return file.isIntact() && link(source, path) == 0
     }
 
     /// Notes a use of `entry` for LRU eviction; written to the index in batches. Uses within a

@@ -162,6 +162,18 @@ final class BodyFile: Sendable {
         return Reader(file: self, descriptor: FileDescriptorBox(descriptor), stamp: PosixIO.stamp(descriptor))
     }
 
+    /// Whether the file holds the body: read to its end and checked against the digest (not
+    /// hashed when this very file was checked before). A damaged one calls `onDamage`.
+    func isIntact() -> Bool {
+        guard var reader = try? makeReader() else { return false }
+        do {
+            while try reader.next(maxLength: 1 << 20) != nil {}
+            return true
+        } catch {
+            return false
+        }
+    }
+
     /// An open descriptor of the file when the store checked this very file (same stamp) and it
     /// has its size; the caller closes it. Nil otherwise: read it with `makeReader`, which checks.
     func openChecked() -> Int32? {

@@ -1,30 +1,31 @@
-/// The journal's compact binary forms, written or read: LEB128 varints, single bytes, and
-/// UTF-8 strings prefixed by their byte count. Cheaper than JSON for what is written once per
-/// URL (the Codable encoder cost more per page than parsing it).
-struct JournalBytes {
-    private(set) var bytes: [UInt8]
+/// Compact binary forms, written or read: LEB128 varints, single bytes, and UTF-8 strings
+/// prefixed by their byte count. The crawl journal's records use them (cheaper than JSON for
+/// what is written once per URL: the Codable encoder cost more per page than parsing it), and
+/// so do the header fields a crawl holds in memory per URL.
+public struct PackedBytes: Sendable {
+    public private(set) var bytes: [UInt8]
     private var position = 0
 
     /// An empty buffer to write.
-    init(capacity: Int = 0) {
+    public init(capacity: Int = 0) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
 
     /// A buffer to read from the start.
-    init(reading bytes: [UInt8]) {
+    public init(reading bytes: [UInt8]) {
         self.bytes = bytes
     }
 
-    var isAtEnd: Bool { position == bytes.count }
+    public var isAtEnd: Bool { position == bytes.count }
 
     // MARK: Writing
 
-    mutating func append(byte: UInt8) {
+    public mutating func append(byte: UInt8) {
         bytes.append(byte)
     }
 
-    mutating func append(_ value: Int) {
+    public mutating func append(_ value: Int) {
         var value = UInt(bitPattern: value)
         while value >= 0x80 {
             bytes.append(UInt8(value & 0x7F) | 0x80)
@@ -33,31 +34,31 @@ struct JournalBytes {
         bytes.append(UInt8(value))
     }
 
-    mutating func append(_ value: Double) {
+    public mutating func append(_ value: Double) {
         append(Int(bitPattern: UInt(value.bitPattern)))
     }
 
-    mutating func append(_ string: String) {
+    public mutating func append(_ string: String) {
         append(string.utf8.count)
         bytes.append(contentsOf: string.utf8)
     }
 
     /// A flag byte, then the string when there is one.
-    mutating func append(_ string: String?) {
+    public mutating func append(_ string: String?) {
         append(byte: string == nil ? 0 : 1)
         if let string { append(string) }
     }
 
     // MARK: Reading (nil when the bytes are cut short or not in this form)
 
-    mutating func readByte() -> UInt8? {
+    public mutating func readByte() -> UInt8? {
         guard position < bytes.count else { return nil }
         defer { position += 1 }
         return bytes[position]
     }
 
     /// A varint of at most 64 bits.
-    mutating func readInt() -> Int? {
+    public mutating func readInt() -> Int? {
         var value: UInt = 0
         var shift: UInt = 0
         while let byte = readByte(), shift < 64 {
@@ -69,22 +70,22 @@ struct JournalBytes {
     }
 
     /// A count or size: a varint that is not negative and not above what is left to read.
-    mutating func readCount() -> Int? {
+    public mutating func readCount() -> Int? {
         guard let count = readInt(), count >= 0, count <= bytes.count - position else { return nil }
         return count
     }
 
-    mutating func readDouble() -> Double? {
+    public mutating func readDouble() -> Double? {
         readInt().map { Double(bitPattern: UInt64(UInt(bitPattern: $0))) }
     }
 
-    mutating func readString() -> String? {
+    public mutating func readString() -> String? {
         guard let count = readCount() else { return nil }
         defer { position += count }
         return String(decoding: bytes[position..<position + count], as: UTF8.self)
     }
 
-    mutating func readOptionalString() -> String?? {
+    public mutating func readOptionalString() -> String?? {
         switch readByte() {
         case 0: return .some(nil)
         case 1: return readString().map { .some($0) }
