@@ -89,33 +89,56 @@ public struct URLParts: Sendable, Equatable {
         return result
     }
 
-    /// RFC 3986 §5.2.4, on bytes.
+    /// RFC 3986 §5.2.4, on bytes, in one pass; the path itself when it has no `.` or `..`
+    /// segment (most have none: a file's `.` is no segment).
     public static func removeDotSegments(_ path: String) -> String {
         let bytes = Array(path.utf8)
-        guard bytes.first == UInt8(ascii: "/") else { return path }
-        // Fast path: nothing to remove.
-        if !bytes.contains(UInt8(ascii: ".")) { return path }
-        var output: [ArraySlice<UInt8>] = []
-        let segments = bytes.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        for (index, segment) in segments.enumerated() {
-            let isLast = index == segments.count - 1
-            if segment.elementsEqual([UInt8(ascii: ".")]) {
-                if isLast { output.append([]) }
-            } else if segment.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) {
-                if !output.isEmpty { output.removeLast() }
-                if isLast { output.append([]) }
+        guard bytes.first == UInt8(ascii: "/"), hasDotSegment(bytes) else { return path }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        /// Where each segment in `output` starts (at its `/`).
+        var starts: [Int] = []
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[(start + 1)...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
+            let isLast = end == bytes.count
+            switch dotSegment(bytes, start + 1..<end) {
+            case 1:
+                break
+            case 2:
+                if let last = starts.popLast() { output.removeSubrange(last...) }
+            default:
+                starts.append(output.count)
+                output += bytes[start..<end]
+                start = end
+                continue
+            }
+            if isLast { output.append(UInt8(ascii: "/")) }
+            start = end
+        }
+        if output.isEmpty { output.append(UInt8(ascii: "/")) }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Whether a segment of `bytes` (a path starting with `/`) is `.` or `..`.
+    private static func hasDotSegment(_ bytes: [UInt8]) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "/") {
+                let end = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
+                if dotSegment(bytes, index + 1..<end) > 0 { return true }
+                index = end
             } else {
-                output.append(segment)
+                index += 1
             }
         }
-        var result: [UInt8] = []
-        result.reserveCapacity(bytes.count)
-        for segment in output {
-            result.append(UInt8(ascii: "/"))
-            result.append(contentsOf: segment)
-        }
-        if result.isEmpty { result.append(UInt8(ascii: "/")) }
-        return String(decoding: result, as: UTF8.self)
+        return false
+    }
+
+    /// 1 when the segment at `range` is `.`, 2 when it is `..`, else 0.
+    private static func dotSegment(_ bytes: [UInt8], _ range: Range<Int>) -> Int {
+        guard range.count == 1 || range.count == 2, bytes[range].allSatisfy({ $0 == UInt8(ascii: ".") }) else { return 0 }
+        return range.count
     }
 }
 

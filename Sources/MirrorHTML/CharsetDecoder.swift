@@ -30,9 +30,13 @@ enum CharsetDecoder {
         return Array(UnsafeBufferPointer(start: content, count: Int(xmlBufferLength(output))))
     }
 
+    /// Whether `charset` is "utf-8" or "utf8", in any case (asked for every attribute decoded:
+    /// compared in place, not lower-cased into a new String).
     static func isUTF8(_ charset: String) -> Bool {
-        let label = charset.lowercased()
-        return label == "utf-8" || label == "utf8"
+        let bytes = charset.utf8
+        guard bytes.count == 5 || bytes.count == 4 else { return false }
+        let expected = bytes.count == 5 ? "utf-8".utf8 : "utf8".utf8
+        return bytes.elementsEqual(expected) { $0 | ($0 >= 0x41 && $0 <= 0x5A ? 0x20 : 0) == $1 }
     }
 
     /// The text of raw attribute bytes: decoded from `charset`, then character references

@@ -12,20 +12,17 @@ import Synchronization
 /// says), and each parent folder made once per run. Foundation's `createFile` wrote a second
 /// temporary file and synced it: one fsync per saved page.
 final class AtomicFiles: Sendable {
-    let temporaryFolder: String
-    /// Names temporary files: unique within the process; the folder is emptied when a writer
-    /// opens it, and one crawl at a time writes a folder.
-    private let counter = Atomic<Int>(0)
-    private static let processID = getpid()
+    /// Emptied when a writer opens the folder (one crawl at a time writes a folder).
+    let temporary: TemporaryFolder
     private let madeFolders = Mutex<Set<String>>([])
 
     init(temporaryFolder: String) {
-        self.temporaryFolder = temporaryFolder
+        temporary = TemporaryFolder(path: temporaryFolder)
     }
 
     /// A new, empty temporary file: its path and an open descriptor to write it.
     func create() throws -> (path: String, descriptor: Int32) {
-        let path = temporaryName()
+        let path = temporary.newPath()
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw SiteError.io(path: path, message: Self.lastError()) }
         return (path, descriptor)
@@ -55,7 +52,7 @@ final class AtomicFiles: Sendable {
     func placeLink(at target: String, _ makeLink: (String) -> Bool) throws -> Bool {
         try makeParentFolder(of: target)
         if makeLink(target) { return true }
-        let temporary = temporaryName()
+        let temporary = temporary.newPath()
         guard access(target, F_OK) == 0, makeLink(temporary) else { return false }
         try place(temporary, at: target)
         return true
@@ -78,10 +75,6 @@ final class AtomicFiles: Sendable {
             throw error
         }
         try place(temporary, at: path)
-    }
-
-    private func temporaryName() -> String {
-        "\(temporaryFolder)/\(Self.processID)-\(counter.add(1, ordering: .relaxed).newValue)"
     }
 
     private func makeParentFolder(of path: String) throws {

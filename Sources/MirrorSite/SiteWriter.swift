@@ -39,9 +39,8 @@ public final class SiteWriter: Sendable {
         let temporary = directory + "/.mirror/tmp"
         files = AtomicFiles(temporaryFolder: temporary)
         try? FileManager.default.removeItem(atPath: temporary)
-        for folder in [temporary, directory + "/" + SiteManifest.originalsFolder] {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        }
+        try FileManager.default.createDirectory(atPath: directory + "/" + SiteManifest.originalsFolder, withIntermediateDirectories: true)
+        do { try files.temporary.create() } catch { throw SiteError.io(path: error.path, message: error.description) }
         var existing = try ledger?.savedSite()
         if existing == nil {
             // A folder from before the ledger, or an unpacked bundle: adopt its manifest.

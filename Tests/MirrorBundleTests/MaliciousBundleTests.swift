@@ -2,6 +2,7 @@ import Foundation
 import MirrorBundle
 import MirrorCache
 import MirrorCompression
+import MirrorCore
 import MirrorSite
 import Testing
 
@@ -134,6 +135,7 @@ struct MaliciousBundleTests {
         #expect(performing: { try CacheImporter(store: store).importBundle(bundle) }, throws: isTheLie)
         #expect(try store.allEntries().isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: root).sorted() == ["cache", "lie.tar.gz"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/cache/tmp").isEmpty)
+        // Nothing left in the cache's temporary folder: no body, no folder of the import.
+        #expect(TemporaryFolder(path: root + "/cache/tmp").files().isEmpty)
     }
 }

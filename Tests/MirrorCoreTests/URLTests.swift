@@ -23,6 +23,16 @@ struct URLTests {
         #expect(URLNormalizer.normalize(input) == nil)
     }
 
+    /// RFC 3986 §5.2.4's algorithm, and paths that only look like dot segments.
+    @Test(arguments: [
+        ("/a/b/c/./../../g", "/a/g"), ("/mid/content=5/../6", "/mid/6"), ("/", "/"), ("/.", "/"), ("/..", "/"),
+        ("/a/..", "/"), ("/a/b/..", "/a/"), ("/a/./", "/a/"), ("/a//../b", "/a/b"), ("/a/.b/..c/.../", "/a/.b/..c/.../"),
+        ("/a.html", "/a.html"), ("/../../x/./y", "/x/y"), ("/a/%2e%2e/b", "/a/%2e%2e/b"), ("relative/../x", "relative/../x"),
+    ])
+    func removesDotSegments(path: String, expected: String) {
+        #expect(URLParts.removeDotSegments(path) == expected)
+    }
+
     /// RFC 3986 §5.4.1 normal examples, base http://a/b/c/d;p?q.
     @Test(arguments: [
         ("g", "http://a/b/c/g"), ("./g", "http://a/b/c/g"), ("g/", "http://a/b/c/g/"), ("/g", "http://a/g"),

@@ -12,6 +12,9 @@ struct RelativePathTests {
         ("h/a/b.html", "other_8080/index.html", "../../other_8080/index.html"),
         ("h/a/b.html", "h/a/b/index.html", "b/index.html"),
         ("h/a/index.html", "h/a", "../a"),
+        ("h/a//b.html", "h/a/c.html", "../c.html"),
+        // Two spellings of é are two folders on disk.
+        ("h/\u{E9}/a.html", "h/e\u{301}/b.html", "../e\u{301}/b.html"),
     ])
     func relative(from: String, to: String, expected: String) {
         #expect(LocalPath.relativePath(from: from, to: to) == expected)

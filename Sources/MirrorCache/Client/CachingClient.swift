@@ -217,7 +217,7 @@ public final class CachingClient: Sendable {
                 return CacheResponse(status: entry.status, headers: entry.headers, body: body, outcome: .miss, entry: entry)
             }
         }
-        let (_, size) = writer.finish()
+        let size = writer.finish().size
         let body = size == 0 ? ResponseBody.empty : writer.retained.map { ResponseBody(bytes: $0) }
             ?? ResponseBody(file: BodyFile(path: writer.temporaryPath, size: size, digest: nil, isTemporary: true))
         if size == 0 || writer.retained != nil { PosixIO.remove(writer.temporaryPath) }

@@ -54,10 +54,12 @@ public final class BodyWriter {
         if let failure { throw failure }
     }
 
-    /// Closes the file and returns the body's digest; the file stays until the store moves it.
-    func finish() -> (digest: String, size: Int) {
+    /// Closes the file and returns the body's digest and the file's stamp (nil when it cannot
+    /// be read); the file stays until the store moves it.
+    func finish() -> (digest: String, size: Int, stamp: PosixIO.FileStamp?) {
+        let stamp = PosixIO.stamp(descriptor)
         close(descriptor)
         descriptor = -1
-        return (Hex.string(hasher.finalize()), size)
+        return (Hex.string(hasher.finalize()), size, stamp)
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MirrorCore
 
 extension CacheStore {
     /// Checks every entry's body against its digest, the index's own integrity, and
@@ -30,8 +31,8 @@ extension CacheStore {
         }
         report.bodiesChecked = checked.count
         var orphans: [String] = []
-        for folder in PosixIO.list(directory + "/bodies") {
-            for name in PosixIO.list("\(directory)/bodies/\(folder)") where checked[name] == nil {
+        for folder in FolderListing.names(in: directory + "/bodies") {
+            for name in FolderListing.names(in: "\(directory)/bodies/\(folder)") where checked[name] == nil {
                 orphans.append("\(directory)/bodies/\(folder)/\(name)")
             }
         }
@@ -39,7 +40,7 @@ extension CacheStore {
         if repair {
             try remove(ids: bad)
             for path in orphans { PosixIO.remove(path) }
-            for name in PosixIO.list(directory + "/tmp") { PosixIO.remove("\(directory)/tmp/\(name)") }
+            for path in temporary.files() { PosixIO.remove(path) }
             report.repaired = true
         }
         return report
@@ -71,8 +72,8 @@ extension CacheStore {
     /// body is missing or damaged are skipped. Returns how many entries were recovered.
     func rebuildIndex() throws -> Int {
         var recovered: [CacheEntry] = []
-        for folder in PosixIO.list(directory + "/entries") {
-            for name in PosixIO.list("\(directory)/entries/\(folder)") {
+        for folder in FolderListing.names(in: directory + "/entries") {
+            for name in FolderListing.names(in: "\(directory)/entries/\(folder)") {
                 let path = "\(directory)/entries/\(folder)/\(name)"
                 guard let size = PosixIO.fileSize(path), size < 1 << 20,
                       let bytes = try? PosixIO.readFile(path, expectedSize: size), let entry = EntryFile.decode(bytes),

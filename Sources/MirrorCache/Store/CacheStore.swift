@@ -13,9 +13,9 @@ import Synchronization
 ///     index.sqlite          one row per entry and per body
 ///     bodies/ab/abcd…       bodies named by their SHA-256, each stored once
 ///     entries/ab/<id>       each entry's metadata, to rebuild a lost index
-///     tmp/                  bodies being written
+///     tmp/0 … tmp/f/        bodies being written (16 folders: `TemporaryFolder`)
 ///
-/// Writes: a body streams into `tmp/` while hashed, is renamed to its digest, its
+/// Writes: a body streams into a file of `tmp/` while hashed, is renamed to its digest, its
 /// metadata file written, and only then the index row committed — so after `kill -9`
 /// at any moment every committed entry is whole and no partial body is ever indexed.
 /// Durability: no fsync per entry (it would cost more than the download); `synchronize()`
@@ -62,10 +62,8 @@ public final class CacheStore: Sendable {
     private let state: Mutex<State>
     private let memory: MemoryTier
     private let checked = CheckedBodies()
-    /// Names temporary files: unique within the process; the process ID separates live
-    /// processes (a leftover of a dead process with the same ID is simply overwritten).
-    private let temporaryCounter = Atomic<Int>(0)
-    private static let processID = ProcessInfo.processInfo.processIdentifier
+    /// Where bodies are written before they are renamed to their digest.
+    let temporary: TemporaryFolder
     private let logger: Logger
 
     var indexPath: String { directory + "/index.sqlite" }
@@ -76,7 +74,9 @@ public final class CacheStore: Sendable {
         self.directory = directory
         self.configuration = configuration
         self.logger = logger
+        temporary = TemporaryFolder(path: directory + "/tmp")
         try Self.makeLayout(directory)
+        do { try temporary.create() } catch { throw CacheError.io(path: error.path, message: error.description) }
         let indexPath = directory + "/index.sqlite"
         let indexWasLost = !PosixIO.exists(indexPath)
         let index = try Self.openIndex(indexPath)
@@ -184,9 +184,7 @@ public final class CacheStore: Sendable {
 
     /// A writer for a new body, streaming into the cache's temporary folder.
     public func makeBodyWriter(limit: Int = .max) throws -> BodyWriter {
-        let number = temporaryCounter.add(1, ordering: .relaxed).newValue
-        return try BodyWriter(temporaryPath: "\(directory)/tmp/\(Self.processID)-\(number)", limit: limit,
-                              retainLimit: configuration.memoryMaxBodySize)
+        try BodyWriter(temporaryPath: temporary.newPath(), limit: limit, retainLimit: configuration.memoryMaxBodySize)
     }
 
     /// Stores a response whose body was written with `body`; replaces the variant with the same Vary key.
@@ -202,7 +200,7 @@ public final class CacheStore: Sendable {
     @discardableResult
     public func store(url: String, method: String = "GET", varyKey: String, head: CachedResponseHead,
                       body: BodyWriter) throws -> CacheEntry {
-        let (digest, size) = body.finish()
+        let (digest, size, stamp) = body.finish()
         let entry = CacheEntry(
             id: Self.entryID(method: method, url: url, varyKey: varyKey), method: method, url: url, varyKey: varyKey,
             status: head.status, headers: head.headers, requestTime: head.requestTime,
@@ -213,6 +211,7 @@ public final class CacheStore: Sendable {
                 PosixIO.remove(body.temporaryPath)
                 throw error
             }
+            if let stamp { checked.rememberWritten(digest, stamp) }
         } else {
             PosixIO.remove(body.temporaryPath)  // an identical body already stored is kept
         }
@@ -260,8 +259,8 @@ public final class CacheStore: Sendable {
         state.withLock { $0.pendingAccess.removeAll() }
         memory.removeAll()
         for digest in digests { PosixIO.remove(bodyPath(digest)) }
-        for folder in PosixIO.list(directory + "/entries") {
-            for name in PosixIO.list("\(directory)/entries/\(folder)") { PosixIO.remove("\(directory)/entries/\(folder)/\(name)") }
+        for folder in FolderListing.names(in: directory + "/entries") {
+            for name in FolderListing.names(in: "\(directory)/entries/\(folder)") { PosixIO.remove("\(directory)/entries/\(folder)/\(name)") }
         }
     }
 
@@ -406,7 +405,6 @@ public final class CacheStore: Sendable {
     /// storing an entry never has to create a folder).
     static func makeLayout(_ directory: String) throws(CacheError) {
         guard !PosixIO.exists(directory + "/entries/ff") else { return }
-        try makeDirectories(directory + "/tmp")
         for root in ["bodies", "entries"] {
             for shard in 0..<256 {
                 let name = String(shard, radix: 16)

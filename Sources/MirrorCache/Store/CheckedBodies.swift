@@ -23,4 +23,13 @@ final class CheckedBodies: Sendable {
         guard stamp.modified < Int64(Date().timeIntervalSince1970) - 2 else { return }
         stamps.withLock { $0[digest] = stamp }
     }
+
+    /// Notes that this process wrote the file with `stamp` and hashed its bytes as it wrote
+    /// them, so that reading it back (a crawl's parse, its folder's hard link) does not hash it
+    /// again. No racy-clean wait here: only a change by another process within the same clock
+    /// tick as the last write, keeping the size, would go unseen — the same window as between
+    /// any check and the use of what it checked.
+    func rememberWritten(_ digest: String, _ stamp: PosixIO.FileStamp) {
+        stamps.withLock { $0[digest] = stamp }
+    }
 }

@@ -88,20 +88,6 @@ enum PosixIO {
         if mkdir(path, 0o755) != 0 && errno != EEXIST { throw .io(path: path, message: errorMessage()) }
     }
 
-    /// The names in a folder, without `.` and `..`.
-    static func list(_ path: String) -> [String] {
-        guard let directory = opendir(path) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
-
     /// What tells one version of a file from another: a file rewritten or replaced gets another.
     struct FileStamp: Equatable {
         let device: UInt64, inode: UInt64, size: Int64, modified: Int64, modifiedNanoseconds: Int64

@@ -163,9 +163,10 @@ final class BodyFile: Sendable {
     }
 
     /// Whether the file holds the body: read to its end and checked against the digest (not
-    /// hashed when this very file was checked before). A damaged one calls `onDamage`.
+    /// read when this very file was checked before). A damaged one calls `onDamage`.
     func isIntact() -> Bool {
         guard var reader = try? makeReader() else { return false }
+        if reader.stamp?.size == Int64(size), isChecked(reader.stamp) { return true }
         do {
             while try reader.next(maxLength: 1 << 20) != nil {}
             return true
