@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Crawl benchmark: the Python 3.11 documentation (python3.11-doc, ~530 pages) served by nginx
 # on 127.0.0.1, mirrored by mirror, wget and wget2 in alternation, in one run on one machine.
-# Reports medians of wall time and peak RSS, ratios, and offline-check results.
+# Reports medians of wall time, peak RSS and CPU time, ratios (to wget, wget2, and to T_lx:
+# libxml2's own parse of the same pages), and offline-check results.
 #   scripts/bench-crawl.sh [RUNS=3]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,8 +31,24 @@ for i in $(seq "$runs"); do
   run wget2 bash -c "cd '$work' && mkdir -p wget2 && cd wget2 && wget2 -q --max-threads=8 -m -k -p -E --robots=off '$origin/'"
 done
 
+# T_lx (issue 15): libxml2's own parse, on one thread with callbacks that do nothing, of exactly
+# the HTML pages the cold crawl fetched (each page's kept original, or its saved file when it
+# needed no rewriting), best of 3 passes.
+mkdir -p "$work/pages"
+python3 - "$work/m-cold" "$work/pages" <<'PY'
+import json, os, sys
+folder, pages = sys.argv[1], sys.argv[2]
+resources = json.load(open(f"{folder}/.mirror/manifest.json"))["resources"].values()
+paths = sorted({r["path"]: r for r in resources if (r.get("contentType") or "").startswith("text/html")}.items())
+for n, (path, resource) in enumerate(paths):
+    original = f"{folder}/.mirror/originals/{resource['sha256']}"
+    os.link(original if os.path.exists(original) else f"{folder}/{path}", f"{pages}/{n}.html")
+PY
+swift build -c release --product mirror-html-bench --scratch-path "$scratch" >/dev/null 2>&1
+"$(swift build -c release --scratch-path "$scratch" --show-bin-path)/mirror-html-bench" "$work/pages" 3 floor | tee "$work/floor.txt"
+
 python3 - "$work" <<'PY'
-import statistics, sys, os
+import re, statistics, sys, os
 work = sys.argv[1]
 def load(name):
     rows = [line.split() for line in open(f"{work}/{name}.times")]
@@ -44,6 +61,9 @@ print("|---|---:|---:|---:|---:|")
 for name, (wall, rss, cpu) in results.items():
     print(f"| {name} | {wall:.2f} | {wall / cold:.2f}× mirror cold | {rss:.0f} | {cpu:.2f} |")
 print(f"\nmirror cold / wget2: {cold / results['wget2'][0]:.2f}; mirror cold / wget: {cold / results['wget'][0]:.2f}")
+floor = float(re.search(r"\(([0-9.]+) s,", open(f"{work}/floor.txt").read()).group(1))
+print(f"T_lx {floor:.2f} s: mirror cold wall / T_lx {cold / floor:.2f} (goal 0.8), "
+      f"CPU / T_lx {results['mirror-cold'][2] / floor:.2f} (goal 1.3)")
 print(f"--max-age re-crawl origin requests: {open(f'{work}/maxage.requests').read().split()}")
 print(f"--refresh re-crawl 304 responses: {open(f'{work}/refresh.304s').read().split()}")
 PY
