@@ -66,6 +66,27 @@ final class AtomicFiles: Sendable {
 
     /// `writeAtomically` for contents made in pieces: `produce` hands each to the function it gets.
     func writeAtomically(to path: String, _ produce: (_ write: ([UInt8]) throws -> Void) throws -> Void) throws {
+        try place(try written(produce), at: path)
+    }
+
+    /// Replaces the file at `path`, which the folder can make again from what it keeps (a
+    /// rewritten page: its original is in `.mirror/originals`), with a new file of `bytes`. The
+    /// old name is removed before the new file is renamed in: ext4 writes a file renamed over
+    /// another one to disk at once (`auto_da_alloc`, against empty files after a power loss),
+    /// which was a third of the rewriting's time. A kill between the two leaves no file at `path`
+    /// and no record of the new one, so the next crawl into the folder makes it again.
+    func replace(_ bytes: [UInt8], at path: String) throws {
+        let temporary = try written { try $0(bytes) }
+        if unlink(path) != 0 && errno != ENOENT {
+            let message = Self.lastError()
+            unlink(temporary)
+            throw SiteError.io(path: path, message: message)
+        }
+        try place(temporary, at: path)
+    }
+
+    /// A new temporary file holding what `produce` hands out; removed again if it throws.
+    private func written(_ produce: (_ write: ([UInt8]) throws -> Void) throws -> Void) throws -> String {
         let (temporary, descriptor) = try create()
         do {
             defer { close(descriptor) }
@@ -74,7 +95,7 @@ final class AtomicFiles: Sendable {
             unlink(temporary)
             throw error
         }
-        try place(temporary, at: path)
+        return temporary
     }
 
     private func makeParentFolder(of path: String) throws {

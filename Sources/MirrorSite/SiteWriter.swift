@@ -233,7 +233,7 @@ public final class SiteWriter: Sendable {
         }
         guard rewritten != bytes || hasOriginal else { return nil }
         if !hasOriginal && link(path, originalPath) != 0 { try files.writeAtomically(bytes, to: originalPath) }
-        try files.writeAtomically(rewritten, to: path)
+        try files.replace(rewritten, at: path)
         return rewritten == bytes ? nil : SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: rewritten)), size: rewritten.count)
     }
 

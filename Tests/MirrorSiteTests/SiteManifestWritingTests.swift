@@ -32,6 +32,43 @@ struct SiteManifestWritingTests {
             var text: [UInt8] = []
             try manifest.writeJSON { text += $0 }
             #expect(try JSONDecoder().decode(SiteManifest.self, from: Data(text)) == manifest)
+            #expect(text == Array(try Self.encoder.encode(manifest)))
         }
+    }
+
+    /// The hand-written JSON is byte for byte the encoder's, whatever the strings and numbers
+    /// hold: escapes, non-ASCII text, keys that sort differently by case, accent or digits,
+    /// empty and absent values, whole and fractional times.
+    @Test func isTheEncodersJSON() throws {
+        var manifest = SiteManifest()
+        let awkward = ["", "a/b", "\"q\"", "back\\slash", "\u{0}\u{1}\u{1f}\u{7f}", "\n\r\t\u{8}\u{c}", "é 日本 \u{2028} 😀", "<>&'"]
+        let times: [Double] = [0, 1, 1_795_536_703, 1_795_536_703.7567072, 0.1, 1e-5, 1e21, 123_456_789_012_345_680, 1e15 + 0.5]
+        for (number, key) in ["http://h/é", "http://h/z", "http://h/Z", "http://h/ä", "http://h/a10", "http://h/a9", "http://h/%41"].enumerated() {
+            let text = awkward[number % awkward.count]
+            let record = ResponseRecord(headers: number == 0 ? [:] : HTTPHeaders([("X-\(number)", text), ("Content-Type", "text/html")]),
+                                        requestTime: times[number], responseTime: -times[number + 1], varyKey: text)
+            var resource = SiteManifest.Resource(
+                path: text + "/\(number)", status: 200 + number, contentType: number == 1 ? nil : text, size: number * 1000,
+                sha256: key, etag: number.isMultiple(of: 2) ? text : nil, lastModified: number == 3 ? nil : text, record: record)
+            if number.isMultiple(of: 3) { resource.file = SiteManifest.FileDigest(sha256: text, size: number) }
+            if number != 4 { resource.rewrittenFor = text }
+            manifest.resources[key] = resource
+            manifest.redirects[key + text] = SiteManifest.Redirect(location: text, status: 301 + number, record: record)
+        }
+        manifest.seeds = awkward
+        manifest.index = SiteManifest.FileDigest(sha256: "c", size: 3)
+        var text: [UInt8] = []
+        try manifest.writeJSON { text += $0 }
+        #expect(String(decoding: text, as: UTF8.self) == String(decoding: try Self.encoder.encode(manifest), as: UTF8.self))
+        manifest.seeds = []
+        text = []
+        try manifest.writeJSON { text += $0 }
+        #expect(text == Array(try Self.encoder.encode(manifest)))
+    }
+
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return encoder
     }
 }
