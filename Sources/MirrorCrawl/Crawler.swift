@@ -270,8 +270,8 @@ public final class Crawler: Sendable {
     /// HTML page with its located references, so that the folder's rewriting parses it no more.
     private func pageLinks(in response: CacheResponse, url: URLParts, contentType: String?) throws -> PageLinks {
         let type = (contentType ?? "").lowercased()
-        let isHTML = type.contains("text/html") || type.contains("xhtml") || (contentType == nil && url.path.hasSuffix(".html"))
-        let isCSS = type.contains("text/css") || (contentType == nil && url.path.hasSuffix(".css"))
+        let isHTML = type.containsBytes("text/html") || type.containsBytes("xhtml") || (contentType == nil && url.path.hasSuffix(".html"))
+        let isCSS = type.containsBytes("text/css") || (contentType == nil && url.path.hasSuffix(".css"))
         guard isHTML || isCSS else { return PageLinks(links: []) }
         let key = response.entry.map { pageKey(digest: $0.digest, contentType: contentType) }
         if let key, let known = try journal.links(of: url.normalized, key: key) { return known }

@@ -51,7 +51,7 @@ public struct SiteManifest: Sendable, Codable, Equatable {
         /// HTML and CSS have links to rewrite.
         var kind: LinkRewriter.Kind? {
             let type = (contentType ?? "").lowercased()
-            if type.contains("html") { return .html }
+            if type.containsBytes("html") { return .html }
             if type.hasPrefix("text/css") { return .css }
             return nil
         }
