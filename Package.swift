@@ -223,7 +223,10 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
-        .testTarget(name: "MirrorSiteTests", dependencies: ["MirrorSite", "MirrorTestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "MirrorSiteTests",
+            dependencies: ["MirrorSite", "MirrorCore", "MirrorTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: settings),
         .testTarget(name: "MirrorHTMLTests", dependencies: ["MirrorHTML", "MirrorTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "MirrorArchiveTests",

@@ -97,19 +97,24 @@ public struct SiteManifest: Sendable, Codable, Equatable {
         return nil
     }
 
-    /// Every URL with the file it leads to (directly or through a redirect): what rewritten links depend on.
-    var linkTargets: [String: String] {
-        var targets: [String: String] = [:]
-        for url in resources.keys { targets[url] = path(for: url) }
-        for url in redirects.keys { targets[url] = path(for: url) }
-        return targets
-    }
-
-    /// A digest of `linkTargets`: rewritten links are right while it stays the same.
+    /// A digest of every URL with the file it leads to (directly or through a redirect), in the
+    /// order of the URLs' bytes: what rewritten links depend on, so they are right while it
+    /// stays the same. Hashed in place: at 100,000 URLs a dictionary of them and two arrays per
+    /// URL took half a second before the rewriting could start.
     var linkTargetsDigest: String {
         var hasher = SHA256()
-        for (url, path) in linkTargets.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-            hasher.update(data: Array(url.utf8) + [0] + Array(path.utf8) + [0])
+        var urls = Array(resources.keys)
+        urls += redirects.keys.filter { resources[$0] == nil }
+        urls.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        func update(_ text: String) {
+            var text = text
+            text.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+            hasher.update(data: [0])
+        }
+        for url in urls {
+            guard let path = path(for: url) else { continue }
+            update(url)
+            update(path)
         }
         return Hex.string(hasher.finalize())
     }

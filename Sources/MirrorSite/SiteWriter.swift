@@ -216,10 +216,17 @@ public final class SiteWriter: Sendable {
     ) throws -> SiteManifest.FileDigest? {
         let path = directory + "/" + resource.path
         let originalPath = directory + "/" + SiteManifest.originalPath(sha256: resource.sha256)
-        let hasOriginal = FileManager.default.fileExists(atPath: originalPath)
-        guard let kind = resource.kind,
-              let original = FileManager.default.contents(atPath: hasOriginal ? originalPath : path) else { return nil }
-        let bytes = Array(original)
+        guard let kind = resource.kind else { return nil }
+        let original: [UInt8]?
+        let saved: [UInt8]?
+        do throws(FileReading.Failure) {
+            original = try FileReading.contents(of: originalPath)
+            saved = if let original { original } else { try FileReading.contents(of: path) }
+        } catch {
+            throw SiteError.io(path: error.path, message: error.message)
+        }
+        let hasOriginal = original != nil
+        guard let bytes = saved else { return nil }
         let rewriter = LinkRewriter()
         let rewritten: [UInt8]
         switch kind {
