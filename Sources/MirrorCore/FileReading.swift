@@ -7,24 +7,16 @@ import Darwin
 /// Whole-file reads with plain system calls, where asking first whether the file exists would
 /// cost a second lookup of the name (in a folder of 100,000 kept originals, a measurable one).
 public enum FileReading {
-    /// Why a file could not be read: the path and the system's message.
-    public struct Failure: Error, CustomStringConvertible {
-        public let path: String
-        public let code: Int32
-        public var message: String { String(cString: strerror(code)) }
-        public var description: String { "\(path): \(message)" }
-    }
-
     /// The bytes of the file at `path`; nil when there is no such file.
-    public static func contents(of path: String) throws(Failure) -> [UInt8]? {
+    public static func contents(of path: String) throws(FileSystemError) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
-            throw Failure(path: path, code: errno)
+            throw FileSystemError(path: path, code: errno)
         }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw Failure(path: path, code: errno) }
+        guard fstat(descriptor, &status) == 0 else { throw FileSystemError(path: path, code: errno) }
         // One byte more than its size, to see the end in the same read; more if it grows.
         var bytes = [UInt8](repeating: 0, count: max(Int(status.st_size), 0) + 1)
         var count = 0
@@ -33,7 +25,7 @@ public enum FileReading {
             let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
             if got < 0 {
                 if errno == EINTR { continue }
-                throw Failure(path: path, code: errno)
+                throw FileSystemError(path: path, code: errno)
             }
             if got == 0 { break }
             count += got

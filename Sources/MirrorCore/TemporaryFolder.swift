@@ -29,9 +29,9 @@ public final class TemporaryFolder: Sendable {
 
     /// Makes the folder and its subfolders, keeping those that exist. The error, if any, names
     /// the folder that could not be made.
-    public func create() throws(TemporaryFolderError) {
+    public func create() throws(FileSystemError) {
         for folder in [path] + Self.subfolders.map({ "\(path)/\($0)" }) where mkdir(folder, 0o755) != 0 && errno != EEXIST {
-            throw TemporaryFolderError(path: folder, code: errno)
+            throw FileSystemError(path: folder, code: errno)
         }
     }
 
@@ -43,12 +43,4 @@ public final class TemporaryFolder: Sendable {
             FolderListing.names(in: "\(path)/\(folder)").map { "\(path)/\(folder)/\($0)" }
         }
     }
-}
-
-/// A temporary folder that could not be made.
-public struct TemporaryFolderError: Error, CustomStringConvertible {
-    public let path: String
-    public let code: Int32
-
-    public var description: String { "cannot create \(path): \(String(cString: strerror(code)))" }
 }

@@ -30,7 +30,7 @@ struct ManifestJSONWriter {
                 case 0x0C: bytes.append(UInt8(ascii: "f"))
                 default:
                     let digits: StaticString = "0123456789abcdef"
-                    bytes += Array("u00".utf8)
+                    raw("u00")
                     bytes.append(digits.utf8Start[Int(byte >> 4)])
                     bytes.append(digits.utf8Start[Int(byte & 0xF)])
                 }

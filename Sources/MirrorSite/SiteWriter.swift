@@ -40,7 +40,7 @@ public final class SiteWriter: Sendable {
         files = AtomicFiles(temporaryFolder: temporary)
         try? FileManager.default.removeItem(atPath: temporary)
         try FileManager.default.createDirectory(atPath: directory + "/" + SiteManifest.originalsFolder, withIntermediateDirectories: true)
-        do { try files.temporary.create() } catch { throw SiteError.io(path: error.path, message: error.description) }
+        do { try files.temporary.create() } catch { throw SiteError.io(path: error.path, message: error.message) }
         var existing = try ledger?.savedSite()
         if existing == nil {
             // A folder from before the ledger, or an unpacked bundle: adopt its manifest.
@@ -219,7 +219,7 @@ public final class SiteWriter: Sendable {
         guard let kind = resource.kind else { return nil }
         let original: [UInt8]?
         let saved: [UInt8]?
-        do throws(FileReading.Failure) {
+        do throws(FileSystemError) {
             original = try FileReading.contents(of: originalPath)
             saved = if let original { original } else { try FileReading.contents(of: path) }
         } catch {

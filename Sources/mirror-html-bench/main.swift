@@ -3,9 +3,8 @@
 //
 //     mirror-html-bench [FOLDER=/usr/share/doc/python3.11/html] [PASSES=5] [ONLY]
 //
-// Every *.html under FOLDER (or every file, when it has none: a crawl's `.mirror/originals`, its
-// pages as fetched, named by digest) is read into memory first; then, on one thread, each
-// measure parses all of them, best of PASSES: libxml2's SAX parser alone with no-op callbacks
+// Every *.html under FOLDER is read into memory first; then, on one thread, each measure
+// parses all of them, best of PASSES: libxml2's SAX parser alone with no-op callbacks
 // (the floor), HTMLLinkExtractor, HTMLReferenceLocator, and LinkRewriter.rewriteHTML. ONLY (e.g.
 // "Locator", for a profiler) runs just the floor and the measures whose names contain it;
 // "floor" runs the floor alone (scripts/bench-crawl.sh's `T_lx`).
@@ -14,23 +13,15 @@ import Foundation
 import MirrorHTML
 import MirrorSite
 
-func isDirectory(_ path: String) -> Bool {
-    var directory: ObjCBool = false
-    return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
-}
-
 let arguments = CommandLine.arguments
 let folder = arguments.count > 1 ? arguments[1] : "/usr/share/doc/python3.11/html"
 let passes = arguments.count > 2 ? Int(arguments[2])! : 5
 let only = arguments.count > 3 ? arguments[3] : ""
 
 /// (path relative to the folder, bytes) of every HTML file, in a fixed order.
-let pages: [(path: String, bytes: [UInt8])] = {
-    let paths = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).sorted()
-    let html = paths.filter { $0.hasSuffix(".html") }
-    let files = html.isEmpty ? paths.filter { !isDirectory(folder + "/" + $0) } : html
-    return files.map { ($0, Array(FileManager.default.contents(atPath: folder + "/" + $0)!)) }
-}()
+let pages: [(path: String, bytes: [UInt8])] = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? [])
+    .filter { $0.hasSuffix(".html") }.sorted()
+    .map { ($0, Array(FileManager.default.contents(atPath: folder + "/" + $0)!)) }
 let totalBytes = pages.reduce(0) { $0 + $1.bytes.count }
 guard totalBytes > 0 else {
     FileHandle.standardError.write(Data("mirror-html-bench: no HTML files under \(folder)\n".utf8))

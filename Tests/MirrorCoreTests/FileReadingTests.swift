@@ -15,7 +15,7 @@ struct FileReadingTests {
             #expect(try FileReading.contents(of: root + "/f\(size)") == bytes, "\(size) bytes")
         }
         // Not a missing file: an error, with the path.
-        let failure = #expect(throws: FileReading.Failure.self) { try FileReading.contents(of: root) }
+        let failure = #expect(throws: FileSystemError.self) { try FileReading.contents(of: root) }
         #expect(failure?.path == root)
     }
 }

@@ -8,7 +8,7 @@ struct TemporaryFolderTests {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("tmpfolder-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         let folder = TemporaryFolder(path: root + "/tmp")
-        #expect(throws: TemporaryFolderError.self) { try folder.create() }  // its parent is missing
+        #expect(throws: FileSystemError.self) { try folder.create() }  // its parent is missing
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         try folder.create()
         try folder.create()  // existing folders are kept

@@ -76,7 +76,7 @@ public final class CacheStore: Sendable {
         self.logger = logger
         temporary = TemporaryFolder(path: directory + "/tmp")
         try Self.makeLayout(directory)
-        do { try temporary.create() } catch { throw CacheError.io(path: error.path, message: error.description) }
+        do { try temporary.create() } catch { throw CacheError.io(path: error.path, message: error.message) }
         let indexPath = directory + "/index.sqlite"
         let indexWasLost = !PosixIO.exists(indexPath)
         let index = try Self.openIndex(indexPath)
