@@ -26,13 +26,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The address to listen on (0.0.0.0 for every interface).") var host: String = "127.0.0.1"
     @Option(help: "The port to listen on (0 picks a free one).") var port: Int = 8080
     @Flag(help: "Do not log each request.") var quiet = false
+    @Option(help: ArgumentHelp(
+        "Bytes of a bundle's files kept once inflated, in a temporary file with no name in $TMPDIR that the kernel sends from (0: inflate for every request).",
+        valueName: "SIZE"))
+    var inflatedCache = ByteSize(bytes: 1 << 30)
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
     }
 
     func run() async throws {
-        let files = try Self.open(source)
+        let files = try Self.open(source, inflatedCache: Int(clamping: inflatedCache.bytes))
         let server: HTTPServer
         var log: (@Sendable (RequestLogLine) -> Void)?
         if !quiet { log = { @Sendable line in Output.line(line.description) } }
@@ -50,14 +54,15 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// A folder or a bundle, opened; a clear error and exit code otherwise.
-    static func open(_ source: String) throws -> any SiteFiles {
+    static func open(_ source: String, inflatedCache: Int) throws -> any SiteFiles {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
             throw CommandFailure("\(source): no such folder or bundle", status: .io)
         }
         do {
             if isDirectory.boolValue { return try FolderFiles(folder: source) }
-            return try BundleFiles(bundle: source)
+            return try BundleFiles(bundle: source, copyDirectory: FileManager.default.temporaryDirectory.path,
+                                   copyLimit: inflatedCache)
         } catch let error as ServeError {
             throw CommandFailure(error.description, status: .io)
         } catch let error as BundleError {

@@ -46,7 +46,9 @@ public final class FolderFiles: SiteFiles {
 
     deinit { closeDescriptor(root) }
 
-    public var opensQuickly: Bool { true }
+    public func openQuickly(_ path: String, range: Range<Int>) throws -> SiteFile? {
+        try open(path, range: range)
+    }
 
     public func open(_ path: String, range _: Range<Int>) throws -> SiteFile? {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)

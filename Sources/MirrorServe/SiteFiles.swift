@@ -5,30 +5,31 @@ public import NIOCore
 /// Only the files the manifest lists are ever opened.
 public protocol SiteFiles: Sendable {
     var manifest: SiteManifest { get }
-    /// Whether `open` is quick enough for an event loop: a folder's open is a few calls on
-    /// metadata the kernel has cached, as nginx makes them. Otherwise (a bundle inflates small
-    /// files whole when they are opened) the server calls `open` on its I/O threads.
-    var opensQuickly: Bool { get }
+    /// The file at `path`, when it can be opened quickly enough for an event loop (a folder's
+    /// open is a few calls on metadata the kernel has cached, as nginx makes them); nil
+    /// otherwise, and the server calls `open` on its I/O threads.
+    func openQuickly(_ path: String, range: Range<Int>) throws -> SiteFile?
     /// The file at `path` (relative, as the manifest lists it), to send the bytes in `range`
     /// of (within the file); nil when there is no such file.
     func open(_ path: String, range: Range<Int>) throws -> SiteFile?
 }
 
 extension SiteFiles {
-    public var opensQuickly: Bool { false }
+    public func openQuickly(_ path: String, range: Range<Int>) throws -> SiteFile? { nil }
 }
 
 /// A file as `SiteFiles` opened it.
 public enum SiteFile: Sendable {
-    /// A plain file on disk, for the kernel to send from; whoever holds it closes it.
-    case descriptor(NIOFileHandle, fileSize: Int)
+    /// A plain file on disk, for the kernel to send from, starting at `start` in the
+    /// descriptor's file; whoever holds it closes it.
+    case descriptor(NIOFileHandle, fileSize: Int, start: Int = 0)
     /// A range of a file read piece by piece.
     case reader(any SiteFileReader)
 
     /// The size of the whole file, as found.
     var fileSize: Int {
         switch self {
-        case .descriptor(_, let fileSize): fileSize
+        case .descriptor(_, let fileSize, _): fileSize
         case .reader(let reader): reader.fileSize
         }
     }
@@ -36,7 +37,7 @@ public enum SiteFile: Sendable {
     /// Releases the file, when it is not to be sent after all.
     func close() {
         switch self {
-        case .descriptor(let handle, _): try? handle.close()
+        case .descriptor(let handle, _, _): try? handle.close()
         case .reader(let reader): reader.close()
         }
     }

@@ -32,9 +32,9 @@ public struct SiteResponder: HTTPResponder {
         switch plan(request) {
         case .answered(let response): return response
         case .read(let pending):
-            guard files.opensQuickly else { return nil }
             do {
-                return response(pending, try open(pending))
+                guard let opened = try openQuickly(pending) else { return nil }
+                return response(pending, opened)
             } catch {
                 return .text(.internalServerError, "\(error)\n")
             }
@@ -176,13 +176,23 @@ public struct SiteResponder: HTTPResponder {
         return .read(PendingFile(path: path, range: range, size: size, status: responseStatus, headers: headers))
     }
 
-    /// Opens the pending file, checks its size against the manifest's, and (for a file that
-    /// is read rather than sent by the kernel) reads its first piece. Blocks for a bundle.
+    /// Opens the pending file (blocking, for a bundle) and readies it (`ready`).
     private func open(_ pending: PendingFile) throws -> (file: SiteFile, first: ByteBuffer?) {
-        let path = pending.path
-        guard let file = try files.open(path, range: pending.range) else {
-            throw ServeError.read(path: path, reason: "missing from the mirror")
+        guard let file = try files.open(pending.path, range: pending.range) else {
+            throw ServeError.read(path: pending.path, reason: "missing from the mirror")
         }
+        return try ready(file, pending)
+    }
+
+    /// The pending file, readied, when it can be opened without blocking; nil otherwise.
+    private func openQuickly(_ pending: PendingFile) throws -> (file: SiteFile, first: ByteBuffer?)? {
+        try files.openQuickly(pending.path, range: pending.range).map { try ready($0, pending) }
+    }
+
+    /// Checks the opened file's size against the manifest's and, for a file that is read
+    /// rather than sent by the kernel, reads its first piece.
+    private func ready(_ file: SiteFile, _ pending: PendingFile) throws -> (file: SiteFile, first: ByteBuffer?) {
+        let path = pending.path
         guard file.fileSize == pending.size else {
             file.close()
             throw ServeError.read(path: path, reason: "changed since the crawl (\(file.fileSize) bytes, the manifest says \(pending.size)); crawl again")
@@ -202,8 +212,9 @@ public struct SiteResponder: HTTPResponder {
         let (path, range) = (pending.path, pending.range)
         let reader: any SiteFileReader
         switch opened.file {
-        case .descriptor(let handle, _):
-            return ServerResponse(status: pending.status, headers: pending.headers, body: .file(handle, range))
+        case .descriptor(let handle, _, let start):
+            return ServerResponse(status: pending.status, headers: pending.headers,
+                                  body: .file(handle, start + range.lowerBound..<start + range.upperBound))
         case .reader(let fileReader):
             reader = fileReader
         }

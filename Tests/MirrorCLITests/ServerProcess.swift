@@ -7,10 +7,11 @@ final class ServerProcess {
     let log: String
     private(set) var port = 0
 
-    init(_ command: String, _ arguments: [String], log: String) throws {
+    init(_ command: String, _ arguments: [String], log: String,
+         environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         self.log = log
         process = try Subprocess(MirrorProcess.executable.path, [command] + arguments + ["--port", "0"],
-                                 stdout: .file(log), stderr: .sameAsOutput)
+                                 environment: environment, stdout: .file(log), stderr: .sameAsOutput)
     }
 
     var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }

@@ -8,8 +8,9 @@ import MirrorTestSupport
 /// A mirror crawled from the `links` fixture site (redirects, queries, spaces, UTF-8 names, a
 /// page beside a folder) plus a 1.5 MB binary, served by `mirror serve`'s server on a free port.
 struct ServedMirror {
-    /// What the server reads: the folder, or a bundle packed from it (read in place).
-    enum Source: String, CaseIterable, Sendable { case folder, bundle }
+    /// What the server reads: the folder, or a bundle packed from it (read in place), with
+    /// the files it inflates whole copied for the kernel to send or inflated every time.
+    enum Source: String, CaseIterable, Sendable { case folder, bundle, bundleInflatedEveryTime }
 
     let harness: CrawlHarness
     let origin: TestOrigin
@@ -28,9 +29,10 @@ struct ServedMirror {
         try await start(configuration: configuration) { folder in
             switch source {
             case .folder: return try FolderFiles(folder: folder)
-            case .bundle:
+            case .bundle, .bundleInflatedEveryTime:
                 try BundlePacker().pack(folder: folder, to: folder + ".tar.gz")
-                return try BundleFiles(bundle: folder + ".tar.gz")
+                return try BundleFiles(bundle: folder + ".tar.gz", copyDirectory: folder + "/..",
+                                       copyLimit: source == .bundle ? 1 << 30 : 0)
             }
         }
     }
