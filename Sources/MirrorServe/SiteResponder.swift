@@ -11,21 +11,15 @@ import NIOPosix
 public struct SiteResponder: HTTPResponder {
     private let files: any SiteFiles
     private let routes: SiteRoutes
-    /// Small files of a bundle as last inflated, by path: a hot page is answered without a trip
-    /// to the bundle (and to the I/O threads). A folder's files are not kept: the kernel sends
-    /// them from its page cache.
-    private let hot: MemoryTier
     /// The routes of recent targets, files with their headers: resolving normalizes URLs and a
     /// file's headers need its dates parsed and formatted, which cost more than the rest of a
     /// response. Bounded: emptied when it holds `memoCount`.
     private let memo = NIOLockedValueBox<[MemoKey: Known]>([:])
     private static let memoCount = 4096
 
-    /// - Parameter cacheCapacity: bytes of small files (up to 256 KiB each) kept in memory.
-    public init(files: any SiteFiles, cacheCapacity: Int = 8 << 20) {
+    public init(files: any SiteFiles) {
         self.files = files
         routes = SiteRoutes(manifest: files.manifest)
-        hot = MemoryTier(capacity: cacheCapacity, maxBodySize: 256 << 10)
     }
 
     public func respondImmediately(to request: ServerRequest) -> ServerResponse? {
@@ -170,9 +164,6 @@ public struct SiteResponder: HTTPResponder {
         }
         headers.add(name: "Content-Length", value: String(range.count))
         guard request.method == .GET else { return .answered(ServerResponse(status: responseStatus, headers: headers)) }
-        if let bytes = hot.get(path), bytes.count == size {
-            return .answered(ServerResponse(status: responseStatus, headers: headers, body: .bytes(ByteBuffer(bytes: bytes[range]))))
-        }
         return .read(PendingFile(path: path, range: range, size: size, status: responseStatus, headers: headers))
     }
 
@@ -207,7 +198,7 @@ public struct SiteResponder: HTTPResponder {
     }
 
     /// The response for an opened file: sent by the kernel, from memory when its first piece
-    /// is all of it (and then kept hot, when that is the whole file), else streamed.
+    /// is all of it, else streamed.
     private func response(_ pending: PendingFile, _ opened: (file: SiteFile, first: ByteBuffer?)) -> ServerResponse {
         let (path, range) = (pending.path, pending.range)
         let reader: any SiteFileReader
@@ -220,7 +211,6 @@ public struct SiteResponder: HTTPResponder {
         }
         guard let first = opened.first, first.readableBytes < range.count else {
             reader.close()
-            if range.count == pending.size, let first = opened.first { hot.put(path, Array(first.readableBytesView)) }
             return ServerResponse(status: pending.status, headers: pending.headers, body: .bytes(opened.first ?? ByteBuffer()))
         }
         return ServerResponse(status: pending.status, headers: pending.headers, body: .stream { writer in
