@@ -72,6 +72,7 @@ struct ProxyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        DescriptorLimit.raise()
         let configuration = try proxyConfiguration()
         // Small bodies read again from the page cache are not hashed again once checked, so an
         // 8 MiB memory tier serves about as fast as 32 MiB (measured), with 30 MB less memory.

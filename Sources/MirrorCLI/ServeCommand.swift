@@ -36,6 +36,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        DescriptorLimit.raise()
         let files = try Self.open(source, inflatedCache: Int(clamping: inflatedCache.bytes))
         let server: HTTPServer
         var log: (@Sendable (RequestLogLine) -> Void)?

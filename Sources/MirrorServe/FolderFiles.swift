@@ -13,22 +13,28 @@ import NIOCore
 /// following any symbolic link, so nothing outside the folder can be reached whatever the
 /// manifest or the folder holds (a symlink to `/etc` is refused, not followed): in one
 /// `openat2` call where the kernel has it, else one component at a time with `O_NOFOLLOW`.
-/// Files are handed out as descriptors: the kernel sends them (`sendfile`), as nginx does.
+/// Files are handed out as descriptors: the kernel sends them (`sendfile`), as nginx does; the
+/// descriptors of recently opened files are kept for a second (`DescriptorCache`).
 public final class FolderFiles: SiteFiles {
     public let manifest: SiteManifest
     private let root: Int32
     /// Cleared once `openat2` is found missing (an old kernel, or a seccomp filter refusing it).
     private let opensBeneath: Atomic<Bool>
+    private let recent: DescriptorCache
 
     /// Opens `folder` and reads its `.mirror/manifest.json`.
     public convenience init(folder: String) throws(ServeError) {
         try self.init(folder: folder, opensBeneath: true)
     }
 
-    /// - Parameter opensBeneath: false to walk the components even where `openat2` exists (the
-    ///   tests check both ways).
-    init(folder: String, opensBeneath: Bool) throws(ServeError) {
+    /// - Parameters:
+    ///   - opensBeneath: false to walk the components even where `openat2` exists (the tests
+    ///     check both ways).
+    ///   - descriptors: how many descriptors of recently opened files are kept, and how long.
+    init(folder: String, opensBeneath: Bool,
+         descriptors: (capacity: Int, validity: TimeAmount) = (1024, .seconds(1))) throws(ServeError) {
         self.opensBeneath = Atomic(opensBeneath)
+        recent = DescriptorCache(capacity: descriptors.capacity, validity: descriptors.validity)
         root = folder.withCString { systemOpen($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard root >= 0 else { throw .source(path: folder, reason: String(cString: strerror(errno))) }
         let manifestPath = folder + "/" + SiteManifest.path
@@ -51,6 +57,7 @@ public final class FolderFiles: SiteFiles {
     }
 
     public func open(_ path: String, range _: Range<Int>) throws -> SiteFile? {
+        if let kept = recent.open(path) { return .descriptor(kept.handle, fileSize: kept.size) }
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
         guard components.allSatisfy(Self.isPlainName) else { return nil }
         let descriptor = openBeneath(path, components)
@@ -60,6 +67,7 @@ public final class FolderFiles: SiteFiles {
             closeDescriptor(descriptor)
             return nil
         }
+        recent.keep(descriptor, size: Int(status.st_size), for: path)
         return .descriptor(NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor), fileSize: Int(status.st_size))
     }
 
