@@ -10,18 +10,18 @@ import NIOSSL
 /// once (`respondImmediately`: from memory, or a file the kernel sends) is written on the event
 /// loop without leaving it; only the others go through a task. `HTTPServerPipelineHandler`
 /// holds the next request back until the current response has ended, so one is in hand at a time.
-final class ConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandler {
+final class ConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
     private let configuration: ServerConfiguration
-    private let responder: Responder
+    private let responder: any HTTPResponder
     private let log: (@Sendable (RequestLogLine) -> Void)?
     private var head: HTTPRequestHead?
     private var body: ByteBuffer?
     private var refusal: ServerResponse?
 
-    init(configuration: ServerConfiguration, responder: Responder, log: (@Sendable (RequestLogLine) -> Void)?) {
+    init(configuration: ServerConfiguration, responder: any HTTPResponder, log: (@Sendable (RequestLogLine) -> Void)?) {
         self.configuration = configuration
         self.responder = responder
         self.log = log

@@ -25,7 +25,7 @@ public final class HTTPServer: Sendable {
 
     /// Binds and starts serving; returns once the server listens.
     /// - Parameter log: receives one line per request answered (nil: no log).
-    public static func start(_ configuration: ServerConfiguration, responder: some HTTPResponder,
+    public static func start(_ configuration: ServerConfiguration, responder: any HTTPResponder,
                              log: (@Sendable (RequestLogLine) -> Void)? = nil) async throws -> HTTPServer {
         let open = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
