@@ -12,17 +12,34 @@ import Synchronization
 /// The kernel's page cache holds the copies, outside the server's memory and given back under
 /// memory pressure like any file's, and sends them (`sendfile`) as it sends a folder's: a
 /// bundle's files cost what a folder's do once each has been asked for whole, and the bundle
-/// is still never unpacked. The file only grows, up to `limit` bytes; a write that fails (a
-/// full disk) turns it off, and files are inflated for each request, as without it.
+/// is still never unpacked. The file grows up to `limit` bytes; the room of a copy abandoned
+/// half-way is used again. A write that fails (a full disk) turns copying off, and files are
+/// inflated for each request, as without it.
 final class InflatedCopies: Sendable {
     private struct State {
         /// Where each finished copy starts.
         var starts: [String: Int] = [:]
         /// Paths whose copy is being written.
         var writing: Set<String> = []
-        /// Bytes handed out so far: finished copies, those being written, and abandoned ones.
+        /// Where the file ends: finished copies, those being written, and room given back.
         var end = 0
+        /// Room of abandoned copies, for later ones to reuse (a video player asks for a whole
+        /// file, then hangs up to ask for ranges: every play would take the file's size again).
+        var free: [Range<Int>] = []
         var failed = false
+
+        /// Room for `size` bytes: the first room given back that is large enough, else at the end.
+        mutating func take(_ size: Int, limit: Int) -> Int? {
+            if let index = free.firstIndex(where: { $0.count >= size }) {
+                let room = free[index]
+                free[index] = room.lowerBound + size..<room.upperBound
+                if free[index].isEmpty { free.remove(at: index) }
+                return room.lowerBound
+            }
+            guard size <= limit - end else { return nil }
+            defer { end += size }
+            return end
+        }
     }
 
     private let descriptor: Int32
@@ -57,19 +74,18 @@ final class InflatedCopies: Sendable {
     func startCopy(of path: String, size: Int) -> Copy? {
         state.withLock { state in
             guard !state.failed, size > 0, state.starts[path] == nil, !state.writing.contains(path),
-                  size <= limit - state.end else { return nil }
+                  let start = state.take(size, limit: limit) else { return nil }
             state.writing.insert(path)
-            defer { state.end += size }
-            return Copy(copies: self, path: path, start: state.end, size: size)
+            return Copy(copies: self, path: path, start: start, size: size)
         }
     }
 
-    /// Ends `copy`'s writing: kept when `finished`; else its room stays unused, and a `failed`
-    /// write stops all copying.
+    /// Ends `copy`'s writing: kept when `finished`; else its room is given back, and a
+    /// `failed` write stops all copying.
     fileprivate func end(_ copy: Copy, finished: Bool, failed: Bool) {
         state.withLock { state in
             state.writing.remove(copy.path)
-            if finished { state.starts[copy.path] = copy.start }
+            if finished { state.starts[copy.path] = copy.start } else { state.free.append(copy.room) }
             if failed { state.failed = true }
         }
     }
@@ -95,6 +111,7 @@ extension InflatedCopies {
         fileprivate let path: String
         fileprivate let start: Int
         private let size: Int
+        fileprivate var room: Range<Int> { start..<start + size }
         /// Bytes written so far; nil once the copy has ended.
         private let written: Mutex<Int?> = Mutex(0)
 

@@ -80,6 +80,24 @@ struct InflatedCopiesTests {
         #expect(try sent(files.openQuickly(bundle.path, range: bundle.whole)) == ServedMirror.binary)
     }
 
+    /// A video player asks for a whole file, then hangs up to ask for ranges: the room of the
+    /// copy it abandoned is used again, or a few plays would fill the limit with nothing.
+    @Test func theRoomOfAnAbandonedCopyIsUsedAgain() async throws {
+        let bundle = try await Bundle.make()
+        defer { Task { await bundle.mirror.stop() } }
+        let files = try bundle.files(limit: ServedMirror.binary.count)
+        for _ in 0..<3 {
+            guard case .reader(let reader)? = try files.open(bundle.path, range: bundle.whole) else {
+                Issue.record("not a reader")
+                return
+            }
+            _ = try reader.next()
+            reader.close()
+        }
+        #expect(try drain(files.open(bundle.path, range: bundle.whole)) == ServedMirror.binary)
+        #expect(try sent(files.openQuickly(bundle.path, range: bundle.whole)) == ServedMirror.binary)
+    }
+
     @Test func filesPastTheLimitAreInflatedEveryTime() async throws {
         let bundle = try await Bundle.make()
         defer { Task { await bundle.mirror.stop() } }
