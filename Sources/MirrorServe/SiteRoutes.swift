@@ -8,9 +8,13 @@ public import MirrorSite
 ///   pointing that host at the server) asks for that host's URLs: `/PATH?QUERY`.
 /// - Otherwise `/PATH?QUERY` is first a URL of the first seed's host, so the site's own links and
 ///   paths work; `/` is the start page (the first seed).
-/// - Then `/PATH` is a path in the folder: `/127.0.0.1_8000/library/os.html`, `/index.html`.
-///   A rewritten page links to other hosts' files by such paths (relative ones, which a browser
-///   resolves against the page's URL, whichever of these forms it came by).
+/// - Then `/PATH` is a path in that host's folder (`/library/os@v=2.html` is the file
+///   `127.0.0.1_8000/library/os@v=2.html`), and then a path in the mirror's folder:
+///   `/127.0.0.1_8000/library/os.html`, `/index.html`. A rewritten page links by relative paths
+///   in the folder, which a browser resolves against the address it opened the page by: to
+///   files of the page's host they arrive as paths in the host's folder (a file whose name is
+///   not its URL's path, such as one with a query, is only found there), to other hosts' files
+///   as paths in the mirror's folder.
 /// - A folder without its slash, or a URL that the crawl only saw with one, redirects (301) to
 ///   it with the slash; a redirect the crawl saw is answered with its status and a location on
 ///   this server. Anything else is not found.
@@ -24,6 +28,8 @@ public struct SiteRoutes: Sendable {
     /// Every file that may be served, with a URL whose record describes it.
     private let files: [String: SiteManifest.Resource?]
     private let folders: Set<String>
+    /// The folder of each crawled authority's files (`127.0.0.1_8000` for `127.0.0.1:8000`).
+    private let hostFolders: [String: String]
 
     public init(manifest: SiteManifest) {
         self.manifest = manifest
@@ -41,6 +47,13 @@ public struct SiteRoutes: Sendable {
             }
         }
         self.schemes = schemes
+        var hostFolders: [String: String] = [:]
+        for (url, resource) in manifest.resources {
+            guard let authority = URLParts(url)?.authority, hostFolders[authority] == nil,
+                  let slash = resource.path.firstIndex(of: "/") else { continue }
+            hostFolders[authority] = String(resource.path[..<slash])
+        }
+        self.hostFolders = hostFolders
         var files: [String: SiteManifest.Resource?] = [:]
         for url in manifest.resources.keys.sorted() {
             let resource = manifest.resources[url]!
@@ -75,13 +88,16 @@ public struct SiteRoutes: Sendable {
             let authority = String(rest.prefix { $0 != "/" }).lowercased()
             let remainder = rest.dropFirst(authority.count)
             if schemes[authority] != nil {
-                return original(authority: authority, path: remainder.isEmpty ? "/" : remainder, query: query, prefix: "/_/" + authority)
-                    ?? .notFound(url: url(authority: authority, path: remainder.isEmpty ? "/" : remainder, query: query))
+                let path = remainder.isEmpty ? "/" : remainder
+                return original(authority: authority, path: path, query: query, prefix: "/_/" + authority)
+                    ?? hostFolder(authority, path: path, query: query)
+                    ?? .notFound(url: url(authority: authority, path: path, query: query))
             }
             return folder(path: "/" + rest, query: query) ?? .notFound(url: nil)
         }
         if let host = host?.lowercased(), schemes[host] != nil {
             return original(authority: host, path: path, query: query, prefix: "")
+                ?? hostFolder(host, path: path, query: query)
                 ?? folder(path: path, query: query)
                 ?? .notFound(url: url(authority: host, path: path, query: query))
         }
@@ -90,6 +106,7 @@ public struct SiteRoutes: Sendable {
             if path == "/", query == nil, let seed = manifest.seeds?.first {
                 return .redirect(status: 302, location: served(seed))
             }
+            if let route = hostFolder(start.authority, path: path, query: query) { return route }
         }
         return folder(path: path, query: query)
             ?? .notFound(url: start.map { url(authority: $0.authority, path: path, query: query) })
@@ -110,6 +127,14 @@ public struct SiteRoutes: Sendable {
             }
         }
         return nil
+    }
+
+    /// A file of `authority`'s folder by its path there. Only files: a rewritten link names a
+    /// file, and a URL the crawl saw with a slash is redirected by `original` already.
+    private func hostFolder(_ authority: String, path: Substring, query: Substring?) -> SiteRoute? {
+        guard let name = hostFolders[authority], path != "/",
+              case .file(let file, let resource)? = folder(path: "/\(name)\(path)"[...], query: query) else { return nil }
+        return .file(path: file, resource: resource)
     }
 
     /// A file of the folder, `index.html` of a folder asked for with its slash, or a redirect

@@ -26,6 +26,39 @@ struct ServeTests {
         }
     }
 
+    /// A browser resolves a rewritten page's relative links against the address it opened the
+    /// page by: every link must lead to a saved file from each of the three addresses.
+    @Test(arguments: ServedMirror.Source.allCases)
+    func everyLinkOfEveryPageLeadsToAFileWhicheverAddressOpenedThePage(source: ServedMirror.Source) async throws {
+        let mirror = try await ServedMirror.start(source)
+        defer { Task { await mirror.stop() } }
+        var checked = 0
+        for (url, resource) in mirror.manifest.resources where resource.contentType?.hasPrefix("text/html") == true {
+            let authority = URLParts(url)!.authority
+            for target in [mirror.target(of: url), "/_/\(authority)" + mirror.target(of: url), ServedMirror.encoded(resource.path)] {
+                let page = try await mirror.request(target)
+                let base = URL(string: "http://127.0.0.1" + target)!
+                for link in Self.links(in: page.text) {
+                    guard let resolved = URL(string: link, relativeTo: base)?.absoluteURL,
+                          resolved.host == "127.0.0.1" else { continue }
+                    let linked = resolved.path(percentEncoded: true) + (resolved.query(percentEncoded: true).map { "?" + $0 } ?? "")
+                    let response = try await mirror.request(linked)
+                    #expect(response.status < 400, "\(target) links to \(link): \(linked) is \(response.status)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 50)
+    }
+
+    /// The relative `href` and `src` values of a page (the fixture's pages write them plainly).
+    static func links(in html: String) -> [String] {
+        let pattern = try! NSRegularExpression(pattern: #"(?:href|src)="([^"]+)""#)
+        return pattern.matches(in: html, range: NSRange(html.startIndex..., in: html))
+            .map { String(html[Range($0.range(at: 1), in: html)!]).replacingOccurrences(of: "&amp;", with: "&") }
+            .filter { !$0.contains(":") && !$0.hasPrefix("#") }
+    }
+
     @Test func typesAreTheOriginsAndRedirectsAreRedirects() async throws {
         let mirror = try await ServedMirror.start()
         defer { Task { await mirror.stop() } }
