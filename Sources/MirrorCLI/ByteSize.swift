@@ -21,5 +21,11 @@ struct ByteSize: ExpressibleByArgument, Sendable {
         self.bytes = Int64(bytes)
     }
 
-    var defaultValueDescription: String { "\(bytes)" }
+    /// In the largest unit that divides it: `1G`, `64M`, `1500`.
+    var defaultValueDescription: String {
+        for (unit, power) in [("T", 40), ("G", 30), ("M", 20), ("K", 10)] where bytes > 0 && bytes % (Int64(1) << power) == 0 {
+            return "\(bytes >> power)\(unit)"
+        }
+        return "\(bytes)"
+    }
 }

@@ -14,6 +14,14 @@ struct CrawlOptionTests {
         #expect(ByteSize(argument: text)?.bytes == bytes)
     }
 
+    /// Help shows a default in the largest unit that divides it, and reads back as the same size.
+    @Test(arguments: [(Int64(1) << 30, "1G"), (64 << 20, "64M"), (1536, "1536"), (1024, "1K"), (0, "0"), (1500, "1500")]
+          as [(Int64, String)])
+    func defaultSizesShowTheirUnit(bytes: Int64, shown: String) {
+        #expect(ByteSize(bytes: bytes).defaultValueDescription == shown)
+        #expect(ByteSize(argument: shown)?.bytes == bytes)
+    }
+
     @Test(arguments: ["", "K", "-1", "10Q", "1.5.2M", "ten"])
     func badSizesAreRefused(text: String) {
         #expect(ByteSize(argument: text) == nil)
