@@ -6,6 +6,10 @@ import NIOHTTP1
 /// keep-alive connection, or headers trickled a byte at a time), and while a request body
 /// is read or a response is written, `stallTimeout` may not pass without a byte moving
 /// (an `IdleStateHandler` ahead of the HTTP codec reports those stalls).
+///
+/// The head's deadline moves with every response, but its timer is not scheduled again each
+/// time: one timer, checked when it fires, follows the latest deadline (scheduling and
+/// cancelling a timer per request cost more than the rest of this handler).
 final class ConnectionDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -16,6 +20,8 @@ final class ConnectionDeadline: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let headerTimeout: TimeAmount
     private var state = State.awaitingHead
+    /// When the awaited request head must have arrived by.
+    private var headDeadline = NIODeadline.distantFuture
     private var headTimer: Scheduled<Void>?
 
     init(headerTimeout: TimeAmount) {
@@ -38,7 +44,6 @@ final class ConnectionDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head:
-            headTimer?.cancel()
             state = .readingBody
         case .body: break
         case .end: state = .handling
@@ -67,8 +72,18 @@ final class ConnectionDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func armHeadTimer(_ context: ChannelHandlerContext) {
-        headTimer?.cancel()
-        let channel = context.channel
-        headTimer = context.eventLoop.scheduleTask(in: headerTimeout) { channel.close(promise: nil) }
+        headDeadline = .now() + headerTimeout
+        if headTimer == nil { scheduleHeadTimer(context) }
+    }
+
+    /// Closes the connection at `headDeadline` if no head came by then; follows a later deadline.
+    private func scheduleHeadTimer(_ context: ChannelHandlerContext) {
+        let deadline = headDeadline
+        headTimer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+            headTimer = nil
+            guard state == .awaitingHead else { return }  // armed again when the response ends
+            if headDeadline > deadline { return scheduleHeadTimer(context) }
+            context.close(promise: nil)
+        }
     }
 }
