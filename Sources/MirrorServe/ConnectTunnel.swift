@@ -79,13 +79,14 @@ final class ConnectTunnel: ChannelInboundHandler, RemovableChannelHandler {
         } catch {
             return refuse(context, .custom(code: 502, reasonPhrase: "No certificate for \(host)"))
         }
-        let headerTimeout = configuration.headerTimeout
+        let (headerTimeout, stallTimeout) = (configuration.headerTimeout, configuration.stallTimeout)
         established(context) { pipeline, tunnel in
             let decryption = NIOSSLServerHandler(context: tls)
             try pipeline.addHandler(decryption, position: .first)
             try pipeline.configureHTTPServerPipeline(position: .after(decryption), withPipeliningAssistance: true,
                                                      withErrorHandling: true)
-            try pipeline.addHandler(ConnectionDeadline(headerTimeout: headerTimeout), position: .before(tunnel))
+            try pipeline.addHandler(ConnectionDeadline(headerTimeout: headerTimeout, stallTimeout: stallTimeout),
+                                    position: .before(tunnel))
             try pipeline.addHandler(InterceptedTarget(host: host, port: port), position: .after(tunnel))
         } failed: {}
     }
@@ -117,7 +118,6 @@ final class ConnectTunnel: ChannelInboundHandler, RemovableChannelHandler {
     /// optional there), and the request timeouts: none has a place in a tunnel.
     private static func httpHandlers(_ pipeline: ChannelPipeline.SynchronousOperations) -> [ChannelHandlerContext] {
         [
-            try? pipeline.context(handlerType: IdleStateHandler.self),
             try? pipeline.context(handlerType: HTTPResponseEncoder.self),
             try? pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self),
             try? pipeline.context(handlerType: NIOHTTPResponseHeadersValidator.self),

@@ -1,15 +1,19 @@
 import NIOCore
 import NIOHTTP1
 
-/// Closes a connection whose client makes no progress: a request head must arrive within
-/// `headerTimeout` of the connection opening or of the previous response ending (an idle
-/// keep-alive connection, or headers trickled a byte at a time), and while a request body
-/// is read or a response is written, `stallTimeout` may not pass without a byte moving
-/// (an `IdleStateHandler` ahead of the HTTP codec reports those stalls).
+/// Closes a connection whose client makes no progress:
+/// - a request head must arrive within `headerTimeout` of the connection opening or of the
+///   previous response having been sent whole (an idle keep-alive connection, or headers
+///   trickled a byte at a time);
+/// - while a request body is read, `stallTimeout` may not pass without a part of it arriving;
+/// - while a response is sent, `stallTimeout` may not pass without a write of it completing
+///   (`ConnectionHandler` sends a large file in pieces, so that their completions show a slow
+///   download's progress). A response that is being worked out has no limit here.
 ///
-/// The head's deadline moves with every response, but its timer is not scheduled again each
-/// time: one timer, checked when it fires, follows the latest deadline (scheduling and
-/// cancelling a timer per request cost more than the rest of this handler).
+/// One timer follows the current deadline: it checks the deadline when it fires and follows it
+/// when it has moved on, rather than being cancelled and scheduled again for every request and
+/// every write, which cost more than the rest of this handler. It is only scheduled again when
+/// a deadline comes before it (a stall timeout shorter than the header timeout).
 final class ConnectionDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -19,33 +23,38 @@ final class ConnectionDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     private enum State { case awaitingHead, readingBody, handling, responding }
 
     private let headerTimeout: TimeAmount
+    private let stallTimeout: TimeAmount
     private var state = State.awaitingHead
-    /// When the awaited request head must have arrived by.
-    private var headDeadline = NIODeadline.distantFuture
-    private var headTimer: Scheduled<Void>?
+    /// When the connection is closed unless the state changes or progress moves it on.
+    private var deadline = NIODeadline.distantFuture
+    /// Responses begun: a completion that arrives after the next response has begun (pipelined
+    /// requests) must not end that one's deadline.
+    private var responses = 0
+    private var timer: Scheduled<Void>?
+    /// When the timer fires.
+    private var timerDue = NIODeadline.distantFuture
 
-    init(headerTimeout: TimeAmount) {
+    init(headerTimeout: TimeAmount, stallTimeout: TimeAmount) {
         self.headerTimeout = headerTimeout
+        self.stallTimeout = stallTimeout
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { armHeadTimer(context) }
+        if context.channel.isActive { enter(.awaitingHead, context) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        armHeadTimer(context)
+        enter(.awaitingHead, context)
         context.fireChannelActive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        headTimer?.cancel()
+        timer?.cancel()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head:
-            state = .readingBody
-        case .body: break
+        case .head, .body: enter(.readingBody, context)
         case .end: state = .handling
         }
         context.fireChannelRead(data)
@@ -53,36 +62,47 @@ final class ConnectionDeadline: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        case .head: state = .responding
-        case .body: break
+        case .head:
+            responses += 1
+            enter(.responding, context)
+        case .body:
+            if let promise { progress(of: promise, context) { $0.enter(.responding, context) } }
         case .end:
-            state = .awaitingHead
-            armHeadTimer(context)
+            let promise = promise ?? context.eventLoop.makePromise()
+            progress(of: promise, context) { $0.enter(.awaitingHead, context) }
+            context.write(data, promise: promise)
+            return
         }
         context.write(data, promise: promise)
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let idle = event as? IdleStateHandler.IdleStateEvent {
-            let stalled = (idle == .write && state == .responding) || (idle == .read && state == .readingBody)
-            if stalled { context.close(promise: nil) }
-            return
+    /// Calls `next` when `promise` succeeds, unless another response has begun meanwhile.
+    private func progress(of promise: EventLoopPromise<Void>, _ context: ChannelHandlerContext,
+                          _ next: @escaping (ConnectionDeadline) -> Void) {
+        let response = responses
+        promise.futureResult.assumeIsolated().whenSuccess { [self] in
+            if state == .responding && responses == response { next(self) }
         }
-        context.fireUserInboundEventTriggered(event)
     }
 
-    private func armHeadTimer(_ context: ChannelHandlerContext) {
-        headDeadline = .now() + headerTimeout
-        if headTimer == nil { scheduleHeadTimer(context) }
+    /// Enters `state` (again), with its full time from now.
+    private func enter(_ state: State, _ context: ChannelHandlerContext) {
+        self.state = state
+        deadline = .now() + (state == .awaitingHead ? headerTimeout : stallTimeout)
+        if timer == nil || deadline < timerDue {  // a stall's deadline can come before the head's
+            timer?.cancel()
+            schedule(context)
+        }
     }
 
-    /// Closes the connection at `headDeadline` if no head came by then; follows a later deadline.
-    private func scheduleHeadTimer(_ context: ChannelHandlerContext) {
-        let deadline = headDeadline
-        headTimer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
-            headTimer = nil
-            guard state == .awaitingHead else { return }  // armed again when the response ends
-            if headDeadline > deadline { return scheduleHeadTimer(context) }
+    /// Closes the connection at `deadline`, or follows it when it has moved on.
+    private func schedule(_ context: ChannelHandlerContext) {
+        let due = deadline
+        timerDue = due
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: due) { [self] in
+            timer = nil
+            guard state != .handling else { return }  // scheduled again when the response begins
+            if deadline > due { return schedule(context) }
             context.close(promise: nil)
         }
     }

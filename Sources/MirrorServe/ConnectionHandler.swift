@@ -103,11 +103,15 @@ final class ConnectionHandler: ChannelInboundHandler {
                 try? handle.close()
                 return end(context) { finished(0, $0) }
             }
-            context.write(wrapOutboundOut(.body(.fileRegion(FileRegion(
-                fileHandle: handle, readerIndex: range.lowerBound, endIndex: range.upperBound)))), promise: nil)
-            end(context) { complete in
-                try? handle.close()
-                finished(complete ? range.count : 0, complete)
+            write(handle, range, context) { written in
+                guard written else {
+                    try? handle.close()
+                    return finished(0, false)
+                }
+                self.end(context) { complete in
+                    try? handle.close()
+                    finished(complete ? range.count : 0, complete)
+                }
             }
         case .bytes(let buffer) where hasBody:
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
@@ -129,6 +133,30 @@ final class ConnectionHandler: ChannelInboundHandler {
             }
         case .empty, .bytes, .stream:
             end(context) { finished(0, $0) }
+        }
+    }
+
+    /// The most bytes of a file handed to the kernel at once.
+    static let filePiece = 1 << 20
+
+    /// Writes a file's range for the kernel to send: at once when it is small, else in pieces of
+    /// `filePiece` bytes, each written once the one before is sent, so that a slow download
+    /// shows its progress (`ConnectionDeadline`) and a client that hangs up stops it. `then`
+    /// learns whether the pieces before the last were all sent.
+    private func write(_ handle: NIOFileHandle, _ range: Range<Int>, _ context: ChannelHandlerContext,
+                       then: @escaping (Bool) -> Void) {
+        let piece = range.lowerBound..<min(range.upperBound, range.lowerBound + Self.filePiece)
+        let region = wrapOutboundOut(.body(.fileRegion(FileRegion(
+            fileHandle: handle, readerIndex: piece.lowerBound, endIndex: piece.upperBound))))
+        guard piece.upperBound < range.upperBound else {
+            context.write(region, promise: nil)
+            return then(true)
+        }
+        let sent = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(region, promise: sent)
+        sent.futureResult.assumeIsolated().whenComplete { result in
+            guard case .success = result else { return then(false) }
+            self.write(handle, piece.upperBound..<range.upperBound, context, then: then)
         }
     }
 

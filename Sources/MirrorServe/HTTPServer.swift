@@ -46,10 +46,9 @@ public final class HTTPServer: Sendable {
                     }
                     channel.closeFuture.whenComplete { _ in _ = open.withLockedValue { $0.removeValue(forKey: key) } }
                     let pipeline = channel.pipeline.syncOperations
-                    try pipeline.addHandler(IdleStateHandler(
-                        readTimeout: configuration.stallTimeout, writeTimeout: configuration.stallTimeout))
                     try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
-                    try pipeline.addHandler(ConnectionDeadline(headerTimeout: configuration.headerTimeout))
+                    try pipeline.addHandler(ConnectionDeadline(headerTimeout: configuration.headerTimeout,
+                                                               stallTimeout: configuration.stallTimeout))
                     if configuration.tunnelsConnect {
                         try pipeline.addHandler(ConnectTunnel(configuration: configuration, log: log))
                     }

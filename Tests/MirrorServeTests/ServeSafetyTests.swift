@@ -74,6 +74,75 @@ struct ServeSafetyTests {
         #expect(response.text.contains("changed since the crawl"))
     }
 
+    /// Timeouts of a second, for the tests of stalls; `headerTimeout` long unless given.
+    static func stallingConfiguration(headerTimeout: TimeAmount = .seconds(60)) -> ServerConfiguration {
+        var configuration = ServerConfiguration(port: 0)
+        configuration.headerTimeout = headerTimeout
+        configuration.stallTimeout = .seconds(1)
+        return configuration
+    }
+
+    /// Sends `GET target` and reads the response's bytes as they come, `pause` after each read
+    /// of at most 64 KiB, until `count` body bytes or the end; returns the body read.
+    static func download(_ target: String, port: Int, count: Int, pause: Double,
+                         pauseOnceAfterHead: Double = 0) async throws -> [UInt8] {
+        try await RawHTTPConnection.run {
+            let connection = try RawHTTPConnection(port: port)
+            try connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n")
+            var bytes: [UInt8] = [], bodyStart: Int?
+            while bodyStart.map({ bytes.count - $0 < count }) ?? true {
+                let more = try connection.receive(upTo: 64 << 10)
+                if more.isEmpty { break }
+                bytes += more
+                if bodyStart == nil, let end = bytes.firstRange(of: Array("\r\n\r\n".utf8)) {
+                    bodyStart = end.upperBound
+                    Thread.sleep(forTimeInterval: pauseOnceAfterHead)
+                }
+                Thread.sleep(forTimeInterval: pause)
+            }
+            return Array(bytes[(bodyStart ?? bytes.count)...])
+        }
+    }
+
+    /// A client on a slow link takes longer than the stall timeout over a large file, but
+    /// bytes keep moving: it gets all of it (a folder's file is handed to the kernel in pieces,
+    /// whose completions show the progress; a bundle's streams in pieces).
+    @Test(arguments: ServedMirror.Source.allCases)
+    func aSlowButSteadyDownloadIsNotCut(source: ServedMirror.Source) async throws {
+        let configuration = Self.stallingConfiguration(headerTimeout: .seconds(1))
+        let mirror = try await ServedMirror.start(source, configuration: configuration, withLong: true)
+        defer { Task { await mirror.stop() } }
+        let started = ContinuousClock.now
+        let body = try await Self.download("/media/long.bin", port: mirror.server.port, count: ServedMirror.long.count, pause: 0.01)
+        #expect(ContinuousClock.now - started > .seconds(2), "slower than the stall timeout as a whole")
+        #expect(body.count == ServedMirror.long.count)
+        #expect(body == ServedMirror.long)
+    }
+
+    /// A client that stops reading a download is cut off once nothing moves for the stall
+    /// timeout; what was in the kernel's buffers by then is all it gets.
+    @Test(arguments: ServedMirror.Source.allCases)
+    func aDownloadThatStopsIsCut(source: ServedMirror.Source) async throws {
+        let mirror = try await ServedMirror.start(source, configuration: Self.stallingConfiguration(), withLong: true)
+        defer { Task { await mirror.stop() } }
+        let body = try await Self.download("/media/long.bin", port: mirror.server.port, count: ServedMirror.long.count,
+                                           pause: 0, pauseOnceAfterHead: 3)
+        #expect(body.count < ServedMirror.long.count, "\(body.count) bytes")
+        #expect(body == Array(ServedMirror.long.prefix(body.count)))
+    }
+
+    @Test func aRequestBodyThatStopsIsCut() async throws {
+        let mirror = try await ServedMirror.start(configuration: Self.stallingConfiguration())
+        defer { Task { await mirror.stop() } }
+        let port = mirror.server.port
+        let closed = try await RawHTTPConnection.run {
+            let connection = try RawHTTPConnection(port: port, timeout: 20)
+            try connection.send("GET /frame.html HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n0123456789")
+            return connection.isClosedByServer()
+        }
+        #expect(closed)
+    }
+
     @Test func idleAndTricklingClientsAreClosed() async throws {
         var configuration = ServerConfiguration(port: 0)
         configuration.headerTimeout = .milliseconds(500)

@@ -25,8 +25,9 @@ struct ServedMirror {
     }()
 
     /// Crawls, then serves the folder or its bundle.
-    static func start(_ source: Source, configuration: ServerConfiguration = ServerConfiguration(port: 0)) async throws -> ServedMirror {
-        try await start(configuration: configuration) { folder in
+    static func start(_ source: Source, configuration: ServerConfiguration = ServerConfiguration(port: 0),
+                      withLong: Bool = false) async throws -> ServedMirror {
+        try await start(configuration: configuration, withLong: withLong) { folder in
             switch source {
             case .folder: return try FolderFiles(folder: folder)
             case .bundle, .bundleInflatedEveryTime:
@@ -37,15 +38,22 @@ struct ServedMirror {
         }
     }
 
-    /// Crawls, then serves the folder (or what `files` makes of it) with `configuration`.
-    static func start(configuration: ServerConfiguration = ServerConfiguration(port: 0),
+    /// A file larger than the kernel's socket buffers (4 MiB at most by default), made of `binary`.
+    static let long: [UInt8] = Array([[UInt8]](repeating: binary, count: 11).joined())
+
+    /// Crawls, then serves the folder (or what `files` makes of it) with `configuration`;
+    /// `withLong` also saves `long` at `/media/long.bin`.
+    static func start(configuration: ServerConfiguration = ServerConfiguration(port: 0), withLong: Bool = false,
                       files: (String) throws -> any SiteFiles = { try FolderFiles(folder: $0) }) async throws -> ServedMirror {
         let origin = try await TestOrigin.start(site: .named("links"))
         origin.route("/media/film.bin") { _ in
             TestResponse(status: 200, headers: ["Content-Type": "application/octet-stream", "ETag": "\"film\""], body: binary)
         }
+        origin.route("/media/long.bin") { _ in
+            TestResponse(status: 200, headers: ["Content-Type": "application/octet-stream"], body: long)
+        }
         let harness = CrawlHarness()
-        _ = try await harness.crawl([origin.url("/"), origin.url("/media/film.bin")])
+        _ = try await harness.crawl([origin.url("/"), origin.url("/media/film.bin")] + (withLong ? [origin.url("/media/long.bin")] : []))
         var configuration = configuration
         configuration.port = 0
         let server = try await HTTPServer.start(configuration, responder: SiteResponder(files: try files(harness.root + "/out")))
