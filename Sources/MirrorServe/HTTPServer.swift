@@ -63,6 +63,9 @@ public final class HTTPServer: Sendable {
     /// The port listened on.
     public var port: Int { localAddress.port ?? 0 }
 
+    /// Client connections open now.
+    public var openConnections: Int { open.withLockedValue { $0.count } }
+
     /// Stops listening and closes open connections.
     public func shutdown() async {
         try? await channel.close()

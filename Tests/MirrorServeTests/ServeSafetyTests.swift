@@ -83,9 +83,10 @@ struct ServeSafetyTests {
     }
 
     /// Sends `GET target` and reads the response's bytes as they come, `pause` after each read
-    /// of at most 64 KiB, until `count` body bytes or the end; returns the body read.
+    /// of at most 64 KiB, until `count` body bytes or the end; returns the body read. Once the
+    /// head is in, reads nothing until `resumeWhen` holds (polled; at most a minute).
     static func download(_ target: String, port: Int, count: Int, pause: Double,
-                         pauseOnceAfterHead: Double = 0) async throws -> [UInt8] {
+                         resumeWhen: (@Sendable () -> Bool)? = nil) async throws -> [UInt8] {
         try await RawHTTPConnection.run {
             let connection = try RawHTTPConnection(port: port)
             try connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -96,7 +97,10 @@ struct ServeSafetyTests {
                 bytes += more
                 if bodyStart == nil, let end = bytes.firstRange(of: Array("\r\n\r\n".utf8)) {
                     bodyStart = end.upperBound
-                    Thread.sleep(forTimeInterval: pauseOnceAfterHead)
+                    let stopped = ContinuousClock.now
+                    while let resumeWhen, !resumeWhen(), ContinuousClock.now - stopped < .seconds(60) {
+                        Thread.sleep(forTimeInterval: 0.1)
+                    }
                 }
                 Thread.sleep(forTimeInterval: pause)
             }
@@ -120,13 +124,16 @@ struct ServeSafetyTests {
     }
 
     /// A client that stops reading a download is cut off once nothing moves for the stall
-    /// timeout; what was in the kernel's buffers by then is all it gets.
+    /// timeout; what was in the kernel's buffers by then is all it gets. The client reads again
+    /// once the server has closed the connection (a fixed pause was too short on a loaded machine,
+    /// where the server had not filled the buffers yet).
     @Test(arguments: ServedMirror.Source.allCases)
     func aDownloadThatStopsIsCut(source: ServedMirror.Source) async throws {
         let mirror = try await ServedMirror.start(source, configuration: Self.stallingConfiguration(), withLong: true)
         defer { Task { await mirror.stop() } }
-        let body = try await Self.download("/media/long.bin", port: mirror.server.port, count: ServedMirror.long.count,
-                                           pause: 0, pauseOnceAfterHead: 3)
+        let server = mirror.server
+        let body = try await Self.download("/media/long.bin", port: server.port, count: ServedMirror.long.count,
+                                           pause: 0, resumeWhen: { server.openConnections == 0 })
         #expect(body.count < ServedMirror.long.count, "\(body.count) bytes")
         #expect(body == Array(ServedMirror.long.prefix(body.count)))
     }
