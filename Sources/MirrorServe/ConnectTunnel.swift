@@ -83,8 +83,8 @@ final class ConnectTunnel: ChannelInboundHandler, RemovableChannelHandler {
         established(context) { pipeline, tunnel in
             let decryption = NIOSSLServerHandler(context: tls)
             try pipeline.addHandler(decryption, position: .first)
-            try pipeline.configureHTTPServerPipeline(position: .after(decryption), withPipeliningAssistance: true,
-                                                     withErrorHandling: true)
+            try pipeline.configureHTTPServerPipeline(position: .after(decryption), withPipeliningAssistance: false,
+                                                     withErrorHandling: false)
             try pipeline.addHandler(ConnectionDeadline(headerTimeout: headerTimeout, stallTimeout: stallTimeout),
                                     position: .before(tunnel))
             try pipeline.addHandler(InterceptedTarget(host: host, port: port), position: .after(tunnel))
@@ -114,15 +114,13 @@ final class ConnectTunnel: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    /// The HTTP codec and its helpers, as `configureHTTPServerPipeline` set them up (some are
-    /// optional there), and the request timeouts: none has a place in a tunnel.
+    /// The HTTP codec and its header validator, as `configureHTTPServerPipeline` set them up,
+    /// and the request timeouts: none has a place in a tunnel.
     private static func httpHandlers(_ pipeline: ChannelPipeline.SynchronousOperations) -> [ChannelHandlerContext] {
         [
             try? pipeline.context(handlerType: HTTPResponseEncoder.self),
             try? pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self),
             try? pipeline.context(handlerType: NIOHTTPResponseHeadersValidator.self),
-            try? pipeline.context(handlerType: HTTPServerPipelineHandler.self),
-            try? pipeline.context(handlerType: HTTPServerProtocolErrorHandler.self),
             try? pipeline.context(handlerType: ConnectionDeadline.self),
         ].compactMap { $0 }
     }

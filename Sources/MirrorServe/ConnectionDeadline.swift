@@ -9,6 +9,8 @@ import NIOHTTP1
 /// - while a response is sent, `stallTimeout` may not pass without a write of it completing
 ///   (`ConnectionHandler` sends a large file in pieces, so that their completions show a slow
 ///   download's progress). A response that is being worked out has no limit here.
+///   Requests read meanwhile (pipelined) do not change that; once it is sent, the next one
+///   read whole is in hand, and is being worked out.
 ///
 /// One timer follows the current deadline: it checks the deadline when it fires and follows it
 /// when it has moved on, rather than being cancelled and scheduled again for every request and
@@ -27,9 +29,14 @@ final class ConnectionDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     private var state = State.awaitingHead
     /// When the connection is closed unless the state changes or progress moves it on.
     private var deadline = NIODeadline.distantFuture
-    /// Responses begun: a completion that arrives after the next response has begun (pipelined
-    /// requests) must not end that one's deadline.
+    /// Responses begun: a completion that arrives after the next response has begun must not
+    /// end that one's deadline.
     private var responses = 0
+    /// Requests read whole. Pipelined requests are read while a response is sent (and wait in
+    /// `ConnectionHandler`): those beyond `responses` are in hand, and no deadline is theirs.
+    private var requests = 0
+    /// A request's head was read and its end not yet.
+    private var inRequest = false
     private var timer: Scheduled<Void>?
     /// When the timer fires.
     private var timerDue = NIODeadline.distantFuture
@@ -54,8 +61,13 @@ final class ConnectionDeadline: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head, .body: enter(.readingBody, context)
-        case .end: state = .handling
+        case .head, .body:
+            inRequest = true
+            if state != .responding && requests == responses { enter(.readingBody, context) }
+        case .end:
+            inRequest = false
+            requests += 1
+            if state != .responding { state = .handling }
         }
         context.fireChannelRead(data)
     }
@@ -69,7 +81,7 @@ final class ConnectionDeadline: ChannelDuplexHandler, RemovableChannelHandler {
             if let promise { progress(of: promise, context) { $0.enter(.responding, context) } }
         case .end:
             let promise = promise ?? context.eventLoop.makePromise()
-            progress(of: promise, context) { $0.enter(.awaitingHead, context) }
+            progress(of: promise, context) { $0.responseSent(context) }
             context.write(data, promise: promise)
             return
         }
@@ -82,6 +94,15 @@ final class ConnectionDeadline: ChannelDuplexHandler, RemovableChannelHandler {
         let response = responses
         promise.futureResult.assumeIsolated().whenSuccess { [self] in
             if state == .responding && responses == response { next(self) }
+        }
+    }
+
+    /// A response has been sent whole: the next request is in hand, or being read, or awaited.
+    private func responseSent(_ context: ChannelHandlerContext) {
+        if requests > responses {
+            state = .handling
+        } else {
+            enter(inRequest ? .readingBody : .awaitingHead, context)
         }
     }
 

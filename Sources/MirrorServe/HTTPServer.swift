@@ -46,7 +46,8 @@ public final class HTTPServer: Sendable {
                     }
                     channel.closeFuture.whenComplete { _ in _ = open.withLockedValue { $0.removeValue(forKey: key) } }
                     let pipeline = channel.pipeline.syncOperations
-                    try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
+                    // `ConnectionHandler` answers pipelined and unreadable requests itself.
+                    try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false)
                     try pipeline.addHandler(ConnectionDeadline(headerTimeout: configuration.headerTimeout,
                                                                stallTimeout: configuration.stallTimeout))
                     if configuration.tunnelsConnect {

@@ -11,6 +11,8 @@ import Darwin
 /// receive timeout; run them off the cooperative pool (`RawHTTPConnection.run`).
 public final class RawHTTPConnection: @unchecked Sendable {
     private let descriptor: Int32
+    /// Bytes read past the response `readResponse` returned (the next pipelined response's).
+    private var unread: [UInt8] = []
 
     /// Connects to 127.0.0.1:`port`; reads wait at most `timeout` seconds (long: a loaded test run
     /// can be slow, and a wait only ends early when the awaited bytes or close arrive).
@@ -50,6 +52,11 @@ public final class RawHTTPConnection: @unchecked Sendable {
 
     /// Reads what arrives until `count` bytes or the end; nil bytes read means the server closed.
     public func receive(upTo count: Int = 1 << 20) throws -> [UInt8] {
+        if !unread.isEmpty {
+            let given = Array(unread.prefix(count))
+            unread.removeFirst(given.count)
+            return given
+        }
         var buffer = [UInt8](repeating: 0, count: count)
         let got = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, count, 0) }
         guard got >= 0 else { throw Failure("recv: \(String(cString: strerror(errno)))") }
@@ -57,7 +64,7 @@ public final class RawHTTPConnection: @unchecked Sendable {
     }
 
     /// Reads one response: the head, and the body its Content-Length announces (none for HEAD,
-    /// 1xx, 204, 304).
+    /// 1xx, 204, 304). Bytes past it are kept for the next call (pipelined responses).
     public func readResponse(headOnly: Bool = false) throws -> RawHTTPResponse {
         var bytes: [UInt8] = []
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
@@ -71,6 +78,10 @@ public final class RawHTTPConnection: @unchecked Sendable {
                     let more = try receive(upTo: length - body.count)
                     guard !more.isEmpty else { throw Failure("closed after \(body.count) of \(length) body bytes") }
                     body += more
+                }
+                if body.count > length {
+                    unread = Array(body[length...]) + unread
+                    body.removeSubrange(length...)
                 }
                 response.body = body
                 return response
