@@ -165,17 +165,23 @@ public final class SiteWriter: Sendable {
     /// link targets (each file is independent; a file several URLs share is rewritten once,
     /// as the page of the first of them), then notes in the manifest what was rewritten.
     private func rewriteLinks(knownReferences: KnownReferences?) throws {
-        let rewritten = try rewriteFiles(knownReferences: knownReferences)
-        // Applied once the snapshot the rewriting read is gone: changing the manifest while it
-        // is shared would copy its whole table.
+        let (targets, rewritten) = try rewriteFiles(knownReferences: knownReferences)
+        // Applied in place once the snapshot the rewriting read is gone: changing the manifest
+        // while it is shared would copy its whole table, and returning whole resources would
+        // hold a second copy of each (at 100,000 pages, 100 MB more at the crawl's peak).
         manifest.withLock { manifest in
-            for (url, resource) in rewritten { manifest.resources[url] = resource }
+            for (url, file) in rewritten {
+                manifest.resources[url]?.rewrittenFor = targets
+                manifest.resources[url]?.file = file
+            }
         }
     }
 
     /// The rewriting of `rewriteLinks`, from a snapshot of the manifest; each resource updated
-    /// is recorded in the ledger once its file is in place, and returned.
-    private func rewriteFiles(knownReferences: KnownReferences?) throws -> [(String, SiteManifest.Resource)] {
+    /// is recorded in the ledger once its file is in place. Returns the link targets' digest and
+    /// each URL rewritten with its file's new digest (nil: its original bytes).
+    private func rewriteFiles(knownReferences: KnownReferences?) throws
+        -> (targets: String, rewritten: [(String, SiteManifest.FileDigest?)]) {
         let snapshot = manifest.withLock { $0 }
         let targets = snapshot.linkTargetsDigest
         var byPath: [String: [String]] = [:]
@@ -183,20 +189,19 @@ public final class SiteWriter: Sendable {
         let pending = byPath.values.map { $0.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
             .filter { urls in urls.contains { snapshot.resources[$0]?.rewrittenFor != targets } }
         let failures = Mutex<[SiteError]>([])
-        let rewritten = Mutex<[(String, SiteManifest.Resource)]>([])
+        let rewritten = Mutex<[(String, SiteManifest.FileDigest?)]>([])
         DispatchQueue.concurrentPerform(iterations: pending.count) { index in
             let urls = pending[index]
             let resource = snapshot.resources[urls[0]]!
             do {
                 let file = try rewrite(url: urls[0], resource: resource, manifest: snapshot, knownReferences: knownReferences)
-                let updated = urls.compactMap { url -> (String, SiteManifest.Resource)? in
-                    guard var updated = snapshot.resources[url] else { return nil }
+                for url in urls {
+                    guard var updated = snapshot.resources[url] else { continue }
                     updated.rewrittenFor = targets
                     updated.file = file
-                    return (url, updated)
+                    try record(url, updated)
                 }
-                for (url, resource) in updated { try record(url, resource) }
-                rewritten.withLock { $0 += updated }
+                rewritten.withLock { $0 += urls.map { ($0, file) } }
             } catch let error as SiteError {
                 failures.withLock { $0.append(error) }
             } catch {
@@ -204,7 +209,7 @@ public final class SiteWriter: Sendable {
             }
         }
         if let failure = failures.withLock({ $0.first }) { throw failure }
-        return rewritten.withLock { $0 }
+        return (targets, rewritten.withLock { $0 })
     }
 
     /// Rewrites one file; returns the digest of the new file, or nil when nothing changed.
