@@ -3,7 +3,10 @@
 # documentation (python3.11-doc) from nginx, then, with nginx stopped, from `mirror serve DIR`
 # and `mirror serve BUNDLE` (not unpacked), each by the page's site path (/library/os.html) and
 # by its path in the folder (/127.0.0.1_PORT/library/os.html), each time with a fresh profile.
-# Every screenshot must be identical, pixel for pixel, to nginx's; no request may get a 404.
+# Every screenshot must match nginx's, pixel for pixel but for Chromium's own noise (at most
+# $NOISE pixels of 1,433,600: nginx's page shot six times differed from itself by 7 pixels in 2
+# shots, the antialiasing of one box's edge; the bug this check found changed 570,459); no
+# request may get a 404.
 #   scripts/check-serve-browser.sh        (KEEP=1 keeps the screenshots and logs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +15,7 @@ source scripts/lib/release-mirror.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-serve-browser.XXXXXX")
 source scripts/lib/docs-origin.sh
 servers=()
+NOISE=${NOISE:-100}
 trap 'kill "${servers[@]}" 2>/dev/null || true; nginx -c "$work/nginx.conf" -s stop 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 pages=(index.html library/os.html tutorial/index.html reference/datamodel.html library/functions.html)
 
@@ -44,7 +48,7 @@ for source in site site.tar.gz; do
       shoot "http://127.0.0.1:$serve_port/$path" "$name"
       pixels=$(compare -metric AE "$work/online-$index.png" "$work/$name.png" "$work/diff-$name.png" 2>&1 >/dev/null || true)
       printf '%-12s %-6s %-28s %s differing pixels\n' "$source" "$form" "${pages[$index]}" "$pixels"
-      [ "$pixels" = 0 ] || failed=1
+      [[ "$pixels" =~ ^[0-9]+$ ]] && [ "$pixels" -le "$NOISE" ] || failed=1
     done
   done
   missing=$(grep -c " 404 " "$work/$source.log" || true)
