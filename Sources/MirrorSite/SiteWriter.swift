@@ -54,11 +54,13 @@ public final class SiteWriter: Sendable {
         }
         let site = existing ?? SiteManifest()
         manifest = Mutex(site)
-        let saved = site.resources.sorted { $0.value.path.utf8.lexicographicallyPrecedes($1.value.path.utf8) }
-        registry = Mutex(PathRegistry(assignments: saved.map { url, resource in
+        // Sorted as assignments, not as (URL, resource) pairs: a copy of every resource would
+        // be the largest thing a resumed crawl of 100,000 pages holds.
+        let saved = site.resources.map { url, resource in
             PathRegistry.Assignment(url: url, preferred: mapper.path(for: url, contentType: resource.contentType)?.string ?? "",
                                     path: resource.path, sha256: resource.sha256)
-        }, maxSegmentBytes: mapper.maxSegmentBytes))
+        }.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        registry = Mutex(PathRegistry(assignments: saved, maxSegmentBytes: mapper.maxSegmentBytes))
     }
 
     static func manifestPath(_ directory: String) -> String { directory + "/" + SiteManifest.path }
@@ -252,7 +254,10 @@ public final class SiteWriter: Sendable {
     /// Removes kept originals that no file needs any more (their page changed since).
     private func removeUnusedOriginals(_ snapshot: SiteManifest) {
         let folder = directory + "/" + SiteManifest.originalsFolder
-        let used = Set(snapshot.resources.values.filter { $0.file != nil }.map(\.sha256))
+        // No array of the resources themselves on the way (at 100,000 pages, 40 MB at the
+        // crawl's peak of memory): only their digests.
+        var used = Set<String>()
+        for resource in snapshot.resources.values where resource.file != nil { used.insert(resource.sha256) }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !used.contains(name) {
             try? FileManager.default.removeItem(atPath: folder + "/" + name)
         }
