@@ -3,8 +3,8 @@
 # documentation (python3.11-doc, nginx on 127.0.0.1) through `mirror proxy` (a forward proxy)
 # in record mode, then again in replay mode with nginx stopped, each time with a fresh profile
 # (so Chromium's own cache plays no part). Each page's two screenshots must be the same pixel
-# for pixel but for Chromium's own noise (NOISE, below), and the replaying proxy must have
-# answered everything the recording one did.
+# for pixel but for Chromium's own noise (NOISE, in scripts/lib/screenshots.sh), and the
+# replaying proxy must have answered everything the recording one did.
 #   scripts/check-proxy-browser.sh        (KEEP=1 keeps the screenshots and logs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,9 +12,9 @@ scripts/setup nginx python3.11-doc chromium imagemagick curl
 source scripts/lib/release-mirror.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-proxy-browser.XXXXXX")
 source scripts/lib/docs-origin.sh
+source scripts/lib/screenshots.sh
 proxy=""
 trap 'kill $proxy 2>/dev/null || true; nginx -c "$work/nginx.conf" -s stop 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
-pages=(index.html library/os.html tutorial/index.html reference/datamodel.html library/functions.html)
 proxy_port=$(free_port)
 
 run_proxy() {
@@ -29,10 +29,8 @@ browse() {
   local mode=$1 index=0
   shift
   for page in "$@"; do
-    chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1024,1400 \
-      --disable-background-networking --disable-component-update --run-all-compositor-stages-before-draw --virtual-time-budget=5000 --user-data-dir="$work/profile-$mode-$index" \
-      --proxy-server="http://127.0.0.1:$proxy_port" --proxy-bypass-list="<-loopback>" \
-      --screenshot="$work/$mode-$index.png" "$origin/$page" >/dev/null 2>&1
+    screenshot "$origin/$page" "$mode-$index" \
+      --proxy-server="http://127.0.0.1:$proxy_port" --proxy-bypass-list="<-loopback>"
     index=$((index + 1))
   done
 }
@@ -56,14 +54,11 @@ replayed=$(grep -cE "^[^ ]+ GET $origin/" "$work/replay.log" || true)
 misses=$(grep -c " $origin/.*replay-miss" "$work/replay.log" || true)  # the browser's own background requests aside
 echo "record: $recorded requests; replay with the origin stopped: $replayed requests, $misses not recorded, the same status and size for every URL"
 failed=0
-# Chromium's own noise is allowed: at most NOISE pixels, as in check-serve-browser.sh (nginx's
-# page shot six times differed from itself by 7 pixels in 2 shots, one box's antialiased edge).
-NOISE=${NOISE:-100}
 for index in "${!pages[@]}"; do
-  pixels=$(compare -metric AE "$work/record-$index.png" "$work/replay-$index.png" "$work/diff-$index.png" 2>&1 >/dev/null || true)
+  pixels=$(differing_pixels "record-$index" "replay-$index")
   total=$(identify -format '%[fx:w*h]' "$work/record-$index.png")
   echo "${pages[$index]}: $pixels of $total pixels differ"
-  [[ "$pixels" =~ ^[0-9]+$ ]] && [ "$pixels" -le "$NOISE" ] || failed=1
+  within_noise "$pixels" || failed=1
 done
 kill -INT $proxy; wait $proxy || true
 [ "$misses" = "0" ] || { echo "replay missed what record had fetched:" >&2; grep " $origin/.*replay-miss" "$work/replay.log" >&2; failed=1; }

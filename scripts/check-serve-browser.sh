@@ -3,10 +3,8 @@
 # documentation (python3.11-doc) from nginx, then, with nginx stopped, from `mirror serve DIR`
 # and `mirror serve BUNDLE` (not unpacked), each by the page's site path (/library/os.html) and
 # by its path in the folder (/127.0.0.1_PORT/library/os.html), each time with a fresh profile.
-# Every screenshot must match nginx's, pixel for pixel but for Chromium's own noise (at most
-# $NOISE pixels of 1,433,600: nginx's page shot six times differed from itself by 7 pixels in 2
-# shots, the antialiasing of one box's edge; the bug this check found changed 570,459); no
-# request may get a 404.
+# Every screenshot must match nginx's, pixel for pixel but for Chromium's own noise (NOISE, in
+# scripts/lib/screenshots.sh); no request may get a 404.
 #   scripts/check-serve-browser.sh        (KEEP=1 keeps the screenshots and logs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,21 +12,13 @@ scripts/setup nginx python3.11-doc chromium imagemagick curl
 source scripts/lib/release-mirror.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-serve-browser.XXXXXX")
 source scripts/lib/docs-origin.sh
+source scripts/lib/screenshots.sh
 servers=()
-NOISE=${NOISE:-100}
 trap 'kill "${servers[@]}" 2>/dev/null || true; nginx -c "$work/nginx.conf" -s stop 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
-pages=(index.html library/os.html tutorial/index.html reference/datamodel.html library/functions.html)
-
-# Screenshot of URL as FILE.png, with a profile of its own.
-shoot() {
-  chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1024,1400 \
-    --disable-background-networking --disable-component-update --run-all-compositor-stages-before-draw \
-    --virtual-time-budget=5000 --user-data-dir="$work/profile-$2" --screenshot="$work/$2.png" "$1" >/dev/null 2>&1
-}
 
 "$mirror" crawl "$origin/" -o "$work/site" --cache "$work/cache" --quiet || true
 "$mirror" pack "$work/site" -o "$work/site.tar.gz" --quiet
-for index in "${!pages[@]}"; do shoot "$origin/${pages[$index]}" "online-$index"; done
+for index in "${!pages[@]}"; do screenshot "$origin/${pages[$index]}" "online-$index"; done
 nginx -c "$work/nginx.conf" -s stop
 sleep 0.5
 curl -s -o /dev/null "$origin/" && { echo "the origin is still up" >&2; exit 1; }
@@ -45,10 +35,10 @@ for source in site site.tar.gz; do
       path=${pages[$index]}
       [ "$form" = folder ] && path="$host_folder/$path"
       name="$source-$form-$index"
-      shoot "http://127.0.0.1:$serve_port/$path" "$name"
-      pixels=$(compare -metric AE "$work/online-$index.png" "$work/$name.png" "$work/diff-$name.png" 2>&1 >/dev/null || true)
+      screenshot "http://127.0.0.1:$serve_port/$path" "$name"
+      pixels=$(differing_pixels "online-$index" "$name")
       printf '%-12s %-6s %-28s %s differing pixels\n' "$source" "$form" "${pages[$index]}" "$pixels"
-      [[ "$pixels" =~ ^[0-9]+$ ]] && [ "$pixels" -le "$NOISE" ] || failed=1
+      within_noise "$pixels" || failed=1
     done
   done
   missing=$(grep -c " 404 " "$work/$source.log" || true)

@@ -21,7 +21,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    /// Something read while a response was under way.
+    /// Something read: a part of a request, or bytes the decoder could not read.
     private enum Arrival {
         case part(HTTPServerRequestPart)
         case unreadable
@@ -51,12 +51,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let part = unwrapInboundIn(data)
-        if responding || !waiting.isEmpty {
-            waiting.append(.part(part))
-        } else if !closing {
-            read(part, context: context)
-        }
+        arrived(.part(unwrapInboundIn(data)), context)
     }
 
     func read(context: ChannelHandlerContext) {
@@ -69,17 +64,31 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard error is HTTPParserError else { return context.close(promise: nil) }
+        arrived(.unreadable, context)
+    }
+
+    /// Answers `arrival` now, or once the responses before it have ended.
+    private func arrived(_ arrival: Arrival, _ context: ChannelHandlerContext) {
         if responding || !waiting.isEmpty {
-            waiting.append(.unreadable)
+            waiting.append(arrival)
         } else {
-            refuseUnreadable(context)
+            answer(arrival, context)
+        }
+    }
+
+    /// Takes a request's part in hand, or refuses what could not be read; nothing once the
+    /// connection is closing.
+    private func answer(_ arrival: Arrival, _ context: ChannelHandlerContext) {
+        guard !closing else { return }
+        switch arrival {
+        case .part(let part): take(part, context: context)
+        case .unreadable: refuseUnreadable(context)
         }
     }
 
     /// Answers a request the decoder could not read (its head, or the bytes after a request),
     /// then closes: where the next request would start is unknown.
     private func refuseUnreadable(_ context: ChannelHandlerContext) {
-        guard !closing else { return }
         closing = true
         let head = HTTPResponseHead(version: .http1_1, status: .badRequest, headers: ["Connection": "close", "Content-Length": "0"])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
@@ -93,12 +102,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         guard !draining else { return }  // the loop below, further up the stack, goes on
         draining = true
         defer { draining = false }
-        while !responding, !closing, let arrival = waiting.popFirst() {
-            switch arrival {
-            case .part(let part): read(part, context: context)
-            case .unreadable: refuseUnreadable(context)
-            }
-        }
+        while !responding, !closing, let arrival = waiting.popFirst() { answer(arrival, context) }
         if closing { waiting.removeAll() }
         if waiting.isEmpty && readHeld {
             readHeld = false
@@ -107,7 +111,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     /// One part of a request, when no response is under way.
-    private func read(_ part: HTTPServerRequestPart, context: ChannelHandlerContext) {
+    private func take(_ part: HTTPServerRequestPart, context: ChannelHandlerContext) {
         switch part {
         case .head(let requestHead):
             head = requestHead
@@ -153,10 +157,10 @@ final class ConnectionHandler: ChannelDuplexHandler {
         var response = response
         let request = exchange.request
         // The responder may end the connection too (after a refused CONNECT, no request follows).
-        let closing = exchange.refused || !request.isKeepAlive
+        let closes = exchange.refused || !request.isKeepAlive
             || response.headers[canonicalForm: "connection"].contains { $0.lowercased() == "close" }
-        if closing {
-            self.closing = true
+        if closes {
+            closing = true
             response.headers.replaceOrAdd(name: "Connection", value: "close")
         } else if request.version.major == 1 && request.version.minor == 0 {
             response.headers.replaceOrAdd(name: "Connection", value: "keep-alive")
@@ -173,7 +177,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             self.log?(RequestLogLine(client: context.channel.remoteAddress, method: request.method, target: request.uri,
                                      status: Int(code), bytes: bytes, duration: .now - exchange.started,
                                      note: response.logNote))
-            if closing || !complete { context.close(promise: nil) }  // a body cut short must not look whole
+            if closes || !complete { context.close(promise: nil) }  // a body cut short must not look whole
         }
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: response.status, headers: response.headers))),
                       promise: nil)
