@@ -8,9 +8,11 @@ import NIOHTTP1
 /// - while a request body is read, `stallTimeout` may not pass without a part of it arriving;
 /// - while a response is sent, `stallTimeout` may not pass without a write of it completing
 ///   (`ConnectionHandler` sends a large file in pieces, so that their completions show a slow
-///   download's progress). A response that is being worked out has no limit here.
-///   Requests read meanwhile (pipelined) do not change that; once it is sent, the next one
-///   read whole is in hand, and is being worked out.
+///   download's progress). A response that is being worked out has no limit here, nor has its
+///   next piece once the pieces before it are sent: the server's own slowness (a piece being
+///   inflated on a loaded machine) is not the client's stall. Requests read meanwhile
+///   (pipelined) do not change that; once it is sent, the next one read whole is in hand, and
+///   is being worked out.
 ///
 /// One timer follows the current deadline: it checks the deadline when it fires and follows it
 /// when it has moved on, rather than being cancelled and scheduled again for every request and
@@ -22,7 +24,9 @@ final class ConnectionDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private enum State { case awaitingHead, readingBody, handling, responding }
+    /// `responding`: a write of the response is on its way to the client; `producing`: all
+    /// written so far has been sent, and the server works out what comes next.
+    private enum State { case awaitingHead, readingBody, handling, responding, producing }
 
     private let headerTimeout: TimeAmount
     private let stallTimeout: TimeAmount
@@ -37,6 +41,8 @@ final class ConnectionDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     private var requests = 0
     /// A request's head was read and its end not yet.
     private var inRequest = false
+    /// Writes of the current response's body whose completion was asked for and has not come.
+    private var unsent = 0
     private var timer: Scheduled<Void>?
     /// When the timer fires.
     private var timerDue = NIODeadline.distantFuture
@@ -63,11 +69,11 @@ final class ConnectionDeadline: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head, .body:
             inRequest = true
-            if state != .responding && requests == responses { enter(.readingBody, context) }
+            if !isResponding && requests == responses { enter(.readingBody, context) }
         case .end:
             inRequest = false
             requests += 1
-            if state != .responding { state = .handling }
+            if !isResponding { state = .handling }
         }
         context.fireChannelRead(data)
     }
@@ -75,11 +81,19 @@ final class ConnectionDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
         case .head:
+            // Its deadline starts with what follows it: the body (or the end) may take the
+            // server a while to make.
             responses += 1
-            enter(.responding, context)
+            unsent = 0
+            state = .producing
         case .body:
-            if let promise { progress(of: promise, context) { $0.enter(.responding, context) } }
+            if state == .producing { enter(.responding, context) }
+            if let promise {
+                unsent += 1
+                progress(of: promise, context) { $0.pieceSent(context) }
+            }
         case .end:
+            if state == .producing { enter(.responding, context) }
             let promise = promise ?? context.eventLoop.makePromise()
             progress(of: promise, context) { $0.responseSent(context) }
             context.write(data, promise: promise)
@@ -93,8 +107,17 @@ final class ConnectionDeadline: ChannelDuplexHandler, RemovableChannelHandler {
                           _ next: @escaping (ConnectionDeadline) -> Void) {
         let response = responses
         promise.futureResult.assumeIsolated().whenSuccess { [self] in
-            if state == .responding && responses == response { next(self) }
+            if isResponding && responses == response { next(self) }
         }
+    }
+
+    private var isResponding: Bool { state == .responding || state == .producing }
+
+    /// A piece of the response has been sent: the client makes progress; when nothing else
+    /// written is on its way, the server is working out what comes next.
+    private func pieceSent(_ context: ChannelHandlerContext) {
+        unsent -= 1
+        if unsent > 0 { enter(.responding, context) } else { state = .producing }
     }
 
     /// A response has been sent whole: the next request is in hand, or being read, or awaited.
@@ -122,7 +145,8 @@ final class ConnectionDeadline: ChannelDuplexHandler, RemovableChannelHandler {
         timerDue = due
         timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: due) { [self] in
             timer = nil
-            guard state != .handling else { return }  // scheduled again when the response begins
+            // Scheduled again when the response begins, or goes on.
+            guard state != .handling && state != .producing else { return }
             if deadline > due { return schedule(context) }
             context.close(promise: nil)
         }

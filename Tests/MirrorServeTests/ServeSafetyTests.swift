@@ -124,6 +124,18 @@ struct ServeSafetyTests {
         #expect(isWhole)
     }
 
+    /// A server slower to make each piece of a file than the stall timeout (a bundle's file
+    /// inflated on a loaded machine) does not cut a client that reads all it is sent.
+    @Test func aServerSlowToMakeItsPiecesDoesNotCutTheDownload() async throws {
+        let files = GeneratedFiles(size: 3 * GeneratedFiles.Reader.pieceSize, pieceDelay: 0.8)
+        var configuration = Self.stallingConfiguration(headerTimeout: .seconds(1))
+        configuration.stallTimeout = .milliseconds(300)
+        let server = try await HTTPServer.start(configuration, responder: SiteResponder(files: files))
+        defer { Task { await server.shutdown() } }
+        let body = try await Self.download("/big.bin", port: server.port, count: files.size, pause: 0)
+        #expect(body.count == files.size)
+    }
+
     /// A client that stops reading a download is cut off once nothing moves for the stall
     /// timeout; what was in the kernel's buffers by then is all it gets. The client reads again
     /// once the server has closed the connection (a fixed pause was too short on a loaded machine,
@@ -266,12 +278,15 @@ struct GeneratedFiles: SiteFiles {
     final class Reader: SiteFileReader, @unchecked Sendable {
         let fileSize: Int
         private var remaining: Int
-        init(fileSize: Int, count: Int) {
+        private let pieceDelay: Double
+        init(fileSize: Int, count: Int, pieceDelay: Double) {
             self.fileSize = fileSize
             remaining = count
+            self.pieceDelay = pieceDelay
         }
         func next() throws -> ByteBuffer? {
             guard remaining > 0 else { return nil }
+            Thread.sleep(forTimeInterval: pieceDelay)
             let count = min(remaining, Self.pieceSize)
             remaining -= count
             return ByteBuffer(repeating: 0, count: count)
@@ -280,10 +295,13 @@ struct GeneratedFiles: SiteFiles {
     }
 
     let size: Int
+    /// How long making each piece takes (the server's slowness, not the client's).
+    let pieceDelay: Double
     let manifest: SiteManifest
 
-    init(size: Int) {
+    init(size: Int, pieceDelay: Double = 0) {
         self.size = size
+        self.pieceDelay = pieceDelay
         var manifest = SiteManifest()
         manifest.seeds = ["http://example.org/big.bin"]
         manifest.resources["http://example.org/big.bin"] = SiteManifest.Resource(
@@ -294,7 +312,7 @@ struct GeneratedFiles: SiteFiles {
     }
 
     func open(_ path: String, range: Range<Int>) throws -> SiteFile? {
-        path == "example.org/big.bin" ? .reader(Reader(fileSize: size, count: range.count)) : nil
+        path == "example.org/big.bin" ? .reader(Reader(fileSize: size, count: range.count, pieceDelay: pieceDelay)) : nil
     }
 }
 
