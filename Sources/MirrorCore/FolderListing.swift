@@ -9,15 +9,21 @@ public enum FolderListing {
     /// The names of the entries of the folder at `path`, without `.` and `..`; empty when it
     /// cannot be read.
     public static func names(in path: String) -> [String] {
-        guard let directory = opendir(path) else { return [] }
-        defer { closedir(directory) }
         var names: [String] = []
+        forEachName(in: path) { names.append($0) }
+        return names
+    }
+
+    /// Calls `body` with the name of each entry of the folder at `path`, without `.` and `..`,
+    /// as they are read (a folder of 100,000 names is never held whole); none when it cannot be read.
+    public static func forEachName(in path: String, _ body: (String) -> Void) {
+        guard let directory = opendir(path) else { return }
+        defer { closedir(directory) }
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
             }
-            if name != "." && name != ".." { names.append(name) }
+            if name != "." && name != ".." { body(name) }
         }
-        return names
     }
 }

@@ -57,13 +57,13 @@ enum StoredResource {
         else { return nil }
         var record = ResponseRecord(headers: HTTPHeaders(), requestTime: requestTime, responseTime: responseTime, varyKey: varyKey)
         record.headers = headers
-        var resource = SiteManifest.Resource(path: path, status: status, contentType: contentType, size: size, sha256: sha256,
-                                             etag: etag, lastModified: lastModified, record: record)
-        resource.rewrittenFor = rewrittenFor
+        var file: SiteManifest.FileDigest?
         if let fileDigest {
             guard let fileSize = bytes.readInt() else { return nil }
-            resource.file = SiteManifest.FileDigest(sha256: fileDigest, size: fileSize)
+            file = SiteManifest.FileDigest(sha256: fileDigest, size: fileSize)
         }
-        return bytes.isAtEnd ? resource : nil
+        guard bytes.isAtEnd else { return nil }
+        return SiteManifest.Resource(path: path, status: status, contentType: contentType, size: size, sha256: sha256, etag: etag,
+                                     lastModified: lastModified, record: record, rewrittenFor: rewrittenFor, file: file)
     }
 }

@@ -19,33 +19,83 @@ public struct SiteManifest: Sendable, Codable, Equatable {
         }
     }
 
+    /// One saved URL. Its values are held in one shared, immutable object (copied when one
+    /// changes, which only a re-crawl and the rewriting do): the manifest's table then holds a
+    /// reference per URL instead of the ≈ 200 bytes of the values themselves in every bucket —
+    /// at 100,000 URLs, 262,144 buckets, and as many again while the table grows.
     public struct Resource: Sendable, Codable, Equatable {
-        public let path: String
-        public let status: Int
-        public let contentType: String?
+        /// The values of a resource, as the manifest's JSON has them.
+        private struct Values: Sendable, Codable, Equatable {
+            let path: String
+            let status: Int
+            let contentType: String?
+            let size: Int
+            let sha256: String
+            let etag: String?
+            let lastModified: String?
+            var record: ResponseRecord
+            var rewrittenFor: String?
+            var file: FileDigest?
+        }
+
+        private final class Box: Sendable {
+            let values: Values
+            init(_ values: Values) { self.values = values }
+        }
+
+        private var box: Box
+
+        public init(path: String, status: Int, contentType: String?, size: Int, sha256: String,
+                    etag: String?, lastModified: String?, record: ResponseRecord, rewrittenFor: String? = nil,
+                    file: FileDigest? = nil) {
+            box = Box(Values(path: path, status: status, contentType: contentType, size: size, sha256: sha256,
+                             etag: etag, lastModified: lastModified, record: record, rewrittenFor: rewrittenFor, file: file))
+        }
+
+        public init(from decoder: any Decoder) throws { box = Box(try Values(from: decoder)) }
+
+        public func encode(to encoder: any Encoder) throws { try box.values.encode(to: encoder) }
+
+        public static func == (lhs: Resource, rhs: Resource) -> Bool { lhs.box === rhs.box || lhs.box.values == rhs.box.values }
+
+        /// Changes one value: a new box, as others may share this one.
+        private mutating func change(_ body: (inout Values) -> Void) {
+            var values = box.values
+            body(&values)
+            box = Box(values)
+        }
+
+        public var path: String { box.values.path }
+        public var status: Int { box.values.status }
+        public var contentType: String? { box.values.contentType }
         /// Size and SHA-256 of the response body (the original bytes).
-        public let size: Int
-        public let sha256: String
-        public let etag: String?
-        public let lastModified: String?
-        public var record: ResponseRecord
+        public var size: Int { box.values.size }
+        public var sha256: String { box.values.sha256 }
+        public var etag: String? { box.values.etag }
+        public var lastModified: String? { box.values.lastModified }
+        public var record: ResponseRecord {
+            get { box.values.record }
+            set { change { $0.record = newValue } }
+        }
         /// The digest of the link targets (`SiteManifest.linkTargetsDigest`) this file's links
         /// were rewritten against; nil until they are. A file is rewritten again (from its kept
         /// original) when the targets change, so a crawl killed at any moment finishes right.
-        public var rewrittenFor: String?
+        public var rewrittenFor: String? {
+            get { box.values.rewrittenFor }
+            set { change { $0.rewrittenFor = newValue } }
+        }
         /// The file on disk when rewriting changed it; nil when it holds the original bytes.
-        public var file: FileDigest?
+        public var file: FileDigest? {
+            get { box.values.file }
+            set { change { $0.file = newValue } }
+        }
 
-        public init(path: String, status: Int, contentType: String?, size: Int, sha256: String,
-                    etag: String?, lastModified: String?, record: ResponseRecord) {
-            self.path = path
-            self.status = status
-            self.contentType = contentType
-            self.size = size
-            self.sha256 = sha256
-            self.etag = etag
-            self.lastModified = lastModified
-            self.record = record
+        /// Notes both at once (one new box): rewritten against `targets`, into `file`.
+        public mutating func setRewritten(for targets: String?, file: FileDigest?) {
+            change { values in
+                values.rewrittenFor = targets
+                values.file = file
+            }
         }
 
         /// HTML and CSS have links to rewrite.

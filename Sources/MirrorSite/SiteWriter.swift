@@ -104,8 +104,7 @@ public final class SiteWriter: Sendable {
         // The registry shares a file only between URLs with the same body (`/` and `/index.html`):
         // once one of them is saved, the file is in place, in whatever state that one recorded.
         if let shared = manifest.withLock({ manifest in sharers.compactMap { manifest.resources[$0] }.first { $0.path == path } }) {
-            resource.rewrittenFor = shared.rewrittenFor
-            resource.file = shared.file
+            resource.setRewritten(for: shared.rewrittenFor, file: shared.file)
         } else if try !placeStoredBody(stored, at: directory + "/" + path) {
             // Written above, or a stored body that cannot be linked (the cache on another file
             // system, the body damaged): a copy.
@@ -167,43 +166,50 @@ public final class SiteWriter: Sendable {
     /// link targets (each file is independent; a file several URLs share is rewritten once,
     /// as the page of the first of them), then notes in the manifest what was rewritten.
     private func rewriteLinks(knownReferences: KnownReferences?) throws {
-        let (targets, rewritten) = try rewriteFiles(knownReferences: knownReferences)
+        let rewriting = try rewriteFiles(knownReferences: knownReferences)
         // Applied in place once the snapshot the rewriting read is gone: changing the manifest
         // while it is shared would copy its whole table, and returning whole resources would
         // hold a second copy of each (at 100,000 pages, 100 MB more at the crawl's peak).
         manifest.withLock { manifest in
-            for (url, file) in rewritten {
-                manifest.resources[url]?.rewrittenFor = targets
-                manifest.resources[url]?.file = file
+            for (group, file) in zip(rewriting.groups, rewriting.files) {
+                for url in rewriting.urls(group) { manifest.resources[url]?.setRewritten(for: rewriting.targets, file: file) }
             }
         }
     }
 
+    /// What `rewriteFiles` did: the files with links, as (path, URL) pairs in order of path then
+    /// URL, the groups of pairs (one file each) it rewrote, and each group's new file digest
+    /// (nil: its original bytes). Ranges and one array, not a dictionary of arrays: at 100,000
+    /// pages that was 100,000 small arrays at the crawl's peak of memory.
+    private struct Rewriting {
+        var targets: String
+        var pairs: [(path: String, url: String)]
+        var groups: [Range<Int>]
+        var files: [SiteManifest.FileDigest?]
+
+        func urls(_ group: Range<Int>) -> some Sequence<String> { pairs[group].lazy.map(\.url) }
+    }
+
     /// The rewriting of `rewriteLinks`, from a snapshot of the manifest; each resource updated
-    /// is recorded in the ledger once its file is in place. Returns the link targets' digest and
-    /// each URL rewritten with its file's new digest (nil: its original bytes).
-    private func rewriteFiles(knownReferences: KnownReferences?) throws
-        -> (targets: String, rewritten: [(String, SiteManifest.FileDigest?)]) {
+    /// is recorded in the ledger once its file is in place.
+    private func rewriteFiles(knownReferences: KnownReferences?) throws -> Rewriting {
         let snapshot = manifest.withLock { $0 }
         let targets = snapshot.linkTargetsDigest
-        var byPath: [String: [String]] = [:]
-        for (url, resource) in snapshot.resources where resource.kind != nil { byPath[resource.path, default: []].append(url) }
-        let pending = byPath.values.map { $0.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
-            .filter { urls in urls.contains { snapshot.resources[$0]?.rewrittenFor != targets } }
+        let (pairs, groups) = Self.pendingFiles(snapshot, targets: targets)
         let failures = Mutex<[SiteError]>([])
-        let rewritten = Mutex<[(String, SiteManifest.FileDigest?)]>([])
-        DispatchQueue.concurrentPerform(iterations: pending.count) { index in
-            let urls = pending[index]
-            let resource = snapshot.resources[urls[0]]!
+        let files = Mutex([SiteManifest.FileDigest?](repeating: nil, count: groups.count))
+        DispatchQueue.concurrentPerform(iterations: groups.count) { index in
+            let group = pairs[groups[index]]
+            let first = group.first!.url
+            let resource = snapshot.resources[first]!
             do {
-                let file = try rewrite(url: urls[0], resource: resource, manifest: snapshot, knownReferences: knownReferences)
-                for url in urls {
+                let file = try rewrite(url: first, resource: resource, manifest: snapshot, knownReferences: knownReferences)
+                for (_, url) in group {
                     guard var updated = snapshot.resources[url] else { continue }
-                    updated.rewrittenFor = targets
-                    updated.file = file
+                    updated.setRewritten(for: targets, file: file)
                     try record(url, updated)
                 }
-                rewritten.withLock { $0 += urls.map { ($0, file) } }
+                files.withLock { $0[index] = file }
             } catch let error as SiteError {
                 failures.withLock { $0.append(error) }
             } catch {
@@ -211,7 +217,28 @@ public final class SiteWriter: Sendable {
             }
         }
         if let failure = failures.withLock({ $0.first }) { throw failure }
-        return (targets, rewritten.withLock { $0 })
+        return Rewriting(targets: targets, pairs: pairs, groups: groups, files: files.withLock { $0 })
+    }
+
+    /// The files with links, as (path, URL) pairs in order of path then URL, and the groups of
+    /// pairs (one file each) with a URL not rewritten against `targets`.
+    private static func pendingFiles(_ snapshot: SiteManifest, targets: String)
+        -> (pairs: [(path: String, url: String)], groups: [Range<Int>]) {
+        var pairs: [(path: String, url: String)] = []
+        for (url, resource) in snapshot.resources where resource.kind != nil { pairs.append((resource.path, url)) }
+        pairs.sort { a, b in
+            a.path.utf8.elementsEqual(b.path.utf8)
+                ? a.url.utf8.lexicographicallyPrecedes(b.url.utf8) : a.path.utf8.lexicographicallyPrecedes(b.path.utf8)
+        }
+        var groups: [Range<Int>] = []
+        var start = 0
+        while start < pairs.count {
+            var end = start + 1
+            while end < pairs.count, pairs[end].path.utf8.elementsEqual(pairs[start].path.utf8) { end += 1 }
+            if pairs[start..<end].contains(where: { snapshot.resources[$0.url]?.rewrittenFor != targets }) { groups.append(start..<end) }
+            start = end
+        }
+        return (pairs, groups)
     }
 
     /// Rewrites one file; returns the digest of the new file, or nil when nothing changed.
@@ -258,8 +285,8 @@ public final class SiteWriter: Sendable {
         // crawl's peak of memory): only their digests.
         var used = Set<String>()
         for resource in snapshot.resources.values where resource.file != nil { used.insert(resource.sha256) }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !used.contains(name) {
-            try? FileManager.default.removeItem(atPath: folder + "/" + name)
+        FolderListing.forEachName(in: folder) { name in
+            if !used.contains(name) { unlink(folder + "/" + name) }
         }
     }
 
