@@ -19,8 +19,9 @@ enum StoredResource {
         bytes.append(resource.sha256)
         bytes.append(resource.etag)
         bytes.append(resource.lastModified)
-        bytes.append(resource.record.headers.count)
-        for field in resource.record.headers {
+        let headers = resource.record.headers  // unpacked once (each read unpacks them)
+        bytes.append(headers.count)
+        for field in headers {
             bytes.append(field.count)
             for part in field { bytes.append(part) }
         }

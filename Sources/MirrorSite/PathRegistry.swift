@@ -48,11 +48,12 @@ public struct PathRegistry: Sendable {
         var name: String
     }
 
-    /// A file and the URLs saved to it: several only when they share it, with one preferred path and body.
+    /// A file and the URLs saved to it: several only when they share it, with one preferred path
+    /// and body (an array: almost always one URL, and a set takes twice its memory).
     private struct File {
         var preferred: String
         var sha256: String
-        var urls: Set<String>
+        var urls: [String]
     }
 
     private struct Body: Hashable {
@@ -62,7 +63,10 @@ public struct PathRegistry: Sendable {
 
     /// The longest component, in UTF-8 bytes: a suffixed name is cut to fit, keeping its extension.
     public let maxSegmentBytes: Int
-    private var byURL: [String: Assignment] = [:]
+    /// Each URL's path; its preferred path and body are its file's (`files`), which a URL
+    /// shares only with URLs of the same. Not whole assignments: at 100,000 URLs the registry
+    /// was the largest thing a crawl held.
+    private var pathOfURL: [String: String] = [:]
     private var files: [String: File] = [:]
     /// The actual path of every folder, by preferred path.
     private var folders: [String: String] = [:]
@@ -85,10 +89,16 @@ public struct PathRegistry: Sendable {
     }
 
     /// The URLs whose file is `path` (more than one when they share it).
-    public func urls(at path: LocalPath) -> Set<String> { files[path.string]?.urls ?? [] }
+    public func urls(at path: LocalPath) -> Set<String> { Set(files[path.string]?.urls ?? []) }
 
     /// Every URL's assignment, by URL.
-    public var assignments: [Assignment] { byURL.values.sorted { $0.url < $1.url } }
+    public var assignments: [Assignment] {
+        pathOfURL.compactMap { url, path in assignment(of: url, at: path) }.sorted { $0.url < $1.url }
+    }
+
+    private func assignment(of url: String, at path: String) -> Assignment? {
+        files[path].map { Assignment(url: url, preferred: $0.preferred, path: path, sha256: $0.sha256) }
+    }
 
     /// The path of `url`'s file: its preferred path when free, its own path when it has one
     /// already, a shared one, or the preferred path with a suffix (see the type's comment).
@@ -99,13 +109,12 @@ public struct PathRegistry: Sendable {
     public mutating func assign(url: String, preferred: LocalPath, sha256: String) -> LocalPath {
         precondition(preferred.components.count >= 1, "a path has at least a file name")
         let wanted = preferred.string
-        if let current = byURL[url], current.preferred == wanted, let file = files[current.path] {
+        if let path = pathOfURL[url], let file = files[path], file.preferred == wanted {
             if file.sha256 != sha256 {
                 guard file.urls.count == 1 else { return moved(url: url, preferred: preferred, sha256: sha256) }
-                changeBody(of: current.path, to: sha256)
-                byURL[url]?.sha256 = sha256
+                changeBody(of: path, to: sha256)
             }
-            return Self.localPath(current.path)
+            return Self.localPath(path)
         }
         return moved(url: url, preferred: preferred, sha256: sha256)
     }
@@ -126,7 +135,8 @@ public struct PathRegistry: Sendable {
                 ?? Self.joined(folder, freeName(component, in: folder, hashing: "folder " + preferredFolder, isFolder: true))
         }
         let name = freeName(preferred.components.last!, in: folder, hashing: url, isFolder: false)
-        let path = Self.joined(folder, name)
+        let joined = Self.joined(folder, name)
+        let path = joined.utf8.elementsEqual(wanted.utf8) ? wanted : joined  // as a rule, one string kept for both
         record(Assignment(url: url, preferred: wanted, path: path, sha256: sha256))
         return Self.localPath(path)
     }
@@ -150,7 +160,7 @@ public struct PathRegistry: Sendable {
     private func fits(_ assignment: Assignment) -> Bool {
         let preferred = Self.components(assignment.preferred)
         let actual = Self.components(assignment.path)
-        guard byURL[assignment.url] == nil, preferred.count == actual.count, actual.allSatisfy(Self.isSafe) else { return false }
+        guard pathOfURL[assignment.url] == nil, preferred.count == actual.count, actual.allSatisfy(Self.isSafe) else { return false }
         for step in Self.folders(of: assignment) {
             if let known = folders[step.preferred] {
                 guard known == Self.joined(step.parent, step.name) else { return false }
@@ -166,18 +176,26 @@ public struct PathRegistry: Sendable {
 
     /// Takes the names of a consistent assignment.
     private mutating func record(_ assignment: Assignment) {
-        for step in Self.folders(of: assignment) where folders[step.preferred] == nil {
-            folders[step.preferred] = Self.joined(step.parent, step.name)
-            taken.insert(Slot(folder: step.parent, name: Self.folded(step.name)))
+        var folder = ""
+        for step in Self.folders(of: assignment) {
+            if folders[step.preferred] == nil {
+                folders[step.preferred] = Self.joined(step.parent, step.name)
+                taken.insert(Slot(folder: step.parent, name: Self.folded(step.name)))
+            }
+            folder = folders[step.preferred]!
         }
-        taken.insert(Self.slot(of: assignment.path))
-        files[assignment.path, default: File(preferred: assignment.preferred, sha256: assignment.sha256, urls: [])]
-            .urls.insert(assignment.url)
+        // The folder's own string, held once for all its files, not a copy in each file's slot.
+        taken.insert(Slot(folder: folder, name: Self.folded(Self.components(assignment.path).last!)))
+        if files[assignment.path] == nil {
+            files[assignment.path] = File(preferred: assignment.preferred, sha256: assignment.sha256, urls: [assignment.url])
+        } else if files[assignment.path]?.urls.contains(assignment.url) == false {
+            files[assignment.path]?.urls.append(assignment.url)
+        }
         if !assignment.sha256.isEmpty {
             let body = Body(preferred: assignment.preferred, sha256: assignment.sha256)
             if shareable[body] == nil { shareable[body] = assignment.path }
         }
-        byURL[assignment.url] = assignment
+        pathOfURL[assignment.url] = assignment.path
     }
 
     /// The folders an assignment's file is in, outermost first: each one's preferred path, the
@@ -198,13 +216,13 @@ public struct PathRegistry: Sendable {
 
     /// Forgets `url`'s path; its file's name is free again when no other URL holds it.
     private mutating func release(_ url: String) {
-        guard let old = byURL.removeValue(forKey: url) else { return }
-        files[old.path]?.urls.remove(url)
-        guard files[old.path]?.urls.isEmpty == true else { return }
-        files[old.path] = nil
-        taken.remove(Self.slot(of: old.path))
-        let body = Body(preferred: old.preferred, sha256: old.sha256)
-        if shareable[body] == old.path { shareable[body] = nil }
+        guard let path = pathOfURL.removeValue(forKey: url), var file = files[path] else { return }
+        file.urls.removeAll { $0 == url }
+        files[path] = file.urls.isEmpty ? nil : file
+        guard file.urls.isEmpty else { return }
+        taken.remove(Self.slot(of: path))
+        let body = Body(preferred: file.preferred, sha256: file.sha256)
+        if shareable[body] == path { shareable[body] = nil }
     }
 
     /// The body of the file at `path`, held by one URL, changed (a re-crawl).
@@ -259,7 +277,7 @@ public struct PathRegistry: Sendable {
     }
 
     private static func localPath(_ path: String) -> LocalPath {
-        LocalPath(components: components(path))
+        LocalPath(string: path, components: components(path))
     }
 
     /// A `/`-joined path's components, split at every `/` (a `Character` may be `/` with a
