@@ -71,8 +71,10 @@ public struct PathRegistry: Sendable {
     /// The actual path of every folder, by preferred path.
     private var folders: [String: String] = [:]
     private var taken: Set<Slot> = []
-    /// The file holding each preferred path and body, for URLs that may share it.
-    private var shareable: [Body: String] = [:]
+    /// The file holding each preferred path and body, for URLs that may share it, when that
+    /// file is not at its preferred path (rare: a name taken moved it). One at its preferred
+    /// path is found in `files` — a second table of every file took 12 MB at 100,000 URLs.
+    private var movedShareable: [Body: String] = [:]
 
     /// - Parameter maxSegmentBytes: the mapper's (`PathMapper.maxSegmentBytes`).
     public init(maxSegmentBytes: Int = 200) {
@@ -123,7 +125,7 @@ public struct PathRegistry: Sendable {
     private mutating func moved(url: String, preferred: LocalPath, sha256: String) -> LocalPath {
         release(url)
         let wanted = preferred.string
-        if !sha256.isEmpty, let shared = shareable[Body(preferred: wanted, sha256: sha256)] {
+        if let shared = shareableFile(preferred: wanted, sha256: sha256) {
             record(Assignment(url: url, preferred: wanted, path: shared, sha256: sha256))
             return Self.localPath(shared)
         }
@@ -191,10 +193,7 @@ public struct PathRegistry: Sendable {
         } else if files[assignment.path]?.urls.contains(assignment.url) == false {
             files[assignment.path]?.urls.append(assignment.url)
         }
-        if !assignment.sha256.isEmpty {
-            let body = Body(preferred: assignment.preferred, sha256: assignment.sha256)
-            if shareable[body] == nil { shareable[body] = assignment.path }
-        }
+        noteShareable(assignment.path, preferred: assignment.preferred, sha256: assignment.sha256)
         pathOfURL[assignment.url] = assignment.path
     }
 
@@ -214,6 +213,29 @@ public struct PathRegistry: Sendable {
         return steps
     }
 
+    /// A file URLs with this preferred path and body share, if there is one.
+    private func shareableFile(preferred: String, sha256: String) -> String? {
+        guard !sha256.isEmpty else { return nil }
+        if let index = files.index(forKey: preferred), files[index].value.preferred == preferred,
+           files[index].value.sha256 == sha256 {
+            return files[index].key
+        }
+        return movedShareable[Body(preferred: preferred, sha256: sha256)]
+    }
+
+    /// Notes that `path`, with this preferred path, holds the body `sha256` (see `movedShareable`).
+    private mutating func noteShareable(_ path: String, preferred: String, sha256: String) {
+        guard !sha256.isEmpty, !path.utf8.elementsEqual(preferred.utf8) else { return }
+        let body = Body(preferred: preferred, sha256: sha256)
+        if movedShareable[body] == nil { movedShareable[body] = path }
+    }
+
+    /// Notes that `path` no longer holds the body of `file`.
+    private mutating func forgetShareable(_ path: String, _ file: File) {
+        let body = Body(preferred: file.preferred, sha256: file.sha256)
+        if movedShareable[body] == path { movedShareable[body] = nil }
+    }
+
     /// Forgets `url`'s path; its file's name is free again when no other URL holds it.
     private mutating func release(_ url: String) {
         guard let path = pathOfURL.removeValue(forKey: url), var file = files[path] else { return }
@@ -221,18 +243,15 @@ public struct PathRegistry: Sendable {
         files[path] = file.urls.isEmpty ? nil : file
         guard file.urls.isEmpty else { return }
         taken.remove(Self.slot(of: path))
-        let body = Body(preferred: file.preferred, sha256: file.sha256)
-        if shareable[body] == path { shareable[body] = nil }
+        forgetShareable(path, file)
     }
 
     /// The body of the file at `path`, held by one URL, changed (a re-crawl).
     private mutating func changeBody(of path: String, to sha256: String) {
         guard let file = files[path] else { return }
-        let old = Body(preferred: file.preferred, sha256: file.sha256)
-        if shareable[old] == path { shareable[old] = nil }
+        forgetShareable(path, file)
         files[path]?.sha256 = sha256
-        let new = Body(preferred: file.preferred, sha256: sha256)
-        if !sha256.isEmpty && shareable[new] == nil { shareable[new] = path }
+        noteShareable(path, preferred: file.preferred, sha256: sha256)
     }
 
     /// How a case- and normalization-insensitive disk compares names, erring towards "equal":

@@ -5,8 +5,32 @@ import Synchronization
 /// read: that same file, unchanged, is not hashed again, and may be handed out as a descriptor
 /// for the kernel to send (`ResponseBody.openCheckedFile`). A file rewritten or replaced has
 /// another stamp, and is checked again when next read.
+///
+/// Bounded: it keeps the last `generation` to `2 × generation` bodies noted (two generations;
+/// when the newer is full, the older is dropped), so a crawl of 100,000 pages does not hold a
+/// stamp for each (15 MB), and a body is hashed again only after that many others were noted.
 final class CheckedBodies: Sendable {
-    private let stamps = Mutex<[String: PosixIO.FileStamp]>([:])
+    private struct Stamps {
+        var newer: [String: PosixIO.FileStamp] = [:]
+        var older: [String: PosixIO.FileStamp] = [:]
+
+        subscript(digest: String) -> PosixIO.FileStamp? { newer[digest] ?? older[digest] }
+
+        mutating func note(_ digest: String, _ stamp: PosixIO.FileStamp, generation: Int) {
+            if newer.count >= generation && newer[digest] == nil {
+                older = newer
+                newer = [:]
+            }
+            newer[digest] = stamp
+        }
+    }
+
+    private let stamps = Mutex(Stamps())
+    private let generation: Int
+
+    init(generation: Int = 16384) {
+        self.generation = generation
+    }
 
     func contains(_ digest: String) -> Bool {
         stamps.withLock { $0[digest] != nil }
@@ -21,7 +45,7 @@ final class CheckedBodies: Sendable {
     /// unseen; it is remembered only once older.
     func remember(_ digest: String, _ stamp: PosixIO.FileStamp) {
         guard stamp.modified < Int64(Date().timeIntervalSince1970) - 2 else { return }
-        stamps.withLock { $0[digest] = stamp }
+        rememberWritten(digest, stamp)
     }
 
     /// Notes that this process wrote the file with `stamp` and hashed its bytes as it wrote
@@ -30,6 +54,6 @@ final class CheckedBodies: Sendable {
     /// tick as the last write, keeping the size, would go unseen — the same window as between
     /// any check and the use of what it checked.
     func rememberWritten(_ digest: String, _ stamp: PosixIO.FileStamp) {
-        stamps.withLock { $0[digest] = stamp }
+        stamps.withLock { $0.note(digest, stamp, generation: generation) }
     }
 }
