@@ -55,7 +55,7 @@ public final class TestOrigin: Sendable {
                         wrappingChannelSynchronously: channel)
                 }
             }
-        let task = Task(executorPreference: OriginExecutor.shared) {
+        let task = Task(executorPreference: OffPoolExecutor.shared) {
             await withDiscardingTaskGroup { group in
                 try? await server.executeThenClose { connections in
                     for try await connection in connections {

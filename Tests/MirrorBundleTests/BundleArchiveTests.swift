@@ -93,12 +93,14 @@ struct BundleArchiveTests {
     }
 
     @Test(arguments: [0, 16 << 20])
-    func everyFileAndRandomRangesReadRight(cacheCapacity: Int) throws {
-        let (site, archive) = try packed(cacheCapacity: cacheCapacity)
-        #expect(Set(archive.files.keys) == Set(site.files.keys).union([".mirror/manifest.json"]))
-        try Self.expectReadsRight(archive, site.files, seed: Self.seed("everyFileAndRandomRangesReadRight(\(cacheCapacity))"))
-        // Read twice: the second time from the cache when there is one, the same bytes either way.
-        try Self.expectReadsRight(archive, site.files, seed: 1, count: 2)
+    func everyFileAndRandomRangesReadRight(cacheCapacity: Int) async throws {
+        try await offPool {
+            let (site, archive) = try packed(cacheCapacity: cacheCapacity)
+            #expect(Set(archive.files.keys) == Set(site.files.keys).union([".mirror/manifest.json"]))
+            try Self.expectReadsRight(archive, site.files, seed: Self.seed("everyFileAndRandomRangesReadRight(\(cacheCapacity))"))
+            // Read twice: the second time from the cache when there is one, the same bytes either way.
+            try Self.expectReadsRight(archive, site.files, seed: 1, count: 2)
+        }
     }
 
     /// GNU tar writes one gzip member: reads start at access points inside it (zran), not at its start.
@@ -125,63 +127,67 @@ struct BundleArchiveTests {
     }
 
     @Test(arguments: [0, 256 << 10])
-    func manyThreadsReadAtOnce(cacheCapacity: Int) throws {
-        let (site, archive) = try packed(cacheCapacity: cacheCapacity)
-        let paths = site.files.keys.sorted()
-        let seed = Self.seed("manyThreadsReadAtOnce(\(cacheCapacity))")
-        let failures = Mutex<[String]>([])
-        DispatchQueue.concurrentPerform(iterations: 64) { iteration in
-            var random = SeededGenerator(seed: seed &+ UInt64(iteration))
-            for _ in 0..<8 {
-                let path = paths.randomElement(using: &random)!
-                let bytes = site.files[path]!
-                let start = Int.random(in: 0...bytes.count, using: &random)
-                let range = Int.random(in: 0..<3, using: &random) == 0 ? 0..<bytes.count : start..<Int.random(in: start...bytes.count, using: &random)
-                do {
-                    if try Self.read(archive, path, range: range) != Array(bytes[range]) {
-                        failures.withLock { $0.append("\(path) \(range) differs") }
+    func manyThreadsReadAtOnce(cacheCapacity: Int) async throws {
+        try await offPool {
+            let (site, archive) = try packed(cacheCapacity: cacheCapacity)
+            let paths = site.files.keys.sorted()
+            let seed = Self.seed("manyThreadsReadAtOnce(\(cacheCapacity))")
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 64) { iteration in
+                var random = SeededGenerator(seed: seed &+ UInt64(iteration))
+                for _ in 0..<8 {
+                    let path = paths.randomElement(using: &random)!
+                    let bytes = site.files[path]!
+                    let start = Int.random(in: 0...bytes.count, using: &random)
+                    let range = Int.random(in: 0..<3, using: &random) == 0 ? 0..<bytes.count : start..<Int.random(in: start...bytes.count, using: &random)
+                    do {
+                        if try Self.read(archive, path, range: range) != Array(bytes[range]) {
+                            failures.withLock { $0.append("\(path) \(range) differs") }
+                        }
+                    } catch {
+                        failures.withLock { $0.append("\(path) \(range): \(error)") }
                     }
-                } catch {
-                    failures.withLock { $0.append("\(path) \(range): \(error)") }
                 }
             }
+            #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
         }
-        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
     }
 
     /// A member starts every 1 MiB of the tar stream inside large files, and right before a
     /// file's header once the member holds 64 KiB; the same folder packs to the same bytes.
-    @Test func membersStartBeforeFilesOnceTheyHold64KiB() throws {
-        let site = try mirror()
-        let bundle = root + "/site.tar.gz"
-        try BundlePacker().pack(folder: site.folder, to: bundle)
-        var serial = BundlePacker.Options()
-        serial.parallelism = 1
-        try BundlePacker(options: serial).pack(folder: site.folder, to: root + "/again.tar.gz")
-        #expect(FileManager.default.contents(atPath: bundle) == FileManager.default.contents(atPath: root + "/again.tar.gz"))
+    @Test func membersStartBeforeFilesOnceTheyHold64KiB() async throws {
+        try await offPool {
+            let site = try mirror()
+            let bundle = root + "/site.tar.gz"
+            try BundlePacker().pack(folder: site.folder, to: bundle)
+            var serial = BundlePacker.Options()
+            serial.parallelism = 1
+            try BundlePacker(options: serial).pack(folder: site.folder, to: root + "/again.tar.gz")
+            #expect(FileManager.default.contents(atPath: bundle) == FileManager.default.contents(atPath: root + "/again.tar.gz"))
 
-        // The tar stream's layout: header blocks, data padded to 512 bytes.
-        func blocks(_ size: Int) -> Int { 512 + (size + 511) / 512 * 512 }
-        var starts = [0], memberStart = 0, position = 0
-        func advance(_ count: Int) {
-            position += count
-            while position - memberStart >= 1 << 20 {
-                memberStart += 1 << 20
-                starts.append(memberStart)
+            // The tar stream's layout: header blocks, data padded to 512 bytes.
+            func blocks(_ size: Int) -> Int { 512 + (size + 511) / 512 * 512 }
+            var starts = [0], memberStart = 0, position = 0
+            func advance(_ count: Int) {
+                position += count
+                while position - memberStart >= 1 << 20 {
+                    memberStart += 1 << 20
+                    starts.append(memberStart)
+                }
             }
-        }
-        let manifestSize = try #require(FileManager.default.contents(atPath: site.folder + "/.mirror/manifest.json")).count
-        advance(blocks(0) + blocks(manifestSize) + blocks(0))  // .mirror/, its manifest, pages/
-        for (_, bytes) in site.files.sorted(by: { $0.key < $1.key }) {
-            if position - memberStart >= 64 << 10 {
-                memberStart = position
-                starts.append(position)
+            let manifestSize = try #require(FileManager.default.contents(atPath: site.folder + "/.mirror/manifest.json")).count
+            advance(blocks(0) + blocks(manifestSize) + blocks(0))  // .mirror/, its manifest, pages/
+            for (_, bytes) in site.files.sorted(by: { $0.key < $1.key }) {
+                if position - memberStart >= 64 << 10 {
+                    memberStart = position
+                    starts.append(position)
+                }
+                advance(blocks(bytes.count))
             }
-            advance(blocks(bytes.count))
+            let archive = try BundleArchive(path: bundle)
+            #expect(archive.accessPoints.allSatisfy { $0.startsMember }, "no member is over 1 MiB")
+            #expect(archive.accessPoints.map(\.uncompressedOffset) == starts)
+            #expect(starts.count > 8, "the rule made few members: the test proves little")
         }
-        let archive = try BundleArchive(path: bundle)
-        #expect(archive.accessPoints.allSatisfy { $0.startsMember }, "no member is over 1 MiB")
-        #expect(archive.accessPoints.map(\.uncompressedOffset) == starts)
-        #expect(starts.count > 8, "the rule made few members: the test proves little")
     }
 }

@@ -52,7 +52,7 @@ struct CrawlCommandTests {
         // Sent once the crawl has fetched a few pages (so its handler is installed, however slow
         // a loaded machine starts the child), and watched from Dispatch's threads, so a loaded
         // cooperative pool cannot delay the Ctrl-C until the crawl has finished.
-        try await withTaskExecutorPreference(OriginExecutor.shared) {
+        try await withTaskExecutorPreference(OffPoolExecutor.shared) {
             while origin.requests.count < 6 && process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
             process.signal(SIGINT)
             #expect(try await process.exit(polling: .milliseconds(50)) == .exited(130))

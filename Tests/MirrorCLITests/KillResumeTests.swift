@@ -51,7 +51,7 @@ struct KillResumeTests {
             let delay = Duration.microseconds(Int.random(in: 0...30_000, using: &random))
             // Watched from Dispatch's threads: on a loaded run, a watcher on the cooperative pool
             // can wake only after the child has finished, and the kill never lands.
-            let killed = try await withTaskExecutorPreference(OriginExecutor.shared) {
+            let killed = try await withTaskExecutorPreference(OffPoolExecutor.shared) {
                 try await runAndKill(attempts == 0 ? arguments : arguments + ["--resume"], at: moment, after: delay)
             }
             if killed { kills.append("\(moment) + \(delay)") }

@@ -78,18 +78,20 @@ struct PathMapperPropertyTests {
     }
 
     @Test(arguments: [(UInt64(1), 200), (2, 200), (3, 40)])
-    func everyComponentIsSafeAndStaysInside(seed: UInt64, maxBytes: Int) {
-        let (saved, _) = saveAll(count: 10_000, seed: seed, maxBytes: maxBytes) { $0.pick(HostileURLs.contentTypes) }
-        #expect(saved.count > 7_000)
-        for file in saved {
-            for path in [file.preferred, file.path] {
-                #expect(path.components.count >= 2, "\(file.url)")
-                for component in path.components {
-                    if let problem = Self.problem(with: component, maxBytes: maxBytes) {
-                        Issue.record("\(file.url) → \(path): \(problem) in \(component.debugDescription)")
+    func everyComponentIsSafeAndStaysInside(seed: UInt64, maxBytes: Int) async throws {
+        try await offPool {
+            let (saved, _) = saveAll(count: 10_000, seed: seed, maxBytes: maxBytes) { $0.pick(HostileURLs.contentTypes) }
+            #expect(saved.count > 7_000)
+            for file in saved {
+                for path in [file.preferred, file.path] {
+                    #expect(path.components.count >= 2, "\(file.url)")
+                    for component in path.components {
+                        if let problem = Self.problem(with: component, maxBytes: maxBytes) {
+                            Issue.record("\(file.url) → \(path): \(problem) in \(component.debugDescription)")
+                        }
                     }
+                    #expect(Self.staysInside(path), "\(file.url) → \(path)")
                 }
-                #expect(Self.staysInside(path), "\(file.url) → \(path)")
             }
         }
     }
@@ -98,50 +100,52 @@ struct PathMapperPropertyTests {
     /// (and then always do); no two paths are equal on a case- or normalization-insensitive
     /// disk (`String` equality is canonical equivalence), and no file sits where a folder is needed.
     @Test(arguments: [UInt64(11), 12, 13])
-    func registeredURLsNeverCollide(seed: UInt64) {
-        let typeChoices: [(String, (inout HostileURLs) -> String?)] = [
-            ("random per URL", { $0.pick(HostileURLs.contentTypes) }),
-            ("all HTML", { _ in "text/html" }),
-            ("all unknown", { _ in nil }),
-        ]
-        for (label, type) in typeChoices {
-            let (saved, _) = saveAll(count: 8_000, seed: seed, type: type)
-            var holders: [[Unicode.Scalar]: Saved] = [:]
-            var fileOfBody: [String: [Unicode.Scalar]] = [:]
-            var shared = 0
-            for file in saved {
-                let exact = Array(file.path.string.unicodeScalars)
-                if let holder = holders[exact] {
-                    shared += 1
-                    if holder.preferred != file.preferred || holder.sha256 != file.sha256 {
-                        Issue.record("\(label): \(file.url) and \(holder.url) both have \(file.path)")
-                    }
-                }
-                holders[exact] = holders[exact] ?? file
-                let body = file.preferred.string + "\u{0}" + file.sha256
-                if let other = fileOfBody[body], other != exact {
-                    Issue.record("\(label): \(file.url) has the body of a URL preferring \(file.preferred) but not its file")
-                }
-                fileOfBody[body] = fileOfBody[body] ?? exact
-            }
-            #expect(shared > 0, "\(label): no URL shared a file: the sharing rule was not exercised")
-            let folds: [(String) -> String] = [
-                { $0.lowercased() }, { $0.uppercased() }, { $0.precomposedStringWithCompatibilityMapping.lowercased() },
+    func registeredURLsNeverCollide(seed: UInt64) async throws {
+        try await offPool {
+            let typeChoices: [(String, (inout HostileURLs) -> String?)] = [
+                ("random per URL", { $0.pick(HostileURLs.contentTypes) }),
+                ("all HTML", { _ in "text/html" }),
+                ("all unknown", { _ in nil }),
             ]
-            for fold in folds {
-                var owners: [String: [Unicode.Scalar]] = [:]
+            for (label, type) in typeChoices {
+                let (saved, _) = saveAll(count: 8_000, seed: seed, type: type)
+                var holders: [[Unicode.Scalar]: Saved] = [:]
+                var fileOfBody: [String: [Unicode.Scalar]] = [:]
+                var shared = 0
                 for file in saved {
-                    let key = fold(file.path.string)
                     let exact = Array(file.path.string.unicodeScalars)
-                    if let owner = owners[key], owner != exact {
-                        Issue.record("\(label): \(file.path) and \(String(String.UnicodeScalarView(owner))) are one file once folded")
+                    if let holder = holders[exact] {
+                        shared += 1
+                        if holder.preferred != file.preferred || holder.sha256 != file.sha256 {
+                            Issue.record("\(label): \(file.url) and \(holder.url) both have \(file.path)")
+                        }
                     }
-                    owners[key] = exact
+                    holders[exact] = holders[exact] ?? file
+                    let body = file.preferred.string + "\u{0}" + file.sha256
+                    if let other = fileOfBody[body], other != exact {
+                        Issue.record("\(label): \(file.url) has the body of a URL preferring \(file.preferred) but not its file")
+                    }
+                    fileOfBody[body] = fileOfBody[body] ?? exact
                 }
-                for file in saved {
-                    for end in 1..<file.path.components.count {
-                        let folder = file.path.components[..<end].joined(separator: "/")
-                        if owners[fold(folder)] != nil { Issue.record("\(label): \(file.url) needs folder \(folder), a file") }
+                #expect(shared > 0, "\(label): no URL shared a file: the sharing rule was not exercised")
+                let folds: [(String) -> String] = [
+                    { $0.lowercased() }, { $0.uppercased() }, { $0.precomposedStringWithCompatibilityMapping.lowercased() },
+                ]
+                for fold in folds {
+                    var owners: [String: [Unicode.Scalar]] = [:]
+                    for file in saved {
+                        let key = fold(file.path.string)
+                        let exact = Array(file.path.string.unicodeScalars)
+                        if let owner = owners[key], owner != exact {
+                            Issue.record("\(label): \(file.path) and \(String(String.UnicodeScalarView(owner))) are one file once folded")
+                        }
+                        owners[key] = exact
+                    }
+                    for file in saved {
+                        for end in 1..<file.path.components.count {
+                            let folder = file.path.components[..<end].joined(separator: "/")
+                            if owners[fold(folder)] != nil { Issue.record("\(label): \(file.url) needs folder \(folder), a file") }
+                        }
                     }
                 }
             }
@@ -150,55 +154,61 @@ struct PathMapperPropertyTests {
 
     /// A registry rebuilt from its assignments (in any order) holds the same, and gives every
     /// URL its path again whatever order the URLs come back in.
-    @Test func aRebuiltRegistryKeepsEveryPath() {
-        let (saved, registry) = saveAll(count: 6_000, seed: 41) { $0.pick(HostileURLs.contentTypes) }
-        var generator = SeededGenerator(seed: 42)
-        var rebuilt = PathRegistry(assignments: registry.assignments.shuffled(using: &generator))
-        #expect(rebuilt.assignments == registry.assignments)
-        for file in saved.shuffled(using: &generator) {
-            #expect(rebuilt.assign(url: file.url, preferred: file.preferred, sha256: file.sha256) == file.path, "\(file.url)")
+    @Test func aRebuiltRegistryKeepsEveryPath() async throws {
+        try await offPool {
+            let (saved, registry) = saveAll(count: 6_000, seed: 41) { $0.pick(HostileURLs.contentTypes) }
+            var generator = SeededGenerator(seed: 42)
+            var rebuilt = PathRegistry(assignments: registry.assignments.shuffled(using: &generator))
+            #expect(rebuilt.assignments == registry.assignments)
+            for file in saved.shuffled(using: &generator) {
+                #expect(rebuilt.assign(url: file.url, preferred: file.preferred, sha256: file.sha256) == file.path, "\(file.url)")
+            }
         }
     }
 
-    @Test func equivalentURLsShareAPath() {
-        var urls = HostileURLs(generator: SeededGenerator(seed: 21))
-        let mapper = PathMapper()
-        for _ in 0..<5_000 {
-            let url = urls.url()
-            let type = urls.pick(HostileURLs.contentTypes)
-            // URLParts splits at characters, not scalars, so a combining mark after `/` or `:`
-            // can make a normalized URL that does not parse again; such URLs are skipped here.
-            guard let normalized = URLNormalizer.normalize(url), URLParts(normalized) != nil else { continue }
-            let path = mapper.path(for: url, contentType: type)
-            #expect(path == mapper.path(for: normalized, contentType: type), "\(url) vs \(normalized)")
-            #expect(path == mapper.path(for: normalized + "#fragment", contentType: type), "\(url)")
-            #expect(path == mapper.path(for: url, contentType: type), "\(url) is not deterministic")
+    @Test func equivalentURLsShareAPath() async throws {
+        try await offPool {
+            var urls = HostileURLs(generator: SeededGenerator(seed: 21))
+            let mapper = PathMapper()
+            for _ in 0..<5_000 {
+                let url = urls.url()
+                let type = urls.pick(HostileURLs.contentTypes)
+                // URLParts splits at characters, not scalars, so a combining mark after `/` or `:`
+                // can make a normalized URL that does not parse again; such URLs are skipped here.
+                guard let normalized = URLNormalizer.normalize(url), URLParts(normalized) != nil else { continue }
+                let path = mapper.path(for: url, contentType: type)
+                #expect(path == mapper.path(for: normalized, contentType: type), "\(url) vs \(normalized)")
+                #expect(path == mapper.path(for: normalized + "#fragment", contentType: type), "\(url)")
+                #expect(path == mapper.path(for: url, contentType: type), "\(url) is not deterministic")
+            }
         }
     }
 
     /// Writes every registered file into a real folder: nothing fails, nothing lands outside,
     /// and there are as many files as distinct paths (nothing overwritten).
-    @Test func writingEveryFileKeepsThemAll() throws {
-        let root = FileManager.default.temporaryDirectory
-            .appendingPathComponent("mirror-site-\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let (saved, _) = saveAll(count: 4_000, seed: 31) { $0.pick(HostileURLs.contentTypes) }
-        var written: Set<[Unicode.Scalar]> = []
-        for file in saved where written.insert(Array(file.path.string.unicodeScalars)).inserted {
-            let url = root.appendingPathComponent(file.path.string)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            #expect(!FileManager.default.fileExists(atPath: url.path), "\(file.path) written twice")
-            try Data(file.identity.utf8).write(to: url)
+    @Test func writingEveryFileKeepsThemAll() async throws {
+        try await offPool {
+            let root = FileManager.default.temporaryDirectory
+                .appendingPathComponent("mirror-site-\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let (saved, _) = saveAll(count: 4_000, seed: 31) { $0.pick(HostileURLs.contentTypes) }
+            var written: Set<[Unicode.Scalar]> = []
+            for file in saved where written.insert(Array(file.path.string.unicodeScalars)).inserted {
+                let url = root.appendingPathComponent(file.path.string)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                #expect(!FileManager.default.fileExists(atPath: url.path), "\(file.path) written twice")
+                try Data(file.identity.utf8).write(to: url)
+            }
+            let rootPath = root.resolvingSymlinksInPath().path + "/"
+            var files = 0
+            let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
+            while let url = enumerator?.nextObject() as? URL {
+                guard try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true else { continue }
+                files += 1
+                #expect(url.resolvingSymlinksInPath().path.hasPrefix(rootPath))
+            }
+            #expect(files == written.count)
+            #expect(written.count < saved.count, "no URL shared a file")
         }
-        let rootPath = root.resolvingSymlinksInPath().path + "/"
-        var files = 0
-        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
-        while let url = enumerator?.nextObject() as? URL {
-            guard try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true else { continue }
-            files += 1
-            #expect(url.resolvingSymlinksInPath().path.hasPrefix(rootPath))
-        }
-        #expect(files == written.count)
-        #expect(written.count < saved.count, "no URL shared a file")
     }
 }
