@@ -192,6 +192,7 @@ private struct OriginResponder: Sendable {
         var offset = bytes.startIndex
         while offset < bytes.endIndex {
             let end = min(offset + step, bytes.endIndex)
+            if end == bytes.endIndex, let gate = response.beforeLastChunk { await gate() }
             try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes[offset..<end]))))
             offset = end
             if let pause = response.chunkDelay, offset < bytes.endIndex { try await Task.sleep(for: pause) }

@@ -12,6 +12,9 @@ public struct TestResponse: Sendable {
     public var delay: Duration?
     /// Wait this long between body chunks (a slow server).
     public var chunkDelay: Duration?
+    /// Awaited before the last body chunk is sent: a test holds the origin there until it has
+    /// seen what must happen while the origin is still sending, instead of counting on timing.
+    public var beforeLastChunk: (@Sendable () async -> Void)?
     /// Gzip the body and send `Content-Encoding: gzip`.
     public var gzip = false
     /// Announce the full length, send only this many body bytes, then close the connection.
