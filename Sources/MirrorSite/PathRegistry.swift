@@ -91,7 +91,7 @@ public struct PathRegistry: Sendable {
     }
 
     /// The URLs whose file is `path` (more than one when they share it).
-    public func urls(at path: LocalPath) -> Set<String> { Set(files[path.string]?.urls ?? []) }
+    public func urls(at path: LocalPath) -> [String] { files[path.string]?.urls ?? [] }
 
     /// Every URL's assignment, by URL.
     public var assignments: [Assignment] {

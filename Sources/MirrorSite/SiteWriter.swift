@@ -94,7 +94,7 @@ public final class SiteWriter: Sendable {
         }
         let (assigned, sharers) = registry.withLock { registry in
             let path = registry.assign(url: url, preferred: preferred, sha256: digest)
-            return (path, registry.urls(at: path).subtracting([url]))
+            return (path, registry.urls(at: path).filter { $0 != url })
         }
         let path = assigned.string
         var resource = SiteManifest.Resource(
