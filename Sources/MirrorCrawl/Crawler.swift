@@ -19,9 +19,7 @@ public final class Crawler: Sendable {
     private let robots: RobotsCache
     private let frontier: Frontier
     private let report = Mutex(CrawlReport())
-    private let perHostPages = Mutex([String: Int]())
-    /// Pages being fetched now: `--max-pages` counts them, so concurrent workers cannot overshoot it.
-    private let pagesInFlight = Mutex(0)
+    private let pageBudget: PageBudget
     private let sessionTraps: Mutex<SessionTraps>
     private let logger: Logger
     /// Called about once a second with the running totals (the CLI draws a progress line).
@@ -40,6 +38,7 @@ public final class Crawler: Sendable {
         self.robots = RobotsCache(userAgent: configuration.userAgent)
         self.frontier = Frontier(perHost: configuration.perHost, delay: configuration.delay ?? 0, robotsFirst: configuration.obeyRobots)
         self.sessionTraps = Mutex(SessionTraps(parameters: configuration.sessionParameters))
+        self.pageBudget = PageBudget(maxPages: configuration.maxPages, maxPerHost: configuration.maxPagesPerHost)
         self.logger = logger
         self.progress = progress
         self.events = events
@@ -166,9 +165,13 @@ public final class Crawler: Sendable {
 
     private func process(_ item: CrawlItem) async throws {
         guard let url = URLParts(item.url) else { return }
-        if let reason = budgetReason(for: item) { return try skip(item, reason) }
-        if item.role == .page { pagesInFlight.withLock { $0 += 1 } }
-        defer { if item.role == .page { pagesInFlight.withLock { $0 -= 1 } } }
+        if let maxBytes = configuration.maxBytes, report.withLock({ $0.bytes }) >= maxBytes { return try skip(item, .budget) }
+        var admittedPage = false
+        if item.role == .page {
+            if let reason = await pageBudget.admit(host: url.authority) { return try skip(item, reason) }
+            admittedPage = true
+        }
+        defer { if admittedPage { pageBudget.release(host: url.authority) } }
         if configuration.obeyRobots {
             let verdict = await robots.rules(for: url, send: send)
             await frontier.robotsKnown(Frontier.host(of: item.url), crawlDelay: verdict.rules.crawlDelay)
@@ -202,7 +205,10 @@ public final class Crawler: Sendable {
             report.bytes += response.body.count
             if item.role == .page { report.pages += 1 } else { report.requisites += 1 }
         }
-        if item.role == .page { perHostPages.withLock { $0[url.authority, default: 0] += 1 } }
+        if admittedPage {
+            pageBudget.saved(host: url.authority)
+            admittedPage = false
+        }
         // Done only once its links are queued: a kill between the two never loses them.
         try await discover(pageLinks(in: response, url: url, contentType: contentType), from: item)
         try journal.finished(item.url, state: .done, status: response.status, detail: path)
@@ -237,9 +243,17 @@ public final class Crawler: Sendable {
         var request = original
         request.reuseStoredSince = journal.crawlStartedAt
         request.headers.replaceOrAdd(name: "User-Agent", value: configuration.userAgent)
-        await frontier.waitTurn(Frontier.host(of: request.url))
+        let host = Frontier.host(of: request.url)
+        let spaced = await frontier.waitTurn(host)
         let sent = ContinuousClock.now
-        let response = try await client.fetch(request)
+        let response: CacheResponse
+        do {
+            response = try await client.fetch(request)
+            if spaced { await frontier.requestEnded(host) }
+        } catch {
+            if spaced { await frontier.requestEnded(host) }
+            throw error
+        }
         events?(.request(url: request.url, status: response.status, outcome: response.outcome, bytes: response.body.count,
                          milliseconds: Int((ContinuousClock.now - sent).seconds * 1000)))
         return response
@@ -361,19 +375,6 @@ public final class Crawler: Sendable {
     }
 
     // MARK: Budgets and bookkeeping
-
-    private func budgetReason(for item: CrawlItem) -> SkipReason? {
-        let (pages, bytes) = report.withLock { ($0.pages, $0.bytes) }
-        if item.role == .page, let maxPages = configuration.maxPages, pages + pagesInFlight.withLock({ $0 }) >= maxPages {
-            return .maxPages
-        }
-        if let maxBytes = configuration.maxBytes, bytes >= maxBytes { return .budget }
-        if item.role == .page, let perHost = configuration.maxPagesPerHost, let url = URLParts(item.url),
-           perHostPages.withLock({ $0[url.authority, default: 0] }) >= perHost {
-            return .pagesPerHost
-        }
-        return nil
-    }
 
     private func skip(_ item: CrawlItem, _ reason: SkipReason) throws {
         recordSkip(item, reason)

@@ -1,7 +1,8 @@
 /// The breadth-first queue of URLs to fetch, with global and per-host concurrency limits
 /// and per-host politeness. Workers call `next()` and `finished(_:)` around each item, and
 /// `waitTurn(_:)` before each request they send (robots.txt, the URL, each retry), which
-/// spaces a host's requests by its delay (`--delay`, or robots.txt `Crawl-delay` when longer).
+/// spaces a host's requests by its delay (`--delay`, or robots.txt `Crawl-delay` when longer),
+/// counted from the start of the previous request and from its end.
 /// Until a host's robots.txt is known, one item of that host at a time is handed out, so
 /// robots.txt is the first request to every host, page requisites' hosts included.
 ///
@@ -12,12 +13,20 @@ actor Frontier {
         var items: [CrawlItem] = []
         var head = 0
         var active = 0
-        var lastStart: ContinuousClock.Instant?
+        /// When the last request that waited its turn ended (robots.txt's, until it is known).
+        var lastEnd: ContinuousClock.Instant?
         var nextStart: ContinuousClock.Instant?
         var delay: Double
         var robotsKnown: Bool
 
         var isEmpty: Bool { head == items.count }
+
+        var delayDuration: Duration { .milliseconds(Int(delay * 1000)) }
+
+        /// The next request starts at `instant` at the earliest, or later if already booked so.
+        mutating func postpone(to instant: ContinuousClock.Instant) {
+            nextStart = max(nextStart ?? instant, instant)
+        }
 
         mutating func pop() -> CrawlItem {
             let item = items[head]
@@ -85,21 +94,34 @@ actor Frontier {
             queue.robotsKnown = true
             queue.delay = max(crawlDelay ?? 0, defaultDelay)
             // The robots.txt request itself is the last one: the new delay counts from it.
-            if let last = queue.lastStart { queue.nextStart = last + .milliseconds(Int(queue.delay * 1000)) }
+            if let last = queue.lastEnd { queue.postpone(to: last + queue.delayDuration) }
             hosts[host] = queue
             wake()
         }
     }
 
-    /// Waits until `host` may receive another request, and books that moment.
-    func waitTurn(_ host: String) async {
+    /// Waits until `host` may receive another request, and books that moment. True when the
+    /// request's end matters to the spacing (a delay, or robots.txt not known yet, whose
+    /// Crawl-delay counts from it): `requestEnded(_:)` must then follow the request.
+    func waitTurn(_ host: String) async -> Bool {
         while let start = hosts[host]?.nextStart, start > ContinuousClock.now, !Task.isCancelled {
             try? await Task.sleep(until: start, clock: .continuous)
         }
+        let queue = hosts[host] ?? newQueue()
+        if queue.delay > 0 { hosts[host]?.postpone(to: ContinuousClock.now + queue.delayDuration) }
+        return queue.delay > 0 || !queue.robotsKnown
+    }
+
+    /// A request to `host` that waited its turn has been answered (or failed): the next one
+    /// starts a delay after this moment too. Counted from the start alone, the origin could see
+    /// two requests closer than the delay when the first was slow to reach it (a new
+    /// connection); counted from the end as well, it never does.
+    func requestEnded(_ host: String) {
+        var queue = hosts[host] ?? newQueue()
         let now = ContinuousClock.now
-        hosts[host]?.lastStart = now
-        guard let delay = hosts[host]?.delay, delay > 0 else { return }
-        hosts[host]?.nextStart = now + .milliseconds(Int(delay * 1000))
+        queue.lastEnd = now
+        if queue.delay > 0 { queue.postpone(to: now + queue.delayDuration) }
+        hosts[host] = queue
     }
 
     /// Stops handing out work: `next()` returns nil from now on.

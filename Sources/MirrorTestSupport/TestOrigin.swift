@@ -51,15 +51,17 @@ public final class TestOrigin: Sendable {
                     responder.connections.withLockedValue { $0 += 1 }
                     if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls.context)) }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-                        wrappingChannelSynchronously: channel)
+                    let stamper = ArrivalStamper()
+                    try channel.pipeline.syncOperations.addHandler(stamper)
+                    return (try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
+                        wrappingChannelSynchronously: channel), stamper.arrivals)
                 }
             }
         let task = Task(executorPreference: OffPoolExecutor.shared) {
             await withDiscardingTaskGroup { group in
                 try? await server.executeThenClose { connections in
-                    for try await connection in connections {
-                        group.addTask { await responder.serve(connection) }
+                    for try await (connection, arrivals) in connections {
+                        group.addTask { await responder.serve(connection, arrivals: arrivals) }
                     }
                 }
                 group.cancelAll()
@@ -118,15 +120,18 @@ private struct OriginResponder: Sendable {
     let connections = NIOLockedValueBox(0)
     let inFlight = NIOLockedValueBox((now: 0, peak: 0))
 
-    func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
+    func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>,
+               arrivals: NIOLockedValueBox<[Date]>) async {
         try? await connection.executeThenClose { inbound, outbound in
             var head: HTTPRequestHead?
+            var arrival = Date()
             var body: [UInt8] = []
             var closesOnNextRequest = false
             for try await part in inbound {
                 switch part {
                 case .head(let requestHead):
                     head = requestHead
+                    arrival = arrivals.withLockedValue { $0.isEmpty ? Date() : $0.removeFirst() }
                     body = []
                 case .body(var buffer):
                     body += buffer.readBytes(length: buffer.readableBytes) ?? []
@@ -134,7 +139,7 @@ private struct OriginResponder: Sendable {
                     guard let requestHead = head else { continue }
                     let request = TestRequest(
                         method: requestHead.method, uri: requestHead.uri, headers: requestHead.headers,
-                        body: body, time: Date())
+                        body: body, time: arrival)
                     log.withLockedValue { $0.append(request) }
                     if closesOnNextRequest { return }
                     inFlight.withLockedValue { $0.now += 1; $0.peak = max($0.peak, $0.now) }
@@ -200,5 +205,20 @@ private struct OriginResponder: Sendable {
         if cut != nil { return false }  // die mid-body: close without finishing the message
         try await outbound.write(.end(nil))
         return true
+    }
+}
+
+/// Notes when each request head arrives, on the event loop. The task that answers it runs on
+/// the cooperative pool, which a loaded test run may hold for a while: a test of a client's
+/// spacing needs the arrival itself.
+private final class ArrivalStamper: ChannelInboundHandler, Sendable {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    let arrivals = NIOLockedValueBox<[Date]>([])
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head = unwrapInboundIn(data) { arrivals.withLockedValue { $0.append(Date()) } }
+        context.fireChannelRead(data)
     }
 }

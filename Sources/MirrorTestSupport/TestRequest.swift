@@ -8,7 +8,7 @@ public struct TestRequest: Sendable {
     public let uri: String
     public let headers: HTTPHeaders
     public let body: [UInt8]
-    /// When the request was complete.
+    /// When its head arrived (stamped on the event loop, before any task answers it).
     public let time: Date
 
     /// The path without the query.

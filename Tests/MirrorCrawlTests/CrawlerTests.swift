@@ -126,6 +126,27 @@ struct CrawlerTests {
         #expect(fetched(origin).count == 25)
     }
 
+    /// Pages in flight hold the last places of `--max-pages` until they end: one that fails
+    /// leaves its place to the next page, so the crawl saves exactly the limit, no more, no less.
+    @Test func maxPagesIsReachedWhenPagesInFlightFail() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try await origin.shutdown() } }
+        let bad = (1...3).map { "/bad\($0).html" }, good = (1...6).map { "/good\($0).html" }
+        origin.route("/") { _ in .html((bad + good).map { "<a href='\($0)'>x</a>" }.joined()) }
+        for path in bad {
+            origin.route(path) { _ in
+                var response = TestResponse.status(404, "gone")
+                response.delay = .milliseconds(300)
+                return response
+            }
+        }
+        for path in good { origin.route(path) { _ in .html("fine") } }
+        let report = try await harness.crawl([origin.url("/")]) { $0.maxPages = 4; $0.concurrency = 8; $0.perHost = 8 }
+        #expect(report.pages == 4)
+        #expect(report.failures.count == 3)
+        #expect(report.skipped[SkipReason.maxPages.rawValue] == 3)
+    }
+
     @Test func aCancelledCrawlResumesWithoutFetchingTwice() async throws {
         let origin = try await TestOrigin.start()
         defer { Task { try await origin.shutdown() } }
