@@ -12,34 +12,36 @@ scripts/setup nginx wget2 time curl
 source scripts/lib/release-mirror.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-scale-bench.XXXXXX")
 chmod 755 "$work"  # nginx's workers read the site from it
+# Every site is written first and nothing is deleted until the end: on ext4 without a journal,
+# each new inode skips those deleted in the last minutes, so a run right after a deletion pays
+# for it (BENCHMARKS.md). nginx serves $work/site, a link to the site being measured.
+for n in $sizes; do python3 scripts/gen-site.py "$work/site-$n" "$n"; done
 docs=$work/site
-mkdir -p "$docs"
+ln -sfn "site-${sizes%% *}" "$docs"
 source scripts/lib/docs-origin.sh
 source scripts/lib/measure.sh
-crawl=("$mirror" crawl "$origin/" -o "$work/m" --cache "$work/cache" --quiet --concurrency 8 --per-host 8)
+crawl=("$mirror" crawl "$origin/" --quiet --concurrency 8 --per-host 8)
 pages() { find "$1" -name '*.html' -not -path '*/.mirror/*' | wc -l; }
 
 echo "load before: $(uptime)"
 for n in $sizes; do
-  rm -rf "$docs"/* "$work/m" "$work/cache" "$work/wget2"
-  python3 scripts/gen-site.py "$docs" "$n"
-  run "mirror-$n" "${crawl[@]}"
-  echo "mirror $n: $(pages "$work/m") pages, $(tail -1 "$work/mirror-$n.times")"
-  run "wget2-$n" bash -c "mkdir -p '$work/wget2' && cd '$work/wget2' && wget2 -q -r -l 0 -k -p --max-threads=8 '$origin/'"
-  echo "wget2 $n: $(pages "$work/wget2") pages, $(tail -1 "$work/wget2-$n.times")"
+  ln -sfn "site-$n" "$docs"
+  run "mirror-$n" "${crawl[@]}" -o "$work/mirror-$n" --cache "$work/mirror-$n-cache"
+  echo "mirror $n: $(pages "$work/mirror-$n") pages, $(tail -1 "$work/mirror-$n.times")"
+  run "wget2-$n" bash -c "mkdir -p '$work/wget2-$n' && cd '$work/wget2-$n' && wget2 -q -r -l 0 -k -p --max-threads=8 '$origin/'"
+  echo "wget2 $n: $(pages "$work/wget2-$n") pages, $(tail -1 "$work/wget2-$n.times")"
 done
 echo "load after: $(uptime)"
 
 # --resume after a kill -9 at half the largest site's pages: seconds until its first request.
 half=$(( ${sizes##* } / 2 ))
-rm -rf "$work/m" "$work/cache"
 : > "$work/access.log"
-"${crawl[@]}" & pid=$!
+"${crawl[@]}" -o "$work/kill" --cache "$work/kill-cache" & pid=$!
 until [ "$(wc -l < "$work/access.log")" -ge "$half" ] || ! kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
 kill -9 "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
 before=$(wc -l < "$work/access.log")
 start=$(date +%s.%N)
-"${crawl[@]}" --resume & pid=$!
+"${crawl[@]}" -o "$work/kill" --cache "$work/kill-cache" --resume & pid=$!
 until [ "$(wc -l < "$work/access.log")" -gt "$before" ] || ! kill -0 "$pid" 2>/dev/null; do sleep 0.01; done
 first=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.2f}')" "$start" "$(date +%s.%N)")
 kill -9 "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true

@@ -42,11 +42,6 @@ public struct PathRegistry: Sendable {
         }
     }
 
-    /// A name in a folder (the folder's actual path, "" for the output folder), folded.
-    private struct Slot: Hashable {
-        var folder: String
-        var name: String
-    }
 
     /// A file and the URLs saved to it: several only when they share it, with one preferred path
     /// and body (an array: almost always one URL, and a set takes twice its memory).
@@ -70,7 +65,11 @@ public struct PathRegistry: Sendable {
     private var files: [String: File] = [:]
     /// The actual path of every folder, by preferred path.
     private var folders: [String: String] = [:]
-    private var taken: Set<Slot> = []
+    /// Every name taken, as the `slot` of its folder and folded name: a 64-bit hash, not the
+    /// strings (a set of 100,000 pairs of strings took 8 MB). Two names with one hash would make
+    /// the second look taken, so it would get a suffix: a longer name, still unique and the
+    /// same on every run; no two names taken ever share a hash.
+    private var taken: Set<UInt64> = []
     /// The file holding each preferred path and body, for URLs that may share it, when that
     /// file is not at its preferred path (rare: a name taken moved it). One at its preferred
     /// path is found in `files` — a second table of every file took 12 MB at 100,000 URLs.
@@ -145,7 +144,7 @@ public struct PathRegistry: Sendable {
 
     /// `name` when no name in `folder` folds to the same, else `name` with a suffix.
     private func freeName(_ name: String, in folder: String, hashing key: String, isFolder: Bool) -> String {
-        guard taken.contains(Slot(folder: folder, name: Self.folded(name))) else { return name }
+        guard taken.contains(Self.slot(folder, name)) else { return name }
         let split = isFolder ? nil : PathMapper.splitExtension(name[...])
         let (stem, ext) = split.map { ($0.0, "." + $0.1) } ?? (name[...], "")
         let hash = ShortHash.of(key, bytes: 2)
@@ -153,7 +152,7 @@ public struct PathRegistry: Sendable {
         while true {
             let mark = "~" + hash + (attempt == 1 ? "" : "-\(attempt)")
             let candidate = Self.cut(stem, toBytes: maxSegmentBytes - mark.utf8.count - ext.utf8.count) + mark + ext
-            if !taken.contains(Slot(folder: folder, name: Self.folded(candidate))) { return candidate }
+            if !taken.contains(Self.slot(folder, candidate)) { return candidate }
             attempt += 1
         }
     }
@@ -166,7 +165,7 @@ public struct PathRegistry: Sendable {
         for step in Self.folders(of: assignment) {
             if let known = folders[step.preferred] {
                 guard known == Self.joined(step.parent, step.name) else { return false }
-            } else if taken.contains(Slot(folder: step.parent, name: Self.folded(step.name))) {
+            } else if taken.contains(Self.slot(step.parent, step.name)) {
                 return false
             }
         }
@@ -182,12 +181,11 @@ public struct PathRegistry: Sendable {
         for step in Self.folders(of: assignment) {
             if folders[step.preferred] == nil {
                 folders[step.preferred] = Self.joined(step.parent, step.name)
-                taken.insert(Slot(folder: step.parent, name: Self.folded(step.name)))
+                taken.insert(Self.slot(step.parent, step.name))
             }
             folder = folders[step.preferred]!
         }
-        // The folder's own string, held once for all its files, not a copy in each file's slot.
-        taken.insert(Slot(folder: folder, name: Self.folded(Self.components(assignment.path).last!)))
+        taken.insert(Self.slot(folder, Self.components(assignment.path).last!))
         if files[assignment.path] == nil {
             files[assignment.path] = File(preferred: assignment.preferred, sha256: assignment.sha256, urls: [assignment.url])
         } else if files[assignment.path]?.urls.contains(assignment.url) == false {
@@ -281,10 +279,25 @@ public struct PathRegistry: Sendable {
         return String(view)
     }
 
-    private static func slot(of path: String) -> Slot {
+    private static func slot(of path: String) -> UInt64 {
         var components = components(path)
         let name = components.removeLast()
-        return Slot(folder: components.joined(separator: "/"), name: folded(name))
+        return slot(components.joined(separator: "/"), name)
+    }
+
+    /// The key of `name` in `folder` (its actual path, "" for the output folder) in `taken`:
+    /// FNV-1a of the folder, a NUL (in no component) and the folded name. Stable across runs and
+    /// machines, unlike `hashValue`, so names come out the same on every run.
+    private static func slot(_ folder: String, _ name: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ byte: UInt8) {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        for byte in folder.utf8 { add(byte) }
+        add(0)
+        for byte in folded(name).utf8 { add(byte) }
+        return hash
     }
 
     private static func isSafe(_ component: String) -> Bool {
