@@ -12,6 +12,9 @@ struct ResponseRecordTests {
         [["one part"], ["three", "parts", "here"], []],
         [["Set-Cookie", String(repeating: "é", count: 70)], ["Link", String(repeating: "<x>; rel=preload, ", count: 1000)]],
         [["nul\u{0}inside", "tab\tand\nnewline"], ["🙂", "\u{1F600}\u{301}"]],
+        // Common names are packed as codes: in either case, alone, with more parts, and near misses.
+        [["Server", "nginx"], ["content-type", "text/css"], ["Content-TYPE", "x"], ["ETag"], ["Date", "a", "b"],
+         ["Vary", ""], ["Servers", "y"], ["Last-Modified", String(repeating: "z", count: 300)]],
     ]
 
     @Test(arguments: fields) func fieldsRoundTrip(fields: [[String]]) throws {
@@ -23,6 +26,14 @@ struct ResponseRecordTests {
         #expect(object["headers"] as? [[String]] == fields)
         #expect(Set(object.keys) == ["headers", "requestTime", "responseTime", "varyKey"])
         #expect(try JSONDecoder().decode(ResponseRecord.self, from: json) == record)
+    }
+
+    /// A response's usual names take a byte each, so a record per URL holds mostly values.
+    @Test func commonNamesArePackedAsCodes() {
+        let fields = [["Server", "nginx"], ["Content-Type", "text/html"], ["ETag", "\"1\""], ["accept-ranges", "bytes"]]
+        let packed = HeaderFields.pack(fields)
+        #expect(packed.count == fields.reduce(0) { $0 + 2 + 1 + $1[1].utf8.count })
+        #expect(HeaderFields.unpack(packed) == fields)
     }
 
     @Test func headersKeepTheirOrderAndRepeats() {
