@@ -16,26 +16,29 @@ source scripts/lib/measure.sh
 requests() { wc -l < "$work/access.log"; }
 
 # The re-crawls go into the cold crawl's folder, as a nightly job updating its copy does;
-# "mirror-maxage-new" re-crawls from the warm cache into a new, empty folder.
+# "mirror-maxage-new" re-crawls from the warm cache into a new, empty folder. Each round writes
+# into folders of its own and nothing is deleted until the end: on ext4 without a journal, a run
+# right after a deletion pays for it (BENCHMARKS.md, crawl cost at scale).
 for i in $(seq "$runs"); do
-  rm -rf "$work/m-cold" "$work/m-new" "$work/cache" "$work/wget" "$work/wget2"
-  run mirror-cold "$mirror" crawl "$origin/" -o "$work/m-cold" --cache "$work/cache" --quiet
+  out=$work/round-$i
+  mkdir -p "$out"
+  run mirror-cold "$mirror" crawl "$origin/" -o "$out/m-cold" --cache "$out/cache" --quiet
   : > "$work/access.log"
-  run mirror-maxage "$mirror" crawl "$origin/" -o "$work/m-cold" --cache "$work/cache" --quiet --max-age 3600
+  run mirror-maxage "$mirror" crawl "$origin/" -o "$out/m-cold" --cache "$out/cache" --quiet --max-age 3600
   echo "$(requests)" >> "$work/maxage.requests"
-  run mirror-maxage-new "$mirror" crawl "$origin/" -o "$work/m-new" --cache "$work/cache" --quiet --max-age 3600
+  run mirror-maxage-new "$mirror" crawl "$origin/" -o "$out/m-new" --cache "$out/cache" --quiet --max-age 3600
   : > "$work/access.log"
-  run mirror-refresh "$mirror" crawl "$origin/" -o "$work/m-cold" --cache "$work/cache" --quiet --refresh
+  run mirror-refresh "$mirror" crawl "$origin/" -o "$out/m-cold" --cache "$out/cache" --quiet --refresh
   grep -c '" 304 ' "$work/access.log" >> "$work/refresh.304s" || true
-  run wget bash -c "cd '$work' && mkdir -p wget && cd wget && wget -q -m -k -p -E -e robots=off '$origin/'"
-  run wget2 bash -c "cd '$work' && mkdir -p wget2 && cd wget2 && wget2 -q --max-threads=8 -m -k -p -E --robots=off '$origin/'"
+  run wget bash -c "cd '$out' && mkdir -p wget && cd wget && wget -q -m -k -p -E -e robots=off '$origin/'"
+  run wget2 bash -c "cd '$out' && mkdir -p wget2 && cd wget2 && wget2 -q --max-threads=8 -m -k -p -E --robots=off '$origin/'"
 done
 
 # T_lx (issue 15): libxml2's own parse, on one thread with callbacks that do nothing, of exactly
 # the HTML pages the cold crawl fetched (each page's kept original, or its saved file when it
 # needed no rewriting), best of 3 passes.
 mkdir -p "$work/pages"
-python3 - "$work/m-cold" "$work/pages" <<'PY'
+python3 - "$out/m-cold" "$work/pages" <<'PY'
 import json, os, sys
 folder, pages = sys.argv[1], sys.argv[2]
 resources = json.load(open(f"{folder}/.mirror/manifest.json"))["resources"].values()
@@ -71,7 +74,7 @@ echo
 # mirror writes one folder per host (host_port); wget keeps host:port; wget2 drops the port.
 for pair in "mirror:m-cold/127.0.0.1_$port" "wget:wget/127.0.0.1:$port" "wget2:wget2/127.0.0.1"; do
   printf '%s: ' "${pair%%:*}"
-  python3 ../shared/tools/offline-check.py "$work/${pair#*:}" --origin "$origin" 2>/dev/null | tail -1 || true
+  python3 ../shared/tools/offline-check.py "$out/${pair#*:}" --origin "$origin" 2>/dev/null | tail -1 || true
 done
 printf 'origin itself (--http): '
 python3 ../shared/tools/offline-check.py "$docs" --http 2>/dev/null | tail -1 || true
