@@ -246,14 +246,10 @@ public final class Crawler: Sendable {
         let host = Frontier.host(of: request.url)
         let spaced = await frontier.waitTurn(host)
         let sent = ContinuousClock.now
-        let response: CacheResponse
-        do {
-            response = try await client.fetch(request)
-            if spaced { await frontier.requestEnded(host) }
-        } catch {
-            if spaced { await frontier.requestEnded(host) }
-            throw error
-        }
+        let outcome: Result<CacheResponse, any Error>
+        do { outcome = .success(try await client.fetch(request)) } catch { outcome = .failure(error) }
+        if spaced { await frontier.requestEnded(host) }
+        let response = try outcome.get()
         events?(.request(url: request.url, status: response.status, outcome: response.outcome, bytes: response.body.count,
                          milliseconds: Int((ContinuousClock.now - sent).seconds * 1000)))
         return response

@@ -35,33 +35,26 @@ final class PageBudget: Sendable {
         self.maxPerHost = maxPerHost
     }
 
+    /// What `admit` found: the page counted, a limit reached, or places held by pages in flight.
+    private enum Outcome { case admitted, skipped(SkipReason), wait }
+
     /// Counts a page of `host` in flight and returns nil, or returns the limit its saved pages
     /// have reached. Waits while pages in flight hold the last places.
     func admit(host: String) async -> SkipReason? {
         guard maxPages != nil || maxPerHost != nil else { return nil }
         while true {
-            var reason: SkipReason?
-            var admitted = false
+            var outcome = Outcome.wait
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let waits = state.withLock { state in
-                    let total = state.total.decision(under: maxPages)
-                    let perHost = state.perHost[host, default: Count()].decision(under: maxPerHost)
-                    switch (total, perHost) {
-                    case (.full, _): reason = .maxPages
-                    case (_, .full): reason = .pagesPerHost
-                    case (.admitted, .admitted):
-                        state.total.inFlight += 1
-                        state.perHost[host, default: Count()].inFlight += 1
-                        admitted = true
-                    default:
-                        state.waiting.append(continuation)
-                        return true
-                    }
-                    return false
+                state.withLock { state in
+                    outcome = take(&state, host: host)
+                    if case .wait = outcome { state.waiting.append(continuation) } else { continuation.resume() }
                 }
-                if !waits { continuation.resume() }
             }
-            if admitted || reason != nil { return reason }
+            switch outcome {
+            case .admitted: return nil
+            case .skipped(let reason): return reason
+            case .wait: continue
+            }
         }
     }
 
@@ -71,14 +64,27 @@ final class PageBudget: Sendable {
     /// An admitted page ended unsaved (failed, skipped, redirected): its place is free again.
     func release(host: String) { settle(host: host, saved: false) }
 
+    private func take(_ state: inout State, host: String) -> Outcome {
+        let perHost = maxPerHost == nil ? Count() : state.perHost[host, default: Count()]
+        switch (state.total.decision(under: maxPages), perHost.decision(under: maxPerHost)) {
+        case (.full, _): return .skipped(.maxPages)
+        case (_, .full): return .skipped(.pagesPerHost)
+        case (.admitted, .admitted):
+            state.total.inFlight += 1
+            if maxPerHost != nil { state.perHost[host, default: Count()].inFlight += 1 }
+            return .admitted
+        default: return .wait
+        }
+    }
+
     private func settle(host: String, saved: Bool) {
         guard maxPages != nil || maxPerHost != nil else { return }
         let waiters = state.withLock { state in
             state.total.inFlight -= 1
-            state.perHost[host, default: Count()].inFlight -= 1
-            if saved {
-                state.total.saved += 1
-                state.perHost[host, default: Count()].saved += 1
+            if saved { state.total.saved += 1 }
+            if maxPerHost != nil {
+                state.perHost[host, default: Count()].inFlight -= 1
+                if saved { state.perHost[host, default: Count()].saved += 1 }
             }
             defer { state.waiting.removeAll() }
             return state.waiting
