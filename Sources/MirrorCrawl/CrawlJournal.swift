@@ -1,4 +1,5 @@
 import Foundation
+public import MirrorCache
 import MirrorHTML
 import MirrorSQLite
 public import MirrorSite
@@ -40,6 +41,10 @@ public final class CrawlJournal: SiteLedger {
     private static let batchAge: Duration = .milliseconds(200)
 
     private let connection: Mutex<Connection>
+    /// The cache the crawl stores into. Its pending entries commit before each batch of records
+    /// (a saved file is a link to a stored body), so that no record outlives, after a kill, the
+    /// entry it names: a cache that commits in groups loses only what the journal lost too.
+    private let cache: CacheStore?
     /// Held open with an exclusive lock for the journal's lifetime: one crawl per folder.
     private let lock: Int32
     /// When the crawl this journal continues started (seconds since 1970): what the cache
@@ -51,8 +56,10 @@ public final class CrawlJournal: SiteLedger {
 
     /// Opens the journal of the crawl folder `folder` (created if needed); `fresh` starts a new
     /// crawl (the folder's saved resources are kept), otherwise the crawl it holds continues.
-    /// Fails when another process is crawling into the same folder.
-    public init(folder: String, fresh: Bool) throws {
+    /// Fails when another process is crawling into the same folder. `cache`: the cache the crawl
+    /// stores into, whose pending entries commit before each batch of records.
+    public init(folder: String, fresh: Bool, cache: CacheStore? = nil) throws {
+        self.cache = cache
         try FileManager.default.createDirectory(atPath: folder + "/.mirror", withIntermediateDirectories: true)
         lock = open(folder + "/.mirror/journal.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard lock >= 0 else { throw CrawlJournalError.cannotLock(folder: folder, reason: String(cString: strerror(errno))) }
@@ -203,7 +210,7 @@ public final class CrawlJournal: SiteLedger {
 
     /// Commits every pending record.
     public func flush() throws {
-        try connection.withLock { try Self.commit(&$0) }
+        try connection.withLock { try commit(&$0) }
     }
 
     // MARK: Group commit
@@ -214,15 +221,16 @@ public final class CrawlJournal: SiteLedger {
             connection.pending.append(record)
             let oldest = connection.oldestPending ?? now
             connection.oldestPending = oldest
-            if connection.pending.count >= Self.batchSize || now - oldest >= Self.batchAge { try Self.commit(&connection) }
+            if connection.pending.count >= Self.batchSize || now - oldest >= Self.batchAge { try commit(&connection) }
         }
     }
 
-    private static func commit(_ connection: inout Connection) throws {
+    private func commit(_ connection: inout Connection) throws {
         guard !connection.pending.isEmpty else { return }
+        try cache?.commitPending()
         let database = connection.database
         try database.transaction {
-            for record in connection.pending { try write(record, to: database) }
+            for record in connection.pending { try Self.write(record, to: database) }
         }
         connection.pending.removeAll(keepingCapacity: true)
         connection.oldestPending = nil

@@ -26,10 +26,12 @@ public struct CrawlHarness: Sendable {
         clientConfiguration.mode = mode
         clientConfiguration.timeout = .seconds(10)
         clientConfiguration.maxBodySize = maxBodySize
-        let store = try CacheStore(directory: cache)
+        var storeConfiguration = CacheStore.Configuration()
+        storeConfiguration.groupCommit = CacheStore.GroupCommit()
+        let store = try CacheStore(directory: cache, configuration: storeConfiguration)
         let client = CachingClient(store: store, transport: transport, configuration: clientConfiguration)
         let output = root + "/" + name
-        let journal = try CrawlJournal(folder: output, fresh: !resume)
+        let journal = try CrawlJournal(folder: output, fresh: !resume, cache: store)
         let crawler = Crawler(configuration: configuration, client: client,
                               output: try SiteWriter(directory: output, ledger: journal, bodies: store), journal: journal)
         return try await crawler.run(resume: resume)

@@ -98,9 +98,7 @@ final class CacheIndex: @unchecked Sendable {
     /// Inserts or replaces an entry and counts it as a user of its body. Returns the bodies
     /// no entry uses any more (the body the entry used before, if it changed and was its last user).
     func upsert(_ entry: CacheEntry) throws -> [(digest: String, size: Int)] {
-        let previous = try database.statement("SELECT digest FROM entries WHERE id = ?").firstRow([.text(entry.id)]) {
-            $0.string(0)
-        }
+        let previous = try digest(ofEntry: entry.id)
         try database.statement("INSERT OR REPLACE INTO entries (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
             .run([
                 .text(entry.id), .text(entry.method), .text(entry.url), .text(entry.varyKey),
@@ -115,6 +113,11 @@ final class CacheIndex: @unchecked Sendable {
             """).run([.text(entry.digest), .integer(Int64(entry.size))])
         if try refs(entry.digest) == 1 { try addBodyBytes(entry.size) }  // a new body
         return try previous.map { try release($0) } ?? []
+    }
+
+    /// The body digest of the entry `id`, if it has a row.
+    func digest(ofEntry id: String) throws -> String? {
+        try database.statement("SELECT digest FROM entries WHERE id = ?").firstRow([.text(id)]) { $0.string(0) }
     }
 
     func updateHead(id: String, headers: String, requestTime: Double, responseTime: Double) throws {

@@ -75,10 +75,7 @@ extension CacheStore {
         for folder in FolderListing.names(in: directory + "/entries") {
             for name in FolderListing.names(in: "\(directory)/entries/\(folder)") {
                 let path = "\(directory)/entries/\(folder)/\(name)"
-                guard let size = PosixIO.fileSize(path), size < 1 << 20,
-                      let bytes = try? PosixIO.readFile(path, expectedSize: size), let entry = EntryFile.decode(bytes),
-                      Self.bodyIsIntact(path: bodyPath(entry.digest), digest: entry.digest, size: entry.size)
-                else {
+                guard let entry = indexableEntry(at: path) else {
                     PosixIO.remove(path)
                     continue
                 }
@@ -91,6 +88,35 @@ extension CacheStore {
             }
         }
         return recovered.count
+    }
+
+    /// Indexes the entries that stores killed before their group committed had in place (their
+    /// `PendingLog`s list them), then removes those logs. Entries that have a row, or whose
+    /// metadata file or body is not whole, are left out. Returns how many entries were indexed.
+    func recoverAbandonedGroups() throws -> Int {
+        var recovered = 0
+        for log in PendingLog.abandoned(in: pendingFolder) {
+            let entries = log.ids.filter { $0.utf8.count == 64 && $0.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) } }
+                .compactMap { indexableEntry(at: metadataPath($0)) }
+            try withIndex { index in
+                try index.database.transaction {
+                    for entry in entries where try index.digest(ofEntry: entry.id) == nil {
+                        _ = try index.upsert(entry)
+                        recovered += 1
+                    }
+                }
+            }
+            PosixIO.remove(log.path)
+        }
+        return recovered
+    }
+
+    /// The entry a metadata file describes, when the file is whole and its body intact.
+    private func indexableEntry(at path: String) -> CacheEntry? {
+        guard let size = PosixIO.fileSize(path), size < 1 << 20,
+              let bytes = try? PosixIO.readFile(path, expectedSize: size), let entry = EntryFile.decode(bytes),
+              Self.bodyIsIntact(path: bodyPath(entry.digest), digest: entry.digest, size: entry.size) else { return nil }
+        return entry
     }
 
     static func bodyIsIntact(path: String, digest: String, size: Int) -> Bool {

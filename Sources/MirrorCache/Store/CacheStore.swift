@@ -14,10 +14,12 @@ import Synchronization
 ///     bodies/ab/abcd…       bodies named by their SHA-256, each stored once
 ///     entries/ab/<id>       each entry's metadata, to rebuild a lost index
 ///     tmp/0 … tmp/f/        bodies being written (16 folders: `TemporaryFolder`)
+///     pending/<pid>-<n>     ids of entries whose group has not committed (`PendingLog`)
 ///
 /// Writes: a body streams into a file of `tmp/` while hashed, is renamed to its digest, its
-/// metadata file written, and only then the index row committed — so after `kill -9`
-/// at any moment every committed entry is whole and no partial body is ever indexed.
+/// metadata file written, and only then the index row committed (at once, or with its group:
+/// `Configuration.groupCommit`) — so after `kill -9` at any moment every committed entry is
+/// whole and no partial body is ever indexed.
 /// Durability: no fsync per entry (it would cost more than the download); `synchronize()`
 /// flushes the file system and checkpoints the WAL, and the crawler calls it at the end.
 /// After a power loss an entry whose body did not reach the disk fails its digest check
@@ -39,8 +41,26 @@ public final class CacheStore: Sendable {
         public var memoryMaxBodySize: Int = 256 << 10
         /// The clock, in seconds since the epoch (tests move it).
         public var now: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        /// Commit index rows in groups instead of one transaction per entry (nil). A kill then
+        /// loses the rows of the group not yet committed (their bodies stay, as orphans until
+        /// stored again): for a writer that can redo them, as a crawl does from its journal.
+        public var groupCommit = GroupCommit.eachEntry
 
         public init() {}
+    }
+
+    /// How large or old a group of entries may grow before its rows commit.
+    public struct GroupCommit: Sendable {
+        public var entries: Int
+        public var age: Duration
+
+        public init(entries: Int = 512, age: Duration = .milliseconds(200)) {
+            self.entries = entries
+            self.age = age
+        }
+
+        /// Every entry's row commits as it is stored.
+        public static let eachEntry = GroupCommit(entries: 1, age: .zero)
     }
 
     private struct State {
@@ -52,6 +72,10 @@ public final class CacheStore: Sendable {
         /// when another process has committed (`CacheIndex.dataVersion`).
         var known: [String: [CacheEntry]] = [:]
         var knownVersion: Int64 = -1
+        /// Stored entries whose rows commit with their group (`Configuration.groupCommit`).
+        var pending = PendingEntries()
+        /// Their ids, on disk, for the next store to open the folder if this one is killed.
+        var log: PendingLog?
     }
 
     /// URLs in `State.known` at most (it is emptied when full).
@@ -80,12 +104,20 @@ public final class CacheStore: Sendable {
         let indexPath = directory + "/index.sqlite"
         let indexWasLost = !PosixIO.exists(indexPath)
         let index = try Self.openIndex(indexPath)
-        state = Mutex(State(index: index, lastFlush: configuration.now()))
+        let log = configuration.groupCommit.entries > 1 ? try PendingLog(folder: directory + "/pending") : nil
+        state = Mutex(State(index: index, lastFlush: configuration.now(), log: log))
         memory = MemoryTier(capacity: configuration.memoryCapacity, maxBodySize: configuration.memoryMaxBodySize)
         if indexWasLost {
             let recovered = try rebuildIndex()
             if recovered > 0 { logger.notice("the cache index was missing; rebuilt \(recovered) entries from their metadata") }
         }
+        let recovered = try recoverAbandonedGroups()
+        if recovered > 0 { logger.info("indexed \(recovered) entries that a killed writer stored but had not committed") }
+    }
+
+    /// A group not committed yet commits now (a writer that forgot `synchronize()`).
+    deinit {
+        _ = try? state.withLock { try commitPending(&$0) }
     }
 
     static func openIndex(_ path: String) throws -> CacheIndex {
@@ -112,6 +144,7 @@ public final class CacheStore: Sendable {
     /// Every stored variant of `url`.
     public func entries(for url: String) throws -> [CacheEntry] {
         try state.withLock { state in
+            if state.pending.contains(url: url) { _ = try commitPending(&state) }
             let version = try state.index.dataVersion()
             if version != state.knownVersion {
                 state.known.removeAll(keepingCapacity: true)
@@ -333,22 +366,44 @@ public final class CacheStore: Sendable {
 
     func metadataPath(_ id: String) -> String { "\(directory)/entries/\(id.prefix(2))/\(id)" }
 
+    var pendingFolder: String { directory + "/pending" }
+
     func writeMetadata(_ entry: CacheEntry) throws {
         try PosixIO.writeFile(metadataPath(entry.id), EntryFile.encode(entry))
     }
 
+    /// Commits `entry`'s row with its group: at once, or when the group is due.
     private func commit(_ entry: CacheEntry) throws {
-        let (orphans, total) = try withIndex { index -> ([String], Int) in
-            let orphans = try index.database.transaction {
-                try index.upsert(entry).map(\.digest)
-            }
-            return (orphans, try index.totalBodyBytes())
+        let aboveHighWatermark = try state.withLock { state in
+            try state.log?.append(entry.id)
+            return state.pending.add(entry, limits: configuration.groupCommit) ? try commitPending(&state) : false
         }
+        if aboveHighWatermark { try prune() }
+    }
+
+    /// Commits the rows of the entries stored so far whose group has not committed yet
+    /// (`Configuration.groupCommit`): a writer whose own records name cache entries calls it
+    /// before committing them, so that no record outlives, after a kill, the entry it names.
+    public func commitPending() throws {
+        if try state.withLock({ try commitPending(&$0) }) { try prune() }
+    }
+
+    /// Commits the pending group in one transaction and deletes the bodies it left unused; true
+    /// when the bodies are then above the high watermark (the caller prunes, outside the lock).
+    /// On failure the group stays pending, and the next commit tries it again.
+    private func commitPending(_ state: inout State) throws -> Bool {
+        guard !state.pending.isEmpty else { return false }
+        let index = state.index
+        let entries = state.pending.entries
+        let orphans = try index.database.transaction { try entries.flatMap { try index.upsert($0).map(\.digest) } }
+        _ = state.pending.take()
+        try state.log?.clear()
+        state.known.removeAll(keepingCapacity: true)
         deleteBodies(orphans)
-        if Double(total) > Double(configuration.diskCapacity) * configuration.highWatermark {
-            logger.debug("cache above high watermark, evicting", metadata: ["bytes": "\(total)"])
-            try prune()
-        }
+        let total = try index.totalBodyBytes()
+        guard Double(total) > Double(configuration.diskCapacity) * configuration.highWatermark else { return false }
+        logger.debug("cache above high watermark, evicting", metadata: ["bytes": "\(total)"])
+        return true
     }
 
     func remove(ids: [String]) throws {
@@ -390,11 +445,12 @@ public final class CacheStore: Sendable {
         }
     }
 
-    /// Runs `body` with the index, holding the lock, and forgets the entries looked up before
-    /// (`body` may change them). With `flushingAccess`, pending access times are written first
-    /// (for eviction and listings; lookups need not pay for it).
+    /// Runs `body` with the index, holding the lock, once the pending group has committed, and
+    /// forgets the entries looked up before (`body` may change them). With `flushingAccess`,
+    /// pending access times are written first (for eviction and listings; lookups need not pay for it).
     func withIndex<T>(flushingAccess: Bool = false, _ body: (CacheIndex) throws -> T) throws -> T {
         try state.withLock { state in
+            _ = try commitPending(&state)
             if flushingAccess && !state.pendingAccess.isEmpty { flushAccess(&state) }
             state.known.removeAll(keepingCapacity: true)
             return try body(state.index)

@@ -1,0 +1,111 @@
+import Foundation
+@testable import MirrorCache
+import NIOHTTP1
+import Testing
+
+/// A store that commits its index rows in groups: another process sees an entry only once its
+/// group committed, this process sees it at once, and nothing waits longer than the group's limits.
+@Suite("Cache store: group commit")
+struct GroupCommitTests {
+    let folder = TemporaryDirectory("group-commit")
+
+    func open(entries: Int = 3, age: Duration = .seconds(3600)) throws -> CacheStore {
+        var configuration = CacheStore.Configuration()
+        configuration.groupCommit = CacheStore.GroupCommit(entries: entries, age: age)
+        return try CacheStore(directory: folder.path, configuration: configuration)
+    }
+
+    /// What another process sees: a store of its own on the same folder (its own SQLite connection).
+    func committedCount() throws -> Int {
+        try CacheStore(directory: folder.path).statistics().entries
+    }
+
+    @discardableResult
+    func put(_ store: CacheStore, _ url: String, _ text: String) throws -> CacheEntry {
+        let writer = try store.makeBodyWriter()
+        try writer.write(Array(text.utf8))
+        let head = CachedResponseHead(status: 200, headers: ["Content-Type": "text/plain"], requestTime: 1000, responseTime: 1001)
+        return try store.store(url: url, request: [:], head: head, body: writer)
+    }
+
+    @Test func rowsCommitOnceTheGroupIsFull() throws {
+        let store = try open(entries: 3)
+        try put(store, "http://a.test/1", "one")
+        try put(store, "http://a.test/2", "two")
+        #expect(try committedCount() == 0)
+        #expect(folder.files(under: "bodies").count == 2, "the bodies are in place before their rows")
+        try put(store, "http://a.test/3", "three")
+        #expect(try committedCount() == 3)
+    }
+
+    @Test func aGroupOlderThanItsAgeCommitsWithTheNextEntry() async throws {
+        let store = try open(entries: 100, age: .milliseconds(50))
+        try put(store, "http://a.test/1", "one")
+        try await Task.sleep(for: .milliseconds(80))
+        #expect(try committedCount() == 0)
+        try put(store, "http://a.test/2", "two")
+        #expect(try committedCount() == 2)
+    }
+
+    @Test func thisProcessFindsAPendingEntryAtOnce() throws {
+        let store = try open()
+        let stored = try put(store, "http://a.test/x", "hello")
+        let found = try #require(try store.entry(for: "http://a.test/x", request: [:]))
+        #expect(found == stored)
+        #expect(try store.body(of: found)?.collect() == Array("hello".utf8))
+        #expect(try committedCount() == 1, "looking a pending URL up commits its group")
+    }
+
+    @Test func commitPendingAndEveryOtherUseOfTheIndexCommitTheGroup() throws {
+        let store = try open()
+        try put(store, "http://a.test/1", "one")
+        try store.commitPending()
+        #expect(try committedCount() == 1)
+        try put(store, "http://a.test/2", "two")
+        #expect(try store.statistics().entries == 2)
+        #expect(try committedCount() == 2)
+        try put(store, "http://a.test/3", "three")
+        try store.synchronize()
+        #expect(try committedCount() == 3)
+    }
+
+    @Test func aReplacedBodyGoesWhenTheReplacementCommits() throws {
+        let store = try open()
+        try put(store, "http://a.test/x", "old")
+        try store.commitPending()
+        try put(store, "http://a.test/x", "new")
+        #expect(folder.files(under: "bodies").count == 2, "the old body is still the committed entry's")
+        try store.commitPending()
+        #expect(folder.files(under: "bodies").count == 1)
+        let found = try #require(try store.entry(for: "http://a.test/x", request: [:]))
+        #expect(try store.body(of: found)?.collect() == Array("new".utf8))
+    }
+
+    @Test func entriesAKilledStoreHadNotCommittedAreIndexedByTheNextOne() throws {
+        let store = try open()
+        try put(store, "http://a.test/1", "one")
+        try put(store, "http://a.test/2", "two")
+        // The folder as a kill -9 leaves it now: bodies and metadata in place, no rows, the log unlocked.
+        let killed = TemporaryDirectory("group-commit-killed")
+        try FileManager.default.removeItem(atPath: killed.path)
+        try FileManager.default.copyItem(atPath: folder.path, toPath: killed.path)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: killed.path + "/pending").count == 1)
+        let reopened = try CacheStore(directory: killed.path)
+        #expect(try reopened.statistics().entries == 2)
+        let two = try #require(try reopened.entry(for: "http://a.test/2", request: [:]))
+        #expect(try reopened.body(of: two)?.collect() == Array("two".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: killed.path + "/pending").isEmpty)
+        // A live store's log is locked: a store opened beside it takes nothing from it.
+        #expect(try committedCount() == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/pending").count == 1)
+    }
+
+    @Test func aStoreLetGoCommitsItsGroup() throws {
+        do {
+            let store = try open()
+            try put(store, "http://a.test/1", "one")
+        }
+        #expect(try committedCount() == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/pending").isEmpty)
+    }
+}
