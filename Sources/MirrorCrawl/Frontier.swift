@@ -1,8 +1,9 @@
 /// The breadth-first queue of URLs to fetch, with global and per-host concurrency limits
 /// and per-host politeness. Workers call `next()` and `finished(_:)` around each item, and
 /// `waitTurn(_:)` before each request they send (robots.txt, the URL, each retry), which
-/// spaces a host's requests by its delay (`--delay`, or robots.txt `Crawl-delay` when longer),
-/// counted from the start of the previous request and from its end.
+/// spaces a host's requests by its delay (`--delay`, or robots.txt `Crawl-delay` when longer):
+/// a host with a delay has one request in flight at a time, each starting a delay after the
+/// previous one's start and after its end.
 /// Until a host's robots.txt is known, one item of that host at a time is handed out, so
 /// robots.txt is the first request to every host, page requisites' hosts included.
 ///
@@ -16,6 +17,10 @@ actor Frontier {
         /// When the last request that waited its turn ended (robots.txt's, until it is known).
         var lastEnd: ContinuousClock.Instant?
         var nextStart: ContinuousClock.Instant?
+        /// Whether a request that waited its turn has not ended yet (`requestEnded(_:)`).
+        var requestInFlight = false
+        /// Requests waiting for that one to end.
+        var waitingForEnd: [CheckedContinuation<Void, Never>] = []
         var delay: Double
         var robotsKnown: Bool
 
@@ -102,26 +107,41 @@ actor Frontier {
 
     /// Waits until `host` may receive another request, and books that moment. True when the
     /// request's end matters to the spacing (a delay, or robots.txt not known yet, whose
-    /// Crawl-delay counts from it): `requestEnded(_:)` must then follow the request.
+    /// Crawl-delay counts from it): `requestEnded(_:)` must then follow the request, and until
+    /// it does no other request to `host` starts. Spaced from the start alone, two requests in
+    /// flight at once could reach the origin closer than the delay (the first slow to arrive:
+    /// a new connection, a busy machine).
     func waitTurn(_ host: String) async -> Bool {
-        while let start = hosts[host]?.nextStart, start > ContinuousClock.now, !Task.isCancelled {
-            try? await Task.sleep(until: start, clock: .continuous)
+        if hosts[host] == nil { hosts[host] = newQueue() }
+        while !Task.isCancelled {
+            let queue = hosts[host]!
+            if queue.requestInFlight && (queue.delay > 0 || !queue.robotsKnown) {
+                await withCheckedContinuation { hosts[host]!.waitingForEnd.append($0) }
+            } else if let start = queue.nextStart, start > ContinuousClock.now {
+                try? await Task.sleep(until: start, clock: .continuous)
+            } else {
+                break
+            }
         }
-        let queue = hosts[host] ?? newQueue()
-        if queue.delay > 0 { hosts[host]?.postpone(to: ContinuousClock.now + queue.delayDuration) }
-        return queue.delay > 0 || !queue.robotsKnown
+        let queue = hosts[host]!
+        let spaced = queue.delay > 0 || !queue.robotsKnown
+        if queue.delay > 0 { hosts[host]!.postpone(to: ContinuousClock.now + queue.delayDuration) }
+        if spaced { hosts[host]!.requestInFlight = true }
+        return spaced
     }
 
-    /// A request to `host` that waited its turn has been answered (or failed): the next one
-    /// starts a delay after this moment too. Counted from the start alone, the origin could see
-    /// two requests closer than the delay when the first was slow to reach it (a new
-    /// connection); counted from the end as well, it never does.
+    /// A request to `host` that waited its turn has been answered (or failed): the next one may
+    /// start, a delay after this moment too.
     func requestEnded(_ host: String) {
         var queue = hosts[host] ?? newQueue()
         let now = ContinuousClock.now
         queue.lastEnd = now
         if queue.delay > 0 { queue.postpone(to: now + queue.delayDuration) }
+        queue.requestInFlight = false
+        let waiters = queue.waitingForEnd
+        queue.waitingForEnd.removeAll()
         hosts[host] = queue
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Stops handing out work: `next()` returns nil from now on.

@@ -39,6 +39,25 @@ struct PolitenessAndTrapTests {
         }
     }
 
+    /// With a delay, a host has one request in flight at a time: a slow answer holds the next
+    /// request back (spaced from starts alone, requests 0.1 s apart that take 0.3 s each overlap),
+    /// so the origin sees the spacing however late a request reaches it.
+    @Test func aHostWithADelayHasOneRequestInFlight() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try await origin.shutdown() } }
+        origin.route("/") { _ in .html((1...4).map { "<a href='/p\($0).html'>p</a>" }.joined()) }
+        for index in 1...4 {
+            origin.route("/p\(index).html") { _ in
+                var response = TestResponse.html("page \(index)")
+                response.delay = .milliseconds(300)
+                return response
+            }
+        }
+        let report = try await harness.crawl([origin.url("/")]) { $0.delay = 0.1; $0.concurrency = 8; $0.perHost = 4 }
+        #expect(report.pages == 5)
+        #expect(origin.peakRequestsInFlight == 1)
+    }
+
     /// A link with a session id is followed the first time; the chain of new ids is cut and counted.
     @Test func aSessionIDLinkIsFetchedOnceThenTheChainIsCut() async throws {
         let origin = try await TestOrigin.start()
