@@ -27,10 +27,15 @@ public final class OffPoolExecutor: TaskExecutor {
     }
 }
 
-/// Runs `body` — a test's long synchronous work — on a thread of its own (a serial queue's:
-/// Dispatch gives those a thread even when its pool is busy, as the cooperative pool is a
-/// Dispatch pool on Linux), so that it does not hold one of the cooperative pool's threads
-/// while other tests' servers wait for it.
+/// Runs `body` — a test's long synchronous work — on the one thread of `offPoolQueue` (a serial
+/// queue's: Dispatch gives those a thread even when its pool is busy, as the cooperative pool is
+/// a Dispatch pool on Linux), so that it does not hold one of the cooperative pool's threads
+/// while other tests' servers wait for it. One at a time: with a thread each, nine such tests
+/// ran at once on two cores, and the servers under test, a thread each of the pool among eleven
+/// busy ones, answered a proxy test's request too late for its 60 s receive timeout (2 of 4
+/// full runs).
 public func offPool<T>(_ body: () throws -> T) async throws -> T {
-    try await withTaskExecutorPreference(OffPoolExecutor(queue: DispatchQueue(label: "mirror.test-off-pool"))) { try body() }
+    try await withTaskExecutorPreference(OffPoolExecutor(queue: offPoolQueue)) { try body() }
 }
+
+private let offPoolQueue = DispatchQueue(label: "mirror.test-off-pool")
