@@ -2,7 +2,10 @@
 // it can, printing a line after each commit, until it is killed (the tests send SIGKILL
 // at random moments and then check what the cache holds).
 //
-//     mirror-cache-torture DIR SEED
+//     mirror-cache-torture DIR SEED [group]
+//
+// With `group`, index rows commit in groups of 16 (as a crawl's do, in larger groups): a line
+// then says the entry is stored, its row committed or its id in the store's pending log.
 //
 // Each body names its URL and sequence number and is otherwise a pure function of them,
 // so a reader can tell an intact body from a damaged or mixed-up one.
@@ -12,12 +15,14 @@ import MirrorTestSupport
 import NIOHTTP1
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3, let seed = UInt64(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: mirror-cache-torture DIR SEED\n".utf8))
+guard (3...4).contains(arguments.count), let seed = UInt64(arguments[2]), arguments.count == 3 || arguments[3] == "group" else {
+    FileHandle.standardError.write(Data("usage: mirror-cache-torture DIR SEED [group]\n".utf8))
     exit(2)
 }
 var generator = SeededGenerator(seed: seed)
-let store = try CacheStore(directory: arguments[1])
+var configuration = CacheStore.Configuration()
+if arguments.count == 4 { configuration.groupCommit = CacheStore.GroupCommit(entries: 16, age: .seconds(3600)) }
+let store = try CacheStore(directory: arguments[1], configuration: configuration)
 var sequence = 0
 while true {
     sequence += 1

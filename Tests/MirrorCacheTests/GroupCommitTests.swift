@@ -81,6 +81,18 @@ struct GroupCommitTests {
         #expect(try store.body(of: found)?.collect() == Array("new".utf8))
     }
 
+    @Test func aBodyGivenUpAndTakenAgainInOneGroupStays() throws {
+        let store = try open(entries: 10)
+        try put(store, "http://a.test/1", "shared")
+        try store.commitPending()
+        try put(store, "http://a.test/1", "changed")  // gives the shared body up…
+        try put(store, "http://a.test/2", "shared")  // …which the next entry of the group takes again
+        try store.commitPending()
+        let two = try #require(try store.entry(for: "http://a.test/2", request: [:]))
+        #expect(try store.body(of: two)?.collect() == Array("shared".utf8))
+        #expect(folder.files(under: "bodies").count == 2)
+    }
+
     @Test func entriesAKilledStoreHadNotCommittedAreIndexedByTheNextOne() throws {
         let store = try open()
         try put(store, "http://a.test/1", "one")

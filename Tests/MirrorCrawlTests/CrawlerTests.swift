@@ -143,8 +143,10 @@ struct CrawlerTests {
         for path in good { origin.route(path) { _ in .html("fine") } }
         let report = try await harness.crawl([origin.url("/")]) { $0.maxPages = 4; $0.concurrency = 8; $0.perHost = 8 }
         #expect(report.pages == 4)
-        #expect(report.failures.count == 3)
-        #expect(report.skipped[SkipReason.maxPages.rawValue] == 3)
+        // Which pages get the places depends on which worker asks first (a loaded run gave one
+        // to a good page before the third bad one): three good ones are saved after the root,
+        // and each bad one failed in flight, giving its place up, or never got one.
+        #expect(report.failures.count + (report.skipped[SkipReason.maxPages.rawValue] ?? 0) == 6)
     }
 
     @Test func aCancelledCrawlResumesWithoutFetchingTwice() async throws {

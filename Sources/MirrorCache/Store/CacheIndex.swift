@@ -143,6 +143,14 @@ final class CacheIndex: @unchecked Sendable {
         try database.statement("SELECT id FROM entries WHERE digest = ?").rows([.text(digest)]) { $0.string(0) }
     }
 
+    /// Upserts `entries` in order; returns the bodies none of them, nor any other entry, uses
+    /// at the end (a body one entry gave up may be taken again by a later one of the same group).
+    func upsert(_ entries: [CacheEntry]) throws -> [String] {
+        var released: [String] = []
+        for entry in entries { released += try upsert(entry).map(\.digest) }
+        return try Set(released).filter { try refs($0) == 0 }.sorted()
+    }
+
     private func refs(_ digest: String) throws -> Int {
         try database.statement("SELECT refs FROM bodies WHERE digest = ?").firstRow([.text(digest)]) { $0.int(0) } ?? 0
     }

@@ -91,21 +91,25 @@ extension CacheStore {
     }
 
     /// Indexes the entries that stores killed before their group committed had in place (their
-    /// `PendingLog`s list them), then removes those logs. Entries that have a row, or whose
-    /// metadata file or body is not whole, are left out. Returns how many entries were indexed.
+    /// `PendingLog`s hold their metadata), then removes those logs. A record is the latest store
+    /// of its URL and variant that the killed store made, so it replaces an older row (a kill test
+    /// lost newer responses when any row was kept), and its metadata file is written again from
+    /// it. Records whose body is not whole are left out. Returns how many entries got a row or
+    /// another body.
     func recoverAbandonedGroups() throws -> Int {
         var recovered = 0
         for log in PendingLog.abandoned(in: pendingFolder) {
-            let entries = log.ids.filter { $0.utf8.count == 64 && $0.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) } }
-                .compactMap { indexableEntry(at: metadataPath($0)) }
-            try withIndex { index in
+            let entries = log.records.compactMap(EntryFile.decode).filter { entry in
+                Self.bodyIsIntact(path: bodyPath(entry.digest), digest: entry.digest, size: entry.size)
+            }
+            let orphans = try withIndex { index in
                 try index.database.transaction {
-                    for entry in entries where try index.digest(ofEntry: entry.id) == nil {
-                        _ = try index.upsert(entry)
-                        recovered += 1
-                    }
+                    for entry in entries where try index.digest(ofEntry: entry.id) != entry.digest { recovered += 1 }
+                    return try index.upsert(entries)
                 }
             }
+            for entry in entries { try writeMetadata(entry) }
+            for digest in orphans { PosixIO.remove(bodyPath(digest)) }
             PosixIO.remove(log.path)
         }
         return recovered

@@ -14,7 +14,7 @@ import Synchronization
 ///     bodies/ab/abcd…       bodies named by their SHA-256, each stored once
 ///     entries/ab/<id>       each entry's metadata, to rebuild a lost index
 ///     tmp/0 … tmp/f/        bodies being written (16 folders: `TemporaryFolder`)
-///     pending/<pid>-<n>     ids of entries whose group has not committed (`PendingLog`)
+///     pending/<pid>-<n>     metadata of entries whose group has not committed (`PendingLog`)
 ///
 /// Writes: a body streams into a file of `tmp/` while hashed, is renamed to its digest, its
 /// metadata file written, and only then the index row committed (at once, or with its group:
@@ -74,7 +74,7 @@ public final class CacheStore: Sendable {
         var knownVersion: Int64 = -1
         /// Stored entries whose rows commit with their group (`Configuration.groupCommit`).
         var pending = PendingEntries()
-        /// Their ids, on disk, for the next store to open the folder if this one is killed.
+        /// Their metadata, on disk, for the next store to open the folder if this one is killed.
         var log: PendingLog?
     }
 
@@ -248,8 +248,9 @@ public final class CacheStore: Sendable {
         } else {
             PosixIO.remove(body.temporaryPath)  // an identical body already stored is kept
         }
-        try writeMetadata(entry)
-        try commit(entry)
+        let metadata = EntryFile.encode(entry)
+        try PosixIO.writeFile(metadataPath(entry.id), metadata)
+        try commit(entry, metadata: metadata)
         if let bytes = body.retained, bytes.count == size { memory.put(digest, bytes) }
         return entry
     }
@@ -372,10 +373,11 @@ public final class CacheStore: Sendable {
         try PosixIO.writeFile(metadataPath(entry.id), EntryFile.encode(entry))
     }
 
-    /// Commits `entry`'s row with its group: at once, or when the group is due.
-    private func commit(_ entry: CacheEntry) throws {
+    /// Commits `entry`'s row with its group: at once, or when the group is due (its metadata
+    /// goes to the pending log until then).
+    private func commit(_ entry: CacheEntry, metadata: [UInt8]) throws {
         let aboveHighWatermark = try state.withLock { state in
-            try state.log?.append(entry.id)
+            try state.log?.append(metadata)
             return state.pending.add(entry, limits: configuration.groupCommit) ? try commitPending(&state) : false
         }
         if aboveHighWatermark { try prune() }
@@ -395,7 +397,7 @@ public final class CacheStore: Sendable {
         guard !state.pending.isEmpty else { return false }
         let index = state.index
         let entries = state.pending.entries
-        let orphans = try index.database.transaction { try entries.flatMap { try index.upsert($0).map(\.digest) } }
+        let orphans = try index.database.transaction { try index.upsert(entries) }
         _ = state.pending.take()
         try state.log?.clear()
         state.known.removeAll(keepingCapacity: true)

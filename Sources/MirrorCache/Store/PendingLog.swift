@@ -5,12 +5,15 @@ import Darwin
 #endif
 import MirrorCore
 
-/// The ids of the entries a store has in place (body renamed, metadata file written) whose rows
-/// have not committed yet (group commit), a line each, in a file of `pending/` that the store
-/// holds under an exclusive `flock` while it is open. A kill releases the lock and leaves the
-/// file: the next store to open the folder finds it (`abandoned(in:)`), indexes those entries
-/// from their metadata files and removes it, so a kill loses no stored response, only its
-/// group's commit. One `write` per entry, no file per entry.
+/// The metadata of the entries a store has in place (body renamed, metadata file written) whose
+/// rows have not committed yet (group commit), each record its length (4 bytes, little-endian)
+/// then `EntryFile`'s bytes, in a file of `pending/` that the store holds under an exclusive
+/// `flock` while it is open. A kill releases the lock and leaves the file: the next store to
+/// open the folder finds it (`abandoned(in:)`), indexes those entries and removes it, so a kill
+/// loses no stored response, only its group's commit. The records, not the metadata files: a
+/// later store of the same URL rewrites its metadata file in place, and a kill in the middle
+/// of that leaves neither version readable (a kill test lost responses so). One `write` per
+/// entry, no file per entry.
 final class PendingLog {
     let path: String
     private let descriptor: Int32
@@ -38,9 +41,10 @@ final class PendingLog {
         close(descriptor)
     }
 
-    func append(_ id: String) throws(CacheError) {
-        let line = Array((id + "\n").utf8)
-        let failure = line.withUnsafeBytes { bytes -> CacheError? in
+    func append(_ metadata: [UInt8]) throws(CacheError) {
+        let count = UInt32(metadata.count)
+        let record = [UInt8(count & 0xff), UInt8(count >> 8 & 0xff), UInt8(count >> 16 & 0xff), UInt8(count >> 24)] + metadata
+        let failure = record.withUnsafeBytes { bytes -> CacheError? in
             do throws(CacheError) { try PosixIO.writeAll(descriptor, bytes, path: path) } catch { return error }
             return nil
         }
@@ -52,10 +56,11 @@ final class PendingLog {
         guard ftruncate(descriptor, 0) == 0 else { throw .io(path: path, message: PosixIO.errorMessage()) }
     }
 
-    /// The logs in `folder` whose store is gone (killed, or crashed): each path and the ids it
-    /// lists. The caller indexes those entries, then removes the file.
-    static func abandoned(in folder: String) -> [(path: String, ids: [String])] {
-        var logs: [(path: String, ids: [String])] = []
+    /// The logs in `folder` whose store is gone (killed, or crashed): each path and the metadata
+    /// records it holds, oldest first (a record cut short by the kill is left out). The caller
+    /// indexes those entries, then removes the file.
+    static func abandoned(in folder: String) -> [(path: String, records: [[UInt8]])] {
+        var logs: [(path: String, records: [[UInt8]])] = []
         FolderListing.forEachName(in: folder) { name in
             let path = "\(folder)/\(name)"
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -69,8 +74,15 @@ final class PendingLog {
                 if got <= 0 { break }
                 bytes += buffer[..<got]
             }
-            let ids = bytes.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
-            logs.append((path, ids))
+            var records: [[UInt8]] = []
+            var offset = 0
+            while offset + 4 <= bytes.count {
+                let count = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
+                guard offset + 4 + count <= bytes.count else { break }
+                records.append(Array(bytes[offset + 4 ..< offset + 4 + count]))
+                offset += 4 + count
+            }
+            logs.append((path, records))
         }
         return logs
     }
