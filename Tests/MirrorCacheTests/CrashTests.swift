@@ -15,7 +15,8 @@ struct CrashTests {
         return folder.appendingPathComponent("mirror-cache-torture")
     }()
 
-    @Test(arguments: [false, true])
+    /// The two cases one after the other: each keeps a core busy writing.
+    @Test(.serialized, arguments: [false, true])
     func killingAWriterAtRandomMomentsNeverCorruptsTheCache(groupCommit: Bool) async throws {
         let folder = TemporaryDirectory("crash")
         var random = SystemRandomNumberGenerator()
