@@ -41,9 +41,9 @@ public final class CacheStore: Sendable {
         public var memoryMaxBodySize: Int = 256 << 10
         /// The clock, in seconds since the epoch (tests move it).
         public var now: @Sendable () -> Double = { Date().timeIntervalSince1970 }
-        /// Commit index rows in groups instead of one transaction per entry (nil). A kill then
-        /// loses the rows of the group not yet committed (their bodies stay, as orphans until
-        /// stored again): for a writer that can redo them, as a crawl does from its journal.
+        /// Commit index rows in groups instead of one transaction per entry (`eachEntry`). Until
+        /// its group commits, an entry is seen by this store only; its metadata waits in a
+        /// `PendingLog`, which the next store to open the folder indexes if this one is killed.
         public var groupCommit = GroupCommit.eachEntry
 
         public init() {}
@@ -396,9 +396,8 @@ public final class CacheStore: Sendable {
     private func commitPending(_ state: inout State) throws -> Bool {
         guard !state.pending.isEmpty else { return false }
         let index = state.index
-        let entries = state.pending.entries
-        let orphans = try index.database.transaction { try index.upsert(entries) }
-        _ = state.pending.take()
+        let orphans = try index.database.transaction { try index.upsert(state.pending.entries) }
+        state.pending.removeAll()
         try state.log?.clear()
         state.known.removeAll(keepingCapacity: true)
         deleteBodies(orphans)

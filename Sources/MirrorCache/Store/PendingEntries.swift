@@ -2,6 +2,7 @@
 /// (`CacheStore.Configuration.groupCommit`): their bodies and metadata files are in place, and
 /// the group's rows commit in one transaction. Lookups of their URLs commit the group first.
 struct PendingEntries {
+    /// In the order they were stored.
     private(set) var entries: [CacheEntry] = []
     private var urls: Set<String> = []
     private var oldest: ContinuousClock.Instant?
@@ -19,13 +20,10 @@ struct PendingEntries {
         return entries.count >= limits.entries || now - oldest! >= limits.age
     }
 
-    /// The group's entries in the order they were stored; the group is empty afterwards.
-    mutating func take() -> [CacheEntry] {
-        defer {
-            entries.removeAll(keepingCapacity: true)
-            urls.removeAll(keepingCapacity: true)
-            oldest = nil
-        }
-        return entries
+    /// Empties the group once its rows have committed.
+    mutating func removeAll() {
+        entries.removeAll(keepingCapacity: true)
+        urls.removeAll(keepingCapacity: true)
+        oldest = nil
     }
 }
