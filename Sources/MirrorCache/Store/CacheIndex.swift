@@ -148,7 +148,7 @@ final class CacheIndex: @unchecked Sendable {
     func upsert(_ entries: [CacheEntry]) throws -> [String] {
         var released: [String] = []
         for entry in entries { released += try upsert(entry).map(\.digest) }
-        return try Set(released).filter { try refs($0) == 0 }.sorted()
+        return try Set(released).filter { try refs($0) == 0 }
     }
 
     private func refs(_ digest: String) throws -> Int {

@@ -248,9 +248,7 @@ public final class CacheStore: Sendable {
         } else {
             PosixIO.remove(body.temporaryPath)  // an identical body already stored is kept
         }
-        let metadata = EntryFile.encode(entry)
-        try PosixIO.writeFile(metadataPath(entry.id), metadata)
-        try commit(entry, metadata: metadata)
+        try commit(entry, metadata: writeMetadata(entry))
         if let bytes = body.retained, bytes.count == size { memory.put(digest, bytes) }
         return entry
     }
@@ -369,8 +367,12 @@ public final class CacheStore: Sendable {
 
     var pendingFolder: String { directory + "/pending" }
 
-    func writeMetadata(_ entry: CacheEntry) throws {
-        try PosixIO.writeFile(metadataPath(entry.id), EntryFile.encode(entry))
+    /// Writes `entry`'s metadata file; returns its bytes (the pending log keeps them too).
+    @discardableResult
+    func writeMetadata(_ entry: CacheEntry) throws -> [UInt8] {
+        let metadata = EntryFile.encode(entry)
+        try PosixIO.writeFile(metadataPath(entry.id), metadata)
+        return metadata
     }
 
     /// Commits `entry`'s row with its group: at once, or when the group is due (its metadata
