@@ -53,6 +53,35 @@ enum HeaderFields {
         return fields
     }
 
+    /// The value of the first `[name, value]` field named `name` (ASCII case ignored, as
+    /// `HTTPHeaders.first(name:)`), read from `pack`'s bytes without unpacking the others.
+    static func firstValue(named name: String, in packed: [UInt8]) -> String? {
+        var bytes = PackedBytes(reading: packed)
+        while !bytes.isAtEnd, let tag = bytes.readInt(), tag >= 0 {
+            let count = tag / 2
+            let fieldName: String
+            if tag % 2 == 1 {
+                guard let code = bytes.readInt(), commonNames.indices.contains(code) else { return nil }
+                fieldName = commonNames[code]
+            } else if count > 0 {
+                guard let text = bytes.readString() else { return nil }
+                fieldName = text
+            } else {
+                continue
+            }
+            for index in 1..<max(1, count) {
+                guard let part = bytes.readString() else { return nil }
+                if index == 1 && count == 2 && equalIgnoringASCIICase(fieldName, name) { return part }
+            }
+        }
+        return nil
+    }
+
+    private static func equalIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
+        func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+        return a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { lower($0) == lower($1) }
+    }
+
     private static func varintSize(_ value: Int) -> Int {
         var size = 1
         var rest = UInt(bitPattern: value) >> 7

@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 
 /// Makes `PathMapper`'s preferred paths unique within one offline folder, so that no two URLs
 /// write one file and no file sits where a folder is needed — also on disks that ignore case
@@ -47,13 +48,13 @@ public struct PathRegistry: Sendable {
     /// and body (an array: almost always one URL, and a set takes twice its memory).
     private struct File {
         var preferred: String
-        var sha256: String
+        var sha256: HexDigest
         var urls: [String]
     }
 
     private struct Body: Hashable {
         var preferred: String
-        var sha256: String
+        var sha256: HexDigest
     }
 
     /// The longest component, in UTF-8 bytes: a suffixed name is cut to fit, keeping its extension.
@@ -86,7 +87,9 @@ public struct PathRegistry: Sendable {
     /// left out: its URL gets a path anew when next assigned.
     public init(assignments: some Sequence<Assignment>, maxSegmentBytes: Int = 200) {
         self.init(maxSegmentBytes: maxSegmentBytes)
-        for assignment in assignments where fits(assignment) { record(assignment) }
+        for assignment in assignments where fits(assignment) {
+            record(url: assignment.url, preferred: assignment.preferred, path: assignment.path, sha256: HexDigest(assignment.sha256))
+        }
     }
 
     /// The URLs whose file is `path` (more than one when they share it).
@@ -98,7 +101,7 @@ public struct PathRegistry: Sendable {
     }
 
     private func assignment(of url: String, at path: String) -> Assignment? {
-        files[path].map { Assignment(url: url, preferred: $0.preferred, path: path, sha256: $0.sha256) }
+        files[path].map { Assignment(url: url, preferred: $0.preferred, path: path, sha256: $0.sha256.text) }
     }
 
     /// The path of `url`'s file: its preferred path when free, its own path when it has one
@@ -110,6 +113,7 @@ public struct PathRegistry: Sendable {
     public mutating func assign(url: String, preferred: LocalPath, sha256: String) -> LocalPath {
         precondition(preferred.components.count >= 1, "a path has at least a file name")
         let wanted = preferred.string
+        let sha256 = HexDigest(sha256)
         if let path = pathOfURL[url], let file = files[path], file.preferred == wanted {
             if file.sha256 != sha256 {
                 guard file.urls.count == 1 else { return moved(url: url, preferred: preferred, sha256: sha256) }
@@ -121,11 +125,11 @@ public struct PathRegistry: Sendable {
     }
 
     /// Gives `url` a path anew, releasing the one it had.
-    private mutating func moved(url: String, preferred: LocalPath, sha256: String) -> LocalPath {
+    private mutating func moved(url: String, preferred: LocalPath, sha256: HexDigest) -> LocalPath {
         release(url)
         let wanted = preferred.string
         if let shared = shareableFile(preferred: wanted, sha256: sha256) {
-            record(Assignment(url: url, preferred: wanted, path: shared, sha256: sha256))
+            record(url: url, preferred: wanted, path: shared, sha256: sha256)
             return Self.localPath(shared)
         }
         var folder = ""
@@ -138,7 +142,7 @@ public struct PathRegistry: Sendable {
         let name = freeName(preferred.components.last!, in: folder, hashing: url, isFolder: false)
         let joined = Self.joined(folder, name)
         let path = joined.utf8.elementsEqual(wanted.utf8) ? wanted : joined  // as a rule, one string kept for both
-        record(Assignment(url: url, preferred: wanted, path: path, sha256: sha256))
+        record(url: url, preferred: wanted, path: path, sha256: sha256)
         return Self.localPath(path)
     }
 
@@ -162,7 +166,7 @@ public struct PathRegistry: Sendable {
         let preferred = Self.components(assignment.preferred)
         let actual = Self.components(assignment.path)
         guard pathOfURL[assignment.url] == nil, preferred.count == actual.count, actual.allSatisfy(Self.isSafe) else { return false }
-        for step in Self.folders(of: assignment) {
+        for step in Self.folders(preferred: assignment.preferred, path: assignment.path) {
             if let known = folders[step.preferred] {
                 guard known == Self.joined(step.parent, step.name) else { return false }
             } else if taken.contains(Self.slot(step.parent, step.name)) {
@@ -170,36 +174,36 @@ public struct PathRegistry: Sendable {
             }
         }
         if let file = files[assignment.path] {
-            return file.preferred == assignment.preferred && file.sha256 == assignment.sha256 && !file.sha256.isEmpty
+            return file.preferred == assignment.preferred && file.sha256 == HexDigest(assignment.sha256) && !file.sha256.isEmpty
         }
         return !taken.contains(Self.slot(of: assignment.path))
     }
 
     /// Takes the names of a consistent assignment.
-    private mutating func record(_ assignment: Assignment) {
+    private mutating func record(url: String, preferred: String, path: String, sha256: HexDigest) {
         var folder = ""
-        for step in Self.folders(of: assignment) {
+        for step in Self.folders(preferred: preferred, path: path) {
             if folders[step.preferred] == nil {
                 folders[step.preferred] = Self.joined(step.parent, step.name)
                 taken.insert(Self.slot(step.parent, step.name))
             }
             folder = folders[step.preferred]!
         }
-        taken.insert(Self.slot(folder, Self.components(assignment.path).last!))
-        if files[assignment.path] == nil {
-            files[assignment.path] = File(preferred: assignment.preferred, sha256: assignment.sha256, urls: [assignment.url])
-        } else if files[assignment.path]?.urls.contains(assignment.url) == false {
-            files[assignment.path]?.urls.append(assignment.url)
+        taken.insert(Self.slot(folder, Self.components(path).last!))
+        if files[path] == nil {
+            files[path] = File(preferred: preferred, sha256: sha256, urls: [url])
+        } else if files[path]?.urls.contains(url) == false {
+            files[path]?.urls.append(url)
         }
-        noteShareable(assignment.path, preferred: assignment.preferred, sha256: assignment.sha256)
-        pathOfURL[assignment.url] = assignment.path
+        noteShareable(path, preferred: preferred, sha256: sha256)
+        pathOfURL[url] = path
     }
 
-    /// The folders an assignment's file is in, outermost first: each one's preferred path, the
-    /// actual path of the folder holding it, and its actual name.
-    private static func folders(of assignment: Assignment) -> [(preferred: String, parent: String, name: String)] {
-        let preferred = Self.components(assignment.preferred)
-        let actual = Self.components(assignment.path)
+    /// The folders of the file at `path` (preferred: `preferred`), outermost first: each one's
+    /// preferred path, the actual path of the folder holding it, and its actual name.
+    private static func folders(preferred: String, path: String) -> [(preferred: String, parent: String, name: String)] {
+        let actual = Self.components(path)
+        let preferred = Self.components(preferred)
         var steps: [(preferred: String, parent: String, name: String)] = []
         var preferredFolder = ""
         var parent = ""
@@ -212,7 +216,7 @@ public struct PathRegistry: Sendable {
     }
 
     /// A file URLs with this preferred path and body share, if there is one.
-    private func shareableFile(preferred: String, sha256: String) -> String? {
+    private func shareableFile(preferred: String, sha256: HexDigest) -> String? {
         guard !sha256.isEmpty else { return nil }
         if let index = files.index(forKey: preferred), files[index].value.preferred == preferred,
            files[index].value.sha256 == sha256 {
@@ -222,7 +226,7 @@ public struct PathRegistry: Sendable {
     }
 
     /// Notes that `path`, with this preferred path, holds the body `sha256` (see `movedShareable`).
-    private mutating func noteShareable(_ path: String, preferred: String, sha256: String) {
+    private mutating func noteShareable(_ path: String, preferred: String, sha256: HexDigest) {
         guard !sha256.isEmpty, !path.utf8.elementsEqual(preferred.utf8) else { return }
         let body = Body(preferred: preferred, sha256: sha256)
         if movedShareable[body] == nil { movedShareable[body] = path }
@@ -245,7 +249,7 @@ public struct PathRegistry: Sendable {
     }
 
     /// The body of the file at `path`, held by one URL, changed (a re-crawl).
-    private mutating func changeBody(of path: String, to sha256: String) {
+    private mutating func changeBody(of path: String, to sha256: HexDigest) {
         guard let file = files[path] else { return }
         forgetShareable(path, file)
         files[path]?.sha256 = sha256

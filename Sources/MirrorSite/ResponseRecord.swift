@@ -38,6 +38,9 @@ public struct ResponseRecord: Sendable, Codable, Equatable {
         set { fields = HeaderFields.pack(newValue) }
     }
 
+    /// The value of the first field named `name` (case ignored), as `HTTPHeaders.first(name:)`.
+    public func firstValue(named name: String) -> String? { HeaderFields.firstValue(named: name, in: fields) }
+
     public var httpHeaders: HTTPHeaders {
         HTTPHeaders(headers.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil })
     }

@@ -10,32 +10,70 @@ import MirrorCore
 public struct SiteManifest: Sendable, Codable, Equatable {
     /// The size and SHA-256 (lower-case hex) of a file.
     public struct FileDigest: Sendable, Codable, Equatable {
-        public var sha256: String
+        /// Held as `HexDigest`: a crawl holds one per rewritten file.
+        private var digest: HexDigest
         public var size: Int
 
+        public var sha256: String {
+            get { digest.text }
+            set { digest = HexDigest(newValue) }
+        }
+
         public init(sha256: String, size: Int) {
-            self.sha256 = sha256
+            digest = HexDigest(sha256)
             self.size = size
+        }
+
+        private enum CodingKeys: String, CodingKey { case sha256, size }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(sha256: try container.decode(String.self, forKey: .sha256), size: try container.decode(Int.self, forKey: .size))
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(sha256, forKey: .sha256)
+            try container.encode(size, forKey: .size)
         }
     }
 
     /// One saved URL. Its values are held in one shared, immutable object (copied when one
     /// changes, which only a re-crawl and the rewriting do): the manifest's table then holds a
     /// reference per URL instead of the ≈ 200 bytes of the values themselves in every bucket —
-    /// at 100,000 URLs, 262,144 buckets, and as many again while the table grows.
+    /// at 100,000 URLs, 262,144 buckets, and as many again while the table grows. The digest is
+    /// held as `HexDigest`, and the validators only when the record's header fields do not
+    /// have them (a crawl's always do): a crawl holds one per URL until it finishes.
     public struct Resource: Sendable, Codable, Equatable {
         /// The values of a resource, as the manifest's JSON has them.
-        private struct Values: Sendable, Codable, Equatable {
+        private struct Values: Sendable, Equatable {
             let path: String
             let status: Int
             let contentType: String?
             let size: Int
-            let sha256: String
-            let etag: String?
-            let lastModified: String?
+            let sha256: HexDigest
+            let etag: Validator
+            let lastModified: Validator
             var record: ResponseRecord
             var rewrittenFor: String?
             var file: FileDigest?
+        }
+
+        /// A validator's value: the record's field of that name, or one of its own.
+        private enum Validator: Sendable, Equatable {
+            case inRecord
+            case own(String?)
+
+            init(_ value: String?, field: String, of record: ResponseRecord) {
+                self = value == record.firstValue(named: field) ? .inRecord : .own(value)
+            }
+
+            func value(field: String, of record: ResponseRecord) -> String? {
+                switch self {
+                case .inRecord: record.firstValue(named: field)
+                case .own(let value): value
+                }
+            }
         }
 
         private final class Box: Sendable {
@@ -48,15 +86,50 @@ public struct SiteManifest: Sendable, Codable, Equatable {
         public init(path: String, status: Int, contentType: String?, size: Int, sha256: String,
                     etag: String?, lastModified: String?, record: ResponseRecord, rewrittenFor: String? = nil,
                     file: FileDigest? = nil) {
-            box = Box(Values(path: path, status: status, contentType: contentType, size: size, sha256: sha256,
-                             etag: etag, lastModified: lastModified, record: record, rewrittenFor: rewrittenFor, file: file))
+            box = Box(Values(path: path, status: status, contentType: contentType, size: size, sha256: HexDigest(sha256),
+                             etag: Validator(etag, field: "etag", of: record),
+                             lastModified: Validator(lastModified, field: "last-modified", of: record),
+                             record: record, rewrittenFor: rewrittenFor, file: file))
         }
 
-        public init(from decoder: any Decoder) throws { box = Box(try Values(from: decoder)) }
+        private enum CodingKeys: String, CodingKey {
+            case path, status, contentType, size, sha256, etag, lastModified, record, rewrittenFor, file
+        }
 
-        public func encode(to encoder: any Encoder) throws { try box.values.encode(to: encoder) }
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(path: try container.decode(String.self, forKey: .path),
+                      status: try container.decode(Int.self, forKey: .status),
+                      contentType: try container.decodeIfPresent(String.self, forKey: .contentType),
+                      size: try container.decode(Int.self, forKey: .size),
+                      sha256: try container.decode(String.self, forKey: .sha256),
+                      etag: try container.decodeIfPresent(String.self, forKey: .etag),
+                      lastModified: try container.decodeIfPresent(String.self, forKey: .lastModified),
+                      record: try container.decode(ResponseRecord.self, forKey: .record),
+                      rewrittenFor: try container.decodeIfPresent(String.self, forKey: .rewrittenFor),
+                      file: try container.decodeIfPresent(FileDigest.self, forKey: .file))
+        }
 
-        public static func == (lhs: Resource, rhs: Resource) -> Bool { lhs.box === rhs.box || lhs.box.values == rhs.box.values }
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(path, forKey: .path)
+            try container.encode(status, forKey: .status)
+            try container.encodeIfPresent(contentType, forKey: .contentType)
+            try container.encode(size, forKey: .size)
+            try container.encode(sha256, forKey: .sha256)
+            try container.encodeIfPresent(etag, forKey: .etag)
+            try container.encodeIfPresent(lastModified, forKey: .lastModified)
+            try container.encode(record, forKey: .record)
+            try container.encodeIfPresent(rewrittenFor, forKey: .rewrittenFor)
+            try container.encodeIfPresent(file, forKey: .file)
+        }
+
+        public static func == (lhs: Resource, rhs: Resource) -> Bool {
+            lhs.box === rhs.box || (lhs.box.values.path == rhs.box.values.path && lhs.status == rhs.status
+                && lhs.contentType == rhs.contentType && lhs.size == rhs.size && lhs.sha256 == rhs.sha256
+                && lhs.etag == rhs.etag && lhs.lastModified == rhs.lastModified && lhs.record == rhs.record
+                && lhs.rewrittenFor == rhs.rewrittenFor && lhs.file == rhs.file)
+        }
 
         /// Changes one value: a new box, as others may share this one.
         private mutating func change(_ body: (inout Values) -> Void) {
@@ -70,12 +143,24 @@ public struct SiteManifest: Sendable, Codable, Equatable {
         public var contentType: String? { box.values.contentType }
         /// Size and SHA-256 of the response body (the original bytes).
         public var size: Int { box.values.size }
-        public var sha256: String { box.values.sha256 }
-        public var etag: String? { box.values.etag }
-        public var lastModified: String? { box.values.lastModified }
+        public var sha256: String { box.values.sha256.text }
+        /// The SHA-256 as held, for comparing and collecting without making its text.
+        var digest: HexDigest { box.values.sha256 }
+        public var etag: String? { box.values.etag.value(field: "etag", of: box.values.record) }
+        public var lastModified: String? { box.values.lastModified.value(field: "last-modified", of: box.values.record) }
+        /// The record. Setting it keeps the validators' values: a validator that was the old
+        /// record's field is kept as its own value when the new record's differs.
         public var record: ResponseRecord {
             get { box.values.record }
-            set { change { $0.record = newValue } }
+            set {
+                let (etag, lastModified) = (self.etag, self.lastModified)
+                change { values in
+                    values = Values(path: values.path, status: values.status, contentType: values.contentType, size: values.size,
+                                    sha256: values.sha256, etag: Validator(etag, field: "etag", of: newValue),
+                                    lastModified: Validator(lastModified, field: "last-modified", of: newValue),
+                                    record: newValue, rewrittenFor: values.rewrittenFor, file: values.file)
+                }
+            }
         }
         /// The digest of the link targets (`SiteManifest.linkTargetsDigest`) this file's links
         /// were rewritten against; nil until they are. A file is rewritten again (from its kept

@@ -282,11 +282,11 @@ public final class SiteWriter: Sendable {
     private func removeUnusedOriginals(_ snapshot: SiteManifest) {
         let folder = directory + "/" + SiteManifest.originalsFolder
         // No array of the resources themselves on the way (at 100,000 pages, 40 MB at the
-        // crawl's peak of memory): only their digests.
-        var used = Set<String>()
-        for resource in snapshot.resources.values where resource.file != nil { used.insert(resource.sha256) }
+        // crawl's peak of memory): only their digests, as held.
+        var used = Set<HexDigest>()
+        for resource in snapshot.resources.values where resource.file != nil { used.insert(resource.digest) }
         FolderListing.forEachName(in: folder) { name in
-            if !used.contains(name) { unlink(folder + "/" + name) }
+            if !used.contains(HexDigest(name)) { unlink(folder + "/" + name) }
         }
     }
 

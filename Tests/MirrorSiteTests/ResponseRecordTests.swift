@@ -36,6 +36,16 @@ struct ResponseRecordTests {
         #expect(HeaderFields.unpack(packed) == fields)
     }
 
+    /// A field is found in the packed bytes as `HTTPHeaders.first(name:)` finds it in the headers.
+    @Test(arguments: fields) func firstValueIsTheHeadersFirst(fields: [[String]]) {
+        var record = ResponseRecord(headers: [:], requestTime: 0, responseTime: 0, varyKey: "")
+        record.headers = fields
+        let names = ["etag", "ETAG", "content-type", "Server", "servers", "vary", "date", "last-modified", "x-empty", "", "🙂", "link"]
+        for name in names {
+            #expect(record.firstValue(named: name) == record.httpHeaders.first(name: name), "\(name)")
+        }
+    }
+
     @Test func headersKeepTheirOrderAndRepeats() {
         let headers = HTTPHeaders([("Vary", "Accept"), ("Content-Type", "text/css"), ("Vary", "Cookie")])
         let record = ResponseRecord(headers: headers, requestTime: 0, responseTime: 0, varyKey: "")

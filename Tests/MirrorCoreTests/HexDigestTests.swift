@@ -1,0 +1,31 @@
+import MirrorCore
+import Testing
+
+/// A digest's text comes back exactly, held as 32 bytes or, when it is not a SHA-256's lower-case
+/// hex, as the text itself; two are equal exactly when their texts are.
+@Suite("Hex digests")
+struct HexDigestTests {
+    static let texts = [
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        String(repeating: "0", count: 64), String(repeating: "f", count: 64),
+        "E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855",  // upper case: kept as text
+        String(repeating: "a", count: 63), String(repeating: "a", count: 65), "", "not a digest",
+        String(repeating: "g", count: 64), String(repeating: "é", count: 32),
+    ]
+
+    @Test(arguments: texts) func textRoundTrips(text: String) {
+        let digest = HexDigest(text)
+        #expect(digest.text == text)
+        #expect(digest.description == text)
+        #expect(digest.isEmpty == text.isEmpty)
+    }
+
+    @Test func equalExactlyWhenTheTextsAre() {
+        for a in Self.texts {
+            for b in Self.texts {
+                #expect((HexDigest(a) == HexDigest(b)) == (a == b), "\(a) \(b)")
+                if a == b { #expect(HexDigest(a).hashValue == HexDigest(b).hashValue) }
+            }
+        }
+    }
+}
