@@ -281,12 +281,21 @@ public final class SiteWriter: Sendable {
     /// Removes kept originals that no file needs any more (their page changed since).
     private func removeUnusedOriginals(_ snapshot: SiteManifest) {
         let folder = directory + "/" + SiteManifest.originalsFolder
-        // No array of the resources themselves on the way (at 100,000 pages, 40 MB at the
-        // crawl's peak of memory): only their digests, as held.
-        var used = Set<HexDigest>()
-        for resource in snapshot.resources.values where resource.file != nil { used.insert(resource.digest) }
+        // Only their digests, as held, in a sorted array: no array of the resources themselves
+        // (at 100,000 pages, 40 MB at the crawl's peak of memory), and no set (16 MB with its
+        // buckets, then the peak).
+        var used: [HexDigest] = []
+        used.reserveCapacity(snapshot.resources.count)
+        for resource in snapshot.resources.values where resource.file != nil { used.append(resource.digest) }
+        used.sort()
         FolderListing.forEachName(in: folder) { name in
-            if !used.contains(HexDigest(name)) { unlink(folder + "/" + name) }
+            let digest = HexDigest(name)
+            var (low, high) = (0, used.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if used[middle] < digest { low = middle + 1 } else { high = middle }
+            }
+            if low == used.count || used[low] != digest { unlink(folder + "/" + name) }
         }
     }
 

@@ -20,6 +20,14 @@ struct HexDigestTests {
         #expect(digest.isEmpty == text.isEmpty)
     }
 
+    @Test func orderedAsTheirTexts() {
+        for a in Self.texts {
+            for b in Self.texts {
+                #expect((HexDigest(a) < HexDigest(b)) == a.utf8.lexicographicallyPrecedes(b.utf8), "\(a) \(b)")
+            }
+        }
+    }
+
     @Test func equalExactlyWhenTheTextsAre() {
         for a in Self.texts {
             for b in Self.texts {

@@ -59,6 +59,35 @@ struct IncrementalCrawlTests {
                 == FolderContents.files(harness.root + "/fresh", excluding: [".mirror/journal", ".mirror/tmp", ".mirror/manifest"]))
     }
 
+    /// A page that changed keeps only its new original: the old one goes, and so does any other
+    /// file in `.mirror/originals` that no saved page needs.
+    @Test func onlyTheOriginalsStillNeededStay() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try await origin.shutdown() } }
+        let version = Atomic<Int>(1)
+        origin.route("/") { _ in
+            let number = version.load(ordering: .relaxed)
+            return .html("<a href='/a.html'>a \(number)</a>", headers: [("ETag", "\"v\(number)\"")])
+        }
+        origin.route("/a.html") { _ in .html("<a href='/'>home</a>", headers: [("ETag", "\"a\"")]) }
+        func originals() throws -> Set<String> {
+            Set(try FileManager.default.contentsOfDirectory(atPath: harness.root + "/out/" + SiteManifest.originalsFolder))
+        }
+        func needed() throws -> Set<String> {
+            Set(try harness.manifest().resources.values.filter { $0.file != nil }.map(\.sha256))
+        }
+        _ = try await harness.crawl([origin.url("/")])
+        let first = try originals()
+        #expect(try first.count == 2 && first == needed())
+        let stray = harness.root + "/out/" + SiteManifest.originalPath(sha256: String(repeating: "0", count: 64))
+        #expect(FileManager.default.createFile(atPath: stray, contents: Data("x".utf8)))
+        version.store(2, ordering: .relaxed)
+        _ = try await harness.crawl([origin.url("/")], mode: .refresh)
+        let second = try originals()
+        #expect(try second == needed())
+        #expect(second.count == 2 && second.intersection(first).count == 1, "the changed page's old original stayed")
+    }
+
     /// The links of a page are remembered by its body: a changed page is parsed again.
     @Test func aChangedPageIsParsedAgain() async throws {
         let origin = try await TestOrigin.start()
