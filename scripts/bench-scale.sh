@@ -4,12 +4,16 @@
 # crawled by mirror (--concurrency 8 --per-host 8) and by wget2 -r -k --max-threads=8 at each size,
 # in one run. Prints wall time, peak RSS, time per page, the ratios of issue 15, and the time
 # `--resume` takes to its first request after a kill -9 half way through the largest crawl.
+# The transport alone (mirror-fetch-bench: every URL of the site through async-http-client, 8 in
+# flight, no cache, parse or file) is timed too: the part of mirror's time the HTTP client takes.
 #   scripts/bench-scale.sh [SIZES="10000 100000"]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=${1:-10000 100000}
 scripts/setup nginx wget2 time curl
 source scripts/lib/release-mirror.sh
+swift build -c release --product mirror-fetch-bench --scratch-path "$scratch" >/dev/null 2>&1
+fetch="$(dirname "$mirror")/mirror-fetch-bench"
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-scale-bench.XXXXXX")
 chmod 755 "$work"  # nginx's workers read the site from it
 # Every site is written first and nothing is deleted until the end: on ext4 without a journal,
@@ -30,6 +34,9 @@ for n in $sizes; do
   echo "mirror $n: $(pages "$work/mirror-$n") pages, $(tail -1 "$work/mirror-$n.times")"
   run "wget2-$n" bash -c "mkdir -p '$work/wget2-$n' && cd '$work/wget2-$n' && wget2 -q -r -l 0 -k -p --max-threads=8 '$origin/'"
   echo "wget2 $n: $(pages "$work/wget2-$n") pages, $(tail -1 "$work/wget2-$n.times")"
+  (cd "$work/site-$n" && find . -type f | sed "s#^\.#$origin#") > "$work/urls-$n"
+  run "fetch-$n" "$fetch" "$work/urls-$n" 8
+  echo "transport alone $n: $(tail -1 "$work/fetch-$n.times")"
 done
 echo "load after: $(uptime)"
 
@@ -56,7 +63,8 @@ def load(name):
 print("| pages | tool | wall s | ms/page | peak RSS MB | CPU s | mirror/wget2 wall |")
 print("|---:|---|---:|---:|---:|---:|---:|")
 for n in sizes:
-    m, w = load(f"mirror-{n}"), load(f"wget2-{n}")
+    m, w, f = load(f"mirror-{n}"), load(f"wget2-{n}"), load(f"fetch-{n}")
+    print(f"| {n:,} | transport alone | {f[0]:.1f} | {f[0] / n * 1000:.2f} | {f[1]:.0f} | {f[2]:.1f} | ({f[0] / w[0]:.2f}) |")
     for tool, (wall, rss, cpu) in (("mirror", m), ("wget2", w)):
         print(f"| {n:,} | {tool} | {wall:.1f} | {wall / n * 1000:.2f} | {rss:.0f} | {cpu:.1f} | {m[0] / w[0]:.2f} |")
 if len(sizes) > 1:

@@ -3,45 +3,68 @@
 /// object of 96 bytes each) they were 22 MB of its peak at 100,000 pages. Any other text (an
 /// empty digest, a manifest's malformed one) is kept as it is, so the text always round-trips.
 public struct HexDigest: Hashable, Comparable, Sendable, CustomStringConvertible {
-    private enum Storage: Hashable {
-        case sha256(UInt64, UInt64, UInt64, UInt64)
-        case text(String)
+    /// Any other text, in a box: 40 bytes in all, words and one optional reference.
+    private final class Text: Sendable {
+        let text: String
+        init(_ text: String) { self.text = text }
     }
 
-    private let storage: Storage
+    /// The digest's bytes as four big-endian words; zero when `other` holds the text.
+    private let words: (UInt64, UInt64, UInt64, UInt64)
+    private let other: Text?
 
     public init(_ text: String) {
-        storage = Self.words(of: text).map { .sha256($0[0], $0[1], $0[2], $0[3]) } ?? .text(text)
+        if let words = Self.words(of: text) {
+            self.words = (words[0], words[1], words[2], words[3])
+            other = nil
+        } else {
+            words = (0, 0, 0, 0)
+            other = Text(text)
+        }
     }
 
     public var text: String {
-        switch storage {
-        case .text(let text): return text
-        case .sha256(let a, let b, let c, let d):
-            return String(unsafeUninitializedCapacity: 64) { buffer in
-                var index = 0
-                for word in [a, b, c, d] {
-                    for shift in stride(from: 60, through: 0, by: -4) {
-                        buffer[index] = Self.digits[Int((word >> UInt64(shift)) & 0xf)]
-                        index += 1
-                    }
+        if let other { return other.text }
+        return String(unsafeUninitializedCapacity: 64) { buffer in
+            var index = 0
+            for word in [words.0, words.1, words.2, words.3] {
+                for shift in stride(from: 60, through: 0, by: -4) {
+                    buffer[index] = Self.digits[Int((word >> UInt64(shift)) & 0xf)]
+                    index += 1
                 }
-                return 64
             }
+            return 64
         }
     }
 
     public var description: String { text }
 
-    /// Digests in the order of their texts' bytes.
-    public static func < (lhs: HexDigest, rhs: HexDigest) -> Bool {
-        switch (lhs.storage, rhs.storage) {
-        case let (.sha256(a0, a1, a2, a3), .sha256(b0, b1, b2, b3)): return (a0, a1, a2, a3) < (b0, b1, b2, b3)
-        default: return lhs.text.utf8.lexicographicallyPrecedes(rhs.text.utf8)
+    public var isEmpty: Bool { other?.text.isEmpty ?? false }
+
+    public static func == (lhs: HexDigest, rhs: HexDigest) -> Bool {
+        switch (lhs.other, rhs.other) {
+        case (nil, nil): return lhs.words == rhs.words
+        case let (a?, b?): return a.text == b.text
+        default: return false
         }
     }
 
-    public var isEmpty: Bool { storage == .text("") }
+    public func hash(into hasher: inout Hasher) {
+        if let other {
+            hasher.combine(other.text)
+        } else {
+            hasher.combine(words.0)
+            hasher.combine(words.1)
+            hasher.combine(words.2)
+            hasher.combine(words.3)
+        }
+    }
+
+    /// Digests in the order of their texts' bytes.
+    public static func < (lhs: HexDigest, rhs: HexDigest) -> Bool {
+        if lhs.other == nil && rhs.other == nil { return lhs.words < rhs.words }
+        return lhs.text.utf8.lexicographicallyPrecedes(rhs.text.utf8)
+    }
 
     private static let digits = Array("0123456789abcdef".utf8)
 
