@@ -305,7 +305,9 @@ public struct PathRegistry: Sendable {
     }
 
     private static func isSafe(_ component: String) -> Bool {
-        !component.isEmpty && component != "." && component != ".." && !component.contains("\\") && !component.contains("\0")
+        // Bytes, not `contains("\\")`: Foundation's substring search took 5 % of a resume.
+        !component.isEmpty && component != "." && component != ".."
+            && !component.utf8.contains(UInt8(ascii: "\\")) && !component.utf8.contains(0)
     }
 
     private static func joined(_ folder: String, _ name: some StringProtocol) -> String {
