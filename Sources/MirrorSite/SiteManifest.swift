@@ -45,8 +45,8 @@ public struct SiteManifest: Sendable, Codable, Equatable {
     /// held as `HexDigest`, and the validators only when the record's header fields do not
     /// have them (a crawl's always do): a crawl holds one per URL until it finishes.
     public struct Resource: Sendable, Codable, Equatable {
-        /// The values of a resource, as the manifest's JSON has them.
-        private struct Values: Sendable, Equatable {
+        /// The values of a resource (the manifest's JSON has them by these names).
+        private struct Values: Sendable {
             let path: String
             let status: Int
             let contentType: String?
@@ -60,7 +60,7 @@ public struct SiteManifest: Sendable, Codable, Equatable {
         }
 
         /// A validator's value: the record's field of that name, or one of its own.
-        private enum Validator: Sendable, Equatable {
+        private enum Validator: Sendable {
             case inRecord
             case own(String?)
 
@@ -125,8 +125,8 @@ public struct SiteManifest: Sendable, Codable, Equatable {
         }
 
         public static func == (lhs: Resource, rhs: Resource) -> Bool {
-            lhs.box === rhs.box || (lhs.box.values.path == rhs.box.values.path && lhs.status == rhs.status
-                && lhs.contentType == rhs.contentType && lhs.size == rhs.size && lhs.sha256 == rhs.sha256
+            lhs.box === rhs.box || (lhs.path == rhs.path && lhs.status == rhs.status
+                && lhs.contentType == rhs.contentType && lhs.size == rhs.size && lhs.digest == rhs.digest
                 && lhs.etag == rhs.etag && lhs.lastModified == rhs.lastModified && lhs.record == rhs.record
                 && lhs.rewrittenFor == rhs.rewrittenFor && lhs.file == rhs.file)
         }
