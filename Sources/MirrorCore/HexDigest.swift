@@ -25,16 +25,8 @@ public struct HexDigest: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public var text: String {
         if let other { return other.text }
-        return String(unsafeUninitializedCapacity: 64) { buffer in
-            var index = 0
-            for word in [words.0, words.1, words.2, words.3] {
-                for shift in stride(from: 60, through: 0, by: -4) {
-                    buffer[index] = Self.digits[Int((word >> UInt64(shift)) & 0xf)]
-                    index += 1
-                }
-            }
-            return 64
-        }
+        let bytes = (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian)
+        return withUnsafeBytes(of: bytes) { Hex.string($0) }
     }
 
     public var description: String { text }
@@ -65,8 +57,6 @@ public struct HexDigest: Hashable, Comparable, Sendable, CustomStringConvertible
         if lhs.other == nil && rhs.other == nil { return lhs.words < rhs.words }
         return lhs.text.utf8.lexicographicallyPrecedes(rhs.text.utf8)
     }
-
-    private static let digits = Array("0123456789abcdef".utf8)
 
     /// The four big-endian words of 64 lower-case hex digits; nil for any other text.
     private static func words(of text: String) -> [UInt64]? {

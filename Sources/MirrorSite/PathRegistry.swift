@@ -87,8 +87,10 @@ public struct PathRegistry: Sendable {
     /// left out: its URL gets a path anew when next assigned.
     public init(assignments: some Sequence<Assignment>, maxSegmentBytes: Int = 200) {
         self.init(maxSegmentBytes: maxSegmentBytes)
-        for assignment in assignments where fits(assignment) {
-            record(url: assignment.url, preferred: assignment.preferred, path: assignment.path, sha256: HexDigest(assignment.sha256))
+        for assignment in assignments {
+            let sha256 = HexDigest(assignment.sha256)
+            guard fits(assignment, sha256: sha256) else { continue }
+            record(url: assignment.url, preferred: assignment.preferred, path: assignment.path, sha256: sha256)
         }
     }
 
@@ -162,7 +164,7 @@ public struct PathRegistry: Sendable {
     }
 
     /// Whether a saved assignment can be taken as it is.
-    private func fits(_ assignment: Assignment) -> Bool {
+    private func fits(_ assignment: Assignment, sha256: HexDigest) -> Bool {
         let preferred = Self.components(assignment.preferred)
         let actual = Self.components(assignment.path)
         guard pathOfURL[assignment.url] == nil, preferred.count == actual.count, actual.allSatisfy(Self.isSafe) else { return false }
@@ -174,7 +176,7 @@ public struct PathRegistry: Sendable {
             }
         }
         if let file = files[assignment.path] {
-            return file.preferred == assignment.preferred && file.sha256 == HexDigest(assignment.sha256) && !file.sha256.isEmpty
+            return file.preferred == assignment.preferred && file.sha256 == sha256 && !sha256.isEmpty
         }
         return !taken.contains(Self.slot(of: assignment.path))
     }

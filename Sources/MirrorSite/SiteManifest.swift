@@ -52,8 +52,8 @@ public struct SiteManifest: Sendable, Codable, Equatable {
             let contentType: String?
             let size: Int
             let sha256: HexDigest
-            let etag: Validator
-            let lastModified: Validator
+            var etag: Validator
+            var lastModified: Validator
             var record: ResponseRecord
             var rewrittenFor: String?
             var file: FileDigest?
@@ -155,10 +155,9 @@ public struct SiteManifest: Sendable, Codable, Equatable {
             set {
                 let (etag, lastModified) = (self.etag, self.lastModified)
                 change { values in
-                    values = Values(path: values.path, status: values.status, contentType: values.contentType, size: values.size,
-                                    sha256: values.sha256, etag: Validator(etag, field: "etag", of: newValue),
-                                    lastModified: Validator(lastModified, field: "last-modified", of: newValue),
-                                    record: newValue, rewrittenFor: values.rewrittenFor, file: values.file)
+                    values.record = newValue
+                    values.etag = Validator(etag, field: "etag", of: newValue)
+                    values.lastModified = Validator(lastModified, field: "last-modified", of: newValue)
                 }
             }
         }
