@@ -147,7 +147,7 @@ struct CacheCommand: AsyncParsableCommand {
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check every body against its digest; exits 11 when something is wrong.",
-            discussion: "With --repair, damaged entries are dropped, orphan files removed, and a damaged index rebuilt from the entries' metadata.")
+            discussion: "With --repair, damaged entries are dropped, orphan files removed, and a damaged index rebuilt from the entry log.")
         @Flag(help: "Fix what is found.") var repair = false
         @OptionGroup var common: Common
 

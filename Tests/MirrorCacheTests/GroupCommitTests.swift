@@ -20,6 +20,11 @@ struct GroupCommitTests {
         try CacheStore(directory: folder.path).statistics().entries
     }
 
+    /// The names of `log/` in `folder` that end with `suffix`.
+    func segments(_ folder: String, _ suffix: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder + "/log").filter { $0.hasSuffix(suffix) }
+    }
+
     @discardableResult
     func put(_ store: CacheStore, _ url: String, _ text: String) throws -> CacheEntry {
         let writer = try store.makeBodyWriter()
@@ -101,15 +106,16 @@ struct GroupCommitTests {
         let killed = TemporaryDirectory("group-commit-killed")
         try FileManager.default.removeItem(atPath: killed.path)
         try FileManager.default.copyItem(atPath: folder.path, toPath: killed.path)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: killed.path + "/pending").count == 1)
+        #expect(try segments(killed.path, ".open").count == 1)
         let reopened = try CacheStore(directory: killed.path)
         #expect(try reopened.statistics().entries == 2)
         let two = try #require(try reopened.entry(for: "http://a.test/2", request: [:]))
         #expect(try reopened.body(of: two)?.collect() == Array("two".utf8))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: killed.path + "/pending").isEmpty)
+        #expect(try segments(killed.path, ".open").isEmpty, "the killed store's segment is sealed once indexed")
+        #expect(try segments(killed.path, ".log").count == 1)
         // A live store's log is locked: a store opened beside it takes nothing from it.
         #expect(try committedCount() == 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/pending").count == 1)
+        #expect(try segments(folder.path, ".open").count == 1)
     }
 
     @Test func aStoreLetGoCommitsItsGroup() throws {
@@ -118,6 +124,7 @@ struct GroupCommitTests {
             try put(store, "http://a.test/1", "one")
         }
         #expect(try committedCount() == 1)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/pending").isEmpty)
+        #expect(try segments(folder.path, ".open").isEmpty)
+        #expect(try segments(folder.path, ".log").count == 1, "its segment is sealed")
     }
 }

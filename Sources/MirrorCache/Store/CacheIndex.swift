@@ -53,6 +53,18 @@ final class CacheIndex: @unchecked Sendable {
         if try database.statement("SELECT 1 FROM totals WHERE name = 'body_bytes'").firstRow([], { _ in true }) == nil {
             try database.execute("INSERT INTO totals SELECT 'body_bytes', coalesce(sum(size), 0) FROM bodies")
         }
+        if try database.statement("SELECT 1 FROM totals WHERE name = 'log_records'").firstRow([], { _ in true }) == nil {
+            try database.execute("INSERT INTO totals SELECT 'log_records', count(*) FROM entries")
+        }
+    }
+
+    /// Running totals of the `totals` table.
+    enum Total: String {
+        /// The bytes of all bodies.
+        case bodyBytes = "body_bytes"
+        /// About how many entry records the entry log holds (those of committed groups), against
+        /// which `counts().entries` says how much of it is outdated.
+        case logRecords = "log_records"
     }
 
     private static let columns =
@@ -120,11 +132,6 @@ final class CacheIndex: @unchecked Sendable {
         try database.statement("SELECT digest FROM entries WHERE id = ?").firstRow([.text(id)]) { $0.string(0) }
     }
 
-    func updateHead(id: String, headers: String, requestTime: Double, responseTime: Double) throws {
-        try database.statement("UPDATE entries SET headers = ?, request_time = ?, response_time = ? WHERE id = ?")
-            .run([.text(headers), .real(requestTime), .real(responseTime), .text(id)])
-    }
-
     func touch(id: String, at time: Double) throws {
         try database.statement("UPDATE entries SET last_access = max(last_access, ?) WHERE id = ?")
             .run([.real(time), .text(id)])
@@ -146,8 +153,20 @@ final class CacheIndex: @unchecked Sendable {
     /// Upserts `entries` in order; returns the bodies none of them, nor any other entry, uses
     /// at the end (a body one entry gave up may be taken again by a later one of the same group).
     func upsert(_ entries: [CacheEntry]) throws -> [String] {
+        try apply(entries.map { .entry($0) })
+    }
+
+    /// Applies entry-log records in order: entries upserted, removed ones deleted. Returns the
+    /// bodies no entry uses at the end.
+    func apply(_ records: [LogRecord]) throws -> [String] {
         var released: [String] = []
-        for entry in entries { released += try upsert(entry).map(\.digest) }
+        for record in records {
+            switch record {
+            case .entry(let entry): released += try upsert(entry).map(\.digest)
+            case .removed(let id, _): released += try deleteEntry(id: id).map(\.digest)
+            case .committed: continue
+            }
+        }
         return try Set(released).filter { try refs($0) == 0 }
     }
 
@@ -171,12 +190,21 @@ final class CacheIndex: @unchecked Sendable {
             .rows([.integer(Int64(limit))]) { $0.string(0) }
     }
 
-    func totalBodyBytes() throws -> Int {
-        try database.statement("SELECT value FROM totals WHERE name = 'body_bytes'").firstRow { $0.int(0) } ?? 0
+    func totalBodyBytes() throws -> Int { try total(.bodyBytes) }
+
+    private func addBodyBytes(_ delta: Int) throws { try add(delta, to: .bodyBytes) }
+
+    func total(_ total: Total) throws -> Int {
+        try database.statement("SELECT value FROM totals WHERE name = ?").firstRow([.text(total.rawValue)]) { $0.int(0) } ?? 0
     }
 
-    private func addBodyBytes(_ delta: Int) throws {
-        try database.statement("UPDATE totals SET value = value + ? WHERE name = 'body_bytes'").run([.integer(Int64(delta))])
+    func add(_ delta: Int, to total: Total) throws {
+        try database.statement("UPDATE totals SET value = value + ? WHERE name = ?")
+            .run([.integer(Int64(delta)), .text(total.rawValue)])
+    }
+
+    func set(_ total: Total, to value: Int) throws {
+        try database.statement("UPDATE totals SET value = ? WHERE name = ?").run([.integer(Int64(value)), .text(total.rawValue)])
     }
 
     func counts() throws -> (entries: Int, bodies: Int) {

@@ -20,7 +20,7 @@ public struct VerifyReport: Sendable, Codable, Equatable {
     public var orphanFiles = 0
     /// Problems SQLite itself reported, or "index unreadable".
     public var indexProblems: [String] = []
-    /// Entries recovered from metadata files when the index was rebuilt.
+    /// Entries recovered from the entry log when the index was rebuilt.
     public var rebuiltEntries = 0
     public var repaired = false
 

@@ -12,14 +12,14 @@ import Synchronization
 ///
 ///     index.sqlite          one row per entry and per body
 ///     bodies/ab/abcd…       bodies named by their SHA-256, each stored once
-///     entries/ab/<id>       each entry's metadata, to rebuild a lost index
+///     log/<pid>-<n>.log     the entries' metadata, appended as they are stored (`EntryLog`)
 ///     tmp/0 … tmp/f/        bodies being written (16 folders: `TemporaryFolder`)
-///     pending/<pid>-<n>     metadata of entries whose group has not committed (`PendingLog`)
 ///
 /// Writes: a body streams into a file of `tmp/` while hashed, is renamed to its digest, its
-/// metadata file written, and only then the index row committed (at once, or with its group:
-/// `Configuration.groupCommit`) — so after `kill -9` at any moment every committed entry is
-/// whole and no partial body is ever indexed.
+/// metadata appended to the store's segment of the entry log, and only then the index row
+/// committed (at once, or with its group: `Configuration.groupCommit`) — so after `kill -9` at
+/// any moment every committed entry is whole and no partial body is ever indexed, and the
+/// entries of a group a kill kept from committing are indexed by the next store to open the folder.
 /// Durability: no fsync per entry (it would cost more than the download); `synchronize()`
 /// flushes the file system and checkpoints the WAL, and the crawler calls it at the end.
 /// After a power loss an entry whose body did not reach the disk fails its digest check
@@ -42,8 +42,8 @@ public final class CacheStore: Sendable {
         /// The clock, in seconds since the epoch (tests move it).
         public var now: @Sendable () -> Double = { Date().timeIntervalSince1970 }
         /// Commit index rows in groups instead of one transaction per entry (`eachEntry`). Until
-        /// its group commits, an entry is seen by this store only; its metadata waits in a
-        /// `PendingLog`, which the next store to open the folder indexes if this one is killed.
+        /// its group commits, an entry is seen by this store only; its metadata is in the store's
+        /// `EntryLog`, from which the next store to open the folder indexes it if this one is killed.
         public var groupCommit = GroupCommit.eachEntry
 
         public init() {}
@@ -74,8 +74,8 @@ public final class CacheStore: Sendable {
         var knownVersion: Int64 = -1
         /// Stored entries whose rows commit with their group (`Configuration.groupCommit`).
         var pending = PendingEntries()
-        /// Their metadata, on disk, for the next store to open the folder if this one is killed.
-        var log: PendingLog?
+        /// This store's segment of the entry log, made when it first writes.
+        var log: EntryLog?
     }
 
     /// URLs in `State.known` at most (it is emptied when full).
@@ -100,16 +100,17 @@ public final class CacheStore: Sendable {
         self.logger = logger
         temporary = TemporaryFolder(path: directory + "/tmp")
         try Self.makeLayout(directory)
+        let adopted = try Self.adoptLegacyMetadata(directory)
+        if adopted > 0 { logger.notice("moved \(adopted) entries' metadata files into the entry log") }
         do { try temporary.create() } catch { throw CacheError.io(path: error.path, message: error.message) }
         let indexPath = directory + "/index.sqlite"
         let indexWasLost = !PosixIO.exists(indexPath)
         let index = try Self.openIndex(indexPath)
-        let log = configuration.groupCommit.entries > 1 ? try PendingLog(folder: directory + "/pending") : nil
-        state = Mutex(State(index: index, lastFlush: configuration.now(), log: log))
+        state = Mutex(State(index: index, lastFlush: configuration.now()))
         memory = MemoryTier(capacity: configuration.memoryCapacity, maxBodySize: configuration.memoryMaxBodySize)
         if indexWasLost {
             let recovered = try rebuildIndex()
-            if recovered > 0 { logger.notice("the cache index was missing; rebuilt \(recovered) entries from their metadata") }
+            if recovered > 0 { logger.notice("the cache index was missing; rebuilt \(recovered) entries from the entry log") }
         }
         let recovered = try recoverAbandonedGroups()
         if recovered > 0 { logger.info("indexed \(recovered) entries that a killed writer stored but had not committed") }
@@ -248,12 +249,13 @@ public final class CacheStore: Sendable {
         } else {
             PosixIO.remove(body.temporaryPath)  // an identical body already stored is kept
         }
-        try commit(entry, metadata: writeMetadata(entry))
+        try commit(entry)
         if let bytes = body.retained, bytes.count == size { memory.put(digest, bytes) }
         return entry
     }
 
-    /// Replaces the head of a stored entry after a 304 (the body stays).
+    /// Replaces the head of a stored entry after a 304 (the body stays). The row commits as a
+    /// stored entry's does: at once, or with its group.
     @discardableResult
     public func updateHead(of entry: CacheEntry, to head: CachedResponseHead) throws -> CacheEntry {
         var updated = entry
@@ -262,14 +264,7 @@ public final class CacheStore: Sendable {
         updated.requestTime = head.requestTime
         updated.responseTime = head.responseTime
         updated.lastAccess = configuration.now()
-        try writeMetadata(updated)
-        try withIndex { index in
-            try index.database.transaction {
-                try index.updateHead(id: updated.id, headers: HeaderCoding.encode(updated.headers),
-                                     requestTime: updated.requestTime, responseTime: updated.responseTime)
-                try index.touch(id: updated.id, at: updated.lastAccess)
-            }
-        }
+        try commit(updated)
         return updated
     }
 
@@ -288,12 +283,13 @@ public final class CacheStore: Sendable {
             try index.database.transaction { try index.deleteAll() }
             return digests
         }
-        state.withLock { $0.pendingAccess.removeAll() }
+        try state.withLock { state in
+            state.pendingAccess.removeAll()
+            try state.log?.truncate()
+            for path in EntryLog.segments(in: logFolder, sealedOnly: true) { PosixIO.remove(path) }
+        }
         memory.removeAll()
         for digest in digests { PosixIO.remove(bodyPath(digest)) }
-        for folder in FolderListing.names(in: directory + "/entries") {
-            for name in FolderListing.names(in: "\(directory)/entries/\(folder)") { PosixIO.remove("\(directory)/entries/\(folder)/\(name)") }
-        }
     }
 
     // MARK: Capacity
@@ -320,10 +316,7 @@ public final class CacheStore: Sendable {
                 }
                 return (ids, orphans, total)
             }
-            state.withLock { state in
-                for id in ids { state.pendingAccess[id] = nil }
-            }
-            for id in ids { PosixIO.remove(metadataPath(id)) }
+            try logRemovals(ids)
             deleteBodies(orphans)
             evicted += ids.count
             if ids.isEmpty || total <= goal { return evicted }
@@ -346,11 +339,16 @@ public final class CacheStore: Sendable {
         try withIndex(flushingAccess: true) { try $0.allEntries() }
     }
 
-    /// Writes pending access times, checkpoints the WAL and flushes the file system,
-    /// so everything stored so far survives a power loss.
+    /// Writes pending access times, compacts the entry log when most of it is outdated,
+    /// checkpoints the WAL and flushes the file system, so everything stored so far survives a
+    /// power loss.
     public func synchronize() throws {
-        try withIndex(flushingAccess: true) { index in
-            try index.checkpoint()
+        try state.withLock { state in
+            _ = try commitPending(&state)
+            flushAccess(&state)
+            state.known.removeAll(keepingCapacity: true)
+            try compactLogIfOutdated(index: state.index, log: state.log)
+            try state.index.checkpoint()
         }
         PosixIO.syncFileSystem()
     }
@@ -363,26 +361,37 @@ public final class CacheStore: Sendable {
 
     func bodyPath(_ digest: String) -> String { "\(directory)/bodies/\(digest.prefix(2))/\(digest)" }
 
-    func metadataPath(_ id: String) -> String { "\(directory)/entries/\(id.prefix(2))/\(id)" }
+    var logFolder: String { directory + "/log" }
 
-    var pendingFolder: String { directory + "/pending" }
-
-    /// Writes `entry`'s metadata file; returns its bytes (the pending log keeps them too).
-    @discardableResult
-    func writeMetadata(_ entry: CacheEntry) throws -> [UInt8] {
-        let metadata = EntryFile.encode(entry)
-        try PosixIO.writeFile(metadataPath(entry.id), metadata)
-        return metadata
-    }
-
-    /// Commits `entry`'s row with its group: at once, or when the group is due (its metadata
-    /// goes to the pending log until then).
-    private func commit(_ entry: CacheEntry, metadata: [UInt8]) throws {
+    /// Appends `entry`'s metadata to the entry log, then commits its row with its group: at
+    /// once, or when the group is due.
+    private func commit(_ entry: CacheEntry) throws {
+        let record = LogRecord.entry(entry).bytes
         let aboveHighWatermark = try state.withLock { state in
-            try state.log?.append(metadata)
+            try log(&state).append([record])
             return state.pending.add(entry, limits: configuration.groupCommit) ? try commitPending(&state) : false
         }
         if aboveHighWatermark { try prune() }
+    }
+
+    /// This store's segment of the entry log, made on first use (a store that only reads makes none).
+    private func log(_ state: inout State) throws(CacheError) -> EntryLog {
+        if let log = state.log { return log }
+        let log = try EntryLog(folder: logFolder)
+        state.log = log
+        return log
+    }
+
+    /// Notes removed entries (their rows gone) in the entry log, so that a rebuilt index does
+    /// not bring them back, and forgets their pending access times.
+    private func logRemovals(_ ids: [String]) throws {
+        guard !ids.isEmpty else { return }
+        let time = configuration.now()
+        try state.withLock { state in
+            for id in ids { state.pendingAccess[id] = nil }
+            try log(&state).append(ids.map { LogRecord.removed(id: $0, at: time).bytes })
+            if state.pending.isEmpty { state.log?.markCommitted() }
+        }
     }
 
     /// Commits the rows of the entries stored so far whose group has not committed yet
@@ -398,9 +407,12 @@ public final class CacheStore: Sendable {
     private func commitPending(_ state: inout State) throws -> Bool {
         guard !state.pending.isEmpty else { return false }
         let index = state.index
-        let orphans = try index.database.transaction { try index.upsert(state.pending.entries) }
+        let orphans = try index.database.transaction {
+            try index.add(state.pending.entries.count, to: .logRecords)
+            return try index.upsert(state.pending.entries)
+        }
         state.pending.removeAll()
-        try state.log?.clear()
+        state.log?.markCommitted()
         state.known.removeAll(keepingCapacity: true)
         deleteBodies(orphans)
         let total = try index.totalBodyBytes()
@@ -414,11 +426,8 @@ public final class CacheStore: Sendable {
         let orphans = try withIndex { index in
             try index.database.transaction { try ids.flatMap { try index.deleteEntry(id: $0).map(\.digest) } }
         }
-        for id in ids { PosixIO.remove(metadataPath(id)) }
+        try logRemovals(ids)
         deleteBodies(orphans)
-        state.withLock { state in
-            for id in ids { state.pendingAccess[id] = nil }
-        }
     }
 
     private func deleteBodies(_ digests: [String]) {
@@ -460,15 +469,13 @@ public final class CacheStore: Sendable {
         }
     }
 
-    /// Creates the folders, including the 256 shards of `bodies/` and `entries/` (once, so
-    /// storing an entry never has to create a folder).
+    /// Creates the folders, including the 256 shards of `bodies/` (once, so storing an entry
+    /// never has to create a folder).
     static func makeLayout(_ directory: String) throws(CacheError) {
-        guard !PosixIO.exists(directory + "/entries/ff") else { return }
-        for root in ["bodies", "entries"] {
-            for shard in 0..<256 {
-                let name = String(shard, radix: 16)
-                try makeDirectories("\(directory)/\(root)/\(shard < 16 ? "0" : "")\(name)")
-            }
+        guard !PosixIO.exists(directory + "/bodies/ff") else { return }
+        for shard in 0..<256 {
+            let name = String(shard, radix: 16)
+            try makeDirectories("\(directory)/bodies/\(shard < 16 ? "0" : "")\(name)")
         }
     }
 

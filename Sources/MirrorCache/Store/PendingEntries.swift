@@ -1,5 +1,5 @@
 /// Entries stored but not yet committed to the index, when the store commits in groups
-/// (`CacheStore.Configuration.groupCommit`): their bodies and metadata files are in place, and
+/// (`CacheStore.Configuration.groupCommit`): their bodies are in place and their metadata in the entry log, and
 /// the group's rows commit in one transaction. Lookups of their URLs commit the group first.
 struct PendingEntries {
     /// In the order they were stored.

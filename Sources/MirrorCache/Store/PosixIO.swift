@@ -84,6 +84,11 @@ enum PosixIO {
 
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+    /// Removes an empty folder; one that is gone or not empty is left as it is.
+    static func removeDirectory(_ path: String) {
+        _ = rmdir(path)
+    }
+
     static func makeDirectory(_ path: String) throws(CacheError) {
         if mkdir(path, 0o755) != 0 && errno != EEXIST { throw .io(path: path, message: errorMessage()) }
     }
@@ -118,8 +123,8 @@ enum PosixIO {
         return Int(info.st_size)
     }
 
-    /// Flushes written files to stable storage. `sync()` covers every new body and metadata
-    /// file at once, which is cheaper than an fsync per file; it runs at checkpoints only.
+    /// Flushes written files to stable storage. `sync()` covers every new body and the entry
+    /// log at once, which is cheaper than an fsync per file; it runs at checkpoints only.
     static func syncFileSystem() {
         sync()
     }

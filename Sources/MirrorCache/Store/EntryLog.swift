@@ -1,0 +1,163 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import MirrorCore
+
+/// The cache's entry log: the metadata of every entry a store writes, appended to a segment of
+/// `log/` as the entry is stored, before its index row commits. It is how a lost index is
+/// rebuilt, and how a killed writer's last group of entries (stored, not yet committed) reaches
+/// the index. One `write` per entry: a file per entry was a third of a crawl's file creations.
+///
+/// A segment is `log/<pid>-<n>.open` while its store holds it under an exclusive `flock`, and
+/// `log/<pid>-<n>.log` once sealed (its store let go with every record committed). Records are
+/// each a length (4 bytes, little-endian) and a `LogRecord`. A `committed` record says that
+/// everything before it is in the index; it is written lazily, before the next record or at the
+/// seal, so a commit costs no write of its own. A kill releases the lock and leaves the segment
+/// open: the next store to open the folder indexes the records after its last `committed`
+/// (`abandoned(in:)`) and seals it. A record a kill cut short is left out.
+final class EntryLog {
+    private(set) var path: String
+    private let descriptor: Int32
+    /// Records appended since the last commit: the segment may not be sealed.
+    private var uncommitted = false
+    /// A commit since the last record: a `committed` record is owed before the next one.
+    private var committedSinceLastRecord = false
+    private var isEmpty = true
+
+    static let openSuffix = ".open"
+    static let sealedSuffix = ".log"
+
+    /// Creates a segment in `folder` (made if needed), locked. It appears under its name only
+    /// once locked, so no other store can take it for a dead writer's.
+    init(folder: String) throws(CacheError) {
+        try PosixIO.makeDirectory(folder)
+        while true {
+            let name = "\(folder)/\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+            let descriptor = try PosixIO.open(name + ".new", flags: O_WRONLY | O_CREAT | O_EXCL | O_APPEND)
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, rename(name + ".new", name + Self.openSuffix) == 0 else {
+                close(descriptor)  // another store removed it as abandoned, between open and lock
+                continue
+            }
+            path = name + Self.openSuffix
+            self.descriptor = descriptor
+            return
+        }
+    }
+
+    /// Sealed when every record committed; left open, for the next store to index, when not.
+    deinit {
+        if isEmpty {
+            unlink(path)
+        } else if !uncommitted {
+            if committedSinceLastRecord { try? write(Self.frame(LogRecord.committed.bytes)) }
+            Self.seal(path)
+        }
+        close(descriptor)
+    }
+
+    /// Appends records (each `LogRecord.bytes`) in one write.
+    func append(_ records: [[UInt8]]) throws(CacheError) {
+        guard !records.isEmpty else { return }
+        var bytes: [UInt8] = committedSinceLastRecord ? Self.frame(LogRecord.committed.bytes) : []
+        for record in records { bytes += Self.frame(record) }
+        try write(bytes)
+        committedSinceLastRecord = false
+        uncommitted = true
+        isEmpty = false
+    }
+
+    /// Everything appended so far has committed to the index.
+    func markCommitted() {
+        if uncommitted { committedSinceLastRecord = true }
+        uncommitted = false
+    }
+
+    /// Empties the segment (its records are all in a compacted segment, or cleared).
+    func truncate() throws(CacheError) {
+        guard ftruncate(descriptor, 0) == 0 else { throw .io(path: path, message: PosixIO.errorMessage()) }
+        uncommitted = false
+        committedSinceLastRecord = false
+        isEmpty = true
+    }
+
+    private func write(_ bytes: [UInt8]) throws(CacheError) {
+        let failure = bytes.withUnsafeBytes { bytes -> CacheError? in
+            do throws(CacheError) { try PosixIO.writeAll(descriptor, bytes, path: path) } catch { return error }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    private static func frame(_ record: [UInt8]) -> [UInt8] {
+        let count = UInt32(record.count)
+        return [UInt8(count & 0xff), UInt8(count >> 8 & 0xff), UInt8(count >> 16 & 0xff), UInt8(count >> 24)] + record
+    }
+
+    // MARK: Reading
+
+    /// The open segments in `folder` whose store is gone (killed, or crashed): each path and the
+    /// records after its last `committed`, oldest first. The caller indexes them, then seals the
+    /// segment (`seal`).
+    static func abandoned(in folder: String) -> [(path: String, records: [LogRecord])] {
+        var logs: [(path: String, records: [LogRecord])] = []
+        FolderListing.forEachName(in: folder) { name in
+            guard name.hasSuffix(openSuffix) else { return }
+            let path = "\(folder)/\(name)"
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return }
+            defer { close(descriptor) }
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return }  // its store is open
+            var records: [LogRecord] = []
+            forEachRecord(readAll(descriptor)) { record in
+                if record == .committed { records.removeAll() } else { records.append(record) }
+            }
+            logs.append((path, records))
+        }
+        return logs
+    }
+
+    /// Calls `body` with every record of every segment in `folder`, open or sealed.
+    static func forEachRecord(in folder: String, _ body: (LogRecord) -> Void) {
+        for path in segments(in: folder) {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            forEachRecord(readAll(descriptor), body)
+        }
+    }
+
+    /// The paths of the segments in `folder`; with `sealedOnly`, only the sealed ones.
+    static func segments(in folder: String, sealedOnly: Bool = false) -> [String] {
+        FolderListing.names(in: folder)
+            .filter { $0.hasSuffix(sealedSuffix) || (!sealedOnly && $0.hasSuffix(openSuffix)) }
+            .map { "\(folder)/\($0)" }
+    }
+
+    /// Renames an open segment to its sealed name.
+    static func seal(_ path: String) {
+        guard path.hasSuffix(openSuffix) else { return }
+        _ = rename(path, String(path.dropLast(openSuffix.count)) + sealedSuffix)
+    }
+
+    private static func readAll(_ descriptor: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 256 << 10)
+        while true {
+            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
+            if got <= 0 { return bytes }
+            bytes += buffer[..<got]
+        }
+    }
+
+    private static func forEachRecord(_ bytes: [UInt8], _ body: (LogRecord) -> Void) {
+        var offset = 0
+        while offset + 4 <= bytes.count {
+            let count = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
+            guard offset + 4 + count <= bytes.count else { return }
+            if let record = LogRecord(bytes[offset + 4 ..< offset + 4 + count]) { body(record) }
+            offset += 4 + count
+        }
+    }
+}
