@@ -343,12 +343,9 @@ public final class CacheStore: Sendable {
     /// checkpoints the WAL and flushes the file system, so everything stored so far survives a
     /// power loss.
     public func synchronize() throws {
-        try state.withLock { state in
-            _ = try commitPending(&state)
-            flushAccess(&state)
-            state.known.removeAll(keepingCapacity: true)
-            try compactLogIfOutdated(index: state.index, log: state.log)
-            try state.index.checkpoint()
+        try withCommittedState(flushingAccess: true) { index, log in
+            try compactLogIfOutdated(index: index, log: log)
+            try index.checkpoint()
         }
         PosixIO.syncFileSystem()
     }
@@ -461,11 +458,16 @@ public final class CacheStore: Sendable {
     /// forgets the entries looked up before (`body` may change them). With `flushingAccess`,
     /// pending access times are written first (for eviction and listings; lookups need not pay for it).
     func withIndex<T>(flushingAccess: Bool = false, _ body: (CacheIndex) throws -> T) throws -> T {
+        try withCommittedState(flushingAccess: flushingAccess) { index, _ in try body(index) }
+    }
+
+    /// `withIndex` with this store's segment of the entry log too, if it has one.
+    private func withCommittedState<T>(flushingAccess: Bool, _ body: (CacheIndex, EntryLog?) throws -> T) throws -> T {
         try state.withLock { state in
             _ = try commitPending(&state)
             if flushingAccess && !state.pendingAccess.isEmpty { flushAccess(&state) }
             state.known.removeAll(keepingCapacity: true)
-            return try body(state.index)
+            return try body(state.index, state.log)
         }
     }
 

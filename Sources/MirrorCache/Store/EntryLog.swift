@@ -17,7 +17,10 @@ import MirrorCore
 /// seal, so a commit costs no write of its own. A kill releases the lock and leaves the segment
 /// open: the next store to open the folder indexes the records after its last `committed`
 /// (`abandoned(in:)`) and seals it. A record a kill cut short is left out.
-final class EntryLog {
+///
+/// Not thread-safe: a store uses its segment under its lock (hence `@unchecked Sendable`, as
+/// `CacheIndex`).
+final class EntryLog: @unchecked Sendable {
     private(set) var path: String
     private let descriptor: Int32
     /// Records appended since the last commit: the segment may not be sealed.
