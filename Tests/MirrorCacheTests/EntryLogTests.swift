@@ -100,6 +100,29 @@ struct EntryLogTests {
         #expect(try rebuilt.entry(for: "http://a.test/x", request: [:])?.headers.first(name: "x-time") == "1099")
     }
 
+    @Test func compactingLeavesTheSegmentOfAnotherLiveStore() throws {
+        let other = try open(groupOf: 4)  // another process, still running: its segment is open
+        try put(other, "http://a.test/other", "other's body")
+        try other.commitPending()
+        let store = try open(groupOf: 512)
+        var entry = try put(store, "http://a.test/x", "body")
+        for time in 0..<1_100 {
+            entry = try store.updateHead(of: entry, to: CachedResponseHead(
+                status: 200, headers: ["X-Time": "\(time)"], requestTime: Double(time), responseTime: Double(time)))
+        }
+        try store.synchronize()
+        #expect(try logFiles().filter { $0.hasSuffix(".log") }.count == 1, "the compacted segment")
+        try put(other, "http://a.test/later", "stored after the compaction")
+        try other.commitPending()
+        #expect(try logFiles().filter { $0.hasSuffix(".open") }.count == 2, "both stores' segments stay")
+
+        loseIndex()
+        let rebuilt = try open()
+        #expect(try rebuilt.statistics().entries == 3)
+        #expect(try rebuilt.entry(for: "http://a.test/later", request: [:]) != nil)
+        #expect(try rebuilt.entry(for: "http://a.test/x", request: [:])?.headers.first(name: "x-time") == "1099")
+    }
+
     @Test func metadataFilesOfTheOlderLayoutAreTakenOver() throws {
         let entries: [CacheEntry]
         do {
