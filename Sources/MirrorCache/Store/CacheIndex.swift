@@ -50,12 +50,14 @@ final class CacheIndex: @unchecked Sendable {
 
             PRAGMA user_version = \(Self.formatVersion);
             """)
-        if try database.statement("SELECT 1 FROM totals WHERE name = 'body_bytes'").firstRow([], { _ in true }) == nil {
-            try database.execute("INSERT INTO totals SELECT 'body_bytes', coalesce(sum(size), 0) FROM bodies")
-        }
-        if try database.statement("SELECT 1 FROM totals WHERE name = 'log_records'").firstRow([], { _ in true }) == nil {
-            try database.execute("INSERT INTO totals SELECT 'log_records', count(*) FROM entries")
-        }
+        try addMissing(.bodyBytes, computedBy: "coalesce(sum(size), 0) FROM bodies")
+        try addMissing(.logRecords, computedBy: "count(*) FROM entries")
+    }
+
+    /// Adds the row of `total`, computed by `query`, to an index an older version made without it.
+    private func addMissing(_ total: Total, computedBy query: String) throws {
+        guard try storedTotal(total) == nil else { return }
+        try database.execute("INSERT INTO totals SELECT '\(total.rawValue)', \(query)")
     }
 
     /// Running totals of the `totals` table.
@@ -123,7 +125,7 @@ final class CacheIndex: @unchecked Sendable {
             INSERT INTO bodies (digest, size, refs) VALUES (?, ?, 1)
             ON CONFLICT(digest) DO UPDATE SET refs = refs + 1
             """).run([.text(entry.digest), .integer(Int64(entry.size))])
-        if try refs(entry.digest) == 1 { try addBodyBytes(entry.size) }  // a new body
+        if try refs(entry.digest) == 1 { try add(entry.size, to: .bodyBytes) }  // a new body
         return try previous.map { try release($0) } ?? []
     }
 
@@ -180,7 +182,7 @@ final class CacheIndex: @unchecked Sendable {
         guard let (refs, size) = try database.statement("SELECT refs, size FROM bodies WHERE digest = ?")
             .firstRow([.text(digest)], { ($0.int(0), $0.int(1)) }), refs <= 0 else { return [] }
         try database.statement("DELETE FROM bodies WHERE digest = ?").run([.text(digest)])
-        try addBodyBytes(-size)
+        try add(-size, to: .bodyBytes)
         return [(digest, size)]
     }
 
@@ -192,10 +194,11 @@ final class CacheIndex: @unchecked Sendable {
 
     func totalBodyBytes() throws -> Int { try total(.bodyBytes) }
 
-    private func addBodyBytes(_ delta: Int) throws { try add(delta, to: .bodyBytes) }
+    func total(_ total: Total) throws -> Int { try storedTotal(total) ?? 0 }
 
-    func total(_ total: Total) throws -> Int {
-        try database.statement("SELECT value FROM totals WHERE name = ?").firstRow([.text(total.rawValue)]) { $0.int(0) } ?? 0
+    /// The value of `total`; nil when the index has no row for it.
+    private func storedTotal(_ total: Total) throws -> Int? {
+        try database.statement("SELECT value FROM totals WHERE name = ?").firstRow([.text(total.rawValue)]) { $0.int(0) }
     }
 
     func add(_ delta: Int, to total: Total) throws {

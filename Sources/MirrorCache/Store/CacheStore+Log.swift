@@ -14,8 +14,7 @@ extension CacheStore {
             latest[id] = record
         }
         let entries = latest.values.compactMap { record -> CacheEntry? in
-            guard case .entry(let entry) = record,
-                  Self.bodyIsIntact(path: bodyPath(entry.digest), digest: entry.digest, size: entry.size) else { return nil }
+            guard case .entry(let entry) = record, hasIntactBody(entry) else { return nil }
             return entry
         }
         try withIndex { index in
@@ -37,7 +36,7 @@ extension CacheStore {
         for log in EntryLog.abandoned(in: logFolder) {
             let records = log.records.filter { record in
                 guard case .entry(let entry) = record else { return true }
-                return Self.bodyIsIntact(path: bodyPath(entry.digest), digest: entry.digest, size: entry.size)
+                return hasIntactBody(entry)
             }
             let orphans = try withIndex { index in
                 try index.database.transaction {
@@ -59,8 +58,11 @@ extension CacheStore {
     /// The segments of live stores stay as they are.
     /// `log` is this store's own segment, whose records the compacted segment holds too.
     func compactLogIfOutdated(index: CacheIndex, log: EntryLog?) throws {
+        // The record count first: counting the entries reads the whole table.
+        let records = try index.total(.logRecords)
+        guard records > 1_000 else { return }
         let entries = try index.counts().entries
-        guard try index.total(.logRecords) > 3 * entries + 1_000 else { return }
+        guard records > 3 * entries + 1_000 else { return }
         let outdated = EntryLog.segments(in: logFolder, sealedOnly: true)
         do {
             let compacted = try EntryLog(folder: logFolder)
@@ -99,18 +101,16 @@ extension CacheStore {
             let log = try EntryLog(folder: logFolder)
             for shard in FolderListing.names(in: entries) {
                 let folder = "\(entries)/\(shard)"
-                var records: [[UInt8]] = []
-                for name in FolderListing.names(in: folder) {
-                    let path = "\(folder)/\(name)"
-                    if let size = PosixIO.fileSize(path), size < 1 << 20,
-                       let bytes = try? PosixIO.readFile(path, expectedSize: size), LogRecord(bytes) != nil {
-                        records.append(bytes)
-                    }
+                let paths = FolderListing.names(in: folder).map { "\(folder)/\($0)" }
+                let records = paths.compactMap { path -> [UInt8]? in
+                    guard let size = PosixIO.fileSize(path), size < 1 << 20,
+                          let bytes = try? PosixIO.readFile(path, expectedSize: size), LogRecord(bytes) != nil else { return nil }
+                    return bytes
                 }
                 try log.append(records)
                 log.markCommitted()
                 adopted += records.count
-                for name in FolderListing.names(in: folder) { PosixIO.remove("\(folder)/\(name)") }
+                for path in paths { PosixIO.remove(path) }  // once their records are in the log
                 PosixIO.removeDirectory(folder)
             }
         }  // sealed here

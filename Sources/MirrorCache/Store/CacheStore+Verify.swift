@@ -18,7 +18,7 @@ extension CacheStore {
             if let known = checked[entry.digest] {
                 intact = known
             } else {
-                intact = Self.bodyIsIntact(path: bodyPath(entry.digest), digest: entry.digest, size: entry.size)
+                intact = hasIntactBody(entry)
                 checked[entry.digest] = intact
             }
             if intact { continue }
@@ -68,7 +68,10 @@ extension CacheStore {
         return report
     }
 
-    static func bodyIsIntact(path: String, digest: String, size: Int) -> Bool {
-        PosixIO.fileSize(path) == size && BodyFile(path: path, size: size, digest: digest, isTemporary: false).isIntact()
+    /// Whether `entry`'s body file is there, of its size and digest.
+    func hasIntactBody(_ entry: CacheEntry) -> Bool {
+        let path = bodyPath(entry.digest)
+        return PosixIO.fileSize(path) == entry.size
+            && BodyFile(path: path, size: entry.size, digest: entry.digest, isTemporary: false).isIntact()
     }
 }

@@ -21,7 +21,7 @@ import MirrorCore
 /// Not thread-safe: a store uses its segment under its lock (hence `@unchecked Sendable`, as
 /// `CacheIndex`).
 final class EntryLog: @unchecked Sendable {
-    private(set) var path: String
+    let path: String
     private let descriptor: Int32
     /// Records appended since the last commit: the segment may not be sealed.
     private var uncommitted = false
@@ -111,11 +111,10 @@ final class EntryLog: @unchecked Sendable {
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { return }
             defer { close(descriptor) }
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return }  // its store is open
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, let bytes = contents(of: path) else { return }  // its store is open
             // Only the records after the last `committed` are decoded: a crawl killed half way
             // through 100,000 pages left 50,000 records, and decoding them all doubled the time a
             // `--resume` took to its first request.
-            let bytes = readAll(descriptor)
             let frames = frames(bytes)
             let committed = LogRecord.committed.bytes
             let last = frames.lastIndex { bytes[$0].elementsEqual(committed) }
@@ -128,10 +127,7 @@ final class EntryLog: @unchecked Sendable {
     /// Calls `body` with every record of every segment in `folder`, open or sealed.
     static func forEachRecord(in folder: String, _ body: (LogRecord) -> Void) {
         for path in segments(in: folder) {
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { continue }
-            defer { close(descriptor) }
-            let bytes = readAll(descriptor)
+            guard let bytes = contents(of: path) else { continue }
             for frame in frames(bytes) {
                 if let record = LogRecord(bytes[frame]) { body(record) }
             }
@@ -151,14 +147,9 @@ final class EntryLog: @unchecked Sendable {
         _ = rename(path, String(path.dropLast(openSuffix.count)) + sealedSuffix)
     }
 
-    private static func readAll(_ descriptor: Int32) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 256 << 10)
-        while true {
-            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
-            if got <= 0 { return bytes }
-            bytes += buffer[..<got]
-        }
+    /// A segment's bytes; nil when it cannot be read (gone: sealed or removed meanwhile).
+    private static func contents(of path: String) -> [UInt8]? {
+        (try? FileReading.contents(of: path)) ?? nil
     }
 
     /// Where each whole record of a segment's bytes is (one cut short at the end is left out).
