@@ -202,7 +202,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MirrorCrawlTests",
-            dependencies: ["MirrorCrawl", "MirrorHTTP", "MirrorSite", "MirrorTestSupport", "MirrorCompression"],
+            dependencies: ["MirrorCrawl", "MirrorHTTP", "MirrorSite", "MirrorSQLite", "MirrorTestSupport", "MirrorCompression"],
             swiftSettings: settings
         ),
         .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore"], swiftSettings: settings),

@@ -29,10 +29,10 @@ public final class CrawlJournal: SiteLedger {
         case redirect(url: String, json: [UInt8])
     }
 
-    private struct Connection {
-        let database: SQLiteDatabase
-        var pending: [Record] = []
-        var oldestPending: ContinuousClock.Instant?
+    /// Records made and not committed yet, in order.
+    private struct Batch {
+        var records: [Record] = []
+        var oldest: ContinuousClock.Instant?
     }
 
     /// A batch commits once it holds this many records…
@@ -40,7 +40,17 @@ public final class CrawlJournal: SiteLedger {
     /// …or its oldest record is this old.
     private static let batchAge: Duration = .milliseconds(200)
 
-    private let connection: Mutex<Connection>
+    /// Records are made under this lock only, so making one never waits for a commit…
+    private let batch = Mutex(Batch())
+    /// …which holds the database's: a batch is taken from the queue and committed under it, so
+    /// batches commit one at a time, in the order they were made.
+    private let database: Mutex<SQLiteDatabase>
+    /// A second connection for looking pages up: with the WAL, a lookup reads the committed
+    /// rows while a batch commits, instead of waiting for it.
+    private let reader: Mutex<SQLiteDatabase>
+    /// Whether the journal held pages when opened. A crawl looks each page up before parsing
+    /// it, and never one it parsed itself, so without them every lookup would miss.
+    private let hadPages: Bool
     /// The cache the crawl stores into. Its pending entries commit before each batch of records
     /// (a saved file is a link to a stored body), so that no record outlives, after a kill, the
     /// entry it names: a cache that commits in groups loses only what the journal lost too.
@@ -68,10 +78,14 @@ public final class CrawlJournal: SiteLedger {
             throw CrawlJournalError.busy(folder: folder)
         }
         let database: SQLiteDatabase
+        let reader: SQLiteDatabase
         let started: Double?
         do {
             database = try SQLiteDatabase(path: folder + "/.mirror/journal.sqlite")
             started = try Self.prepare(database, fresh: fresh)
+            reader = try SQLiteDatabase(path: folder + "/.mirror/journal.sqlite")
+            try reader.execute("PRAGMA cache_size=-512")  // KB: it reads one row at a time
+            hadPages = try database.statement("SELECT 1 FROM pages LIMIT 1").firstRow { _ in true } ?? false
             crawlStartedAt = (fresh ? nil : started) ?? Date().timeIntervalSince1970
             if fresh || started == nil {
                 try database.statement("INSERT OR REPLACE INTO meta (key, value) VALUES ('started', ?)")
@@ -82,7 +96,8 @@ public final class CrawlJournal: SiteLedger {
             throw error
         }
         hasCrawl = started != nil
-        connection = Mutex(Connection(database: database))
+        self.database = Mutex(database)
+        self.reader = Mutex(reader)
     }
 
     /// Sets the journal's tables up (a fresh crawl forgets the URLs of the last); returns when the
@@ -125,7 +140,8 @@ public final class CrawlJournal: SiteLedger {
 
     /// The links recorded for `url` when its page had the same `key` (body digest, type, settings).
     func links(of url: String, key: String) throws -> PageLinks? {
-        try blob("links", of: url, key: key).flatMap(PageLinks.init(encoded:))
+        guard hadPages else { return nil }
+        return try blob("links", of: url, key: key).flatMap(PageLinks.init(encoded:))
     }
 
     /// The located references recorded for the HTML page `url` when it had the same `key`.
@@ -141,8 +157,8 @@ public final class CrawlJournal: SiteLedger {
     /// The column `column` ("links" or "refs") of `url`'s row in `pages`, when its key is `key`
     /// (committed rows only: a page is looked up before it is parsed, never right after).
     private func blob(_ column: StaticString, of url: String, key: String) throws -> [UInt8]? {
-        try connection.withLock { connection in
-            try connection.database.statement("SELECT \(column) FROM pages WHERE url = ? AND key = ?")
+        try reader.withLock { reader in
+            try reader.statement("SELECT \(column) FROM pages WHERE url = ? AND key = ?")
                 .rows([.text(url), .text(key)]) { $0.blob(0) }.first
         }
     }
@@ -163,8 +179,7 @@ public final class CrawlJournal: SiteLedger {
     /// What an interrupted crawl left: every URL it knew, and those still to fetch in order.
     func resumePoint() throws -> (known: [String], pending: [CrawlItem]) {
         try flush()
-        return try connection.withLock { connection in
-            let database = connection.database
+        return try database.withLock { database in
             let known = try database.statement("SELECT url FROM urls").rows { $0.string(0) }
             let pending = try database.statement(
                 "SELECT url, depth, role, hops, referrer FROM urls WHERE state = 'queued' ORDER BY seq"
@@ -180,8 +195,7 @@ public final class CrawlJournal: SiteLedger {
 
     public func savedSite() throws -> SiteManifest? {
         try flush()
-        return try connection.withLock { connection in
-            let database = connection.database
+        return try database.withLock { database in
             let decoder = JSONDecoder()
             var site = SiteManifest()
             for (url, stored) in try database.statement("SELECT url, json FROM resources").rows([], { ($0.string(0), $0.blob(1)) }) {
@@ -210,30 +224,36 @@ public final class CrawlJournal: SiteLedger {
 
     /// Commits every pending record.
     public func flush() throws {
-        try connection.withLock { try commit(&$0) }
+        try database.withLock { database in
+            let records = batch.withLock { batch in
+                defer { batch = Batch() }
+                return batch.records
+            }
+            guard !records.isEmpty else { return }
+            do {
+                try cache?.commitPending()
+                try database.transaction {
+                    for record in records { try Self.write(record, to: database) }
+                }
+            } catch {
+                // Kept, ahead of any made since, for the next commit to try again.
+                batch.withLock { $0.records.insert(contentsOf: records, at: 0) }
+                throw error
+            }
+        }
     }
 
     // MARK: Group commit
 
     private func append(_ record: Record) throws {
-        try connection.withLock { connection in
+        let due = batch.withLock { batch in
             let now = ContinuousClock.now
-            connection.pending.append(record)
-            let oldest = connection.oldestPending ?? now
-            connection.oldestPending = oldest
-            if connection.pending.count >= Self.batchSize || now - oldest >= Self.batchAge { try commit(&connection) }
+            batch.records.append(record)
+            let oldest = batch.oldest ?? now
+            batch.oldest = oldest
+            return batch.records.count >= Self.batchSize || now - oldest >= Self.batchAge
         }
-    }
-
-    private func commit(_ connection: inout Connection) throws {
-        guard !connection.pending.isEmpty else { return }
-        try cache?.commitPending()
-        let database = connection.database
-        try database.transaction {
-            for record in connection.pending { try Self.write(record, to: database) }
-        }
-        connection.pending.removeAll(keepingCapacity: true)
-        connection.oldestPending = nil
+        if due { try flush() }
     }
 
     private static func write(_ record: Record, to database: SQLiteDatabase) throws {

@@ -1,0 +1,54 @@
+import Foundation
+@testable import MirrorCrawl
+import MirrorSQLite
+import Testing
+
+/// The journal's group commit: records are made under a lock of their own and committed in
+/// batches under the database's, so that making a record never waits for a commit.
+@Suite("Crawl journal: batches")
+struct JournalBatchTests {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("journal-batch-\(UUID().uuidString)").path
+
+    /// Each URL is queued, then finished, while every thread also flushes now and then: if a
+    /// batch holding a `finished` committed before the one holding its `queued`, the update
+    /// would find no row and the URL would stay queued.
+    @Test func recordsMadeFromManyThreadsCommitInTheOrderTheyWereMade() async throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let journal = try CrawlJournal(folder: root, fresh: true)
+        let urls = (0..<4000).map { "http://a.test/\($0)" }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for part in 0..<8 {
+                group.addTask {
+                    for (number, url) in urls[(part * 500)..<((part + 1) * 500)].enumerated() {
+                        try journal.queued([CrawlItem(url: url, depth: 1, role: .page, hops: 0, referrer: nil)])
+                        try journal.finished(url, state: .done, status: 200, detail: nil)
+                        // Batches taken by many threads at once, besides the ones that fill up.
+                        if number % 10 == 0 { try journal.flush() }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        try journal.flush()
+        let database = try SQLiteDatabase(path: root + "/.mirror/journal.sqlite")
+        #expect(try database.scalar("SELECT count(*) FROM urls") == .integer(4000))
+        #expect(try database.scalar("SELECT count(*) FROM urls WHERE state = 'done'") == .integer(4000))
+    }
+
+    /// A crawl looks a page up before parsing it and never looks up one it parsed itself, so a
+    /// journal that held no pages when opened answers without asking SQLite; reopened, it has them.
+    @Test func pagesAreLookedUpOnlyWhenTheJournalHeldSomeWhenOpened() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let links = PageLinks(links: [PageLinks.Link(url: "http://a.test/b", kind: .navigation)])
+        do {
+            let journal = try CrawlJournal(folder: root, fresh: true)
+            try journal.record(links, references: [], of: "http://a.test/", key: "k")
+            try journal.flush()
+            #expect(try journal.links(of: "http://a.test/", key: "k") == nil)
+        }
+        let reopened = try CrawlJournal(folder: root, fresh: true)
+        #expect(try reopened.links(of: "http://a.test/", key: "k") == links)
+        #expect(try reopened.links(of: "http://a.test/", key: "other") == nil)
+        #expect(try reopened.references(of: "http://a.test/", key: "k") == [])
+    }
+}
