@@ -241,10 +241,11 @@ public final class SiteWriter: Sendable {
         return (pairs, groups)
     }
 
-    /// Rewrites one file; returns the digest of the new file, or nil when nothing changed.
-    /// The original body is kept as `.mirror/originals/<sha256>` (a hard link to the file as
-    /// saved, so it costs no space until the rewritten file replaces it). The original is also
-    /// the source when present, so a rewrite interrupted after the rename is simply redone.
+    /// Rewrites one file; returns the digest of the file it should be, or nil when that is the
+    /// original body. A file that already is what it should be stays as it is. The original
+    /// body is kept as `.mirror/originals/<sha256>` (a hard link to the file as saved, so it
+    /// costs no space until the rewritten file replaces it). The original is also the source
+    /// when present, so a rewrite interrupted after the rename is simply redone.
     private func rewrite(
         url: String, resource: SiteManifest.Resource, manifest snapshot: SiteManifest, knownReferences: KnownReferences?
     ) throws -> SiteManifest.FileDigest? {
@@ -272,10 +273,19 @@ public final class SiteWriter: Sendable {
         case .css:
             rewritten = rewriter.rewriteCSS(bytes, fileURL: url, filePath: resource.path, target: snapshot.path(for:))
         }
-        guard rewritten != bytes || hasOriginal else { return nil }
+        let file = rewritten == bytes ? nil : SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: rewritten)), size: rewritten.count)
+        // The file in place may hold these bytes already (the folder's link targets changed, not
+        // this file's): it stays, rather than becoming a new file with a new modification time.
+        let current: [UInt8]?
+        do throws(FileSystemError) {
+            current = hasOriginal ? try FileReading.contents(of: path) : bytes
+        } catch {
+            throw SiteError.io(path: error.path, message: error.message)
+        }
+        if current == rewritten { return file }
         if !hasOriginal && link(path, originalPath) != 0 { try files.writeAtomically(bytes, to: originalPath) }
         try files.replace(rewritten, at: path)
-        return rewritten == bytes ? nil : SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: rewritten)), size: rewritten.count)
+        return file
     }
 
     /// Removes kept originals that no file needs any more (their page changed since).

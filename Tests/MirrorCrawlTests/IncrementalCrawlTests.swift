@@ -59,6 +59,35 @@ struct IncrementalCrawlTests {
                 == FolderContents.files(harness.root + "/fresh", excluding: [".mirror/journal", ".mirror/tmp", ".mirror/manifest"]))
     }
 
+    /// A new page changes the folder's set of link targets, but only the pages that link to it
+    /// get a new file: the others keep theirs (same inode), as a backup of the folder would want.
+    @Test func aNewPageReplacesOnlyTheFilesWhoseLinksChange() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try await origin.shutdown() } }
+        let newPageExists = Atomic<Bool>(false)
+        origin.route("/") { _ in
+            .html("<a href='/a.html'>a</a> <a href='/b.html'>b</a> <a href='/new.html'>new</a>", headers: [("ETag", "\"r\"")])
+        }
+        origin.route("/a.html") { _ in .html("<a href='/new.html'>new</a> <a href='/'>home</a>", headers: [("ETag", "\"a\"")]) }
+        origin.route("/b.html") { _ in .html("<a href='/a.html'>a</a> <a href='/'>home</a>", headers: [("ETag", "\"b\"")]) }
+        origin.route("/new.html") { _ in newPageExists.load(ordering: .relaxed) ? .html("<p>new</p>") : .status(404) }
+        func inode(_ url: String) throws -> Int? {
+            let resource = try #require(try harness.manifest().resources[origin.url(url)])
+            let attributes = try FileManager.default.attributesOfItem(atPath: harness.root + "/out/" + resource.path)
+            return (attributes[.systemFileNumber] as? NSNumber)?.intValue
+        }
+        _ = try await harness.crawl([origin.url("/")]) { $0.retries = 0 }
+        let (home, a, b) = (try inode("/"), try inode("/a.html"), try inode("/b.html"))
+
+        newPageExists.store(true, ordering: .relaxed)
+        _ = try await harness.crawl([origin.url("/")], mode: .refresh)
+        #expect(try inode("/b.html") == b, "a page whose links did not change was written again")
+        #expect(try inode("/") != home && inode("/a.html") != a, "the pages linking to the new page were not rewritten")
+        _ = try await harness.crawl([origin.url("/")], output: "fresh", mode: .offline)
+        #expect(FolderContents.files(harness.root + "/out", excluding: [".mirror/journal", ".mirror/tmp", ".mirror/manifest"])
+                == FolderContents.files(harness.root + "/fresh", excluding: [".mirror/journal", ".mirror/tmp", ".mirror/manifest"]))
+    }
+
     /// A page that changed keeps only its new original: the old one goes, and so does any other
     /// file in `.mirror/originals` that no saved page needs.
     @Test func onlyTheOriginalsStillNeededStay() async throws {
