@@ -77,13 +77,13 @@ struct CrawlCommand: AsyncParsableCommand {
         let configuration = try crawlConfiguration()
         // A crawl reads each body right after storing it and rarely again: a small memory
         // tier serves that, and a larger one would only add to the crawl's footprint.
-        // Its index rows commit in groups, each before the journal's batch that names them: a
-        // transaction per response was an eighth of a crawl's CPU time on small pages.
+        // Its index rows commit in groups (a transaction per response was an eighth of a crawl's
+        // CPU time on small pages); after a kill, the next open indexes the rest from its entry log.
         let store = try CacheCommand.open(cacheOptions.directory(), memoryCapacity: 2 << 20, groupCommit: CacheStore.GroupCommit())
         let journal: CrawlJournal
         let writer: SiteWriter
         do {
-            journal = try CrawlJournal(folder: output, fresh: !resume, cache: store)
+            journal = try CrawlJournal(folder: output, fresh: !resume)
             writer = try SiteWriter(directory: output, ledger: journal, bodies: store)
         } catch {
             throw CommandFailure("cannot open the output folder \(output): \(error)", status: .io)

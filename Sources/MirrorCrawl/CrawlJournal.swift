@@ -1,5 +1,4 @@
 import Foundation
-public import MirrorCache
 import MirrorHTML
 import MirrorSQLite
 public import MirrorSite
@@ -15,6 +14,9 @@ import Synchronization
 /// so whatever a `kill -9` leaves is a prefix of them; callers order their records so that
 /// any prefix is a consistent state (a file before its resource, a page's links queued before
 /// the page is marked done). What a kill loses is redone from the cache by the next crawl.
+/// A record may name a cache entry whose group has not committed yet (a saved file is a link
+/// to a stored body): the cache's entry log has it, and the next store to open the cache after
+/// a kill indexes it (`CacheStore`), so no record outlives the entry it names.
 public final class CrawlJournal: SiteLedger {
     enum State: String {
         case queued, done, skipped, failed
@@ -51,10 +53,6 @@ public final class CrawlJournal: SiteLedger {
     /// Whether the journal held pages when opened. A crawl looks each page up before parsing
     /// it, and never one it parsed itself, so without them every lookup would miss.
     private let hadPages: Bool
-    /// The cache the crawl stores into. Its pending entries commit before each batch of records
-    /// (a saved file is a link to a stored body), so that no record outlives, after a kill, the
-    /// entry it names: a cache that commits in groups loses only what the journal lost too.
-    private let cache: CacheStore?
     /// Held open with an exclusive lock for the journal's lifetime: one crawl per folder.
     private let lock: Int32
     /// When the crawl this journal continues started (seconds since 1970): what the cache
@@ -66,10 +64,8 @@ public final class CrawlJournal: SiteLedger {
 
     /// Opens the journal of the crawl folder `folder` (created if needed); `fresh` starts a new
     /// crawl (the folder's saved resources are kept), otherwise the crawl it holds continues.
-    /// Fails when another process is crawling into the same folder. `cache`: the cache the crawl
-    /// stores into, whose pending entries commit before each batch of records.
-    public init(folder: String, fresh: Bool, cache: CacheStore? = nil) throws {
-        self.cache = cache
+    /// Fails when another process is crawling into the same folder.
+    public init(folder: String, fresh: Bool) throws {
         try FileManager.default.createDirectory(atPath: folder + "/.mirror", withIntermediateDirectories: true)
         lock = open(folder + "/.mirror/journal.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard lock >= 0 else { throw CrawlJournalError.cannotLock(folder: folder, reason: String(cString: strerror(errno))) }
@@ -105,6 +101,9 @@ public final class CrawlJournal: SiteLedger {
     private static func prepare(_ database: SQLiteDatabase, fresh: Bool) throws -> Double? {
         _ = try database.scalar("PRAGMA journal_mode=WAL")
         try database.execute("PRAGMA synchronous=NORMAL")
+        // Fewer, larger checkpoints (as the cache's index): each fsyncs the file, and a page
+        // changed by many batches in between is copied back once.
+        try database.execute("PRAGMA wal_autocheckpoint=4000")
         if fresh { try database.execute("DROP TABLE IF EXISTS urls") }
         try database.execute("""
             CREATE TABLE IF NOT EXISTS urls (
@@ -231,7 +230,6 @@ public final class CrawlJournal: SiteLedger {
             }
             guard !records.isEmpty else { return }
             do {
-                try cache?.commitPending()
                 try database.transaction {
                     for record in records { try Self.write(record, to: database) }
                 }

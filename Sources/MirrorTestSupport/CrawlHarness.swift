@@ -31,7 +31,7 @@ public struct CrawlHarness: Sendable {
         let store = try CacheStore(directory: cache, configuration: storeConfiguration)
         let client = CachingClient(store: store, transport: transport, configuration: clientConfiguration)
         let output = root + "/" + name
-        let journal = try CrawlJournal(folder: output, fresh: !resume, cache: store)
+        let journal = try CrawlJournal(folder: output, fresh: !resume)
         let crawler = Crawler(configuration: configuration, client: client,
                               output: try SiteWriter(directory: output, ledger: journal, bodies: store), journal: journal)
         return try await crawler.run(resume: resume)

@@ -392,8 +392,7 @@ public final class CacheStore: Sendable {
     }
 
     /// Commits the rows of the entries stored so far whose group has not committed yet
-    /// (`Configuration.groupCommit`): a writer whose own records name cache entries calls it
-    /// before committing them, so that no record outlives, after a kill, the entry it names.
+    /// (`Configuration.groupCommit`), for other processes to see them now.
     public func commitPending() throws {
         if try state.withLock({ try commitPending(&$0) }) { try prune() }
     }
