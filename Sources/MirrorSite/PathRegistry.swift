@@ -21,7 +21,8 @@ import MirrorCore
 /// Names are stable: a URL keeps its path while its preferred path stays the same (a newcomer
 /// that collides gets the suffix, never the holder), and a folder keeps its name. A URL moves
 /// only when its preferred path changes (a new content type) or when it shared a file and now
-/// brings another body; the file it leaves stays with its other holders, or with no one.
+/// brings another body; the file it leaves stays with its other holders, or with no one. When
+/// those bring the same new body, `rejoin` puts the spellings back in one file.
 ///
 /// A value type, used under the caller's lock; rebuilt from the `assignments` saved before.
 public struct PathRegistry: Sendable {
@@ -124,6 +125,37 @@ public struct PathRegistry: Sendable {
             return Self.localPath(path)
         }
         return moved(url: url, preferred: preferred, sha256: sha256)
+    }
+
+    /// A file left by URLs that share another one again (`rejoin`).
+    public struct Rejoined: Sendable {
+        /// The URLs of the file left.
+        public var urls: [String]
+        /// The file left, and the file they now share.
+        public var left: String
+        public var joined: String
+        /// A URL whose file `joined` was already.
+        public var sharer: String
+    }
+
+    /// URLs that share a file again: when a URL that shared a file brought another body, it
+    /// moved to a name of its own (`assign`); once the file at its preferred path holds that
+    /// body too (its other URLs brought the same), it goes back to sharing it, as a crawl into
+    /// a new folder would have it. The caller moves their records and deletes the files left.
+    public mutating func rejoin() -> [Rejoined] {
+        var moves: [Rejoined] = []
+        for (path, file) in files where !path.utf8.elementsEqual(file.preferred.utf8) && !file.sha256.isEmpty {
+            guard let joined = files[file.preferred], joined.preferred == file.preferred, joined.sha256 == file.sha256,
+                  let sharer = joined.urls.first else { continue }
+            moves.append(Rejoined(urls: file.urls, left: path, joined: file.preferred, sharer: sharer))
+        }
+        for move in moves {
+            for url in move.urls {
+                release(url)
+                record(url: url, preferred: move.joined, path: move.joined, sha256: files[move.joined]!.sha256)
+            }
+        }
+        return moves
     }
 
     /// Gives `url` a path anew, releasing the one it had.

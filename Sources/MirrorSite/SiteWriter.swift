@@ -288,6 +288,27 @@ public final class SiteWriter: Sendable {
         return file
     }
 
+    /// Puts spellings of one file that a re-crawl had parted back in it (`PathRegistry.rejoin`).
+    /// Each file left is deleted before its URLs are recorded at the file they join: a kill in
+    /// between leaves records naming a deleted file, which the next crawl's finish moves alike.
+    private func rejoinSpellings() throws {
+        for move in registry.withLock({ $0.rejoin() }) {
+            unlink(directory + "/" + move.left)
+            for url in move.urls {
+                let moved = manifest.withLock { manifest -> SiteManifest.Resource? in
+                    guard let own = manifest.resources[url], let sharer = manifest.resources[move.sharer] else { return nil }
+                    let moved = SiteManifest.Resource(
+                        path: move.joined, status: own.status, contentType: own.contentType, size: own.size, sha256: own.sha256,
+                        etag: own.etag, lastModified: own.lastModified, record: own.record, rewrittenFor: sharer.rewrittenFor,
+                        file: sharer.file)
+                    manifest.resources[url] = moved
+                    return moved
+                }
+                if let moved { try record(url, moved) }
+            }
+        }
+    }
+
     /// Removes kept originals that no file needs any more (their page changed since).
     private func removeUnusedOriginals(_ snapshot: SiteManifest) {
         let folder = directory + "/" + SiteManifest.originalsFolder
@@ -321,6 +342,7 @@ public final class SiteWriter: Sendable {
     /// the manifest. A link to a saved URL becomes a relative path; a link to anything else
     /// becomes absolute.
     public func finish(seeds: [String], knownReferences: KnownReferences? = nil) throws {
+        try rejoinSpellings()
         try rewriteLinks(knownReferences: knownReferences)
         do { try ledger?.flush() } catch { throw SiteError.io(path: Self.ledgerName, message: "\(error)") }
         var snapshot = manifest.withLock { manifest in

@@ -88,6 +88,36 @@ struct IncrementalCrawlTests {
                 == FolderContents.files(harness.root + "/fresh", excluding: [".mirror/journal", ".mirror/tmp", ".mirror/manifest"]))
     }
 
+    /// `/` and `/index.html` share a file; when the home page changes, the first of them to be
+    /// fetched again leaves that file for a moment, and both share it again once the crawl ends:
+    /// the folder is the one a crawl into a new folder makes.
+    @Test func aChangedHomePageKeepsOneFileForItsSpellings() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try await origin.shutdown() } }
+        let version = Atomic<Int>(1)
+        for path in ["/", "/index.html"] {
+            origin.route(path) { _ in
+                let number = version.load(ordering: .relaxed)
+                return .html("<a href='/index.html'>home \(number)</a> <a href='/a.html'>a</a>", headers: [("ETag", "\"v\(number)\"")])
+            }
+        }
+        origin.route("/a.html") { _ in .html("<a href='/'>home</a>", headers: [("ETag", "\"a\"")]) }
+        _ = try await harness.crawl([origin.url("/")])
+        let first = try harness.manifest()
+        #expect(first.resources[origin.url("/")]?.path == first.resources[origin.url("/index.html")]?.path)
+
+        version.store(2, ordering: .relaxed)
+        _ = try await harness.crawl([origin.url("/")], mode: .refresh)
+        let manifest = try harness.manifest()
+        let home = try #require(manifest.resources[origin.url("/")])
+        #expect(home.path == first.resources[origin.url("/")]?.path)
+        #expect(manifest.resources[origin.url("/index.html")]?.path == home.path, "the spellings of the home page were parted")
+        _ = try await harness.crawl([origin.url("/")], output: "fresh", mode: .offline)
+        let excluded = [".mirror/journal", ".mirror/tmp", ".mirror/manifest"]
+        #expect(FolderContents.files(harness.root + "/out", excluding: excluded)
+                == FolderContents.files(harness.root + "/fresh", excluding: excluded))
+    }
+
     /// A page that changed keeps only its new original: the old one goes, and so does any other
     /// file in `.mirror/originals` that no saved page needs.
     @Test func onlyTheOriginalsStillNeededStay() async throws {

@@ -94,6 +94,16 @@ struct PathRegistryTests {
         // One of two sharers changes: it leaves, the other keeps the file.
         #expect(Self.assign(&registry, "http://h/index.html", body: "new") == "h/index~93d9.html")
         #expect(Self.assign(&registry, "http://h/", body: "new") == "h/index.html")
+        // Both have the new body now: the spellings share one file again, as in a new folder.
+        let rejoined = registry.rejoin()
+        #expect(rejoined.map(\.urls) == [["http://h/index.html"]] && rejoined.map(\.left) == ["h/index~93d9.html"])
+        #expect(rejoined.map(\.joined) == ["h/index.html"] && rejoined.map(\.sharer) == ["http://h/"])
+        #expect(Self.assign(&registry, "http://h/index.html", body: "new") == "h/index.html")
+        #expect(registry.urls(at: LocalPath(components: ["h", "index.html"])).count == 2)
+        #expect(registry.rejoin().isEmpty)
+        // Different bodies stay apart.
+        #expect(Self.assign(&registry, "http://h/index.html", body: "newer") == "h/index~93d9.html")
+        #expect(registry.rejoin().isEmpty)
         // A new content type is a new preferred path; the old name is free for others.
         #expect(Self.assign(&registry, "http://h/x", body: "page") == "h/x.html")
         #expect(Self.assign(&registry, "http://h/x", "text/css", body: "style") == "h/x.css")
