@@ -47,7 +47,7 @@ public struct SiteManifest: Sendable, Codable, Equatable {
     public struct Resource: Sendable, Codable, Equatable {
         /// The values of a resource (the manifest's JSON has them by these names).
         private struct Values: Sendable {
-            let path: String
+            var path: String
             let status: Int
             let contentType: String?
             let size: Int
@@ -179,6 +179,16 @@ public struct SiteManifest: Sendable, Codable, Equatable {
             change { values in
                 values.rewrittenFor = targets
                 values.file = file
+            }
+        }
+
+        /// Moves it into the file `shared`, which another URL's resource has (one new box): its
+        /// path and its rewriting are that one's.
+        public mutating func share(_ shared: Resource) {
+            change { values in
+                values.path = shared.path
+                values.rewrittenFor = shared.rewrittenFor
+                values.file = shared.file
             }
         }
 

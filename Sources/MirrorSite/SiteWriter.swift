@@ -296,11 +296,8 @@ public final class SiteWriter: Sendable {
             unlink(directory + "/" + move.left)
             for url in move.urls {
                 let moved = manifest.withLock { manifest -> SiteManifest.Resource? in
-                    guard let own = manifest.resources[url], let sharer = manifest.resources[move.sharer] else { return nil }
-                    let moved = SiteManifest.Resource(
-                        path: move.joined, status: own.status, contentType: own.contentType, size: own.size, sha256: own.sha256,
-                        etag: own.etag, lastModified: own.lastModified, record: own.record, rewrittenFor: sharer.rewrittenFor,
-                        file: sharer.file)
+                    guard var moved = manifest.resources[url], let sharer = manifest.resources[move.sharer] else { return nil }
+                    moved.share(sharer)
                     manifest.resources[url] = moved
                     return moved
                 }
