@@ -33,6 +33,8 @@ let package = Package(
 
         // openat2 for `mirror serve`: a variadic syscall(2) that Swift cannot call itself.
         .target(name: "CBeneath"),
+        // glibc's malloc thresholds for the command line (`HeapTuning`).
+        .target(name: "CHeap"),
 
         // Thin Swift layers over the C libraries.
         .target(name: "MirrorCore", swiftSettings: settings),
@@ -133,7 +135,7 @@ let package = Package(
         .target(
             name: "MirrorCLI",
             dependencies: [
-                "MirrorCache", "MirrorHTTP", "MirrorCrawl", "MirrorSite", "MirrorBundle", "MirrorArchive", "MirrorHTML",
+                "CHeap", "MirrorCache", "MirrorHTTP", "MirrorCrawl", "MirrorSite", "MirrorBundle", "MirrorArchive", "MirrorHTML",
                 "MirrorCompression", "MirrorServe", "MirrorProxy", "MirrorSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -227,7 +229,10 @@ let package = Package(
         ),
         .testTarget(
             name: "MirrorSiteTests",
-            dependencies: ["MirrorSite", "MirrorCore", "MirrorTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "MirrorSite", "MirrorCore", "MirrorCache", "MirrorTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: settings),
         .testTarget(name: "MirrorHTMLTests", dependencies: ["MirrorHTML", "MirrorTestSupport"], swiftSettings: settings),
         .testTarget(

@@ -34,6 +34,7 @@ public struct MirrorCommand: AsyncParsableCommand {
 
     /// Parses `arguments`, runs the command and exits with a documented code.
     public static func runMain(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+        HeapTuning.apply()
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = .warning

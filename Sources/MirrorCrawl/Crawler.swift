@@ -69,6 +69,7 @@ public final class Crawler: Sendable {
         }
         ticker?.cancel()
         let pending = await frontier.pendingCount
+        await frontier.forget()
         let final = report.withLock { report -> CrawlReport in
             report.seconds = (ContinuousClock.now - started).seconds
             report.interrupted = Task.isCancelled

@@ -37,7 +37,9 @@ actor Frontier {
             let item = items[head]
             head += 1
             if head > 1024 && head * 2 > items.count {
-                items.removeFirst(head)
+                // A new array: removing the head in place keeps the largest capacity the queue
+                // ever had (7.5 MB for the whole crawl of a site of 100,000 pages).
+                items = Array(items[head...])
                 head = 0
             }
             return item
@@ -148,6 +150,14 @@ actor Frontier {
     func stop() {
         stopped = true
         wake()
+    }
+
+    /// Forgets every URL seen and queued, once the workers are done: finishing the folder is the
+    /// crawl's peak of memory and needs neither (at 100,000 URLs the set's table is 4 MB).
+    func forget() {
+        seen = []
+        hosts = [:]
+        order = []
     }
 
     /// The next item whose host has a free slot and whose delay has passed; waits when none

@@ -46,11 +46,36 @@ public struct PathRegistry: Sendable {
 
 
     /// A file and the URLs saved to it: several only when they share it, with one preferred path
-    /// and body (an array: almost always one URL, and a set takes twice its memory).
-    private struct File {
-        var preferred: String
-        var sha256: HexDigest
-        var urls: [String]
+    /// and body. Immutable, in a box: the table of every file then has buckets of 24 bytes
+    /// instead of 80 — at 100,000 files 262,144 buckets, and half as many again while the table
+    /// grows (31 MB at the crawl's peak, 17 MB now). The first URL is held on its own: almost
+    /// every file has one, and an array of one takes 64 bytes more.
+    private final class File: Sendable {
+        let preferred: String
+        let sha256: HexDigest
+        let firstURL: String
+        private let others: [String]
+
+        init(preferred: String, sha256: HexDigest, urls: [String]) {
+            self.preferred = preferred
+            self.sha256 = sha256
+            firstURL = urls[0]
+            others = Array(urls.dropFirst())
+        }
+
+        var urls: [String] { others.isEmpty ? [firstURL] : [firstURL] + others }
+
+        func holds(_ url: String) -> Bool { firstURL == url || others.contains(url) }
+
+        func adding(_ url: String) -> File { File(preferred: preferred, sha256: sha256, urls: urls + [url]) }
+
+        /// Without `url`; nil when it was the only one.
+        func removing(_ url: String) -> File? {
+            let left = urls.filter { $0 != url }
+            return left.isEmpty ? nil : File(preferred: preferred, sha256: sha256, urls: left)
+        }
+
+        func holding(_ sha256: HexDigest) -> File { File(preferred: preferred, sha256: sha256, urls: urls) }
     }
 
     private struct Body: Hashable {
@@ -145,9 +170,9 @@ public struct PathRegistry: Sendable {
     public mutating func rejoin() -> [Rejoined] {
         var moves: [Rejoined] = []
         for (path, file) in files where !path.utf8.elementsEqual(file.preferred.utf8) && !file.sha256.isEmpty {
-            guard let joined = files[file.preferred], joined.preferred == file.preferred, joined.sha256 == file.sha256,
-                  let sharer = joined.urls.first else { continue }
-            moves.append(Rejoined(urls: file.urls, left: path, joined: file.preferred, sharer: sharer))
+            guard let joined = files[file.preferred], joined.preferred == file.preferred, joined.sha256 == file.sha256
+            else { continue }
+            moves.append(Rejoined(urls: file.urls, left: path, joined: file.preferred, sharer: joined.firstURL))
         }
         for move in moves {
             for url in move.urls {
@@ -224,10 +249,10 @@ public struct PathRegistry: Sendable {
             folder = folders[step.preferred]!
         }
         taken.insert(Self.slot(folder, Self.components(path).last!))
-        if files[path] == nil {
+        if let file = files[path] {
+            if !file.holds(url) { files[path] = file.adding(url) }
+        } else {
             files[path] = File(preferred: preferred, sha256: sha256, urls: [url])
-        } else if files[path]?.urls.contains(url) == false {
-            files[path]?.urls.append(url)
         }
         noteShareable(path, preferred: preferred, sha256: sha256)
         pathOfURL[url] = path
@@ -274,10 +299,9 @@ public struct PathRegistry: Sendable {
 
     /// Forgets `url`'s path; its file's name is free again when no other URL holds it.
     private mutating func release(_ url: String) {
-        guard let path = pathOfURL.removeValue(forKey: url), var file = files[path] else { return }
-        file.urls.removeAll { $0 == url }
-        files[path] = file.urls.isEmpty ? nil : file
-        guard file.urls.isEmpty else { return }
+        guard let path = pathOfURL.removeValue(forKey: url), let file = files[path] else { return }
+        files[path] = file.removing(url)
+        guard files[path] == nil else { return }
         taken.remove(Self.slot(of: path))
         forgetShareable(path, file)
     }
@@ -286,7 +310,7 @@ public struct PathRegistry: Sendable {
     private mutating func changeBody(of path: String, to sha256: HexDigest) {
         guard let file = files[path] else { return }
         forgetShareable(path, file)
-        files[path]?.sha256 = sha256
+        files[path] = file.holding(sha256)
         noteShareable(path, preferred: file.preferred, sha256: sha256)
     }
 

@@ -22,7 +22,10 @@ public final class SiteWriter: Sendable {
     private let mapper: PathMapper
     private let manifest: Mutex<SiteManifest>
     /// The names given so far; rebuilt from the manifest, as `PathMapper` is deterministic.
-    private let registry: Mutex<PathRegistry>
+    /// Nil once `finish` has put the spellings of each file together: the rest of finishing
+    /// does not use it, and it is the largest thing a crawl holds then (at 100,000 URLs, its
+    /// tables alone are 17 MB). A write after that rebuilds it.
+    private let registry: Mutex<PathRegistry?>
     private let ledger: (any SiteLedger)?
     private let files: AtomicFiles
     /// The cache the crawl stores into: a response it holds is saved as a hard link to its body.
@@ -54,13 +57,18 @@ public final class SiteWriter: Sendable {
         }
         let site = existing ?? SiteManifest()
         manifest = Mutex(site)
+        registry = Mutex(Self.registry(of: site, mapper: mapper))
+    }
+
+    /// The registry of the names `site` gives its URLs.
+    private static func registry(of site: SiteManifest, mapper: PathMapper) -> PathRegistry {
         // Sorted as assignments, not as (URL, resource) pairs: a copy of every resource would
         // be the largest thing a resumed crawl of 100,000 pages holds.
         let saved = site.resources.map { url, resource in
             PathRegistry.Assignment(url: url, preferred: mapper.path(for: url, contentType: resource.contentType)?.string ?? "",
                                     path: resource.path, sha256: resource.sha256)
         }.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-        registry = Mutex(PathRegistry(assignments: saved, maxSegmentBytes: mapper.maxSegmentBytes))
+        return PathRegistry(assignments: saved, maxSegmentBytes: mapper.maxSegmentBytes)
     }
 
     static func manifestPath(_ directory: String) -> String { directory + "/" + SiteManifest.path }
@@ -93,8 +101,9 @@ public final class SiteWriter: Sendable {
             (temporary, digest) = try await writeTemporary(response.body, name: preferred.string)
         }
         let (assigned, sharers) = registry.withLock { registry in
-            let path = registry.assign(url: url, preferred: preferred, sha256: digest)
-            return (path, registry.urls(at: path).filter { $0 != url })
+            if registry == nil { registry = Self.registry(of: manifest.withLock { $0 }, mapper: mapper) }
+            let path = registry!.assign(url: url, preferred: preferred, sha256: digest)
+            return (path, registry!.urls(at: path).filter { $0 != url })
         }
         let path = assigned.string
         var resource = SiteManifest.Resource(
@@ -166,47 +175,60 @@ public final class SiteWriter: Sendable {
     /// link targets (each file is independent; a file several URLs share is rewritten once,
     /// as the page of the first of them), then notes in the manifest what was rewritten.
     private func rewriteLinks(knownReferences: KnownReferences?) throws {
-        let rewriting = try rewriteFiles(knownReferences: knownReferences)
-        // Applied in place once the snapshot the rewriting read is gone: changing the manifest
-        // while it is shared would copy its whole table, and returning whole resources would
-        // hold a second copy of each (at 100,000 pages, 100 MB more at the crawl's peak).
-        manifest.withLock { manifest in
-            for (group, file) in zip(rewriting.groups, rewriting.files) {
-                for url in rewriting.urls(group) { manifest.resources[url]?.setRewritten(for: rewriting.targets, file: file) }
+        let pending = filesToRewrite()
+        // In slices, each noted in place once the snapshot its rewriting read is gone: changing
+        // the manifest while it is shared would copy its whole table, and holding the new file
+        // digests of every page until the end took 5 MB more at 100,000 pages.
+        var start = 0
+        while start < pending.groups.count {
+            let slice = pending.groups[start..<min(start + 4096, pending.groups.count)]
+            let files = try rewriteFiles(slice, of: pending, knownReferences: knownReferences)
+            manifest.withLock { manifest in
+                for (group, file) in zip(slice, files) {
+                    for url in pending.urls(group) { manifest.resources[url]?.setRewritten(for: pending.targets, file: file) }
+                }
             }
+            start = slice.endIndex
         }
     }
 
-    /// What `rewriteFiles` did: the files with links, as (path, URL) pairs in order of path then
-    /// URL, the groups of pairs (one file each) it rewrote, and each group's new file digest
-    /// (nil: its original bytes). Ranges and one array, not a dictionary of arrays: at 100,000
-    /// pages that was 100,000 small arrays at the crawl's peak of memory.
-    private struct Rewriting {
+    /// The files `rewriteLinks` rewrites: the files with links, as (path, URL) pairs in order of
+    /// path then URL, and the groups of pairs (one file each) to rewrite. Ranges and one array,
+    /// not a dictionary of arrays: at 100,000 pages that was 100,000 small arrays at the crawl's
+    /// peak of memory.
+    private struct PendingFiles {
         var targets: String
         var pairs: [(path: String, url: String)]
         var groups: [Range<Int>]
-        var files: [SiteManifest.FileDigest?]
 
         func urls(_ group: Range<Int>) -> some Sequence<String> { pairs[group].lazy.map(\.url) }
     }
 
-    /// The rewriting of `rewriteLinks`, from a snapshot of the manifest; each resource updated
-    /// is recorded in the ledger once its file is in place.
-    private func rewriteFiles(knownReferences: KnownReferences?) throws -> Rewriting {
+    private func filesToRewrite() -> PendingFiles {
         let snapshot = manifest.withLock { $0 }
         let targets = snapshot.linkTargetsDigest
         let (pairs, groups) = Self.pendingFiles(snapshot, targets: targets)
+        return PendingFiles(targets: targets, pairs: pairs, groups: groups)
+    }
+
+    /// Rewrites the files of `groups`, from a snapshot of the manifest; returns each group's new
+    /// file digest (nil: its original bytes). Each resource updated is recorded in the ledger
+    /// once its file is in place.
+    private func rewriteFiles(
+        _ groups: ArraySlice<Range<Int>>, of pending: PendingFiles, knownReferences: KnownReferences?
+    ) throws -> [SiteManifest.FileDigest?] {
+        let snapshot = manifest.withLock { $0 }
         let failures = Mutex<[SiteError]>([])
         let files = Mutex([SiteManifest.FileDigest?](repeating: nil, count: groups.count))
         DispatchQueue.concurrentPerform(iterations: groups.count) { index in
-            let group = pairs[groups[index]]
+            let group = pending.pairs[groups[groups.startIndex + index]]
             let first = group.first!.url
             let resource = snapshot.resources[first]!
             do {
                 let file = try rewrite(url: first, resource: resource, manifest: snapshot, knownReferences: knownReferences)
                 for (_, url) in group {
                     guard var updated = snapshot.resources[url] else { continue }
-                    updated.setRewritten(for: targets, file: file)
+                    updated.setRewritten(for: pending.targets, file: file)
                     try record(url, updated)
                 }
                 files.withLock { $0[index] = file }
@@ -217,7 +239,7 @@ public final class SiteWriter: Sendable {
             }
         }
         if let failure = failures.withLock({ $0.first }) { throw failure }
-        return Rewriting(targets: targets, pairs: pairs, groups: groups, files: files.withLock { $0 })
+        return files.withLock { $0 }
     }
 
     /// The files with links, as (path, URL) pairs in order of path then URL, and the groups of
@@ -225,12 +247,14 @@ public final class SiteWriter: Sendable {
     private static func pendingFiles(_ snapshot: SiteManifest, targets: String)
         -> (pairs: [(path: String, url: String)], groups: [Range<Int>]) {
         var pairs: [(path: String, url: String)] = []
+        pairs.reserveCapacity(snapshot.resources.count)  // grown by doubling: up to twice the memory, at the crawl's peak
         for (url, resource) in snapshot.resources where resource.kind != nil { pairs.append((resource.path, url)) }
         pairs.sort { a, b in
             a.path.utf8.elementsEqual(b.path.utf8)
                 ? a.url.utf8.lexicographicallyPrecedes(b.url.utf8) : a.path.utf8.lexicographicallyPrecedes(b.path.utf8)
         }
         var groups: [Range<Int>] = []
+        groups.reserveCapacity(pairs.count)
         var start = 0
         while start < pairs.count {
             var end = start + 1
@@ -292,7 +316,7 @@ public final class SiteWriter: Sendable {
     /// Each file left is deleted before its URLs are recorded at the file they join: a kill in
     /// between leaves records naming a deleted file, which the next crawl's finish moves alike.
     private func rejoinSpellings() throws {
-        for move in registry.withLock({ $0.rejoin() }) {
+        for move in registry.withLock({ $0?.rejoin() ?? [] }) {
             unlink(directory + "/" + move.left)
             for url in move.urls {
                 let moved = manifest.withLock { manifest -> SiteManifest.Resource? in
@@ -340,6 +364,7 @@ public final class SiteWriter: Sendable {
     /// becomes absolute.
     public func finish(seeds: [String], knownReferences: KnownReferences? = nil) throws {
         try rejoinSpellings()
+        registry.withLock { $0 = nil }
         try rewriteLinks(knownReferences: knownReferences)
         do { try ledger?.flush() } catch { throw SiteError.io(path: Self.ledgerName, message: "\(error)") }
         var snapshot = manifest.withLock { manifest in

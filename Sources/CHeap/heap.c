@@ -1,0 +1,15 @@
+#include "heap.h"
+
+#include <stdlib.h>  // defines __GLIBC__ on glibc
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+void mirror_fix_heap_thresholds(int bytes) {
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, bytes);
+    mallopt(M_TRIM_THRESHOLD, bytes);
+#else
+    (void)bytes;
+#endif
+}

@@ -1,0 +1,49 @@
+import Foundation
+@testable import MirrorCache
+import MirrorSite
+import NIOHTTP1
+import Testing
+
+/// `SiteWriter` on its own: responses written, then the folder finished.
+@Suite("Site writer")
+struct SiteWriterTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("site-writer-\(UUID().uuidString)").path
+
+    func page(_ html: String) -> CacheResponse {
+        CacheResponse(status: 200, headers: ["content-type": "text/html"], body: ResponseBody(bytes: Array(html.utf8)), outcome: .miss)
+    }
+
+    func text(_ path: String) throws -> String { try String(contentsOfFile: folder + "/" + path, encoding: .utf8) }
+
+    /// The rewriting notes its files in slices of 4,096: a site of more pages has every page
+    /// rewritten and noted, in the last slice as in the first.
+    @Test func aSiteOfMorePagesThanASliceIsRewrittenThroughout() async throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let writer = try SiteWriter(directory: folder)
+        let count = 4_096 + 50
+        for page in 0..<count {
+            try await writer.write(url: "http://h.test/p/\(page).html", response: self.page("<a href=\"/p/\((page + 1) % count).html\">next</a>"))
+        }
+        try writer.finish(seeds: ["http://h.test/p/0.html"])
+        let manifest = try JSONDecoder().decode(SiteManifest.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/.mirror/manifest.json")))
+        #expect(manifest.resources.count == count)
+        #expect(manifest.resources.values.filter { $0.file == nil || $0.rewrittenFor == nil }.isEmpty)
+        for page in [0, 4_095, 4_096, count - 1] {
+            let path = manifest.resources["http://h.test/p/\(page).html"]!.path
+            #expect(try text(path) == "<a href=\"\((page + 1) % count).html\">next</a>", "\(path)")
+        }
+    }
+
+    /// Once finished, the writer lets go of its names; a write after that still gets a name no
+    /// other URL holds (here one that differs from a saved one only in case).
+    @Test func aWriteAfterFinishingKeepsNamesUnique() async throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let writer = try SiteWriter(directory: folder)
+        let first = try await writer.write(url: "http://h.test/a.html", response: page("first"))
+        try writer.finish(seeds: ["http://h.test/a.html"])
+        let second = try await writer.write(url: "http://h.test/A.html", response: page("second"))
+        #expect(second.lowercased() != first.lowercased())
+        #expect(try text(first) == "first")
+        #expect(try text(second) == "second")
+    }
+}
