@@ -1,10 +1,14 @@
 import MirrorCore
 
 /// Header fields (`[[String]]`, each usually `[name, value]`) packed into one byte array
-/// (`PackedBytes`). Per field: a varint of its number of parts times two, plus one when its
-/// name is a common one given by its place in `commonNames` (one byte instead of the text: a
-/// crawl holds a record per URL, and the names were half their bytes); then the parts as
-/// strings. Any strings round-trip, whatever bytes they hold. Only ever held in memory.
+/// (`PackedBytes`): a crawl holds a record per URL, and at 100,000 URLs these were its largest
+/// part. Per field, a varint tag: its number of parts times eight, plus one when its name is a
+/// common one given by its place in `commonNames` (one byte instead of the text), plus two
+/// times how its value is held when it has exactly two parts — 1: a common value by its place
+/// in `commonValues`; 2: an IMF-fixdate (`Date`, `Last-Modified`) as its seconds since the
+/// epoch, when formatting them gives back exactly its text (5 bytes instead of 30). Then the
+/// name and the parts as strings, where not held otherwise. Any strings round-trip, whatever
+/// bytes they hold. Only ever held in memory, so the form may change between versions.
 enum HeaderFields {
     /// Names as servers send them, then the same in lower case (as HTTP/2 has them).
     private static let commonNames: [String] = {
@@ -20,35 +24,137 @@ enum HeaderFields {
         return names + names.map { $0.lowercased() }
     }()
 
+    /// Values many responses of a site share, exactly as sent.
+    private static let commonValues = [
+        "keep-alive", "close", "bytes", "none", "chunked", "gzip", "br", "deflate", "Accept-Encoding", "Origin",
+        "text/html", "text/html; charset=utf-8", "text/html; charset=UTF-8", "text/css", "text/css; charset=utf-8",
+        "text/plain", "text/plain; charset=utf-8", "text/javascript", "application/javascript", "application/json",
+        "application/xml", "image/png", "image/jpeg", "image/gif", "image/svg+xml", "image/webp", "image/x-icon",
+        "font/woff2", "font/woff", "nosniff", "DENY", "SAMEORIGIN", "no-cache", "no-store", "public", "private",
+        "max-age=0", "HIT", "MISS", "1; mode=block", "*", "0", "nginx", "Apache", "cloudflare",
+    ]
+
     private static let codeOfName: [String: Int] =
         Dictionary(commonNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    private static let codeOfValue: [String: Int] =
+        Dictionary(commonValues.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+
+    /// How a two-part field's value is held.
+    private enum Value {
+        case text(String)
+        case common(Int)
+        case date(Int)
+
+        init(_ text: String) {
+            if let code = codeOfValue[text] {
+                self = .common(code)
+            } else if let seconds = HeaderFields.date(text) {
+                self = .date(seconds)
+            } else {
+                self = .text(text)
+            }
+        }
+
+        var kind: Int {
+            switch self {
+            case .text: 0
+            case .common: 1
+            case .date: 2
+            }
+        }
+    }
+
+    /// The seconds of `text` when it is an IMF-fixdate that formats back to itself.
+    private static func date(_ text: String) -> Int? {
+        guard text.utf8.count == 29, text.utf8.last == UInt8(ascii: "T"), let seconds = HTTPDate.parse(text),
+              seconds >= 0, HTTPDate.format(seconds) == text else { return nil }
+        return Int(seconds)
+    }
 
     static func pack(_ fields: [[String]]) -> [UInt8] {
-        let codes = fields.map { field in field.first.flatMap { codeOfName[$0] } }
+        let names = fields.map { field in field.first.flatMap { codeOfName[$0] } }
+        let values = fields.map { field in field.count == 2 ? Value(field[1]) : nil }
         // Sized exactly first: the array keeps whatever capacity it was given, for as long as the crawl.
         var size = 0
-        for (field, code) in zip(fields, codes) {
-            size += varintSize(field.count * 2 + 1) + (code.map(varintSize) ?? 0)
-            for part in field.dropFirst(code == nil ? 0 : 1) { size += varintSize(part.utf8.count) + part.utf8.count }
+        for ((field, name), value) in zip(zip(fields, names), values) {
+            size += varintSize(field.count * 8 + 7) + (name.map(varintSize) ?? 0)
+            for part in parts(field, named: name != nil, value: value) { size += varintSize(part.utf8.count) + part.utf8.count }
+            switch value {
+            case .common(let code): size += varintSize(code)
+            case .date(let seconds): size += varintSize(seconds)
+            case .text, nil: break
+            }
         }
         var bytes = PackedBytes(capacity: size)
-        for (field, code) in zip(fields, codes) {
-            bytes.append(field.count * 2 + (code == nil ? 0 : 1))
-            if let code { bytes.append(code) }
-            for part in field.dropFirst(code == nil ? 0 : 1) { bytes.append(part) }
+        for ((field, name), value) in zip(zip(fields, names), values) {
+            bytes.append(field.count * 8 + (name == nil ? 0 : 1) + (value?.kind ?? 0) * 2)
+            if let name { bytes.append(name) }
+            for part in parts(field, named: name != nil, value: value) { bytes.append(part) }
+            switch value {
+            case .common(let code): bytes.append(code)
+            case .date(let seconds): bytes.append(seconds)
+            case .text, nil: break
+            }
         }
         return bytes.bytes
+    }
+
+    /// The parts of `field` packed as strings.
+    private static func parts(_ field: [String], named: Bool, value: Value?) -> ArraySlice<String> {
+        let parts = field.dropFirst(named ? 1 : 0)
+        if case .text = value ?? .text("") { return parts }
+        return parts.dropLast()
+    }
+
+    /// A field's tag and name, read: what the rest of it is.
+    private struct Head {
+        var count: Int
+        var valueKind: Int
+        var name: String?
+    }
+
+    /// Reads a field's tag and name (nil for a field of no parts); nil at the end or on bytes
+    /// `pack` did not write.
+    private static func head(_ bytes: inout PackedBytes) -> Head? {
+        guard !bytes.isAtEnd, let tag = bytes.readInt(), tag >= 0 else { return nil }
+        var head = Head(count: tag / 8, valueKind: tag / 2 % 4)
+        if tag % 2 == 1 {
+            guard let code = bytes.readInt(), commonNames.indices.contains(code) else { return nil }
+            head.name = commonNames[code]
+        } else if head.count > 0 {
+            guard let name = bytes.readString() else { return nil }
+            head.name = name
+        }
+        return head
+    }
+
+    /// Reads the parts of a field after its name. A date is formatted only when `formatting`
+    /// (`firstValue` reads past the fields it does not want).
+    private static func parts(after head: Head, _ bytes: inout PackedBytes, formatting: Bool = true) -> [String]? {
+        var parts: [String] = []
+        parts.reserveCapacity(max(0, head.count - 1))
+        while parts.count < head.count - 1 - (head.valueKind == 0 ? 0 : 1) {
+            guard let part = bytes.readString() else { return nil }
+            parts.append(part)
+        }
+        switch head.valueKind {
+        case 1:
+            guard let code = bytes.readInt(), commonValues.indices.contains(code) else { return nil }
+            parts.append(commonValues[code])
+        case 2:
+            guard let seconds = bytes.readInt() else { return nil }
+            if formatting { parts.append(HTTPDate.format(Int64(seconds))) }
+        default: break
+        }
+        return parts
     }
 
     /// The fields of `pack`'s bytes (the only bytes it is given).
     static func unpack(_ packed: [UInt8]) -> [[String]] {
         var bytes = PackedBytes(reading: packed)
         var fields: [[String]] = []
-        while !bytes.isAtEnd, let tag = bytes.readInt(), tag >= 0 {
-            var field: [String] = []
-            if tag % 2 == 1, let code = bytes.readInt(), commonNames.indices.contains(code) { field.append(commonNames[code]) }
-            while field.count < tag / 2, let part = bytes.readString() { field.append(part) }
-            fields.append(field)
+        while let head = head(&bytes), let parts = parts(after: head, &bytes) {
+            fields.append(head.name.map { [$0] + parts } ?? [])
         }
         return fields
     }
@@ -57,22 +163,10 @@ enum HeaderFields {
     /// `HTTPHeaders.first(name:)`), read from `pack`'s bytes without unpacking the others.
     static func firstValue(named name: String, in packed: [UInt8]) -> String? {
         var bytes = PackedBytes(reading: packed)
-        while !bytes.isAtEnd, let tag = bytes.readInt(), tag >= 0 {
-            let count = tag / 2
-            let fieldName: String
-            if tag % 2 == 1 {
-                guard let code = bytes.readInt(), commonNames.indices.contains(code) else { return nil }
-                fieldName = commonNames[code]
-            } else if count > 0 {
-                guard let text = bytes.readString() else { return nil }
-                fieldName = text
-            } else {
-                continue
-            }
-            for index in 1..<max(1, count) {
-                guard let part = bytes.readString() else { return nil }
-                if index == 1 && count == 2 && equalIgnoringASCIICase(fieldName, name) { return part }
-            }
+        while let head = head(&bytes) {
+            let wanted = head.count == 2 && head.name.map { equalIgnoringASCIICase($0, name) } == true
+            guard let parts = parts(after: head, &bytes, formatting: wanted) else { return nil }
+            if wanted { return parts[0] }
         }
         return nil
     }

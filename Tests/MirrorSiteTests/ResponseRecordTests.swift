@@ -15,6 +15,12 @@ struct ResponseRecordTests {
         // Common names are packed as codes: in either case, alone, with more parts, and near misses.
         [["Server", "nginx"], ["content-type", "text/css"], ["Content-TYPE", "x"], ["ETag"], ["Date", "a", "b"],
          ["Vary", ""], ["Servers", "y"], ["Last-Modified", String(repeating: "z", count: 300)]],
+        // Common values and dates are packed as numbers: exact ones only, under any name.
+        [["Connection", "keep-alive"], ["X-Mode", "keep-alive"], ["Connection", "Keep-Alive"], ["Date", "Thu, 26 Nov 2026 12:36:00 GMT"],
+         ["Last-Modified", "Sun, 06 Nov 1994 08:49:37 GMT"], ["Expires", "Thu, 01 Jan 1970 00:00:00 GMT"],
+         ["Date", "thu, 26 Nov 2026 12:36:00 GMT"], ["Date", "Wed, 26 Nov 2026 12:36:00 GMT"], ["Date", "Thu, 26 Nov 2026 12:36:00 GMT "],
+         ["Date", "Thursday, 26-Nov-26 12:36:00 GMT"], ["Date", "Thu, 32 Nov 2026 12:36:00 GMT"], ["Date", "Wed, 31 Dec 1969 23:59:59 GMT"],
+         ["X-Date", "Thu, 26 Nov 2026 12:36:00 GMT", "and more"], ["Thu, 26 Nov 2026 12:36:00 GMT"], ["Content-Type", "text/html"]],
     ]
 
     @Test(arguments: fields) func fieldsRoundTrip(fields: [[String]]) throws {
@@ -28,12 +34,16 @@ struct ResponseRecordTests {
         #expect(try JSONDecoder().decode(ResponseRecord.self, from: json) == record)
     }
 
-    /// A response's usual names take a byte each, so a record per URL holds mostly values.
-    @Test func commonNamesArePackedAsCodes() {
-        let fields = [["Server", "nginx"], ["Content-Type", "text/html"], ["ETag", "\"1\""], ["accept-ranges", "bytes"]]
+    /// A response's usual names and values take a byte each, and its dates (IMF-fixdate) their
+    /// seconds: a record per URL holds mostly what is its own.
+    @Test func commonNamesValuesAndDatesArePackedAsNumbers() {
+        let fields = [["Server", "nginx"], ["Content-Type", "text/html"], ["ETag", "\"1\""], ["accept-ranges", "bytes"],
+                      ["Date", "Thu, 26 Nov 2026 12:36:00 GMT"], ["Last-Modified", "Thu, 26 Nov 2026 12:35:00 GMT "]]
         let packed = HeaderFields.pack(fields)
-        #expect(packed.count == fields.reduce(0) { $0 + 2 + 1 + $1[1].utf8.count })
+        // Tag and name code each field; then a value code, the ETag's text, 5 bytes of seconds, the text of a date with a space.
+        #expect(packed.count == 2 * fields.count + 1 + (1 + 3) + 1 + 5 + (1 + 30) + 1)
         #expect(HeaderFields.unpack(packed) == fields)
+        #expect(HeaderFields.firstValue(named: "date", in: packed) == "Thu, 26 Nov 2026 12:36:00 GMT")
     }
 
     /// A field is found in the packed bytes as `HTTPHeaders.first(name:)` finds it in the headers.
