@@ -33,7 +33,7 @@ let package = Package(
 
         // openat2 for `mirror serve`: a variadic syscall(2) that Swift cannot call itself.
         .target(name: "CBeneath"),
-        // glibc's malloc thresholds for the command line (`HeapTuning`).
+        // glibc's malloc thresholds, fixed by the command line (`MirrorCommand.runMain`).
         .target(name: "CHeap"),
 
         // Thin Swift layers over the C libraries.

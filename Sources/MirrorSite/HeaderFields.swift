@@ -39,25 +39,24 @@ enum HeaderFields {
     private static let codeOfValue: [String: Int] =
         Dictionary(commonValues.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
 
-    /// How a two-part field's value is held.
+    /// How a two-part field's value is held when not as text.
     private enum Value {
-        case text(String)
         case common(Int)
         case date(Int)
 
-        init(_ text: String) {
+        init?(_ text: String) {
             if let code = codeOfValue[text] {
                 self = .common(code)
             } else if let seconds = HeaderFields.date(text) {
                 self = .date(seconds)
             } else {
-                self = .text(text)
+                return nil
             }
         }
 
+        /// Its kind in a field's tag (0: text).
         var kind: Int {
             switch self {
-            case .text: 0
             case .common: 1
             case .date: 2
             }
@@ -72,38 +71,24 @@ enum HeaderFields {
     }
 
     static func pack(_ fields: [[String]]) -> [UInt8] {
-        let names = fields.map { field in field.first.flatMap { codeOfName[$0] } }
-        let values = fields.map { field in field.count == 2 ? Value(field[1]) : nil }
-        // Sized exactly first: the array keeps whatever capacity it was given, for as long as the crawl.
-        var size = 0
-        for ((field, name), value) in zip(zip(fields, names), values) {
-            size += varintSize(field.count * 8 + 7) + (name.map(varintSize) ?? 0)
-            for part in parts(field, named: name != nil, value: value) { size += varintSize(part.utf8.count) + part.utf8.count }
-            switch value {
-            case .common(let code): size += varintSize(code)
-            case .date(let seconds): size += varintSize(seconds)
-            case .text, nil: break
-            }
-        }
-        var bytes = PackedBytes(capacity: size)
-        for ((field, name), value) in zip(zip(fields, names), values) {
+        var bytes = PackedBytes(capacity: 512)
+        for field in fields {
+            let name = field.first.flatMap { codeOfName[$0] }
+            let value = field.count == 2 ? Value(field[1]) : nil
             bytes.append(field.count * 8 + (name == nil ? 0 : 1) + (value?.kind ?? 0) * 2)
             if let name { bytes.append(name) }
-            for part in parts(field, named: name != nil, value: value) { bytes.append(part) }
+            for part in field.dropFirst(name == nil ? 0 : 1).dropLast(value == nil ? 0 : 1) { bytes.append(part) }
             switch value {
             case .common(let code): bytes.append(code)
             case .date(let seconds): bytes.append(seconds)
-            case .text, nil: break
+            case nil: break
             }
         }
-        return bytes.bytes
-    }
-
-    /// The parts of `field` packed as strings.
-    private static func parts(_ field: [String], named: Bool, value: Value?) -> ArraySlice<String> {
-        let parts = field.dropFirst(named ? 1 : 0)
-        if case .text = value ?? .text("") { return parts }
-        return parts.dropLast()
+        // A copy of its exact size: the array keeps whatever capacity it has, for as long as the crawl.
+        var packed: [UInt8] = []
+        packed.reserveCapacity(bytes.bytes.count)
+        packed += bytes.bytes
+        return packed
     }
 
     /// A field's tag and name, read: what the rest of it is.
@@ -174,15 +159,5 @@ enum HeaderFields {
     private static func equalIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
         func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
         return a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { lower($0) == lower($1) }
-    }
-
-    private static func varintSize(_ value: Int) -> Int {
-        var size = 1
-        var rest = UInt(bitPattern: value) >> 7
-        while rest > 0 {
-            size += 1
-            rest >>= 7
-        }
-        return size
     }
 }

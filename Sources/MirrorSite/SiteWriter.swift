@@ -175,12 +175,11 @@ public final class SiteWriter: Sendable {
     /// link targets (each file is independent; a file several URLs share is rewritten once,
     /// as the page of the first of them), then notes in the manifest what was rewritten.
     private func rewriteLinks(knownReferences: KnownReferences?) throws {
-        let pending = filesToRewrite()
+        let pending = Self.pendingFiles(manifest.withLock { $0 })
         // In slices, each noted in place once the snapshot its rewriting read is gone: changing
         // the manifest while it is shared would copy its whole table, and holding the new file
         // digests of every page until the end took 5 MB more at 100,000 pages.
-        var start = 0
-        while start < pending.groups.count {
+        for start in stride(from: 0, to: pending.groups.count, by: 4096) {
             let slice = pending.groups[start..<min(start + 4096, pending.groups.count)]
             let files = try rewriteFiles(slice, of: pending, knownReferences: knownReferences)
             manifest.withLock { manifest in
@@ -188,12 +187,12 @@ public final class SiteWriter: Sendable {
                     for url in pending.urls(group) { manifest.resources[url]?.setRewritten(for: pending.targets, file: file) }
                 }
             }
-            start = slice.endIndex
         }
     }
 
-    /// The files `rewriteLinks` rewrites: the files with links, as (path, URL) pairs in order of
-    /// path then URL, and the groups of pairs (one file each) to rewrite. Ranges and one array,
+    /// The files `rewriteLinks` rewrites: the link targets' digest they are rewritten against,
+    /// the files with links, as (path, URL) pairs in order of path then URL, and the groups of
+    /// pairs (one file each) to rewrite. Ranges and one array,
     /// not a dictionary of arrays: at 100,000 pages that was 100,000 small arrays at the crawl's
     /// peak of memory.
     private struct PendingFiles {
@@ -202,13 +201,6 @@ public final class SiteWriter: Sendable {
         var groups: [Range<Int>]
 
         func urls(_ group: Range<Int>) -> some Sequence<String> { pairs[group].lazy.map(\.url) }
-    }
-
-    private func filesToRewrite() -> PendingFiles {
-        let snapshot = manifest.withLock { $0 }
-        let targets = snapshot.linkTargetsDigest
-        let (pairs, groups) = Self.pendingFiles(snapshot, targets: targets)
-        return PendingFiles(targets: targets, pairs: pairs, groups: groups)
     }
 
     /// Rewrites the files of `groups`, from a snapshot of the manifest; returns each group's new
@@ -242,10 +234,9 @@ public final class SiteWriter: Sendable {
         return files.withLock { $0 }
     }
 
-    /// The files with links, as (path, URL) pairs in order of path then URL, and the groups of
-    /// pairs (one file each) with a URL not rewritten against `targets`.
-    private static func pendingFiles(_ snapshot: SiteManifest, targets: String)
-        -> (pairs: [(path: String, url: String)], groups: [Range<Int>]) {
+    /// The files of `snapshot` with a URL not rewritten against its current link targets.
+    private static func pendingFiles(_ snapshot: SiteManifest) -> PendingFiles {
+        let targets = snapshot.linkTargetsDigest
         var pairs: [(path: String, url: String)] = []
         pairs.reserveCapacity(snapshot.resources.count)  // grown by doubling: up to twice the memory, at the crawl's peak
         for (url, resource) in snapshot.resources where resource.kind != nil { pairs.append((resource.path, url)) }
@@ -262,7 +253,7 @@ public final class SiteWriter: Sendable {
             if pairs[start..<end].contains(where: { snapshot.resources[$0.url]?.rewrittenFor != targets }) { groups.append(start..<end) }
             start = end
         }
-        return (pairs, groups)
+        return PendingFiles(targets: targets, pairs: pairs, groups: groups)
     }
 
     /// Rewrites one file; returns the digest of the file it should be, or nil when that is the
