@@ -1,5 +1,6 @@
 import Foundation
 public import MirrorCache
+import MirrorCore
 import MirrorSite
 
 /// Where an export's responses come from: the cache, or a mirrored folder (its manifest's
@@ -86,7 +87,7 @@ public struct ArchiveSource {
                     requestTime: redirect.record.requestTime, responseTime: redirect.record.responseTime,
                     varyKey: redirect.record.varyKey, sha256: ArchivedResponse.emptySHA256, size: 0, body: .empty))
             }
-            for (_, response) in responses.sorted(by: { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }) {
+            for (_, response) in responses.sorted(by: { $0.0.bytesPrecede($1.0) }) {
                 try body(response)
             }
         }

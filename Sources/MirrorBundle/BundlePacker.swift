@@ -122,7 +122,7 @@ public struct BundlePacker {
                 guard entries.insert(folder + "/").inserted else { break }
             }
         }
-        return entries.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return entries.sorted { $0.bytesPrecede($1) }
     }
 
     /// Streams one file into the archive, checking its size and digest against the manifest.

@@ -55,7 +55,7 @@ public struct HexDigest: Hashable, Comparable, Sendable, CustomStringConvertible
     /// Digests in the order of their texts' bytes.
     public static func < (lhs: HexDigest, rhs: HexDigest) -> Bool {
         if lhs.other == nil && rhs.other == nil { return lhs.words < rhs.words }
-        return lhs.text.utf8.lexicographicallyPrecedes(rhs.text.utf8)
+        return lhs.text.bytesPrecede(rhs.text)
     }
 
     /// The four big-endian words of 64 lower-case hex digits; nil for any other text.

@@ -1,3 +1,7 @@
+import Dispatch
+import MirrorCore
+import Synchronization
+
 /// Writes the manifest's JSON by hand, byte for byte what `JSONEncoder` writes with
 /// `.prettyPrinted, .sortedKeys, .withoutEscapingSlashes` (a test holds it to that): the
 /// encoder, called once per resource, took 0.6 s of a single core per 10,000 URLs at the end of
@@ -107,20 +111,40 @@ struct ManifestJSONWriter {
     }
 
     /// An object of `values` by key, the keys in the order of their UTF-8 bytes (as the encoder
-    /// sorts them); the bytes so far are handed to `write` whenever they pass a megabyte.
-    mutating func dictionary<Value>(
-        _ values: [String: Value], indent: Int, flushing write: ([UInt8]) throws -> Void, _ value: (inout Self, Value, Int) -> Void
+    /// sorts them); the bytes so far are handed to `write` whenever they pass a megabyte. The
+    /// members are formatted in blocks on every core and written in order: at 100,000 URLs the
+    /// resources are 130 MB of JSON, which took 3 s of one core at the end of a crawl. A wave
+    /// of blocks is formatted at a time, so that only its bytes are held.
+    mutating func dictionary<Value: Sendable>(
+        _ values: [String: Value], indent: Int, flushing write: ([UInt8]) throws -> Void,
+        _ value: @Sendable (inout Self, Value, Int) -> Void
     ) throws {
-        var object = ObjectWriter(indent: indent)
-        for key in values.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            object.key(key, &self)
-            value(&self, values[key]!, indent + 2)
-            if bytes.count >= 1 << 20 {
-                try write(bytes)
-                bytes.removeAll(keepingCapacity: true)
+        let keys = values.keys.sorted { $0.bytesPrecede($1) }
+        let blockSize = 256
+        let blocksPerWave = 8
+        for wave in stride(from: 0, to: keys.count, by: blockSize * blocksPerWave) {
+            let blocks = stride(from: wave, to: min(wave + blockSize * blocksPerWave, keys.count), by: blockSize).map {
+                $0..<min($0 + blockSize, keys.count)
+            }
+            let formatted = Mutex([[UInt8]](repeating: [], count: blocks.count))
+            DispatchQueue.concurrentPerform(iterations: blocks.count) { index in
+                var block = ManifestJSONWriter()
+                var members = ObjectWriter(indent: indent, membersBefore: blocks[index].lowerBound)
+                for key in keys[blocks[index]] {
+                    members.key(key, &block)
+                    value(&block, values[key]!, indent + 2)
+                }
+                formatted.withLock { $0[index] = block.bytes }
+            }
+            for block in formatted.withLock({ $0 }) {
+                bytes += block
+                if bytes.count >= 1 << 20 {
+                    try write(bytes)
+                    bytes.removeAll(keepingCapacity: true)
+                }
             }
         }
-        object.end(&self)
+        ObjectWriter(indent: indent, membersBefore: keys.count).end(&self)
     }
 
     mutating func newline(indent: Int) {
@@ -131,9 +155,14 @@ struct ManifestJSONWriter {
     /// The members of one object: `{`, then each key on its own line one level in, `}` at `indent`.
     struct ObjectWriter {
         let indent: Int
-        private var count = 0
+        private var count: Int
 
-        init(indent: Int) { self.indent = indent }
+        /// An object's writer, from its first member on, or from after `membersBefore` members
+        /// another writer wrote.
+        init(indent: Int, membersBefore: Int = 0) {
+            self.indent = indent
+            count = membersBefore
+        }
 
         mutating func key(_ name: StaticString, _ writer: inout ManifestJSONWriter) {
             member(&writer)

@@ -95,7 +95,7 @@ public struct OfflineLinkChecker: Sendable {
             let name = path.lowercased()
             if [".html", ".htm", ".xhtml", ".css"].contains(where: name.hasSuffix) { paths.append(path) }
         }
-        return paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return paths.sorted { $0.bytesPrecede($1) }
     }
 
     /// What relative links resolve against.

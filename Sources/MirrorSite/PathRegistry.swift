@@ -169,7 +169,7 @@ public struct PathRegistry: Sendable {
     /// a new folder would have it. The caller moves their records and deletes the files left.
     public mutating func rejoin() -> [Rejoined] {
         var moves: [Rejoined] = []
-        for (path, file) in files where !path.utf8.elementsEqual(file.preferred.utf8) && !file.sha256.isEmpty {
+        for (path, file) in files where !path.bytesEqual(file.preferred) && !file.sha256.isEmpty {
             guard let joined = files[file.preferred], joined.preferred == file.preferred, joined.sha256 == file.sha256
             else { continue }
             moves.append(Rejoined(urls: file.urls, left: path, joined: file.preferred, sharer: joined.firstURL))
@@ -200,7 +200,7 @@ public struct PathRegistry: Sendable {
         }
         let name = freeName(preferred.components.last!, in: folder, hashing: url, isFolder: false)
         let joined = Self.joined(folder, name)
-        let path = joined.utf8.elementsEqual(wanted.utf8) ? wanted : joined  // as a rule, one string kept for both
+        let path = joined.bytesEqual(wanted) ? wanted : joined  // as a rule, one string kept for both
         record(url: url, preferred: wanted, path: path, sha256: sha256)
         return Self.localPath(path)
     }
@@ -286,7 +286,7 @@ public struct PathRegistry: Sendable {
 
     /// Notes that `path`, with this preferred path, holds the body `sha256` (see `movedShareable`).
     private mutating func noteShareable(_ path: String, preferred: String, sha256: HexDigest) {
-        guard !sha256.isEmpty, !path.utf8.elementsEqual(preferred.utf8) else { return }
+        guard !sha256.isEmpty, !path.bytesEqual(preferred) else { return }
         let body = Body(preferred: preferred, sha256: sha256)
         if movedShareable[body] == nil { movedShareable[body] = path }
     }

@@ -249,7 +249,7 @@ public struct SiteManifest: Sendable, Codable, Equatable {
         var hasher = SHA256()
         var urls = Array(resources.keys)
         urls += redirects.keys.filter { resources[$0] == nil }
-        urls.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        urls.sort { $0.bytesPrecede($1) }
         func update(_ text: String) {
             var text = text
             text.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }

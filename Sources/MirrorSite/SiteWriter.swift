@@ -67,7 +67,7 @@ public final class SiteWriter: Sendable {
         let saved = site.resources.map { url, resource in
             PathRegistry.Assignment(url: url, preferred: mapper.path(for: url, contentType: resource.contentType)?.string ?? "",
                                     path: resource.path, sha256: resource.sha256)
-        }.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        }.sorted { $0.path.bytesPrecede($1.path) }
         return PathRegistry(assignments: saved, maxSegmentBytes: mapper.maxSegmentBytes)
     }
 
@@ -241,15 +241,15 @@ public final class SiteWriter: Sendable {
         pairs.reserveCapacity(snapshot.resources.count)  // grown by doubling: up to twice the memory, at the crawl's peak
         for (url, resource) in snapshot.resources where resource.kind != nil { pairs.append((resource.path, url)) }
         pairs.sort { a, b in
-            a.path.utf8.elementsEqual(b.path.utf8)
-                ? a.url.utf8.lexicographicallyPrecedes(b.url.utf8) : a.path.utf8.lexicographicallyPrecedes(b.path.utf8)
+            let order = a.path.compareBytes(b.path)
+            return order != 0 ? order < 0 : a.url.bytesPrecede(b.url)
         }
         var groups: [Range<Int>] = []
         groups.reserveCapacity(pairs.count)
         var start = 0
         while start < pairs.count {
             var end = start + 1
-            while end < pairs.count, pairs[end].path.utf8.elementsEqual(pairs[start].path.utf8) { end += 1 }
+            while end < pairs.count, pairs[end].path.bytesEqual(pairs[start].path) { end += 1 }
             if pairs[start..<end].contains(where: { snapshot.resources[$0.url]?.rewrittenFor != targets }) { groups.append(start..<end) }
             start = end
         }

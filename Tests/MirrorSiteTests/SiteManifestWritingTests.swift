@@ -19,8 +19,9 @@ struct SiteManifestWritingTests {
         return manifest
     }
 
-    /// Pieces of about a megabyte: the 3,000 resources here take several.
-    @Test(arguments: [0, 1, 3000]) func readsBackAsWritten(resources: Int) throws {
+    /// Pieces of about a megabyte: the 3,000 resources here take several. 256, 257 and 3,000
+    /// resources fall on and across the blocks (256) and waves (2,048) formatted in parallel.
+    @Test(arguments: [0, 1, 256, 257, 3000]) func readsBackAsWritten(resources: Int) throws {
         var manifest = Self.manifest(resources: resources)
         for withSeeds in [false, true] {
             if withSeeds {

@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 
 /// Remembers every path of an archive to refuse duplicates, names that collide on
 /// case-insensitive or normalization-insensitive disks, and files used as directories.
@@ -24,13 +25,13 @@ struct TarPathRegistry: Sendable {
             let key = String(folded[..<foldedEnd])
             if let known = seen[key] {
                 if known.isFile { throw .fileUsedAsDirectory(file: known.path, entry: path) }
-                if !known.path.utf8.elementsEqual(parent.utf8) { throw .caseConflict(path: path, other: known.path) }
+                if !known.path.bytesEqual(parent) { throw .caseConflict(path: path, other: known.path) }
             } else {
                 newParents.append((key, parent))
             }
         }
         if let known = seen[folded] {
-            guard known.path.utf8.elementsEqual(path.utf8) else { throw .caseConflict(path: path, other: known.path) }
+            guard known.path.bytesEqual(path) else { throw .caseConflict(path: path, other: known.path) }
             guard let child = known.impliedBy else { throw .duplicate(path: path) }
             guard isDirectory else { throw .fileUsedAsDirectory(file: path, entry: child) }
             seen[folded]?.impliedBy = nil
