@@ -30,15 +30,21 @@ for _ in $(seq "$runs"); do
 done
 echo "load after: $(uptime)"
 python3 - "$work" <<'PY'
-import statistics, sys
+import os, statistics, sys
 work = sys.argv[1]
+cores = os.cpu_count()
 def median(name, column):
     return statistics.median(float(line.split()[column]) for line in open(f"{work}/{name}.times"))
 walls = {name: median(name, 0) for name in ("mirror", "wget2", "wget")}
-print("| tool | median wall s | peak requests in flight |")
-print("|---|---:|---:|")
+print("| tool | median wall s | CPU s (user + sys) | machine idle | peak requests in flight |")
+print("|---|---:|---:|---:|---:|")
 for name, wall in walls.items():
-    print(f"| {name} | {wall:.2f} | {max(int(p) for p in open(f'{work}/{name}.peak').read().split())} |")
+    cpu = median(name, 2) + median(name, 3)
+    print(f"| {name} | {wall:.2f} | {cpu:.2f} | {median(name, 4) / (wall * cores):.0%} | "
+          f"{max(int(p) for p in open(f'{work}/{name}.peak').read().split())} |")
 print(f"\nmirror / wget2: {walls['mirror'] / walls['wget2']:.2f} (goal <= 0.9); "
       f"mirror / wget: {walls['mirror'] / walls['wget']:.2f} (goal <= 0.2)")
+floor = (median("mirror", 2) + median("mirror", 3)) / cores
+print(f"mirror's CPU spread over {cores} cores: {floor:.2f} s, {floor / walls['wget2']:.2f} x wget2's wall "
+      f"(the least wall time that CPU allows, the proxy's and nginx's CPU aside)")
 PY

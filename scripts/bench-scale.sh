@@ -55,21 +55,24 @@ kill -9 "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
 echo "--resume after a kill at $before of ${sizes##* } requests: first request after $first s"
 
 python3 - "$work" $sizes <<'PY'
-import sys
+import os, sys
 work, sizes = sys.argv[1], [int(n) for n in sys.argv[2:]]
+cores = os.cpu_count()
 def load(name):
-    wall, rss, user, system = open(f"{work}/{name}.times").read().split()
-    return float(wall), int(rss) / 1024, float(user) + float(system)
-print("| pages | tool | wall s | ms/page | peak RSS MB | CPU s | mirror/wget2 wall |")
-print("|---:|---|---:|---:|---:|---:|---:|")
+    wall, rss, user, system, idle = open(f"{work}/{name}.times").read().split()
+    return float(wall), int(rss) / 1024, float(user) + float(system), float(idle) / (float(wall) * cores)
+print("| pages | tool | wall s | ms/page | peak RSS MB | CPU s | machine idle | mirror/wget2 wall |")
+print("|---:|---|---:|---:|---:|---:|---:|---:|")
 for n in sizes:
     m, w, f = load(f"mirror-{n}"), load(f"wget2-{n}"), load(f"fetch-{n}")
-    print(f"| {n:,} | transport alone | {f[0]:.1f} | {f[0] / n * 1000:.2f} | {f[1]:.0f} | {f[2]:.1f} | ({f[0] / w[0]:.2f}) |")
-    for tool, (wall, rss, cpu) in (("mirror", m), ("wget2", w)):
-        print(f"| {n:,} | {tool} | {wall:.1f} | {wall / n * 1000:.2f} | {rss:.0f} | {cpu:.1f} | {m[0] / w[0]:.2f} |")
+    print(f"| {n:,} | transport alone | {f[0]:.1f} | {f[0] / n * 1000:.2f} | {f[1]:.0f} | {f[2]:.1f} | {f[3]:.0%} | ({f[0] / w[0]:.2f}) |")
+    for tool, (wall, rss, cpu, idle) in (("mirror", m), ("wget2", w)):
+        print(f"| {n:,} | {tool} | {wall:.1f} | {wall / n * 1000:.2f} | {rss:.0f} | {cpu:.1f} | {idle:.0%} | {m[0] / w[0]:.2f} |")
 if len(sizes) > 1:
     small, large = sizes[0], sizes[-1]
-    (ws, rs, _), (wl, rl, _) = load(f"mirror-{small}"), load(f"mirror-{large}")
+    (ws, rs, _, _), (wl, rl, cl, il) = load(f"mirror-{small}"), load(f"mirror-{large}")
     print(f"\nmirror time per page at {large:,} / at {small:,}: {(wl / large) / (ws / small):.2f} (goal <= 1.2)")
     print(f"mirror RSS growth per URL: {(rl - rs) * 1024 / (large - small):.2f} KB (goal <= 0.5)")
+    print(f"mirror's CPU at {large:,} spread over {cores} cores: {cl / cores:.1f} s, {cl / cores / load(f'wget2-{large}')[0]:.2f} x "
+          f"wget2's wall (the least wall time that CPU allows; the machine stood idle {il:.0%} of mirror's run)")
 PY
