@@ -17,20 +17,38 @@ public enum FileReading {
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw FileSystemError(path: path, code: errno) }
-        // One byte more than its size, to see the end in the same read; more if it grows.
-        var bytes = [UInt8](repeating: 0, count: max(Int(status.st_size), 0) + 1)
-        var count = 0
-        while true {
-            if count == bytes.count { bytes += repeatElement(0, count: bytes.count) }
-            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
+        // One byte more than its size, to see the end in the same read; in pieces after that
+        // if it grows. Not zeroed first: the bytes are read over at once.
+        let expected = max(Int(status.st_size), 0) + 1
+        var failure: Int32?
+        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
+            failure = readAll(descriptor, into: buffer, count: &count)
+        }
+        if failure == nil && bytes.count == expected {
+            var piece = [UInt8](repeating: 0, count: 1 << 16)
+            while failure == nil {
+                var got = 0
+                piece.withUnsafeMutableBufferPointer { failure = readAll(descriptor, into: $0, count: &got) }
+                if got == 0 { break }
+                bytes += piece[..<got]
+            }
+        }
+        if let failure { throw FileSystemError(path: path, code: failure) }
+        return bytes
+    }
+
+    /// Reads into `buffer` until it is full or the file ends; sets `count` to the bytes read.
+    /// The error code on failure.
+    private static func readAll(_ descriptor: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>, count: inout Int) -> Int32? {
+        while count < buffer.count {
+            let got = read(descriptor, buffer.baseAddress! + count, buffer.count - count)
             if got < 0 {
                 if errno == EINTR { continue }
-                throw FileSystemError(path: path, code: errno)
+                return errno
             }
             if got == 0 { break }
             count += got
         }
-        bytes.removeSubrange(count...)
-        return bytes
+        return nil
     }
 }

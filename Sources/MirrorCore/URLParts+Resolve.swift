@@ -52,12 +52,34 @@ extension URLParts {
     /// tab, line break or `\` inside. A page links to few documents through many fragments, so
     /// callers resolve each target once. Nil when the reference must be resolved whole.
     public static func splitAtFragment(_ reference: String) -> (target: Substring, fragment: Substring?)? {
-        let bytes = reference.utf8
-        guard let first = bytes.first, let last = bytes.last, first > 0x20, last > 0x20,
-            !bytes.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "\\") })
-        else { return nil }
-        guard let hash = bytes.firstIndex(of: UInt8(ascii: "#")) else { return (reference[...], nil) }
-        return (reference[..<hash], reference[reference.index(after: hash)...])
+        var copy = reference
+        switch copy.withUTF8(fragmentSplit) {
+        case .refused: return nil
+        case .whole: return (reference[...], nil)
+        case .at(let offset):
+            let hash = reference.utf8.index(reference.startIndex, offsetBy: offset)
+            return (reference[..<hash], reference[reference.index(after: hash)...])
+        }
+    }
+
+    /// Where `splitAtFragment` cuts a reference.
+    private enum FragmentSplit {
+        case refused, whole, at(Int)
+    }
+
+    /// One pass over the reference's bytes (the generic `contains(where:)` and `firstIndex(of:)`
+    /// on `utf8` were two, a byte at a time through its iterator).
+    private static func fragmentSplit(_ bytes: UnsafeBufferPointer<UInt8>) -> FragmentSplit {
+        guard let first = bytes.first, let last = bytes.last, first > 0x20, last > 0x20 else { return .refused }
+        var hash: Int?
+        for offset in bytes.indices {
+            switch bytes[offset] {
+            case 0x09, 0x0A, 0x0D, UInt8(ascii: "\\"): return .refused
+            case UInt8(ascii: "#") where hash == nil: hash = offset
+            default: break
+            }
+        }
+        return hash.map(FragmentSplit.at) ?? .whole
     }
 
     /// The scheme of an absolute reference, lower-cased; nil for a relative one.

@@ -18,4 +18,25 @@ struct FileReadingTests {
         let failure = #expect(throws: FileSystemError.self) { try FileReading.contents(of: root) }
         #expect(failure?.path == root)
     }
+
+    /// Files longer than their size says (`/proc`, a FIFO: size 0) are read to their end, past
+    /// the buffer the size asked for, in pieces.
+    @Test func readsPastTheSizeTheFileGave() throws {
+        #if os(Linux)
+        let commandLine = try #require(try FileReading.contents(of: "/proc/self/cmdline"))
+        #expect(commandLine == Array(try Data(contentsOf: URL(fileURLWithPath: "/proc/self/cmdline"))))
+        #expect(!commandLine.isEmpty)
+        #endif
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("filereading-\(UUID().uuidString)").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let writer = Thread {
+            let handle = FileHandle(forWritingAtPath: fifo)!
+            handle.write(Data(bytes))
+            try? handle.close()
+        }
+        writer.start()
+        #expect(try FileReading.contents(of: fifo) == bytes)
+    }
 }

@@ -86,6 +86,8 @@ struct URLTests {
             split?.fragment = fragment.map(String.init)
             #expect(split == base.resolve(reference), "\(reference)")
         }
+        #expect(URLParts.splitAtFragment("ünï.html#ç#2").map { [String($0.target), $0.fragment.map(String.init)] } == ["ünï.html", "ç#2"])
+        #expect(URLParts.splitAtFragment("x.html").map { [String($0.target), $0.fragment.map(String.init)] } == ["x.html", nil])
         for reference in [" a.html#x", "a.html#x\t", "a\n.html#x", "a\\b.html#x", ""] {
             #expect(URLParts.splitAtFragment(reference) == nil, "\(reference)")
         }
