@@ -44,7 +44,6 @@ public struct PathRegistry: Sendable {
         }
     }
 
-
     /// A file and the URLs saved to it: several only when they share it, with one preferred path
     /// and body. Immutable, in a box: the table of every file then has buckets of 24 bytes
     /// instead of 80 — at 100,000 files 262,144 buckets, and half as many again while the table
@@ -56,26 +55,27 @@ public struct PathRegistry: Sendable {
         let firstURL: String
         private let others: [String]
 
-        init(preferred: String, sha256: HexDigest, urls: [String]) {
+        init(preferred: String, sha256: HexDigest, firstURL: String, others: [String] = []) {
             self.preferred = preferred
             self.sha256 = sha256
-            firstURL = urls[0]
-            others = Array(urls.dropFirst())
+            self.firstURL = firstURL
+            self.others = others
         }
 
         var urls: [String] { others.isEmpty ? [firstURL] : [firstURL] + others }
 
         func holds(_ url: String) -> Bool { firstURL == url || others.contains(url) }
 
-        func adding(_ url: String) -> File { File(preferred: preferred, sha256: sha256, urls: urls + [url]) }
+        func adding(_ url: String) -> File { File(preferred: preferred, sha256: sha256, firstURL: firstURL, others: others + [url]) }
 
         /// Without `url`; nil when it was the only one.
         func removing(_ url: String) -> File? {
             let left = urls.filter { $0 != url }
-            return left.isEmpty ? nil : File(preferred: preferred, sha256: sha256, urls: left)
+            guard let first = left.first else { return nil }
+            return File(preferred: preferred, sha256: sha256, firstURL: first, others: Array(left.dropFirst()))
         }
 
-        func holding(_ sha256: HexDigest) -> File { File(preferred: preferred, sha256: sha256, urls: urls) }
+        func holding(_ sha256: HexDigest) -> File { File(preferred: preferred, sha256: sha256, firstURL: firstURL, others: others) }
     }
 
     private struct Body: Hashable {
@@ -252,7 +252,7 @@ public struct PathRegistry: Sendable {
         if let file = files[path] {
             if !file.holds(url) { files[path] = file.adding(url) }
         } else {
-            files[path] = File(preferred: preferred, sha256: sha256, urls: [url])
+            files[path] = File(preferred: preferred, sha256: sha256, firstURL: url)
         }
         noteShareable(path, preferred: preferred, sha256: sha256)
         pathOfURL[url] = path
