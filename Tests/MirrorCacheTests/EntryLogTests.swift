@@ -36,12 +36,54 @@ struct EntryLogTests {
             id: "abc", method: "GET", url: "http://a.test/x y", varyKey: "accept-language=fr\naccept=text/html",
             status: 203, headers: ["ETag": "\"1\"", "Set-Cookie": "a=1", "set-cookie": "b=2"], requestTime: 1.5,
             responseTime: 2.25, digest: String(repeating: "ab", count: 32), size: 12, lastAccess: 3.125)
-        for record in [LogRecord.entry(entry), .removed(id: "abc", at: 4.5), .committed] {
+        for record in [LogRecord.entry(entry), .removed(id: "abc", at: 4.5), .committed(through: nil), .committed(through: 4096)] {
             #expect(LogRecord(record.bytes) == record)
         }
         let bytes = LogRecord.entry(entry).bytes
         #expect(LogRecord(bytes.prefix(40)) == nil, "a record cut short is not one")
         #expect(LogRecord(Array("mirror-removed abc".utf8)) == nil)
+    }
+
+    func sample(_ number: Int) -> CacheEntry {
+        CacheEntry(id: "id\(number)", method: "GET", url: "http://a.test/\(number)", varyKey: "", status: 200,
+                   headers: ["Content-Type": "text/plain"], requestTime: 1, responseTime: 2,
+                   digest: String(repeating: "cd", count: 32), size: 4, lastAccess: Double(number))
+    }
+
+    /// The segment at `path` copied as a kill leaves it (open, unlocked), and what the next store takes from it.
+    func abandonedRecords(of path: String) throws -> [LogRecord] {
+        let killed = TemporaryDirectory("entry-log-killed")
+        try FileManager.default.copyItem(atPath: path, toPath: killed.path + "/" + (path as NSString).lastPathComponent)
+        let logs = EntryLog.abandoned(in: killed.path)
+        try #require(logs.count == 1)
+        return logs[0].records
+    }
+
+    @Test func recordsAppendedWhileAGroupCommitsAreNotCountedWithIt() throws {
+        let log = try EntryLog(folder: folder.path + "/log")
+        try log.append([LogRecord.entry(sample(0)).bytes, LogRecord.entry(sample(1)).bytes])
+        let groupEnd = log.recordsEnd  // the group taken for a commit: entries 0 and 1
+        try log.append([LogRecord.entry(sample(2)).bytes])  // stored while it commits
+        log.markCommitted(through: groupEnd)
+        try log.append([LogRecord.entry(sample(3)).bytes])  // the marker is written before it
+        #expect(try abandonedRecords(of: log.path) == [.entry(sample(2)), .entry(sample(3))])
+
+        log.markCommitted()
+        try log.append([LogRecord.removed(id: "id0", at: 9).bytes])
+        #expect(try abandonedRecords(of: log.path) == [.removed(id: "id0", at: 9)])
+    }
+
+    @Test func aSegmentAnOlderVersionLeftIsReadFromItsLastMarker() throws {
+        // Markers without an offset: everything before the marker itself committed.
+        var bytes: [UInt8] = []
+        for record in [LogRecord.entry(sample(0)), .committed(through: nil), .entry(sample(1))] {
+            let count = UInt32(record.bytes.count)
+            bytes += [UInt8(count & 0xff), UInt8(count >> 8 & 0xff), UInt8(count >> 16 & 0xff), UInt8(count >> 24)] + record.bytes
+        }
+        try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
+        let path = folder.path + "/1-2.open"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(try abandonedRecords(of: path) == [.entry(sample(1))])
     }
 
     @Test func aRemovedEntryStaysRemovedWhenTheIndexIsRebuilt() throws {

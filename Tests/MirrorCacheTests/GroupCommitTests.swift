@@ -1,6 +1,7 @@
 import Foundation
 @testable import MirrorCache
 import NIOHTTP1
+import Synchronization
 import Testing
 
 /// A store that commits its index rows in groups: another process sees an entry only once its
@@ -116,6 +117,32 @@ struct GroupCommitTests {
         // A live store's log is locked: a store opened beside it takes nothing from it.
         #expect(try committedCount() == 0)
         #expect(try segments(folder.path, ".open").count == 1)
+    }
+
+    @Test func storesAndLookupsGoOnWhileAGroupCommits() throws {
+        let store = try open(entries: 16)
+        let writers = 4, each = 150
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: writers) { writer in
+            for number in 0..<each {
+                let url = "http://a.test/\(writer)/\(number)"
+                do {
+                    let stored = try put(store, url, "body of \(url)")
+                    // Pending, committing or committed, an entry is found at once, with its body.
+                    let found = try store.entry(for: url, request: [:])
+                    let body = try found.flatMap { store.body(of: $0) }?.collect()
+                    if found != stored || body != Array("body of \(url)".utf8) {
+                        failures.withLock { $0.append(url) }
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(url): \(error)") }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        try store.commitPending()
+        #expect(try committedCount() == writers * each)
+        #expect(try store.verify(repair: false).isHealthy)
     }
 
     @Test func aStoreLetGoCommitsItsGroup() throws {

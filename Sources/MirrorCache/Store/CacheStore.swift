@@ -20,6 +20,9 @@ import Synchronization
 /// committed (at once, or with its group: `Configuration.groupCommit`) — so after `kill -9` at
 /// any moment every committed entry is whole and no partial body is ever indexed, and the
 /// entries of a group a kill kept from committing are indexed by the next store to open the folder.
+/// A group commits on a connection of its own, outside the lock that stores and lookups take:
+/// they go on while it commits (a lookup of one of its URLs waits for it). Lookups read the
+/// committed rows on another connection.
 /// Durability: no fsync per entry (it would cost more than the download); `synchronize()`
 /// flushes the file system and checkpoints the WAL, and the crawler calls it at the end.
 /// After a power loss an entry whose body did not reach the disk fails its digest check
@@ -64,7 +67,8 @@ public final class CacheStore: Sendable {
     }
 
     private struct State {
-        var index: CacheIndex
+        /// The connection lookups read; every write goes through `writer`.
+        var reader: CacheIndex
         var pendingAccess: [String: Double] = [:]
         var lastFlush: Double
         /// The entries of recently looked-up URLs, as the index has them: a hit then reads no
@@ -74,6 +78,8 @@ public final class CacheStore: Sendable {
         var knownVersion: Int64 = -1
         /// Stored entries whose rows commit with their group (`Configuration.groupCommit`).
         var pending = PendingEntries()
+        /// The group whose rows are being committed: lookups of its URLs wait for the commit.
+        var committing = PendingEntries()
         /// This store's segment of the entry log, made when it first writes.
         var log: EntryLog?
     }
@@ -84,6 +90,9 @@ public final class CacheStore: Sendable {
     public let directory: String
     public let configuration: Configuration
     private let state: Mutex<State>
+    /// The connection every write transaction uses, held for the whole transaction. Taken before
+    /// `state` when both are held.
+    private let writer: Mutex<CacheIndex>
     private let memory: MemoryTier
     private let checked = CheckedBodies()
     /// Where bodies are written before they are renamed to their digest.
@@ -105,8 +114,10 @@ public final class CacheStore: Sendable {
         do { try temporary.create() } catch { throw CacheError.io(path: error.path, message: error.message) }
         let indexPath = directory + "/index.sqlite"
         let indexWasLost = !PosixIO.exists(indexPath)
-        let index = try Self.openIndex(indexPath)
-        state = Mutex(State(index: index, lastFlush: configuration.now()))
+        writer = Mutex(try Self.openIndex(indexPath))
+        let reader = try Self.openIndex(indexPath)
+        try? reader.database.execute("PRAGMA cache_size=-1024")  // KB: lookups read a row at a time
+        state = Mutex(State(reader: reader, lastFlush: configuration.now()))
         memory = MemoryTier(capacity: configuration.memoryCapacity, maxBodySize: configuration.memoryMaxBodySize)
         if indexWasLost {
             let recovered = try rebuildIndex()
@@ -118,7 +129,7 @@ public final class CacheStore: Sendable {
 
     /// A group not committed yet commits now (a writer that forgot `synchronize()`).
     deinit {
-        _ = try? state.withLock { try commitPending(&$0) }
+        _ = try? writer.withLock { try commitGroups(on: $0, all: true) }
     }
 
     static func openIndex(_ path: String) throws -> CacheIndex {
@@ -144,18 +155,23 @@ public final class CacheStore: Sendable {
 
     /// Every stored variant of `url`.
     public func entries(for url: String) throws -> [CacheEntry] {
-        try state.withLock { state in
-            if state.pending.contains(url: url) { _ = try commitPending(&state) }
-            let version = try state.index.dataVersion()
-            if version != state.knownVersion {
-                state.known.removeAll(keepingCapacity: true)
-                state.knownVersion = version
+        while true {
+            let found = try state.withLock { state -> [CacheEntry]? in
+                // An entry of a group not committed yet: its rows are read once they are.
+                guard !state.pending.contains(url: url), !state.committing.contains(url: url) else { return nil }
+                let version = try state.reader.dataVersion()
+                if version != state.knownVersion {
+                    state.known.removeAll(keepingCapacity: true)
+                    state.knownVersion = version
+                }
+                if let entries = state.known[url] { return entries }
+                let entries = try state.reader.entries(url: url)
+                if state.known.count >= Self.knownLimit { state.known.removeAll(keepingCapacity: true) }
+                state.known[url] = entries
+                return entries
             }
-            if let entries = state.known[url] { return entries }
-            let entries = try state.index.entries(url: url)
-            if state.known.count >= Self.knownLimit { state.known.removeAll(keepingCapacity: true) }
-            state.known[url] = entries
-            return entries
+            if let found { return found }
+            _ = try writer.withLock { try commitGroups(on: $0, all: true) }
         }
     }
 
@@ -205,13 +221,15 @@ public final class CacheStore: Sendable {
     public func recordAccess(_ entry: CacheEntry) {
         let now = configuration.now()
         guard now - entry.lastAccess >= 60 else { return }
-        state.withLock { state in
+        let due = state.withLock { state -> [String: Double]? in
             state.pendingAccess[entry.id] = now
             if let known = state.known[entry.url], let position = known.firstIndex(where: { $0.id == entry.id }) {
                 state.known[entry.url]![position].lastAccess = now
             }
-            if now - state.lastFlush > 2 || state.pendingAccess.count > 2000 { flushAccess(&state) }
+            guard now - state.lastFlush > 2 || state.pendingAccess.count > 2000 else { return nil }
+            return takeAccess(&state)
         }
+        if let due { writer.withLock { Self.writeAccess(due, on: $0) } }
     }
 
     // MARK: Writing
@@ -361,14 +379,16 @@ public final class CacheStore: Sendable {
     var logFolder: String { directory + "/log" }
 
     /// Appends `entry`'s metadata to the entry log, then commits its row with its group: at
-    /// once, or when the group is due.
+    /// once, or when the group is due. When another thread is committing, it commits the group
+    /// after its own, and this one goes on.
     private func commit(_ entry: CacheEntry) throws {
         let record = LogRecord.entry(entry).bytes
-        let aboveHighWatermark = try state.withLock { state in
+        let due = try state.withLock { state in
             try log(&state).append([record])
-            return state.pending.add(entry, limits: configuration.groupCommit) ? try commitPending(&state) : false
+            return state.pending.add(entry, limits: configuration.groupCommit)
         }
-        if aboveHighWatermark { try prune() }
+        guard due, try writer.withLockIfAvailable({ try commitGroups(on: $0, all: false) }) == true else { return }
+        try prune()
     }
 
     /// This store's segment of the entry log, made on first use (a store that only reads makes none).
@@ -387,33 +407,64 @@ public final class CacheStore: Sendable {
         try state.withLock { state in
             for id in ids { state.pendingAccess[id] = nil }
             try log(&state).append(ids.map { LogRecord.removed(id: $0, at: time).bytes })
-            if state.pending.isEmpty { state.log?.markCommitted() }
+            if state.pending.isEmpty && state.committing.isEmpty { state.log?.markCommitted() }
         }
     }
 
     /// Commits the rows of the entries stored so far whose group has not committed yet
     /// (`Configuration.groupCommit`), for other processes to see them now.
     public func commitPending() throws {
-        if try state.withLock({ try commitPending(&$0) }) { try prune() }
+        if try writer.withLock({ try commitGroups(on: $0, all: true) }) { try prune() }
     }
 
-    /// Commits the pending group in one transaction and deletes the bodies it left unused; true
-    /// when the bodies are then above the high watermark (the caller prunes, outside the lock).
-    /// On failure the group stays pending, and the next commit tries it again.
-    private func commitPending(_ state: inout State) throws -> Bool {
-        guard !state.pending.isEmpty else { return false }
-        let index = state.index
-        let orphans = try index.database.transaction {
-            try index.add(state.pending.entries.count, to: .logRecords)
-            return try index.upsert(state.pending.entries)
-        }
-        state.pending.removeAll()
-        state.log?.markCommitted()
-        state.known.removeAll(keepingCapacity: true)
-        deleteBodies(orphans)
-        let total = try index.totalBodyBytes()
+    /// Commits the pending group on `writer` (whose lock the caller holds), again while one is
+    /// due (`all`: while any is pending), each in a transaction run outside the state's lock. True
+    /// when the bodies are then above the high watermark (the caller prunes, outside the locks).
+    private func commitGroups(on writer: CacheIndex, all: Bool) throws -> Bool {
+        while try commitGroup(on: writer, all: all, withState: { body in state.withLock { body(&$0) } }) {}
+        let total = try writer.totalBodyBytes()
         guard Double(total) > Double(configuration.diskCapacity) * configuration.highWatermark else { return false }
         logger.debug("cache above high watermark, evicting", metadata: ["bytes": "\(total)"])
+        return true
+    }
+
+    /// Commits the pending group's rows on `writer` (whose lock the caller holds) in one
+    /// transaction, notes it in the entry log and deletes the bodies it left unused; false when
+    /// there was none. `withState` runs its argument with the state: under the state's lock, so
+    /// that stores and lookups go on during the transaction, or as it is when the caller holds
+    /// that lock too. On failure the group goes back before what is pending, to be tried again.
+    private func commitGroup(on writer: CacheIndex, all: Bool, withState: ((inout State) -> Void) -> Void) throws -> Bool {
+        var taken: (entries: [CacheEntry], end: Int)?
+        withState { state in
+            guard all ? !state.pending.isEmpty : state.pending.isDue(configuration.groupCommit) else { return }
+            swap(&state.pending, &state.committing)
+            // Where the group's records end: records appended meanwhile are not committed with it.
+            taken = (state.committing.entries, state.log?.recordsEnd ?? 0)
+        }
+        guard let taken else { return false }
+        let orphans: [String]
+        do {
+            orphans = try writer.database.transaction {
+                try writer.add(taken.entries.count, to: .logRecords)
+                return try writer.upsert(taken.entries)
+            }
+        } catch {
+            withState { state in
+                state.pending.prepend(state.committing)
+                state.committing.removeAll()
+            }
+            throw error
+        }
+        var unused: [String] = []
+        withState { state in
+            state.committing.removeAll()
+            state.log?.markCommitted(through: taken.end)
+            state.known.removeAll(keepingCapacity: true)
+            // A body that an entry stored meanwhile uses again stays.
+            let used = Set(state.pending.entries.map(\.digest))
+            unused = orphans.filter { !used.contains($0) }
+        }
+        deleteBodies(unused)
         return true
     }
 
@@ -443,13 +494,17 @@ public final class CacheStore: Sendable {
         PosixIO.remove(bodyPath(entry.digest))
     }
 
-    private func flushAccess(_ state: inout State) {
+    /// The access times noted since the last write, for `writeAccess`.
+    private func takeAccess(_ state: inout State) -> [String: Double] {
         let pending = state.pendingAccess
         state.pendingAccess.removeAll(keepingCapacity: true)
         state.lastFlush = configuration.now()
-        let index = state.index
-        try? index.database.transaction {
-            for (id, time) in pending { try index.touch(id: id, at: time) }
+        return pending
+    }
+
+    private static func writeAccess(_ times: [String: Double], on writer: CacheIndex) {
+        try? writer.database.transaction {
+            for (id, time) in times { try writer.touch(id: id, at: time) }
         }
     }
 
@@ -460,13 +515,16 @@ public final class CacheStore: Sendable {
         try withCommittedState(flushingAccess: flushingAccess) { index, _ in try body(index) }
     }
 
-    /// `withIndex` with this store's segment of the entry log too, if it has one.
+    /// `withIndex` with this store's segment of the entry log too, if it has one. Runs holding both
+    /// locks, with nothing pending: `body` may rewrite the log.
     private func withCommittedState<T>(flushingAccess: Bool, _ body: (CacheIndex, EntryLog?) throws -> T) throws -> T {
-        try state.withLock { state in
-            _ = try commitPending(&state)
-            if flushingAccess && !state.pendingAccess.isEmpty { flushAccess(&state) }
-            state.known.removeAll(keepingCapacity: true)
-            return try body(state.index, state.log)
+        try writer.withLock { writer in
+            try state.withLock { state in
+                _ = try commitGroup(on: writer, all: true, withState: { $0(&state) })
+                if flushingAccess && !state.pendingAccess.isEmpty { Self.writeAccess(takeAccess(&state), on: writer) }
+                state.known.removeAll(keepingCapacity: true)
+                return try body(writer, state.log)
+            }
         }
     }
 

@@ -12,22 +12,32 @@ import MirrorCore
 ///
 /// A segment is `log/<pid>-<n>.open` while its store holds it under an exclusive `flock`, and
 /// `log/<pid>-<n>.log` once sealed (its store let go with every record committed). Records are
-/// each a length (4 bytes, little-endian) and a `LogRecord`. A `committed` record says that
-/// everything before it is in the index; it is written lazily, before the next record or at the
-/// seal, so a commit costs no write of its own. A kill releases the lock and leaves the segment
-/// open: the next store to open the folder indexes the records after its last `committed`
-/// (`abandoned(in:)`) and seals it. A record a kill cut short is left out.
+/// each a length (4 bytes, little-endian) and a `LogRecord`. A `committed` record names the
+/// offset before which every record is in the index: a group commits outside the store's lock,
+/// while later records are appended, so the records between that offset and the marker are not
+/// committed. It is written lazily, before the next record or at the seal, so a commit costs no
+/// write of its own. A kill releases the lock and leaves the segment open: the next store to open
+/// the folder indexes the records from its last `committed` offset on (`abandoned(in:)`) and seals
+/// it. A record a kill cut short is left out.
 ///
 /// Not thread-safe: a store uses its segment under its lock (hence `@unchecked Sendable`, as
 /// `CacheIndex`).
 final class EntryLog: @unchecked Sendable {
     let path: String
     private let descriptor: Int32
-    /// Records appended since the last commit: the segment may not be sealed.
-    private var uncommitted = false
-    /// A commit since the last record: a `committed` record is owed before the next one.
-    private var committedSinceLastRecord = false
-    private var isEmpty = true
+    /// The segment's length in bytes…
+    private var length = 0
+    /// …and where its last record other than a `committed` one ends: what a group taken now
+    /// commits through (`markCommitted(through:)`).
+    private(set) var recordsEnd = 0
+    /// Every record before this offset is in the index…
+    private var committedThrough = 0
+    /// …and the last `committed` record written says so up to here: when less, one is owed.
+    private var markedThrough = 0
+
+    private var isEmpty: Bool { recordsEnd == 0 }
+    /// Records not committed yet: the segment may not be sealed.
+    private var hasUncommitted: Bool { committedThrough < recordsEnd }
 
     static let openSuffix = ".open"
     static let sealedSuffix = ".log"
@@ -53,8 +63,8 @@ final class EntryLog: @unchecked Sendable {
     deinit {
         if isEmpty {
             unlink(path)
-        } else if !uncommitted {
-            if committedSinceLastRecord { try? write(Self.frame(LogRecord.committed.bytes)) }
+        } else if !hasUncommitted {
+            if markedThrough < committedThrough { try? write(Self.frame(LogRecord.committed(through: committedThrough).bytes)) }
             Self.seal(path)
         }
         close(descriptor)
@@ -63,26 +73,31 @@ final class EntryLog: @unchecked Sendable {
     /// Appends records (each `LogRecord.bytes`) in one write.
     func append(_ records: [[UInt8]]) throws(CacheError) {
         guard !records.isEmpty else { return }
-        var bytes: [UInt8] = committedSinceLastRecord ? Self.frame(LogRecord.committed.bytes) : []
+        var bytes: [UInt8] = markedThrough < committedThrough ? Self.frame(LogRecord.committed(through: committedThrough).bytes) : []
         for record in records { bytes += Self.frame(record) }
         try write(bytes)
-        committedSinceLastRecord = false
-        uncommitted = true
-        isEmpty = false
+        markedThrough = committedThrough
+        length += bytes.count
+        recordsEnd = length
+    }
+
+    /// Every record before `offset` (a `recordsEnd` taken earlier) has committed to the index.
+    func markCommitted(through offset: Int) {
+        committedThrough = max(committedThrough, offset)
     }
 
     /// Everything appended so far has committed to the index.
     func markCommitted() {
-        if uncommitted { committedSinceLastRecord = true }
-        uncommitted = false
+        markCommitted(through: recordsEnd)
     }
 
     /// Empties the segment (its records are all in a compacted segment, or cleared).
     func truncate() throws(CacheError) {
         guard ftruncate(descriptor, 0) == 0 else { throw .io(path: path, message: PosixIO.errorMessage()) }
-        uncommitted = false
-        committedSinceLastRecord = false
-        isEmpty = true
+        length = 0
+        recordsEnd = 0
+        committedThrough = 0
+        markedThrough = 0
     }
 
     private func write(_ bytes: [UInt8]) throws(CacheError) {
@@ -101,8 +116,8 @@ final class EntryLog: @unchecked Sendable {
     // MARK: Reading
 
     /// The open segments in `folder` whose store is gone (killed, or crashed): each path and the
-    /// records after its last `committed`, oldest first. The caller indexes them, then seals the
-    /// segment (`seal`).
+    /// records its last `committed` does not cover, oldest first. The caller indexes them, then
+    /// seals the segment (`seal`).
     static func abandoned(in folder: String) -> [(path: String, records: [LogRecord])] {
         var logs: [(path: String, records: [LogRecord])] = []
         FolderListing.forEachName(in: folder) { name in
@@ -112,13 +127,18 @@ final class EntryLog: @unchecked Sendable {
             guard descriptor >= 0 else { return }
             defer { close(descriptor) }
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, let bytes = contents(of: path) else { return }  // its store is open
-            // Only the records after the last `committed` are decoded: a crawl killed half way
-            // through 100,000 pages left 50,000 records, and decoding them all doubled the time a
-            // `--resume` took to its first request.
+            // Only the records the last `committed` does not cover are decoded: a crawl killed half
+            // way through 100,000 pages left 50,000 records, and decoding them all doubled the time
+            // a `--resume` took to its first request.
             let frames = frames(bytes)
-            let committed = LogRecord.committed.bytes
-            let last = frames.lastIndex { bytes[$0].elementsEqual(committed) }
-            let records = frames[(last.map { $0 + 1 } ?? 0)...].compactMap { LogRecord(bytes[$0]) }
+            let magic = Array(LogRecord.committedMagic.utf8)
+            var from = 0
+            if let last = frames.lastIndex(where: { bytes[$0].starts(with: magic) }),
+               case .committed(let through) = LogRecord(bytes[frames[last]]) {
+                from = through ?? frames[last].lowerBound  // an older marker: the records after it
+            }
+            let records = frames.filter { $0.lowerBound - 4 >= from && !bytes[$0].starts(with: magic) }
+                .compactMap { LogRecord(bytes[$0]) }
             logs.append((path, records))
         }
         return logs

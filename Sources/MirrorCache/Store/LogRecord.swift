@@ -15,18 +15,22 @@
 ///     <Name: value lines of the response headers>
 ///
 /// An entry removed (evicted, dropped as damaged, or removed by a user): `mirror-removed <id> <time>`.
-/// Everything before it committed to the index: `mirror-committed`.
+/// Every record before byte `<offset>` of the segment committed to the index: `mirror-committed
+/// <offset>` (a group commits while later records are appended). Written by older versions without
+/// the offset: every record before the marker itself.
 ///
 /// An entry's time, for ordering records of one id across logs, is its last access: the time
 /// it was written, or in a compacted log the index's last use of it.
 enum LogRecord: Equatable {
     case entry(CacheEntry)
     case removed(id: String, at: Double)
-    case committed
+    /// `through`: the segment's offset before which every record committed; nil in older segments,
+    /// where the marker's own offset is meant.
+    case committed(through: Int?)
 
     static let entryMagic = "mirror-entry 1"
     private static let removedMagic = "mirror-removed"
-    private static let committedMagic = "mirror-committed"
+    static let committedMagic = "mirror-committed"
 
     var bytes: [UInt8] {
         switch self {
@@ -39,8 +43,8 @@ enum LogRecord: Equatable {
             return Array(text.utf8)
         case .removed(let id, let time):
             return Array("\(Self.removedMagic) \(id) \(time)".utf8)
-        case .committed:
-            return Array(Self.committedMagic.utf8)
+        case .committed(let through):
+            return Array((through.map { "\(Self.committedMagic) \($0)" } ?? Self.committedMagic).utf8)
         }
     }
 
@@ -48,7 +52,10 @@ enum LogRecord: Equatable {
     init?(_ bytes: some Collection<UInt8>) {
         let text = String(decoding: bytes, as: UTF8.self)
         if text == Self.committedMagic {
-            self = .committed
+            self = .committed(through: nil)
+        } else if text.hasPrefix(Self.committedMagic + " ") {
+            guard let through = Int(text.dropFirst(Self.committedMagic.count + 1)), through >= 0 else { return nil }
+            self = .committed(through: through)
         } else if text.hasPrefix(Self.removedMagic + " ") {
             let words = text.split(separator: " ")
             guard words.count == 3, let time = Double(words[2]) else { return nil }

@@ -13,11 +13,23 @@ struct PendingEntries {
 
     /// Adds an entry; true when the group is now due to commit.
     mutating func add(_ entry: CacheEntry, limits: CacheStore.GroupCommit) -> Bool {
-        let now = ContinuousClock.now
-        if oldest == nil { oldest = now }
+        if oldest == nil { oldest = .now }
         entries.append(entry)
         urls.insert(entry.url)
-        return entries.count >= limits.entries || now - oldest! >= limits.age
+        return isDue(limits)
+    }
+
+    /// Whether the group is large or old enough to commit.
+    func isDue(_ limits: CacheStore.GroupCommit) -> Bool {
+        guard let oldest else { return false }
+        return entries.count >= limits.entries || ContinuousClock.now - oldest >= limits.age
+    }
+
+    /// Puts `earlier` (a group whose commit failed) back before these entries.
+    mutating func prepend(_ earlier: PendingEntries) {
+        entries = earlier.entries + entries
+        urls.formUnion(earlier.urls)
+        oldest = [earlier.oldest, oldest].compactMap { $0 }.min()
     }
 
     /// Empties the group once its rows have committed.
