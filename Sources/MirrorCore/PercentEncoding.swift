@@ -42,6 +42,10 @@ public enum PercentEncoding {
     /// Upper-cases escapes, decodes escaped unreserved characters, and escapes bytes that
     /// may not appear literally (a `%` not followed by two hex digits becomes `%25`).
     public static func normalize(_ text: String, allowing component: Component) -> String {
+        // Most paths and queries have no escape and nothing to escape: then the text is its own
+        // normal form, found in one pass over its bytes without copying them.
+        var text = text
+        if text.withUTF8({ $0.allSatisfy { $0 != UInt8(ascii: "%") && component.allows($0) } }) { return text }
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)

@@ -63,7 +63,7 @@ public struct URLParts: Sendable, Equatable {
 
     private static func port(_ text: Substring) -> Int?? {
         if text.isEmpty { return .some(nil) }
-        guard text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text), value <= 65535 else { return nil }
+        guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let value = Int(text), value <= 65535 else { return nil }
         return .some(value)
     }
 
@@ -81,19 +81,33 @@ public struct URLParts: Sendable, Equatable {
     /// `scheme://authority`
     public var origin: String { "\(scheme)://\(authority)" }
 
-    /// The normalized URL, without fragment.
+    /// The normalized URL, without fragment. (Appended into one string: it is made for every link of every page.)
     public var normalized: String {
-        var result = origin
-        result += Self.removeDotSegments(PercentEncoding.normalize(path.isEmpty ? "/" : path, allowing: .path))
-        if let query { result += "?" + PercentEncoding.normalize(query, allowing: .query) }
+        let path = Self.removeDotSegments(PercentEncoding.normalize(path.isEmpty ? "/" : path, allowing: .path))
+        let query = query.map { PercentEncoding.normalize($0, allowing: .query) }
+        let port = port == nil || port == defaultPort ? nil : String(port!)
+        var result = ""
+        result.reserveCapacity(scheme.utf8.count + 3 + host.utf8.count + (port.map { $0.utf8.count + 1 } ?? 0)
+                               + path.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0))
+        result += scheme
+        result += "://"
+        result += host
+        if let port { result += ":" + port }
+        result += path
+        if let query { result += "?" + query }
         return result
     }
 
     /// RFC 3986 §5.2.4, on bytes, in one pass; the path itself when it has no `.` or `..`
-    /// segment (most have none: a file's `.` is no segment).
+    /// segment (most have none: a file's `.` is no segment, and a path without `/.` has none).
     public static func removeDotSegments(_ path: String) -> String {
+        var path = path
+        let mayHaveDotSegment = path.withUTF8 { bytes in
+            bytes.first == UInt8(ascii: "/") && bytes.indices.dropLast().contains { bytes[$0] == UInt8(ascii: "/") && bytes[$0 + 1] == UInt8(ascii: ".") }
+        }
+        guard mayHaveDotSegment else { return path }
         let bytes = Array(path.utf8)
-        guard bytes.first == UInt8(ascii: "/"), hasDotSegment(bytes) else { return path }
+        guard hasDotSegment(bytes) else { return path }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         /// Where each segment in `output` starts (at its `/`).
