@@ -458,7 +458,9 @@ public final class CacheStore: Sendable {
         var unused: [String] = []
         withState { state in
             state.committing.removeAll()
-            state.log?.markCommitted(through: taken.end)
+            // With nothing pending, the records appended meanwhile are removals (whose rows went
+            // before them): all of the log has committed.
+            if state.pending.isEmpty { state.log?.markCommitted() } else { state.log?.markCommitted(through: taken.end) }
             state.known.removeAll(keepingCapacity: true)
             // A body that an entry stored meanwhile uses again stays.
             let used = Set(state.pending.entries.map(\.digest))

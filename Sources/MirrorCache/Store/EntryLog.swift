@@ -75,7 +75,12 @@ final class EntryLog: @unchecked Sendable {
         guard !records.isEmpty else { return }
         var bytes: [UInt8] = markedThrough < committedThrough ? Self.frame(LogRecord.committed(through: committedThrough).bytes) : []
         for record in records { bytes += Self.frame(record) }
-        try write(bytes)
+        do { try write(bytes) } catch {
+            // Records written in part (a full disk) are taken back: the offsets stay the file's,
+            // and the records appended later stay readable.
+            _ = ftruncate(descriptor, off_t(length))
+            throw error
+        }
         markedThrough = committedThrough
         length += bytes.count
         recordsEnd = length
