@@ -45,7 +45,7 @@ public enum PercentEncoding {
         // Most paths and queries have no escape and nothing to escape: then the text is its own
         // normal form, found in one pass over its bytes without copying them.
         var text = text
-        if text.withUTF8({ $0.allSatisfy { $0 != UInt8(ascii: "%") && component.allows($0) } }) { return text }
+        if text.withUTF8({ $0.allSatisfy(component.allows) }) { return text }  // `%` is never allowed
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)

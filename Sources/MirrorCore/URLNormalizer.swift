@@ -99,15 +99,11 @@ public struct URLParts: Sendable, Equatable {
     }
 
     /// RFC 3986 §5.2.4, on bytes, in one pass; the path itself when it has no `.` or `..`
-    /// segment (most have none: a file's `.` is no segment, and a path without `/.` has none).
+    /// segment (most have none: a file's `.` is no segment), found on its bytes in place.
     public static func removeDotSegments(_ path: String) -> String {
         var path = path
-        let mayHaveDotSegment = path.withUTF8 { bytes in
-            bytes.first == UInt8(ascii: "/") && bytes.indices.dropLast().contains { bytes[$0] == UInt8(ascii: "/") && bytes[$0 + 1] == UInt8(ascii: ".") }
-        }
-        guard mayHaveDotSegment else { return path }
+        guard path.withUTF8({ $0.first == UInt8(ascii: "/") && hasDotSegment($0) }) else { return path }
         let bytes = Array(path.utf8)
-        guard hasDotSegment(bytes) else { return path }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         /// Where each segment in `output` starts (at its `/`).
@@ -135,7 +131,7 @@ public struct URLParts: Sendable, Equatable {
     }
 
     /// Whether a segment of `bytes` (a path starting with `/`) is `.` or `..`.
-    private static func hasDotSegment(_ bytes: [UInt8]) -> Bool {
+    private static func hasDotSegment(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "/") {
@@ -150,7 +146,8 @@ public struct URLParts: Sendable, Equatable {
     }
 
     /// 1 when the segment at `range` is `.`, 2 when it is `..`, else 0.
-    private static func dotSegment(_ bytes: [UInt8], _ range: Range<Int>) -> Int {
+    private static func dotSegment<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ range: Range<Int>) -> Int
+    where Bytes.Index == Int {
         guard range.count == 1 || range.count == 2, bytes[range].allSatisfy({ $0 == UInt8(ascii: ".") }) else { return 0 }
         return range.count
     }

@@ -5,8 +5,7 @@ extension URLParts {
     public func resolve(_ reference: String) -> URLParts? {
         let trimmed = reference.trimmingSpaces()
         let hasControls = trimmed.utf8.contains { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        let cleaned = (hasControls ? String(trimmed.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" })
-                       : trimmed.endIndex == reference.endIndex && trimmed.startIndex == reference.startIndex ? reference : String(trimmed))
+        let cleaned = (hasControls ? String(trimmed.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }) : String(trimmed))
             .replacingBackslashes()
         if let scheme = Self.scheme(of: cleaned) {
             guard scheme == "http" || scheme == "https" else { return nil }

@@ -25,10 +25,8 @@ import MirrorCore
 final class EntryLog: @unchecked Sendable {
     let path: String
     private let descriptor: Int32
-    /// The segment's length in bytes…
-    private var length = 0
-    /// …and where its last record other than a `committed` one ends: what a group taken now
-    /// commits through (`markCommitted(through:)`).
+    /// Where the segment's records end, its length (each append ends with a record other than a
+    /// `committed` one): what a group taken now commits through (`markCommitted(through:)`).
     private(set) var recordsEnd = 0
     /// Every record before this offset is in the index…
     private var committedThrough = 0
@@ -78,12 +76,11 @@ final class EntryLog: @unchecked Sendable {
         do { try write(bytes) } catch {
             // Records written in part (a full disk) are taken back: the offsets stay the file's,
             // and the records appended later stay readable.
-            _ = ftruncate(descriptor, off_t(length))
+            _ = ftruncate(descriptor, off_t(recordsEnd))
             throw error
         }
         markedThrough = committedThrough
-        length += bytes.count
-        recordsEnd = length
+        recordsEnd += bytes.count
     }
 
     /// Every record before `offset` (a `recordsEnd` taken earlier) has committed to the index.
@@ -99,7 +96,6 @@ final class EntryLog: @unchecked Sendable {
     /// Empties the segment (its records are all in a compacted segment, or cleared).
     func truncate() throws(CacheError) {
         guard ftruncate(descriptor, 0) == 0 else { throw .io(path: path, message: PosixIO.errorMessage()) }
-        length = 0
         recordsEnd = 0
         committedThrough = 0
         markedThrough = 0
