@@ -85,6 +85,19 @@ final class AtomicFiles: Sendable {
         try place(temporary, at: path)
     }
 
+    /// `replace`, keeping the old file at `kept` (a rewritten page's original): it is renamed
+    /// there, one call where a link and an unlink were two. False, with nothing changed, when it
+    /// cannot be renamed there.
+    func replace(_ bytes: [UInt8], at path: String, keepingOldAt kept: String) throws -> Bool {
+        let temporary = try written { try $0(bytes) }
+        guard rename(path, kept) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        try place(temporary, at: path)
+        return true
+    }
+
     /// A new temporary file holding what `produce` hands out; removed again if it throws.
     private func written(_ produce: (_ write: ([UInt8]) throws -> Void) throws -> Void) throws -> String {
         let (temporary, descriptor) = try create()

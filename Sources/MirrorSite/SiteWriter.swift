@@ -258,9 +258,9 @@ public final class SiteWriter: Sendable {
 
     /// Rewrites one file; returns the digest of the file it should be, or nil when that is the
     /// original body. A file that already is what it should be stays as it is. The original
-    /// body is kept as `.mirror/originals/<sha256>` (a hard link to the file as saved, so it
-    /// costs no space until the rewritten file replaces it). The original is also the source
-    /// when present, so a rewrite interrupted after the rename is simply redone.
+    /// body is kept as `.mirror/originals/<sha256>`: the file as saved (a hard link to the
+    /// cache's body, so no copy), renamed there as the rewritten file takes its place. The
+    /// original is also the source when present, so an interrupted rewrite is simply redone.
     private func rewrite(
         url: String, resource: SiteManifest.Resource, manifest snapshot: SiteManifest, knownReferences: KnownReferences?
     ) throws -> SiteManifest.FileDigest? {
@@ -298,7 +298,8 @@ public final class SiteWriter: Sendable {
             throw SiteError.io(path: error.path, message: error.message)
         }
         if current == rewritten { return file }
-        if !hasOriginal && link(path, originalPath) != 0 { try files.writeAtomically(bytes, to: originalPath) }
+        if !hasOriginal, try files.replace(rewritten, at: path, keepingOldAt: originalPath) { return file }
+        if !hasOriginal { try files.writeAtomically(bytes, to: originalPath) }
         try files.replace(rewritten, at: path)
         return file
     }

@@ -207,12 +207,17 @@ public final class CacheStore: Sendable {
     /// entry is evicted. False, with nothing made at `path`, when the body is missing or damaged
     /// (a damaged one is dropped) or cannot be linked there (`path` exists, another file
     /// system): the caller writes the bytes itself.
+    /// A body this process wrote or checked, unchanged since (its file's stamp, from one `stat`),
+    /// is linked without being opened: the link names the file by its path either way.
     public func linkBody(of entry: CacheEntry, to path: String) -> Bool {
         let source = bodyPath(entry.digest)
-        guard PosixIO.fileSize(source) == entry.size else { return false }
-        let file = BodyFile(path: source, size: entry.size, digest: entry.digest, isTemporary: false,
-                            checked: checked) { [weak self] in self?.dropDamaged(entry) }
-        return file.isIntact() && link(source, path) == 0
+        guard let stamp = PosixIO.stamp(atPath: source), stamp.size == Int64(entry.size) else { return false }
+        if !checked.isChecked(entry.digest, stamp) {
+            let file = BodyFile(path: source, size: entry.size, digest: entry.digest, isTemporary: false,
+                                checked: checked) { [weak self] in self?.dropDamaged(entry) }
+            guard file.isIntact() else { return false }
+        }
+        return link(source, path) == 0
     }
 
     /// Notes a use of `entry` for LRU eviction; written to the index in batches. Uses within a

@@ -117,10 +117,14 @@ enum PosixIO {
         return fstat(descriptor, &info) == 0 ? FileStamp(info) : nil
     }
 
-    static func fileSize(_ path: String) -> Int? {
+    /// The stamp of the file at `path`; nil when it cannot be read.
+    static func stamp(atPath path: String) -> FileStamp? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Int(info.st_size)
+        return stat(path, &info) == 0 ? FileStamp(info) : nil
+    }
+
+    static func fileSize(_ path: String) -> Int? {
+        stamp(atPath: path).map { Int($0.size) }
     }
 
     /// Flushes written files to stable storage. `sync()` covers every new body and the entry
