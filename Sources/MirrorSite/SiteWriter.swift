@@ -298,8 +298,10 @@ public final class SiteWriter: Sendable {
             throw SiteError.io(path: error.path, message: error.message)
         }
         if current == rewritten { return file }
-        if !hasOriginal, try files.replace(rewritten, at: path, keepingOldAt: originalPath) { return file }
-        if !hasOriginal { try files.writeAtomically(bytes, to: originalPath) }
+        if !hasOriginal {
+            if try files.replace(rewritten, at: path, keepingOldAt: originalPath) { return file }
+            try files.writeAtomically(bytes, to: originalPath)
+        }
         try files.replace(rewritten, at: path)
         return file
     }
