@@ -207,6 +207,7 @@ public final class CacheStore: Sendable {
     /// entry is evicted. False, with nothing made at `path`, when the body is missing or damaged
     /// (a damaged one is dropped) or cannot be linked there (`path` exists, another file
     /// system): the caller writes the bytes itself.
+    ///
     /// A body this process wrote or checked, unchanged since (its file's stamp, from one `stat`),
     /// is linked without being opened: the link names the file by its path either way.
     public func linkBody(of entry: CacheEntry, to path: String) -> Bool {
