@@ -5,8 +5,10 @@
 # in one run (every size but the largest three times, and their medians). Prints wall time, peak
 # RSS, time per page, the ratios of issue 15, and the time
 # `--resume` takes to its first request after a kill -9 half way through the largest crawl.
-# The transport alone (mirror-fetch-bench: every URL of the site through async-http-client, 8 in
-# flight, no cache, parse or file) is timed too: the part of mirror's time the HTTP client takes.
+# The crawl's parts are timed too, layer by layer (mirror-fetch-bench: every URL of the site, 8 in
+# flight): the transport alone (async-http-client), then through the cache engine as a crawl
+# stores (`+ cache`), then parsing each page with libxml2 too (`+ parse`). What mirror takes
+# beyond the last is its frontier, folder and journal.
 #   scripts/bench-scale.sh [SIZES="10000 100000"]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,6 +45,10 @@ for n in $sizes; do
   (cd "$work/site-$n" && find . -type f | sed "s#^\.#$origin#") > "$work/urls-$n"
   run "fetch-$n" "$fetch" "$work/urls-$n" 8
   echo "transport alone $n: $(tail -1 "$work/fetch-$n.times")"
+  run "cache-$n" "$fetch" "$work/urls-$n" 8 --cache "$work/fetch-$n-cache"
+  echo "transport + cache $n: $(tail -1 "$work/cache-$n.times")"
+  run "parse-$n" "$fetch" "$work/urls-$n" 8 --cache "$work/parse-$n-cache" --parse
+  echo "transport + cache + parse $n: $(tail -1 "$work/parse-$n.times")"
 done
 echo "load after: $(uptime)"
 
@@ -72,8 +78,10 @@ def load(name):
 print("| pages | tool | wall s | ms/page | peak RSS MB | CPU s | machine idle | mirror/wget2 wall |")
 print("|---:|---|---:|---:|---:|---:|---:|---:|")
 for n in sizes:
-    m, w, f = load(f"mirror-{n}"), load(f"wget2-{n}"), load(f"fetch-{n}")
-    print(f"| {n:,} | transport alone | {f[0]:.1f} | {f[0] / n * 1000:.2f} | {f[1]:.0f} | {f[2]:.1f} | {f[3]:.0%} | ({f[0] / w[0]:.2f}) |")
+    m, w = load(f"mirror-{n}"), load(f"wget2-{n}")
+    for part, name in (("transport alone", "fetch"), ("+ cache", "cache"), ("+ cache + parse", "parse")):
+        f = load(f"{name}-{n}")
+        print(f"| {n:,} | {part} | {f[0]:.1f} | {f[0] / n * 1000:.2f} | {f[1]:.0f} | {f[2]:.1f} | {f[3]:.0%} | ({f[0] / w[0]:.2f}) |")
     for tool, (wall, rss, cpu, idle) in (("mirror", m), ("wget2", w)):
         print(f"| {n:,} | {tool} | {wall:.1f} | {wall / n * 1000:.2f} | {rss:.0f} | {cpu:.1f} | {idle:.0%} | {m[0] / w[0]:.2f} |")
 if len(sizes) > 1:

@@ -1,22 +1,65 @@
-// The transport's own cost: fetches every URL of a list through the crawl's transport
-// (`AsyncHTTPClientTransport`, async-http-client) with as many requests in flight as a crawl
-// keeps, and drops each body — no cache, no parse, no file. scripts/bench-scale.sh compares its
-// time with wget2's whole crawl of the same site.
+// The parts of a crawl's cost, layer by layer: fetches every URL of a list with as many requests
+// in flight as a crawl keeps, through the crawl's transport (`AsyncHTTPClientTransport`,
+// async-http-client) alone, or also through the cache engine a crawl uses (`--cache DIR`: each
+// response stored as `mirror crawl` stores it — body file, index row, entry log), and also
+// parsing each HTML page with libxml2 as the crawl does (`--parse`). No frontier, folder or
+// journal. scripts/bench-scale.sh compares these times with mirror's and wget2's whole crawls.
 //
-//     mirror-fetch-bench URL-LIST [CONCURRENCY=8]   one URL a line; prints one line of JSON
+//     mirror-fetch-bench URL-LIST [CONCURRENCY=8] [--cache DIR [--parse]]
+//
+// One URL a line; prints one line of JSON.
 import Foundation
 import MirrorCache
+import MirrorHTML
 import MirrorHTTP
 import Synchronization
 
-let arguments = CommandLine.arguments
-guard arguments.count >= 2, let list = try? String(contentsOfFile: arguments[1], encoding: .utf8) else {
-    FileHandle.standardError.write(Data("usage: mirror-fetch-bench URL-LIST [CONCURRENCY]\n".utf8))
+/// The arguments with the options taken out, and the options' values.
+let (arguments, cacheDirectory, parse) = { () -> ([String], String?, Bool) in
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    var cache: String?
+    if let index = arguments.firstIndex(of: "--cache"), index + 1 < arguments.count {
+        cache = arguments[index + 1]
+        arguments.removeSubrange(index...index + 1)
+    }
+    let parse = arguments.contains("--parse")
+    arguments.removeAll { $0 == "--parse" }
+    return (arguments, cache, parse)
+}()
+guard !arguments.isEmpty, let list = try? String(contentsOfFile: arguments[0], encoding: .utf8),
+      cacheDirectory != nil || !parse else {
+    FileHandle.standardError.write(Data("usage: mirror-fetch-bench URL-LIST [CONCURRENCY] [--cache DIR [--parse]]\n".utf8))
     exit(2)
 }
 let urls = list.split(separator: "\n").map(String.init)
-let concurrency = arguments.count > 2 ? Int(arguments[2]) ?? 8 : 8
+let concurrency = arguments.count > 1 ? Int(arguments[1]) ?? 8 : 8
 let transport = AsyncHTTPClientTransport(connectionsPerHost: concurrency)
+// Configured as `mirror crawl` configures its cache (CrawlCommand.run).
+let client = try cacheDirectory.map { directory in
+    var configuration = CacheStore.Configuration()
+    configuration.memoryCapacity = 2 << 20
+    configuration.groupCommit = CacheStore.GroupCommit()
+    return CachingClient(store: try CacheStore(directory: directory, configuration: configuration), transport: transport)
+}
+
+/// Fetches one URL the chosen way; returns the bytes of its body.
+@Sendable func fetch(_ url: String) async throws -> Int {
+    guard let client else {
+        var bytes = 0
+        for try await chunk in try await transport.send(TransportRequest(url: url)).body { bytes += chunk.count }
+        return bytes
+    }
+    let response = try await client.fetch(CacheRequest(url: url))
+    let body = try response.body.collect()
+    if parse, let type = response.headers.first(name: "content-type"), type.contains("html") {
+        let locator = HTMLReferenceLocator(charset: CharsetSniffer.charset(contentType: type, prefix: Array(body.prefix(1024))))
+        locator.feed(body)
+        _ = locator.finish()
+        _ = locator.links
+    }
+    return body.count
+}
+
 let next = Atomic<Int>(0)
 let bytes = Atomic<Int>(0)
 let failures = Atomic<Int>(0)
@@ -29,8 +72,7 @@ let elapsed = await clock.measure {
                     let index = next.add(1, ordering: .relaxed).oldValue
                     guard index < urls.count else { return }
                     do {
-                        let response = try await transport.send(TransportRequest(url: urls[index]))
-                        for try await chunk in response.body { bytes.add(chunk.count, ordering: .relaxed) }
+                        bytes.add(try await fetch(urls[index]), ordering: .relaxed)
                     } catch {
                         failures.add(1, ordering: .relaxed)
                     }
@@ -39,6 +81,7 @@ let elapsed = await clock.measure {
         }
     }
 }
+try client?.store.commitPending()
 try await transport.shutdown()
 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 print("{\"requests\": \(urls.count), \"failures\": \(failures.load(ordering: .relaxed)), "
