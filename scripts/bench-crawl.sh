@@ -2,7 +2,9 @@
 # Crawl benchmark: the Python 3.11 documentation (python3.11-doc, ~530 pages) served by nginx
 # on 127.0.0.1, mirrored by mirror, wget and wget2 in alternation, in one run on one machine.
 # Reports medians of wall time, peak RSS and CPU time, ratios (to wget, wget2, and to T_lx:
-# libxml2's own parse of the same pages), and offline-check results.
+# libxml2's own parse of the same pages), and offline-check results. The crawl's parts are timed
+# too (mirror-fetch-bench over the URLs the cold crawl saved, 8 in flight): the transport alone,
+# then through the cache engine (`+ cache`), then parsing each page with libxml2 too (`+ parse`).
 #   scripts/bench-crawl.sh [RUNS=3]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,6 +51,10 @@ for n, (path, resource) in enumerate(paths):
 PY
 swift build -c release --product mirror-html-bench --scratch-path "$scratch" >/dev/null 2>&1
 "$(swift build -c release --scratch-path "$scratch" --show-bin-path)/mirror-html-bench" "$work/pages" 3 floor | tee "$work/floor.txt"
+python3 -c 'import json, sys; print("\n".join(sorted(json.load(open(sys.argv[1]))["resources"])))' \
+  "$out/m-cold/.mirror/manifest.json" > "$work/urls"
+source scripts/lib/crawl-parts.sh
+for i in $(seq "$runs"); do time_parts "$work/urls" "$work/parts-$i"; done
 
 python3 - "$work" <<'PY'
 import re, statistics, sys, os
@@ -57,7 +63,8 @@ def load(name):
     rows = [line.split() for line in open(f"{work}/{name}.times")]
     return (statistics.median(float(r[0]) for r in rows), statistics.median(int(r[1]) for r in rows) / 1024,
             statistics.median(float(r[2]) + float(r[3]) for r in rows))
-results = {name: load(name) for name in ["mirror-cold", "mirror-maxage", "mirror-maxage-new", "mirror-refresh", "wget", "wget2"]}
+results = {name: load(name) for name in ["mirror-cold", "mirror-maxage", "mirror-maxage-new", "mirror-refresh", "wget", "wget2",
+                                         "transport", "cache", "parse"]}
 cold = results["mirror-cold"][0]
 print("| run | median wall s | ratio | peak RSS MB | CPU s (user+sys) |")
 print("|---|---:|---:|---:|---:|")
@@ -67,6 +74,9 @@ print(f"\nmirror cold / wget2: {cold / results['wget2'][0]:.2f}; mirror cold / w
 floor = float(re.search(r"\(([0-9.]+) s,", open(f"{work}/floor.txt").read()).group(1))
 print(f"T_lx {floor:.2f} s: mirror cold wall / T_lx {cold / floor:.2f} (goal 0.8), "
       f"CPU / T_lx {results['mirror-cold'][2] / floor:.2f} (goal 1.3)")
+parts = results["parse"][2]
+print(f"transport + cache + parse alone: CPU / T_lx {parts / floor:.2f}; spread over {os.cpu_count()} cores "
+      f"{parts / os.cpu_count() / floor:.2f} x T_lx (the least wall time those parts allow, nginx's CPU aside)")
 print(f"--max-age re-crawl origin requests: {open(f'{work}/maxage.requests').read().split()}")
 print(f"--refresh re-crawl 304 responses: {open(f'{work}/refresh.304s').read().split()}")
 PY

@@ -2,7 +2,9 @@
 # Crawl under latency: python3.11-doc from nginx on 127.0.0.1 behind scripts/lib/delay-proxy.py,
 # which answers every request 20 ms late, crawled in alternation by mirror (--concurrency 8
 # --per-host 8), wget2 --max-threads=8 and wget. Prints median wall times, the ratios of issue 15
-# and the most requests each tool kept in flight at once (counted by the proxy).
+# and the most requests each tool kept in flight at once (counted by the proxy). The crawl's parts
+# are timed behind the same proxy too (mirror-fetch-bench over the URLs mirror saved, 8 in
+# flight): the transport alone, + the cache engine, + libxml2's parse — no discovery to wait for.
 #   scripts/bench-latency.sh [RUNS=3] [DELAY=0.02]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +30,10 @@ for _ in $(seq "$runs"); do
   run_peak wget2 bash -c "mkdir -p '$work/wget2' && cd '$work/wget2' && wget2 -q --max-threads=8 -m -k -p -E --robots=off '$slow/'"
   run_peak wget bash -c "mkdir -p '$work/wget' && cd '$work/wget' && wget -q -m -k -p -E -e robots=off '$slow/'"
 done
+python3 -c 'import json, sys; print("\n".join(sorted(json.load(open(sys.argv[1]))["resources"])))' \
+  "$work/m/.mirror/manifest.json" > "$work/urls"
+source scripts/lib/crawl-parts.sh
+for i in $(seq "$runs"); do time_parts "$work/urls" "$work/parts-$i"; done
 echo "load after: $(uptime)"
 python3 - "$work" <<'PY'
 import os, statistics, sys
@@ -47,4 +53,7 @@ print(f"\nmirror / wget2: {walls['mirror'] / walls['wget2']:.2f} (goal <= 0.9); 
 floor = (median("mirror", 2) + median("mirror", 3)) / cores
 print(f"mirror's CPU spread over {cores} cores: {floor:.2f} s, {floor / walls['wget2']:.2f} x wget2's wall "
       f"(the least wall time that CPU allows, the proxy's and nginx's CPU aside)")
+for part, name in (("transport alone", "transport"), ("+ cache", "cache"), ("+ cache + parse", "parse")):
+    print(f"{part}, without a crawl's discovery: {median(name, 0):.2f} s, {median(name, 0) / walls['wget2']:.2f} x wget2's wall, "
+          f"CPU {median(name, 2) + median(name, 3):.2f} s")
 PY

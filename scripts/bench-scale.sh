@@ -15,8 +15,6 @@ cd "$(dirname "$0")/.."
 sizes=${1:-10000 100000}
 scripts/setup nginx wget2 time curl
 source scripts/lib/release-mirror.sh
-swift build -c release --product mirror-fetch-bench --scratch-path "$scratch" >/dev/null 2>&1
-fetch="$(dirname "$mirror")/mirror-fetch-bench"
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-scale-bench.XXXXXX")
 chmod 755 "$work"  # nginx's workers read the site from it
 # Every site is written first and nothing is deleted until the end: on ext4 without a journal,
@@ -27,6 +25,7 @@ docs=$work/site
 ln -sfn "site-${sizes%% *}" "$docs"
 source scripts/lib/docs-origin.sh
 source scripts/lib/measure.sh
+source scripts/lib/crawl-parts.sh
 crawl=("$mirror" crawl "$origin/" --quiet --concurrency 8 --per-host 8)
 pages() { find "$1" -name '*.html' -not -path '*/.mirror/*' | wc -l; }
 
@@ -43,12 +42,8 @@ for n in $sizes; do
     echo "wget2 $n: $(pages "$work/wget2-$n-$round") pages, $(tail -1 "$work/wget2-$n.times")"
   done
   (cd "$work/site-$n" && find . -type f | sed "s#^\.#$origin#") > "$work/urls-$n"
-  run "fetch-$n" "$fetch" "$work/urls-$n" 8
-  echo "transport alone $n: $(tail -1 "$work/fetch-$n.times")"
-  run "cache-$n" "$fetch" "$work/urls-$n" 8 --cache "$work/fetch-$n-cache"
-  echo "transport + cache $n: $(tail -1 "$work/cache-$n.times")"
-  run "parse-$n" "$fetch" "$work/urls-$n" 8 --cache "$work/parse-$n-cache" --parse
-  echo "transport + cache + parse $n: $(tail -1 "$work/parse-$n.times")"
+  time_parts "$work/urls-$n" "$work/parts-$n" "-$n"
+  for part in transport cache parse; do echo "$part $n: $(tail -1 "$work/$part-$n.times")"; done
 done
 echo "load after: $(uptime)"
 
@@ -79,7 +74,7 @@ print("| pages | tool | wall s | ms/page | peak RSS MB | CPU s | machine idle | 
 print("|---:|---|---:|---:|---:|---:|---:|---:|")
 for n in sizes:
     m, w = load(f"mirror-{n}"), load(f"wget2-{n}")
-    for part, name in (("transport alone", "fetch"), ("+ cache", "cache"), ("+ cache + parse", "parse")):
+    for part, name in (("transport alone", "transport"), ("+ cache", "cache"), ("+ cache + parse", "parse")):
         f = load(f"{name}-{n}")
         print(f"| {n:,} | {part} | {f[0]:.1f} | {f[0] / n * 1000:.2f} | {f[1]:.0f} | {f[2]:.1f} | {f[3]:.0%} | ({f[0] / w[0]:.2f}) |")
     for tool, (wall, rss, cpu, idle) in (("mirror", m), ("wget2", w)):

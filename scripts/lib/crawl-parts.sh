@@ -1,0 +1,14 @@
+# Sourced by the benchmarks, after measure.sh and release-mirror.sh. time_parts URL-LIST FOLDER
+# [SUFFIX]: times a crawl's parts over the URLs of URL-LIST with mirror-fetch-bench, 8 requests
+# in flight — the transport alone (async-http-client), then also through the cache engine as
+# `mirror crawl` stores each response, then also parsing each HTML page with libxml2 — as runs
+# named transport, cache and parse (each followed by SUFFIX). Caches go into FOLDER.
+swift build -c release --product mirror-fetch-bench --scratch-path "$scratch" >/dev/null 2>&1
+fetch_bench="$(dirname "$mirror")/mirror-fetch-bench"
+time_parts() {
+  local urls=$1 folder=$2 suffix=${3:-}
+  mkdir -p "$folder"
+  run "transport$suffix" "$fetch_bench" "$urls" 8
+  run "cache$suffix" "$fetch_bench" "$urls" 8 --cache "$folder/cache"
+  run "parse$suffix" "$fetch_bench" "$urls" 8 --cache "$folder/parse" --parse
+}
