@@ -3,11 +3,13 @@
 // async-http-client) alone, or also through the cache engine a crawl uses (`--cache DIR`: each
 // response stored as `mirror crawl` stores it — body file, index row, entry log), and also
 // parsing each HTML page with libxml2 as the crawl does (`--parse`). No frontier, folder or
-// journal. scripts/bench-scale.sh compares these times with mirror's and wget2's whole crawls.
+// journal. The benchmark scripts (scripts/lib/crawl-parts.sh) compare these times with mirror's
+// and wget2's whole crawls.
 //
 //     mirror-fetch-bench URL-LIST [CONCURRENCY=8] [--cache DIR [--parse]]
 //
-// One URL a line; prints one line of JSON.
+// One URL a line; prints one line of JSON, and on standard error how many requests failed and
+// the first failure, if any did (a time with failures measures less than the whole list).
 import Foundation
 import MirrorCache
 import MirrorHTML
@@ -74,7 +76,9 @@ let elapsed = await clock.measure {
                     do {
                         bytes.add(try await fetch(urls[index]), ordering: .relaxed)
                     } catch {
-                        failures.add(1, ordering: .relaxed)
+                        if failures.add(1, ordering: .relaxed).oldValue == 0 {
+                            FileHandle.standardError.write(Data("\(urls[index]): \(error)\n".utf8))
+                        }
                     }
                 }
             }
@@ -83,6 +87,9 @@ let elapsed = await clock.measure {
 }
 try client?.store.commitPending()
 try await transport.shutdown()
+if failures.load(ordering: .relaxed) > 0 {
+    FileHandle.standardError.write(Data("\(failures.load(ordering: .relaxed)) of \(urls.count) requests failed\n".utf8))
+}
 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 print("{\"requests\": \(urls.count), \"failures\": \(failures.load(ordering: .relaxed)), "
     + "\"bytes\": \(bytes.load(ordering: .relaxed)), \"seconds\": \(seconds)}")

@@ -11,4 +11,9 @@ time_parts() {
   run "transport$suffix" "$fetch_bench" "$urls" 8
   run "cache$suffix" "$fetch_bench" "$urls" 8 --cache "$folder/cache"
   run "parse$suffix" "$fetch_bench" "$urls" 8 --cache "$folder/parse" --parse
+  local part
+  for part in transport cache parse; do
+    # Failed requests make a part's time measure less than the whole list: say so.
+    if [ -s "$work/$part$suffix.stderr" ]; then echo "warning: $part$suffix: $(tail -1 "$work/$part$suffix.stderr")" >&2; fi
+  done
 }
