@@ -53,6 +53,8 @@ print(f"\nmirror / wget2: {walls['mirror'] / walls['wget2']:.2f} (goal <= 0.9); 
 floor = (median("mirror", 2) + median("mirror", 3)) / cores
 print(f"mirror's CPU spread over {cores} cores: {floor:.2f} s, {floor / walls['wget2']:.2f} x wget2's wall "
       f"(the least wall time that CPU allows, the proxy's and nginx's CPU aside)")
+print(f"mirror / its parts (transport + cache + parse): {walls['mirror'] / median('parse', 0):.2f} "
+      f"(the crawl's own work against the parts it is built on; nearest meaningful goal <= 2)")
 for part, name in (("transport alone", "transport"), ("+ cache", "cache"), ("+ cache + parse", "parse")):
     print(f"{part}, without a crawl's discovery: {median(name, 0):.2f} s, {median(name, 0) / walls['wget2']:.2f} x wget2's wall, "
           f"CPU {median(name, 2) + median(name, 3):.2f} s")

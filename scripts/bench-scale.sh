@@ -79,10 +79,14 @@ for n in sizes:
         print(f"| {n:,} | {part} | {f[0]:.1f} | {f[0] / n * 1000:.2f} | {f[1]:.0f} | {f[2]:.1f} | {f[3]:.0%} | ({f[0] / w[0]:.2f}) |")
     for tool, (wall, rss, cpu, idle) in (("mirror", m), ("wget2", w)):
         print(f"| {n:,} | {tool} | {wall:.1f} | {wall / n * 1000:.2f} | {rss:.0f} | {cpu:.1f} | {idle:.0%} | {m[0] / w[0]:.2f} |")
+print()
+for n in sizes:
+    print(f"mirror / its parts (transport + cache + parse) at {n:,}: {load(f'mirror-{n}')[0] / load(f'parse-{n}')[0]:.2f} "
+          f"(the crawl's own work against the parts it is built on; nearest meaningful goal <= 2)")
 if len(sizes) > 1:
     small, large = sizes[0], sizes[-1]
     (ws, rs, _, _), (wl, rl, cl, il) = load(f"mirror-{small}"), load(f"mirror-{large}")
-    print(f"\nmirror time per page at {large:,} / at {small:,}: {(wl / large) / (ws / small):.2f} (goal <= 1.2)")
+    print(f"mirror time per page at {large:,} / at {small:,}: {(wl / large) / (ws / small):.2f} (goal <= 1.2)")
     print(f"mirror RSS growth per URL: {(rl - rs) * 1024 / (large - small):.2f} KB (goal <= 0.5)")
     print(f"mirror's CPU at {large:,} spread over {cores} cores: {cl / cores:.1f} s, {cl / cores / load(f'wget2-{large}')[0]:.2f} x "
           f"wget2's wall (the least wall time that CPU allows; the machine stood idle {il:.0%} of mirror's run)")
