@@ -51,9 +51,8 @@ for n, (path, resource) in enumerate(paths):
 PY
 swift build -c release --product mirror-html-bench --scratch-path "$scratch" >/dev/null 2>&1
 "$(swift build -c release --scratch-path "$scratch" --show-bin-path)/mirror-html-bench" "$work/pages" 3 floor | tee "$work/floor.txt"
-python3 -c 'import json, sys; print("\n".join(sorted(json.load(open(sys.argv[1]))["resources"])))' \
-  "$out/m-cold/.mirror/manifest.json" > "$work/urls"
 source scripts/lib/crawl-parts.sh
+saved_urls "$out/m-cold" > "$work/urls"
 for i in $(seq "$runs"); do time_parts "$work/urls" "$work/parts-$i"; done
 
 python3 - "$work" <<'PY'

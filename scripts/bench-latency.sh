@@ -30,9 +30,8 @@ for _ in $(seq "$runs"); do
   run_peak wget2 bash -c "mkdir -p '$work/wget2' && cd '$work/wget2' && wget2 -q --max-threads=8 -m -k -p -E --robots=off '$slow/'"
   run_peak wget bash -c "mkdir -p '$work/wget' && cd '$work/wget' && wget -q -m -k -p -E -e robots=off '$slow/'"
 done
-python3 -c 'import json, sys; print("\n".join(sorted(json.load(open(sys.argv[1]))["resources"])))' \
-  "$work/m/.mirror/manifest.json" > "$work/urls"
 source scripts/lib/crawl-parts.sh
+saved_urls "$work/m" > "$work/urls"
 for i in $(seq "$runs"); do time_parts "$work/urls" "$work/parts-$i"; done
 echo "load after: $(uptime)"
 python3 - "$work" <<'PY'

@@ -32,14 +32,17 @@ struct CacheCommand: AsyncParsableCommand {
         }
     }
 
-    /// Opens the cache in `directory`, holding at most `memoryCapacity` bytes of bodies in memory,
-    /// its index rows committed as `groupCommit` says.
-    static func open(_ directory: String, memoryCapacity: Int = CacheStore.Configuration().memoryCapacity,
-                     groupCommit: CacheStore.GroupCommit = .eachEntry) throws -> CacheStore {
+    /// Opens the cache in `directory`, holding at most `memoryCapacity` bytes of bodies in memory.
+    static func open(_ directory: String, memoryCapacity: Int = CacheStore.Configuration().memoryCapacity) throws -> CacheStore {
+        var configuration = CacheStore.Configuration()
+        configuration.memoryCapacity = memoryCapacity
+        return try open(directory, configuration: configuration)
+    }
+
+    /// Opens the cache in `directory` as `configuration` says; a damaged index or an I/O error
+    /// is the command's failure.
+    static func open(_ directory: String, configuration: CacheStore.Configuration) throws -> CacheStore {
         do {
-            var configuration = CacheStore.Configuration()
-            configuration.memoryCapacity = memoryCapacity
-            configuration.groupCommit = groupCommit
             return try CacheStore(directory: directory, configuration: configuration)
         } catch let error as CacheError {
             if case .corruptIndex = error { throw CommandFailure(error.description, status: .cacheDamaged) }

@@ -75,11 +75,7 @@ struct CrawlCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try crawlConfiguration()
-        // A crawl reads each body right after storing it and rarely again: a small memory
-        // tier serves that, and a larger one would only add to the crawl's footprint.
-        // Its index rows commit in groups (a transaction per response was an eighth of a crawl's
-        // CPU time on small pages); after a kill, the next open indexes the rest from its entry log.
-        let store = try CacheCommand.open(cacheOptions.directory(), memoryCapacity: 2 << 20, groupCommit: CacheStore.GroupCommit())
+        let store = try CacheCommand.open(cacheOptions.directory(), configuration: .crawl)
         let journal: CrawlJournal
         let writer: SiteWriter
         do {

@@ -36,12 +36,8 @@ guard !arguments.isEmpty, let list = try? String(contentsOfFile: arguments[0], e
 let urls = list.split(separator: "\n").map(String.init)
 let concurrency = arguments.count > 1 ? Int(arguments[1]) ?? 8 : 8
 let transport = AsyncHTTPClientTransport(connectionsPerHost: concurrency)
-// Configured as `mirror crawl` configures its cache (CrawlCommand.run).
 let client = try cacheDirectory.map { directory in
-    var configuration = CacheStore.Configuration()
-    configuration.memoryCapacity = 2 << 20
-    configuration.groupCommit = CacheStore.GroupCommit()
-    return CachingClient(store: try CacheStore(directory: directory, configuration: configuration), transport: transport)
+    CachingClient(store: try CacheStore(directory: directory, configuration: .crawl), transport: transport)
 }
 
 /// Fetches one URL the chosen way; returns the bytes of its body.

@@ -5,6 +5,10 @@
 # named transport, cache and parse (each followed by SUFFIX). Caches go into FOLDER.
 swift build -c release --product mirror-fetch-bench --scratch-path "$scratch" >/dev/null 2>&1
 fetch_bench="$(dirname "$mirror")/mirror-fetch-bench"
+# saved_urls FOLDER: the URLs a crawl saved into FOLDER (its manifest's resources), one a line.
+saved_urls() {
+  python3 -c 'import json, sys; print("\n".join(sorted(json.load(open(sys.argv[1]))["resources"])))' "$1/.mirror/manifest.json"
+}
 time_parts() {
   local urls=$1 folder=$2 suffix=${3:-}
   mkdir -p "$folder"
