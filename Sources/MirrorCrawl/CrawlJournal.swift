@@ -192,25 +192,47 @@ public final class CrawlJournal: SiteLedger {
 
     // MARK: SiteLedger
 
-    public func savedSite() throws -> SiteManifest? {
+    public func resource(of url: String) throws -> SiteManifest.Resource? {
+        // Under the database's lock: a batch leaves the queue and commits under it, so a record
+        // is either still queued or committed, never in between.
+        try database.withLock { database in
+            let queued = batch.withLock { batch in
+                batch.records.last { record in
+                    if case .resource(let recorded, _) = record { recorded == url } else { false }
+                }
+            }
+            if case .resource(_, let stored) = queued { return try Self.resource(url, stored) }
+            return try database.statement("SELECT json FROM resources WHERE url = ?").firstRow([.text(url)]) { $0.blob(0) }
+                .map { try Self.resource(url, $0) }
+        }
+    }
+
+    public func resources(after url: String?, limit: Int) throws -> [(url: String, resource: SiteManifest.Resource)] {
+        try flush()
+        return try database.withLock { database in
+            let rows = try database.statement("SELECT url, json FROM resources WHERE url > ? ORDER BY url LIMIT ?")
+                .rows([.text(url ?? ""), .integer(Int64(limit))]) { ($0.string(0), $0.blob(1)) }
+            return try rows.map { url, stored in (url, try Self.resource(url, stored)) }
+        }
+    }
+
+    public func redirects() throws -> [String: SiteManifest.Redirect] {
         try flush()
         return try database.withLock { database in
             let decoder = JSONDecoder()
-            var site = SiteManifest()
-            for (url, stored) in try database.statement("SELECT url, json FROM resources").rows([], { ($0.string(0), $0.blob(1)) }) {
-                if stored.first == UInt8(ascii: "{") {
-                    site.resources[url] = try decoder.decode(SiteManifest.Resource.self, from: Data(stored))
-                } else if let resource = StoredResource.decode(stored) {
-                    site.resources[url] = resource
-                } else {
-                    throw CrawlJournalError.unreadable(url: url)
-                }
-            }
+            var redirects: [String: SiteManifest.Redirect] = [:]
             for (url, json) in try database.statement("SELECT url, json FROM redirects").rows([], { ($0.string(0), $0.blob(1)) }) {
-                site.redirects[url] = try decoder.decode(SiteManifest.Redirect.self, from: Data(json))
+                redirects[url] = try decoder.decode(SiteManifest.Redirect.self, from: Data(json))
             }
-            return site.resources.isEmpty && site.redirects.isEmpty ? nil : site
+            return redirects
         }
+    }
+
+    /// A resource row's value: `StoredResource`'s form, or JSON in rows of older versions.
+    private static func resource(_ url: String, _ stored: [UInt8]) throws -> SiteManifest.Resource {
+        if stored.first == UInt8(ascii: "{") { return try JSONDecoder().decode(SiteManifest.Resource.self, from: Data(stored)) }
+        guard let resource = StoredResource.decode(stored) else { throw CrawlJournalError.unreadable(url: url) }
+        return resource
     }
 
     public func saved(_ url: String, _ resource: SiteManifest.Resource) throws {

@@ -111,31 +111,57 @@ struct ManifestJSONWriter {
     }
 
     /// An object of `values` by key, the keys in the order of their UTF-8 bytes (as the encoder
-    /// sorts them); the bytes so far are handed to `write` whenever they pass a megabyte. The
-    /// members are formatted in blocks on every core and written in order: at 100,000 URLs the
-    /// resources are 130 MB of JSON, which took 3 s of one core at the end of a crawl. A wave
-    /// of blocks is formatted at a time, so that only its bytes are held.
+    /// sorts them), as `object(slices:)` writes it.
     mutating func dictionary<Value: Sendable>(
         _ values: [String: Value], indent: Int, flushing write: ([UInt8]) throws -> Void,
         _ value: @Sendable (inout Self, Value, Int) -> Void
     ) throws {
+        try object(indent: indent, flushing: write, slices: Self.slices(of: values), value)
+    }
+
+    /// The members of `values` in the order of their keys' UTF-8 bytes, a slice per call, for
+    /// `object(slices:)`.
+    static func slices<Value>(of values: [String: Value]) -> () -> [(String, Value)] {
         let keys = values.keys.sorted { $0.bytesPrecede($1) }
-        let blockSize = 256
-        let blocksPerWave = 8
-        for wave in stride(from: 0, to: keys.count, by: blockSize * blocksPerWave) {
-            let blocks = stride(from: wave, to: min(wave + blockSize * blocksPerWave, keys.count), by: blockSize).map {
-                $0..<min($0 + blockSize, keys.count)
-            }
+        var start = 0
+        return {
+            defer { start = min(start + sliceSize, keys.count) }
+            return keys[start..<min(start + sliceSize, keys.count)].map { ($0, values[$0]!) }
+        }
+    }
+
+    /// Members a slice from `object(slices:)` should hold: one wave of blocks.
+    static let sliceSize = blockSize * blocksPerWave
+    private static let blockSize = 256
+    private static let blocksPerWave = 8
+
+    /// An object whose members `nextSlice` hands over in slices, keys in the order of their UTF-8
+    /// bytes (as the encoder sorts them), until it returns an empty one; the bytes so far are
+    /// handed to `write` whenever they pass a megabyte. Each slice's members are formatted in
+    /// blocks on every core and written in order: at 100,000 URLs the resources are 130 MB of
+    /// JSON, which took 3 s of one core at the end of a crawl. Only one slice, and its bytes,
+    /// are held at a time.
+    mutating func object<Value: Sendable>(
+        indent: Int, flushing write: ([UInt8]) throws -> Void, slices nextSlice: () throws -> [(String, Value)],
+        _ value: @Sendable (inout Self, Value, Int) -> Void
+    ) throws {
+        var written = 0
+        while true {
+            let slice = try nextSlice()
+            if slice.isEmpty { break }
+            let blocks = stride(from: 0, to: slice.count, by: Self.blockSize).map { $0..<min($0 + Self.blockSize, slice.count) }
             let formatted = Mutex([[UInt8]](repeating: [], count: blocks.count))
+            let before = written
             DispatchQueue.concurrentPerform(iterations: blocks.count) { index in
                 var block = ManifestJSONWriter()
-                var members = ObjectWriter(indent: indent, membersBefore: blocks[index].lowerBound)
-                for key in keys[blocks[index]] {
+                var members = ObjectWriter(indent: indent, membersBefore: before + blocks[index].lowerBound)
+                for (key, member) in slice[blocks[index]] {
                     members.key(key, &block)
-                    value(&block, values[key]!, indent + 2)
+                    value(&block, member, indent + 2)
                 }
                 formatted.withLock { $0[index] = block.bytes }
             }
+            written += slice.count
             for block in formatted.withLock({ $0 }) {
                 bytes += block
                 if bytes.count >= 1 << 20 {
@@ -144,7 +170,7 @@ struct ManifestJSONWriter {
                 }
             }
         }
-        ObjectWriter(indent: indent, membersBefore: keys.count).end(&self)
+        ObjectWriter(indent: indent, membersBefore: written).end(&self)
     }
 
     mutating func newline(indent: Int) {

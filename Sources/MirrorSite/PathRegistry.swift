@@ -121,7 +121,18 @@ public struct PathRegistry: Sendable {
     }
 
     /// The URLs whose file is `path` (more than one when they share it).
-    public func urls(at path: LocalPath) -> [String] { files[path.string]?.urls ?? [] }
+    public func urls(at path: LocalPath) -> [String] { urls(at: path.string) }
+
+    func urls(at path: String) -> [String] { files[path]?.urls ?? [] }
+
+    /// The path given to `url`, `/`-joined; nil when it has none.
+    public func path(of url: String) -> String? { pathOfURL[url] }
+
+    /// Every URL with a path.
+    var urls: Dictionary<String, String>.Keys { pathOfURL.keys }
+
+    /// Forgets `url`'s path (its file was not saved after all).
+    public mutating func forget(_ url: String) { release(url) }
 
     /// Every URL's assignment, by URL.
     public var assignments: [Assignment] {

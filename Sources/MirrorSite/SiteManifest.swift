@@ -1,4 +1,3 @@
-import Crypto
 import MirrorCore
 
 /// The map of an offline folder, saved as `.mirror/manifest.json`: every saved URL with its
@@ -161,7 +160,7 @@ public struct SiteManifest: Sendable, Codable, Equatable {
                 }
             }
         }
-        /// The digest of the link targets (`SiteManifest.linkTargetsDigest`) this file's links
+        /// The digest of the link targets (`LinkTargets.digest`) this file's links
         /// were rewritten against; nil until they are. A file is rewritten again (from its kept
         /// original) when the targets change, so a crawl killed at any moment finishes right.
         public var rewrittenFor: String? {
@@ -232,35 +231,7 @@ public struct SiteManifest: Sendable, Codable, Equatable {
 
     /// The file a URL ended up in, following redirects (at most 10 hops, loops give nil).
     public func path(for url: String) -> String? {
-        var current = url
-        for _ in 0...10 {
-            if let resource = resources[current] { return resource.path }
-            guard let next = redirects[current]?.location else { return nil }
-            current = next
-        }
-        return nil
-    }
-
-    /// A digest of every URL with the file it leads to (directly or through a redirect), in the
-    /// order of the URLs' bytes: what rewritten links depend on, so they are right while it
-    /// stays the same. Hashed in place: at 100,000 URLs a dictionary of them and two arrays per
-    /// URL took half a second before the rewriting could start.
-    var linkTargetsDigest: String {
-        var hasher = SHA256()
-        var urls = Array(resources.keys)
-        urls += redirects.keys.filter { resources[$0] == nil }
-        urls.sort { $0.bytesPrecede($1) }
-        func update(_ text: String) {
-            var text = text
-            text.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
-            hasher.update(data: [0])
-        }
-        for url in urls {
-            guard let path = path(for: url) else { continue }
-            update(url)
-            update(path)
-        }
-        return Hex.string(hasher.finalize())
+        LinkTargets.path(for: url, redirects: redirects) { resources[$0]?.path }
     }
 
     /// The folder keeping the original bodies of rewritten files, named by their SHA-256.

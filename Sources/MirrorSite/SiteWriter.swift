@@ -12,6 +12,9 @@ import Synchronization
 /// crawl leaves only whole files — and is recorded in the ledger; `finish` rewrites links and
 /// writes `index.html` and the manifest.
 ///
+/// It holds the names given (`PathRegistry`) and the redirects, not the resources: those are in
+/// the ledger, which the finishing reads back in slices (`SiteLedger`).
+///
 /// Crash safety: a file is in place before its record, records survive as a prefix, and
 /// rewriting starts from the kept original (`.mirror/originals`). So after `kill -9` at any
 /// moment the next crawl into the folder knows every file the ledger recorded and finishes
@@ -20,21 +23,18 @@ import Synchronization
 public final class SiteWriter: Sendable {
     public let directory: String
     private let mapper: PathMapper
-    private let manifest: Mutex<SiteManifest>
-    /// The names given so far; rebuilt from the manifest, as `PathMapper` is deterministic.
-    /// Nil once `finish` has put the spellings of each file together: the rest of finishing
-    /// does not use it, and it is the largest thing a crawl holds then (at 100,000 URLs, its
-    /// tables alone are 17 MB). A write after that rebuilds it.
-    private let registry: Mutex<PathRegistry?>
-    private let ledger: (any SiteLedger)?
+    /// The names given so far; rebuilt from the ledger's resources, as `PathMapper` is
+    /// deterministic. Also where the finished folder's links lead (`LinkTargets`).
+    private let registry: Mutex<PathRegistry>
+    private let redirects: Mutex<[String: SiteManifest.Redirect]>
+    private let ledger: any SiteLedger
     private let files: AtomicFiles
     /// The cache the crawl stores into: a response it holds is saved as a hard link to its body.
     private let bodies: CacheStore?
 
     /// Opens `directory` (created if needed) with what the ledger, or else an existing
     /// manifest, says it holds. Temporary files of a killed run are removed.
-    public init(directory: String, mapper: PathMapper = PathMapper(), ledger: (any SiteLedger)? = nil,
-                bodies: CacheStore? = nil) throws {
+    public init(directory: String, mapper: PathMapper = PathMapper(), ledger: any SiteLedger, bodies: CacheStore? = nil) throws {
         self.directory = directory
         self.bodies = bodies
         self.mapper = mapper
@@ -44,31 +44,45 @@ public final class SiteWriter: Sendable {
         try? FileManager.default.removeItem(atPath: temporary)
         try FileManager.default.createDirectory(atPath: directory + "/" + SiteManifest.originalsFolder, withIntermediateDirectories: true)
         do { try files.temporary.create() } catch { throw SiteError.io(path: error.path, message: error.message) }
-        var existing = try ledger?.savedSite()
-        if existing == nil {
-            // A folder from before the ledger, or an unpacked bundle: adopt its manifest.
-            existing = FileManager.default.contents(atPath: Self.manifestPath(directory))
-                .flatMap { try? JSONDecoder().decode(SiteManifest.self, from: $0) }
-            if let ledger, let adopted = existing {
-                for (url, resource) in adopted.resources { try ledger.saved(url, resource) }
-                for (url, redirect) in adopted.redirects { try ledger.redirected(url, redirect) }
-                try ledger.flush()
-            }
+        var saved = try ledger.redirects()
+        // A folder from before the ledger, or an unpacked bundle: adopt its manifest.
+        if saved.isEmpty, try ledger.resources(after: nil, limit: 1).isEmpty,
+           let adopted = FileManager.default.contents(atPath: Self.manifestPath(directory))
+               .flatMap({ try? JSONDecoder().decode(SiteManifest.self, from: $0) }) {
+            for (url, resource) in adopted.resources { try ledger.saved(url, resource) }
+            for (url, redirect) in adopted.redirects { try ledger.redirected(url, redirect) }
+            try ledger.flush()
+            saved = adopted.redirects
         }
-        let site = existing ?? SiteManifest()
-        manifest = Mutex(site)
-        registry = Mutex(Self.registry(of: site, mapper: mapper))
+        redirects = Mutex(saved)
+        registry = Mutex(try Self.registry(of: ledger, mapper: mapper))
     }
 
-    /// The registry of the names `site` gives its URLs.
-    private static func registry(of site: SiteManifest, mapper: PathMapper) -> PathRegistry {
-        // Sorted as assignments, not as (URL, resource) pairs: a copy of every resource would
-        // be the largest thing a resumed crawl of 100,000 pages holds.
-        let saved = site.resources.map { url, resource in
-            PathRegistry.Assignment(url: url, preferred: mapper.path(for: url, contentType: resource.contentType)?.string ?? "",
-                                    path: resource.path, sha256: resource.sha256)
-        }.sorted { $0.path.bytesPrecede($1.path) }
+    /// The registry of the names the ledger's resources were given.
+    private static func registry(of ledger: any SiteLedger, mapper: PathMapper) throws -> PathRegistry {
+        var saved: [PathRegistry.Assignment] = []
+        try forEachSlice(of: ledger) { slice in
+            for (url, resource) in slice {
+                saved.append(PathRegistry.Assignment(
+                    url: url, preferred: mapper.path(for: url, contentType: resource.contentType)?.string ?? "",
+                    path: resource.path, sha256: resource.sha256))
+            }
+        }
+        saved.sort { $0.path.bytesPrecede($1.path) }
         return PathRegistry(assignments: saved, maxSegmentBytes: mapper.maxSegmentBytes)
+    }
+
+    /// Hands the ledger's resources to `body` in slices, in the order of their URLs' bytes.
+    private static func forEachSlice(
+        of ledger: any SiteLedger, _ body: ([(url: String, resource: SiteManifest.Resource)]) throws -> Void
+    ) throws {
+        var after: String?
+        while true {
+            let slice = try ledger.resources(after: after, limit: ManifestJSONWriter.sliceSize)
+            guard let last = slice.last else { return }
+            try body(slice)
+            after = last.url
+        }
     }
 
     static func manifestPath(_ directory: String) -> String { directory + "/" + SiteManifest.path }
@@ -84,8 +98,7 @@ public final class SiteWriter: Sendable {
     public func write(url: String, response: CacheResponse) async throws -> String {
         let contentType = response.headers.first(name: "content-type")
         guard let preferred = mapper.path(for: url, contentType: contentType) else { throw SiteError.unmappable(url) }
-        if let unchanged = unchangedResource(url: url, response: response) {
-            manifest.withLock { $0.resources[url] = unchanged }
+        if let unchanged = try unchangedResource(url: url, response: response) {
             try record(url, unchanged)
             return unchanged.path
         }
@@ -100,31 +113,44 @@ public final class SiteWriter: Sendable {
         } else {
             (temporary, digest) = try await writeTemporary(response.body, name: preferred.string)
         }
-        let (assigned, sharers) = registry.withLock { registry in
-            if registry == nil { registry = Self.registry(of: manifest.withLock { $0 }, mapper: mapper) }
-            let path = registry!.assign(url: url, preferred: preferred, sha256: digest)
-            return (path, registry!.urls(at: path).filter { $0 != url })
+        let (assigned, sharers, isNew) = registry.withLock { registry in
+            let isNew = registry.path(of: url) == nil
+            let path = registry.assign(url: url, preferred: preferred, sha256: digest)
+            return (path, registry.urls(at: path).filter { $0 != url }, isNew)
         }
         let path = assigned.string
-        var resource = SiteManifest.Resource(
-            path: path, status: response.status, contentType: contentType, size: response.body.count,
-            sha256: digest, etag: response.headers.first(name: "etag"),
-            lastModified: response.headers.first(name: "last-modified"), record: ResponseRecord(response, now: Self.now()))
-        // The registry shares a file only between URLs with the same body (`/` and `/index.html`):
-        // once one of them is saved, the file is in place, in whatever state that one recorded.
-        if let shared = manifest.withLock({ manifest in sharers.compactMap { manifest.resources[$0] }.first { $0.path == path } }) {
-            resource.setRewritten(for: shared.rewrittenFor, file: shared.file)
-        } else if try !placeStoredBody(stored, at: directory + "/" + path) {
-            // Written above, or a stored body that cannot be linked (the cache on another file
-            // system, the body damaged): a copy.
-            let written: String
-            if let temporary { written = temporary } else { written = try await writeTemporary(response.body, name: path).path }
-            try files.place(written, at: directory + "/" + path)
-            temporary = nil
+        do {
+            var resource = SiteManifest.Resource(
+                path: path, status: response.status, contentType: contentType, size: response.body.count,
+                sha256: digest, etag: response.headers.first(name: "etag"),
+                lastModified: response.headers.first(name: "last-modified"), record: ResponseRecord(response, now: Self.now()))
+            // The registry shares a file only between URLs with the same body (`/` and `/index.html`):
+            // once one of them is saved, the file is in place, in whatever state that one recorded.
+            if let shared = try savedResource(of: sharers, at: path) {
+                resource.setRewritten(for: shared.rewrittenFor, file: shared.file)
+            } else if try !placeStoredBody(stored, at: directory + "/" + path) {
+                // Written above, or a stored body that cannot be linked (the cache on another file
+                // system, the body damaged): a copy.
+                let written: String
+                if let temporary { written = temporary } else { written = try await writeTemporary(response.body, name: path).path }
+                try files.place(written, at: directory + "/" + path)
+                temporary = nil
+            }
+            try record(url, resource)
+        } catch {
+            // Not saved: links to a URL saved before lead to its old file; to a new one, nowhere.
+            if isNew { registry.withLock { $0.forget(url) } }
+            throw error
         }
-        manifest.withLock { $0.resources[url] = resource }
-        try record(url, resource)
         return path
+    }
+
+    /// The first resource the ledger has of `urls` with its file at `path`.
+    private func savedResource(of urls: [String], at path: String) throws -> SiteManifest.Resource? {
+        for url in urls {
+            if let resource = try fromLedger({ try $0.resource(of: url) }), resource.path == path { return resource }
+        }
+        return nil
     }
 
     /// Links the cache's body of `entry` at `target`; false when there is none to link.
@@ -151,7 +177,14 @@ public final class SiteWriter: Sendable {
     }
 
     private func record(_ url: String, _ resource: SiteManifest.Resource) throws {
-        do { try ledger?.saved(url, resource) } catch { throw SiteError.io(path: Self.ledgerName, message: "\(error)") }
+        try fromLedger { try $0.saved(url, resource) }
+    }
+
+    /// `body`'s use of the ledger, its failure a `SiteError`.
+    private func fromLedger<Value>(_ body: (any SiteLedger) throws -> Value) throws -> Value {
+        do { return try body(ledger) } catch let error as SiteError { throw error } catch {
+            throw SiteError.io(path: Self.ledgerName, message: "\(error)")
+        }
     }
 
     static let ledgerName = ".mirror/journal.sqlite"
@@ -160,9 +193,10 @@ public final class SiteWriter: Sendable {
 
     /// The saved resource of `url` with a new record, when `response` has the same body as the
     /// file already saved there (a re-crawl answered by the cache or with a 304): its file,
-    /// possibly rewritten already, needs no new write.
-    private func unchangedResource(url: String, response: CacheResponse) -> SiteManifest.Resource? {
-        guard let entry = response.entry, var saved = manifest.withLock({ $0.resources[url] }),
+    /// possibly rewritten already, needs no new write. Only a URL with a name is looked up.
+    private func unchangedResource(url: String, response: CacheResponse) throws -> SiteManifest.Resource? {
+        guard let entry = response.entry, registry.withLock({ $0.path(of: url) != nil }),
+              var saved = try fromLedger({ try $0.resource(of: url) }),
               saved.sha256 == entry.digest, saved.status == response.status,
               saved.contentType == response.headers.first(name: "content-type"),
               let attributes = try? FileManager.default.attributesOfItem(atPath: directory + "/" + saved.path),
@@ -171,59 +205,57 @@ public final class SiteWriter: Sendable {
         return saved
     }
 
-    /// Rewrites, on every core, each HTML and CSS file not yet rewritten against the current
-    /// link targets (each file is independent; a file several URLs share is rewritten once,
-    /// as the page of the first of them), then notes in the manifest what was rewritten.
-    private func rewriteLinks(knownReferences: KnownReferences?) throws {
-        let pending = Self.pendingFiles(manifest.withLock { $0 })
-        // In slices, each noted in place once the snapshot its rewriting read is gone: changing
-        // the manifest while it is shared would copy its whole table, and holding the new file
-        // digests of every page until the end took 5 MB more at 100,000 pages.
-        for start in stride(from: 0, to: pending.groups.count, by: 4096) {
-            let slice = pending.groups[start..<min(start + 4096, pending.groups.count)]
-            let files = try rewriteFiles(slice, of: pending, knownReferences: knownReferences)
-            manifest.withLock { manifest in
-                for (group, file) in zip(slice, files) {
-                    for url in pending.urls(group) { manifest.resources[url]?.setRewritten(for: pending.targets, file: file) }
+    /// Rewrites, on every core, each HTML and CSS file not rewritten against `targets` (each
+    /// file is independent; a file several URLs share is rewritten once, as the page of the
+    /// first of them), and records what was rewritten. The ledger's resources are read in slices:
+    /// only one slice is held at a time.
+    private func rewriteLinks(_ targets: LinkTargets, knownReferences: KnownReferences?) throws {
+        let digest = targets.digest
+        try fromLedger { ledger in
+            try Self.forEachSlice(of: ledger) { slice in
+                var groups: [[(url: String, resource: SiteManifest.Resource)]] = []
+                for (url, resource) in slice where resource.kind != nil {
+                    guard let group = try group(of: url, resource, registry: targets.registry),
+                          group.contains(where: { $0.resource.rewrittenFor != digest }) else { continue }
+                    groups.append(group)
                 }
+                try rewriteFiles(groups, targets: targets, digest: digest, knownReferences: knownReferences)
             }
         }
     }
 
-    /// The files `rewriteLinks` rewrites: the link targets' digest they are rewritten against,
-    /// the files with links, as (path, URL) pairs in order of path then URL, and the groups of
-    /// pairs (one file each) to rewrite. Ranges and one array,
-    /// not a dictionary of arrays: at 100,000 pages that was 100,000 small arrays at the crawl's
-    /// peak of memory.
-    private struct PendingFiles {
-        var targets: String
-        var pairs: [(path: String, url: String)]
-        var groups: [Range<Int>]
-
-        func urls(_ group: Range<Int>) -> some Sequence<String> { pairs[group].lazy.map(\.url) }
+    /// The URLs whose file is `url`'s, with their resources, `url` first; nil when `url` is not
+    /// the first of them in the order of URL bytes (the file is rewritten as that one's page).
+    private func group(
+        of url: String, _ resource: SiteManifest.Resource, registry: PathRegistry
+    ) throws -> [(url: String, resource: SiteManifest.Resource)]? {
+        let sharers = registry.urls(at: resource.path)
+        guard sharers.count > 1, sharers.contains(url) else { return [(url, resource)] }
+        var group = [(url: url, resource: resource)]
+        for sharer in sharers where sharer != url {
+            guard let shared = try ledger.resource(of: sharer), shared.path == resource.path, shared.kind != nil else { continue }
+            if sharer.bytesPrecede(url) { return nil }
+            group.append((sharer, shared))
+        }
+        return group
     }
 
-    /// Rewrites the files of `groups`, from a snapshot of the manifest; returns each group's new
-    /// file digest (nil: its original bytes). Each resource updated is recorded in the ledger
-    /// once its file is in place.
+    /// Rewrites the file of each group, and records its URLs' resources as rewritten once it is
+    /// in place.
     private func rewriteFiles(
-        _ groups: ArraySlice<Range<Int>>, of pending: PendingFiles, knownReferences: KnownReferences?
-    ) throws -> [SiteManifest.FileDigest?] {
-        let snapshot = manifest.withLock { $0 }
+        _ groups: [[(url: String, resource: SiteManifest.Resource)]], targets: LinkTargets, digest: String,
+        knownReferences: KnownReferences?
+    ) throws {
         let failures = Mutex<[SiteError]>([])
-        let files = Mutex([SiteManifest.FileDigest?](repeating: nil, count: groups.count))
         DispatchQueue.concurrentPerform(iterations: groups.count) { index in
-            let group = pending.pairs[groups[groups.startIndex + index]]
-            let first = group.first!.url
-            let resource = snapshot.resources[first]!
+            let (first, resource) = groups[index][0]
             do {
-                let file = try rewrite(url: first, resource: resource, manifest: snapshot, knownReferences: knownReferences)
-                for (_, url) in group {
-                    guard var updated = snapshot.resources[url] else { continue }
-                    updated.setRewritten(for: pending.targets, file: file)
+                let file = try rewrite(url: first, resource: resource, targets: targets, knownReferences: knownReferences)
+                for (url, saved) in groups[index] {
+                    var updated = saved
+                    updated.setRewritten(for: digest, file: file)
                     try record(url, updated)
                 }
-                files.withLock { $0[index] = file }
             } catch let error as SiteError {
                 failures.withLock { $0.append(error) }
             } catch {
@@ -231,29 +263,6 @@ public final class SiteWriter: Sendable {
             }
         }
         if let failure = failures.withLock({ $0.first }) { throw failure }
-        return files.withLock { $0 }
-    }
-
-    /// The files of `snapshot` with a URL not rewritten against its current link targets.
-    private static func pendingFiles(_ snapshot: SiteManifest) -> PendingFiles {
-        let targets = snapshot.linkTargetsDigest
-        var pairs: [(path: String, url: String)] = []
-        pairs.reserveCapacity(snapshot.resources.count)  // grown by doubling: up to twice the memory, at the crawl's peak
-        for (url, resource) in snapshot.resources where resource.kind != nil { pairs.append((resource.path, url)) }
-        pairs.sort { a, b in
-            let order = a.path.compareBytes(b.path)
-            return order != 0 ? order < 0 : a.url.bytesPrecede(b.url)
-        }
-        var groups: [Range<Int>] = []
-        groups.reserveCapacity(pairs.count)
-        var start = 0
-        while start < pairs.count {
-            var end = start + 1
-            while end < pairs.count, pairs[end].path.bytesEqual(pairs[start].path) { end += 1 }
-            if pairs[start..<end].contains(where: { snapshot.resources[$0.url]?.rewrittenFor != targets }) { groups.append(start..<end) }
-            start = end
-        }
-        return PendingFiles(targets: targets, pairs: pairs, groups: groups)
     }
 
     /// Rewrites one file; returns the digest of the file it should be, or nil when that is the
@@ -262,7 +271,7 @@ public final class SiteWriter: Sendable {
     /// cache's body, so no copy), renamed there as the rewritten file takes its place. The
     /// original is also the source when present, so an interrupted rewrite is simply redone.
     private func rewrite(
-        url: String, resource: SiteManifest.Resource, manifest snapshot: SiteManifest, knownReferences: KnownReferences?
+        url: String, resource: SiteManifest.Resource, targets: LinkTargets, knownReferences: KnownReferences?
     ) throws -> SiteManifest.FileDigest? {
         let path = directory + "/" + resource.path
         let originalPath = directory + "/" + SiteManifest.originalPath(sha256: resource.sha256)
@@ -284,9 +293,9 @@ public final class SiteWriter: Sendable {
             let charset = CharsetSniffer.charset(contentType: resource.contentType, prefix: Array(bytes.prefix(1024)))
             rewritten = rewriter.rewriteHTML(
                 bytes, charset: charset, pageURL: url, pagePath: resource.path, references: knownReferences?(url, resource),
-                target: snapshot.path(for:))
+                target: targets.path(for:))
         case .css:
-            rewritten = rewriter.rewriteCSS(bytes, fileURL: url, filePath: resource.path, target: snapshot.path(for:))
+            rewritten = rewriter.rewriteCSS(bytes, fileURL: url, filePath: resource.path, target: targets.path(for:))
         }
         let file = rewritten == bytes ? nil : SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: rewritten)), size: rewritten.count)
         // The file in place may hold these bytes already (the folder's link targets changed, not
@@ -310,30 +319,21 @@ public final class SiteWriter: Sendable {
     /// Each file left is deleted before its URLs are recorded at the file they join: a kill in
     /// between leaves records naming a deleted file, which the next crawl's finish moves alike.
     private func rejoinSpellings() throws {
-        for move in registry.withLock({ $0?.rejoin() ?? [] }) {
+        for move in registry.withLock({ $0.rejoin() }) {
             unlink(directory + "/" + move.left)
+            guard let sharer = try fromLedger({ try $0.resource(of: move.sharer) }) else { continue }
             for url in move.urls {
-                let moved = manifest.withLock { manifest -> SiteManifest.Resource? in
-                    guard var moved = manifest.resources[url], let sharer = manifest.resources[move.sharer] else { return nil }
-                    moved.share(sharer)
-                    manifest.resources[url] = moved
-                    return moved
-                }
-                if let moved { try record(url, moved) }
+                guard var moved = try fromLedger({ try $0.resource(of: url) }) else { continue }
+                moved.share(sharer)
+                try record(url, moved)
             }
         }
     }
 
-    /// Removes kept originals that no file needs any more (their page changed since).
-    private func removeUnusedOriginals(_ snapshot: SiteManifest) {
+    /// Removes kept originals that no file needs any more (their page changed since): `used`
+    /// holds the digests of those needed, sorted.
+    private func removeUnusedOriginals(_ used: [HexDigest]) {
         let folder = directory + "/" + SiteManifest.originalsFolder
-        // Only their digests, as held, in a sorted array: no array of the resources themselves
-        // (at 100,000 pages, 40 MB at the crawl's peak of memory), and no set (16 MB with its
-        // buckets, then the peak).
-        var used: [HexDigest] = []
-        used.reserveCapacity(snapshot.resources.count)
-        for resource in snapshot.resources.values where resource.file != nil { used.append(resource.digest) }
-        used.sort()
         FolderListing.forEachName(in: folder) { name in
             let digest = HexDigest(name)
             var (low, high) = (0, used.count)
@@ -348,25 +348,22 @@ public final class SiteWriter: Sendable {
     /// Records that `from` redirected to `to` with `response` (links to `from` will point at `to`'s file).
     public func redirect(from: String, to: String, response: CacheResponse) throws {
         let redirect = SiteManifest.Redirect(location: to, status: response.status, record: ResponseRecord(response, now: Self.now()))
-        manifest.withLock { $0.redirects[from] = redirect }
-        do { try ledger?.redirected(from, redirect) } catch { throw SiteError.io(path: Self.ledgerName, message: "\(error)") }
+        redirects.withLock { $0[from] = redirect }
+        try fromLedger { try $0.redirected(from, redirect) }
     }
 
     /// Rewrites the links of every HTML and CSS file not rewritten against the current targets
     /// (their originals are kept), then writes `index.html` (opening the first seed's file) and
-    /// the manifest. A link to a saved URL becomes a relative path; a link to anything else
-    /// becomes absolute.
+    /// the manifest, from the ledger. A link to a saved URL becomes a relative path; a link to
+    /// anything else becomes absolute. Kept originals no file needs are removed last: a kill
+    /// before that leaves them for the next finish.
     public func finish(seeds: [String], knownReferences: KnownReferences? = nil) throws {
         try rejoinSpellings()
-        registry.withLock { $0 = nil }
-        try rewriteLinks(knownReferences: knownReferences)
-        do { try ledger?.flush() } catch { throw SiteError.io(path: Self.ledgerName, message: "\(error)") }
-        var snapshot = manifest.withLock { manifest in
-            manifest.seeds = seeds
-            return manifest
-        }
-        removeUnusedOriginals(snapshot)
-        if let seed = seeds.first, let path = snapshot.path(for: seed) {
+        let targets = LinkTargets(registry: registry.withLock { $0 }, redirects: redirects.withLock { $0 })
+        try rewriteLinks(targets, knownReferences: knownReferences)
+        try fromLedger { try $0.flush() }
+        var index: SiteManifest.FileDigest?
+        if let seed = seeds.first, let path = targets.path(for: seed) {
             let escaped = path.split(separator: "/").map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }
                 .joined(separator: "/")
             let page = Array("""
@@ -377,9 +374,21 @@ public final class SiteWriter: Sendable {
 
                 """.utf8)
             try files.writeAtomically(page, to: directory + "/index.html")
-            snapshot.index = SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: page)), size: page.count)
-            manifest.withLock { $0.index = snapshot.index }
+            index = SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: page)), size: page.count)
         }
-        try files.writeAtomically(to: Self.manifestPath(directory)) { try snapshot.writeJSON($0) }
+        // Only the digests of rewritten files' originals, as held, in a sorted array: no set of
+        // them (16 MB with its buckets at 100,000 pages, then the peak).
+        var used: [HexDigest] = []
+        var after: String?
+        try files.writeAtomically(to: Self.manifestPath(directory)) { write in
+            try SiteManifest.writeJSON(index: index, redirects: targets.redirects, resources: {
+                let slice = try self.fromLedger { try $0.resources(after: after, limit: ManifestJSONWriter.sliceSize) }
+                after = slice.last?.url ?? after
+                for (_, resource) in slice where resource.file != nil { used.append(resource.digest) }
+                return slice.map { ($0.url, $0.resource) }
+            }, seeds: seeds, write)
+        }
+        used.sort()
+        removeUnusedOriginals(used)
     }
 }

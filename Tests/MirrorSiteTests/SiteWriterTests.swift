@@ -1,6 +1,7 @@
 import Foundation
 @testable import MirrorCache
 import MirrorSite
+import MirrorTestSupport
 import NIOHTTP1
 import Testing
 
@@ -19,7 +20,7 @@ struct SiteWriterTests {
     /// rewritten and noted, in the last slice as in the first.
     @Test func aSiteOfMorePagesThanASliceIsRewrittenThroughout() async throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let writer = try SiteWriter(directory: folder)
+        let writer = try SiteWriter(directory: folder, ledger: MemorySiteLedger())
         let count = 4_096 + 50
         for page in 0..<count {
             try await writer.write(url: "http://h.test/p/\(page).html", response: self.page("<a href=\"/p/\((page + 1) % count).html\">next</a>"))
@@ -38,7 +39,7 @@ struct SiteWriterTests {
     /// other URL holds (here one that differs from a saved one only in case).
     @Test func aWriteAfterFinishingKeepsNamesUnique() async throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let writer = try SiteWriter(directory: folder)
+        let writer = try SiteWriter(directory: folder, ledger: MemorySiteLedger())
         let first = try await writer.write(url: "http://h.test/a.html", response: page("first"))
         try writer.finish(seeds: ["http://h.test/a.html"])
         let second = try await writer.write(url: "http://h.test/A.html", response: page("second"))
