@@ -44,40 +44,6 @@ public struct PathRegistry: Sendable {
         }
     }
 
-    /// A file and the URLs saved to it: several only when they share it, with one preferred path
-    /// and body. Immutable, in a box: the table of every file then has buckets of 24 bytes
-    /// instead of 80 — at 100,000 files 262,144 buckets, and half as many again while the table
-    /// grows (31 MB at the crawl's peak, 17 MB now). The first URL is held on its own: almost
-    /// every file has one, and an array of one takes 64 bytes more.
-    private final class File: Sendable {
-        let preferred: String
-        let sha256: HexDigest
-        let firstURL: String
-        private let others: [String]
-
-        init(preferred: String, sha256: HexDigest, firstURL: String, others: [String] = []) {
-            self.preferred = preferred
-            self.sha256 = sha256
-            self.firstURL = firstURL
-            self.others = others
-        }
-
-        var urls: [String] { others.isEmpty ? [firstURL] : [firstURL] + others }
-
-        func holds(_ url: String) -> Bool { firstURL == url || others.contains(url) }
-
-        func adding(_ url: String) -> File { File(preferred: preferred, sha256: sha256, firstURL: firstURL, others: others + [url]) }
-
-        /// Without `url`; nil when it was the only one.
-        func removing(_ url: String) -> File? {
-            let left = urls.filter { $0 != url }
-            guard let first = left.first else { return nil }
-            return File(preferred: preferred, sha256: sha256, firstURL: first, others: Array(left.dropFirst()))
-        }
-
-        func holding(_ sha256: HexDigest) -> File { File(preferred: preferred, sha256: sha256, firstURL: firstURL, others: others) }
-    }
-
     private struct Body: Hashable {
         var preferred: String
         var sha256: HexDigest
@@ -85,11 +51,10 @@ public struct PathRegistry: Sendable {
 
     /// The longest component, in UTF-8 bytes: a suffixed name is cut to fit, keeping its extension.
     public let maxSegmentBytes: Int
-    /// Each URL's path; its preferred path and body are its file's (`files`), which a URL
-    /// shares only with URLs of the same. Not whole assignments: at 100,000 URLs the registry
-    /// was the largest thing a crawl held.
-    private var pathOfURL: [String: String] = [:]
-    private var files: [String: File] = [:]
+    /// Each URL's path, and each file with its preferred path, body and URLs: a URL shares a
+    /// file only with URLs of the same preferred path and body. At 100,000 URLs the registry
+    /// is the largest thing a crawl holds.
+    private var table = FileTable()
     /// The actual path of every folder, by preferred path.
     private var folders: [String: String] = [:]
     /// Every name taken, as the `slot` of its folder and folded name: a 64-bit hash, not the
@@ -99,7 +64,7 @@ public struct PathRegistry: Sendable {
     private var taken: Set<UInt64> = []
     /// The file holding each preferred path and body, for URLs that may share it, when that
     /// file is not at its preferred path (rare: a name taken moved it). One at its preferred
-    /// path is found in `files` — a second table of every file took 12 MB at 100,000 URLs.
+    /// path is found in `table` — a second table of every file took 12 MB at 100,000 URLs.
     private var movedShareable: [Body: String] = [:]
 
     /// - Parameter maxSegmentBytes: the mapper's (`PathMapper.maxSegmentBytes`).
@@ -123,24 +88,24 @@ public struct PathRegistry: Sendable {
     /// The URLs whose file is `path` (more than one when they share it).
     public func urls(at path: LocalPath) -> [String] { urls(at: path.string) }
 
-    func urls(at path: String) -> [String] { files[path]?.urls ?? [] }
+    func urls(at path: String) -> [String] { table.file(at: path)?.urls ?? [] }
 
     /// The path given to `url`, `/`-joined; nil when it has none.
-    public func path(of url: String) -> String? { pathOfURL[url] }
+    public func path(of url: String) -> String? { table.path(of: url) }
 
     /// Every URL with a path.
-    var urls: Dictionary<String, String>.Keys { pathOfURL.keys }
+    var urls: some Sequence<String> { table.urls }
 
     /// Forgets `url`'s path (its file was not saved after all).
     public mutating func forget(_ url: String) { release(url) }
 
     /// Every URL's assignment, by URL.
     public var assignments: [Assignment] {
-        pathOfURL.compactMap { url, path in assignment(of: url, at: path) }.sorted { $0.url < $1.url }
+        table.urls.compactMap { url in table.path(of: url).flatMap { assignment(of: url, at: $0) } }.sorted { $0.url < $1.url }
     }
 
     private func assignment(of url: String, at path: String) -> Assignment? {
-        files[path].map { Assignment(url: url, preferred: $0.preferred, path: path, sha256: $0.sha256.text) }
+        table.file(at: path).map { Assignment(url: url, preferred: $0.preferred, path: path, sha256: $0.sha256.text) }
     }
 
     /// The path of `url`'s file: its preferred path when free, its own path when it has one
@@ -153,7 +118,7 @@ public struct PathRegistry: Sendable {
         precondition(preferred.components.count >= 1, "a path has at least a file name")
         let wanted = preferred.string
         let sha256 = HexDigest(sha256)
-        if let path = pathOfURL[url], let file = files[path], file.preferred == wanted {
+        if let path = table.path(of: url), let file = table.file(at: path), file.preferred == wanted {
             if file.sha256 != sha256 {
                 guard file.urls.count == 1 else { return moved(url: url, preferred: preferred, sha256: sha256) }
                 changeBody(of: path, to: sha256)
@@ -180,15 +145,16 @@ public struct PathRegistry: Sendable {
     /// a new folder would have it. The caller moves their records and deletes the files left.
     public mutating func rejoin() -> [Rejoined] {
         var moves: [Rejoined] = []
-        for (path, file) in files where !path.bytesEqual(file.preferred) && !file.sha256.isEmpty {
-            guard let joined = files[file.preferred], joined.preferred == file.preferred, joined.sha256 == file.sha256
+        for path in table.paths {
+            guard let file = table.file(at: path), !path.bytesEqual(file.preferred), !file.sha256.isEmpty,
+                  let joined = table.file(at: file.preferred), joined.preferred == file.preferred, joined.sha256 == file.sha256
             else { continue }
             moves.append(Rejoined(urls: file.urls, left: path, joined: file.preferred, sharer: joined.firstURL))
         }
         for move in moves {
             for url in move.urls {
                 release(url)
-                record(url: url, preferred: move.joined, path: move.joined, sha256: files[move.joined]!.sha256)
+                record(url: url, preferred: move.joined, path: move.joined, sha256: table.file(at: move.joined)!.sha256)
             }
         }
         return moves
@@ -235,7 +201,7 @@ public struct PathRegistry: Sendable {
     private func fits(_ assignment: Assignment, sha256: HexDigest) -> Bool {
         let preferred = Self.components(assignment.preferred)
         let actual = Self.components(assignment.path)
-        guard pathOfURL[assignment.url] == nil, preferred.count == actual.count, actual.allSatisfy(Self.isSafe) else { return false }
+        guard table.path(of: assignment.url) == nil, preferred.count == actual.count, actual.allSatisfy(Self.isSafe) else { return false }
         for step in Self.folders(preferred: assignment.preferred, path: assignment.path) {
             if let known = folders[step.preferred] {
                 guard known == Self.joined(step.parent, step.name) else { return false }
@@ -243,7 +209,7 @@ public struct PathRegistry: Sendable {
                 return false
             }
         }
-        if let file = files[assignment.path] {
+        if let file = table.file(at: assignment.path) {
             return file.preferred == assignment.preferred && file.sha256 == sha256 && !sha256.isEmpty
         }
         return !taken.contains(Self.slot(of: assignment.path))
@@ -260,13 +226,8 @@ public struct PathRegistry: Sendable {
             folder = folders[step.preferred]!
         }
         taken.insert(Self.slot(folder, Self.components(path).last!))
-        if let file = files[path] {
-            if !file.holds(url) { files[path] = file.adding(url) }
-        } else {
-            files[path] = File(preferred: preferred, sha256: sha256, firstURL: url)
-        }
+        table.add(url: url, path: path, preferred: preferred, sha256: sha256)
         noteShareable(path, preferred: preferred, sha256: sha256)
-        pathOfURL[url] = path
     }
 
     /// The folders of the file at `path` (preferred: `preferred`), outermost first: each one's
@@ -288,10 +249,7 @@ public struct PathRegistry: Sendable {
     /// A file URLs with this preferred path and body share, if there is one.
     private func shareableFile(preferred: String, sha256: HexDigest) -> String? {
         guard !sha256.isEmpty else { return nil }
-        if let index = files.index(forKey: preferred), files[index].value.preferred == preferred,
-           files[index].value.sha256 == sha256 {
-            return files[index].key
-        }
+        if let file = table.file(at: preferred), file.preferred == preferred, file.sha256 == sha256 { return preferred }
         return movedShareable[Body(preferred: preferred, sha256: sha256)]
     }
 
@@ -303,25 +261,23 @@ public struct PathRegistry: Sendable {
     }
 
     /// Notes that `path` no longer holds the body of `file`.
-    private mutating func forgetShareable(_ path: String, _ file: File) {
+    private mutating func forgetShareable(_ path: String, _ file: FileTable.File) {
         let body = Body(preferred: file.preferred, sha256: file.sha256)
         if movedShareable[body] == path { movedShareable[body] = nil }
     }
 
     /// Forgets `url`'s path; its file's name is free again when no other URL holds it.
     private mutating func release(_ url: String) {
-        guard let path = pathOfURL.removeValue(forKey: url), let file = files[path] else { return }
-        files[path] = file.removing(url)
-        guard files[path] == nil else { return }
+        guard let (path, emptied) = table.remove(url: url), let emptied else { return }
         taken.remove(Self.slot(of: path))
-        forgetShareable(path, file)
+        forgetShareable(path, emptied)
     }
 
     /// The body of the file at `path`, held by one URL, changed (a re-crawl).
     private mutating func changeBody(of path: String, to sha256: HexDigest) {
-        guard let file = files[path] else { return }
+        guard let file = table.file(at: path) else { return }
         forgetShareable(path, file)
-        files[path] = file.holding(sha256)
+        table.setBody(at: path, to: sha256)
         noteShareable(path, preferred: file.preferred, sha256: sha256)
     }
 

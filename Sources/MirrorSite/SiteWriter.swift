@@ -24,8 +24,10 @@ public final class SiteWriter: Sendable {
     public let directory: String
     private let mapper: PathMapper
     /// The names given so far; rebuilt from the ledger's resources, as `PathMapper` is
-    /// deterministic. Also where the finished folder's links lead (`LinkTargets`).
-    private let registry: Mutex<PathRegistry>
+    /// deterministic. Also where the finished folder's links lead (`LinkTargets`). Nil once
+    /// `finish` has rewritten the links: writing the manifest does not use it, and it is the
+    /// largest thing a crawl holds then (at 100,000 URLs, 33 MB). A write after that rebuilds it.
+    private let registry: Mutex<PathRegistry?>
     private let redirects: Mutex<[String: SiteManifest.Redirect]>
     private let ledger: any SiteLedger
     private let files: AtomicFiles
@@ -56,6 +58,14 @@ public final class SiteWriter: Sendable {
         }
         redirects = Mutex(saved)
         registry = Mutex(try Self.registry(of: ledger, mapper: mapper))
+    }
+
+    /// `body`'s use of the registry, rebuilt first if `finish` let it go.
+    private func withRegistry<Value>(_ body: (inout PathRegistry) throws -> Value) throws -> Value {
+        try registry.withLock { registry in
+            if registry == nil { registry = try fromLedger { try Self.registry(of: $0, mapper: mapper) } }
+            return try body(&registry!)
+        }
     }
 
     /// The registry of the names the ledger's resources were given.
@@ -113,7 +123,7 @@ public final class SiteWriter: Sendable {
         } else {
             (temporary, digest) = try await writeTemporary(response.body, name: preferred.string)
         }
-        let (assigned, sharers, isNew) = registry.withLock { registry in
+        let (assigned, sharers, isNew) = try withRegistry { registry in
             let isNew = registry.path(of: url) == nil
             let path = registry.assign(url: url, preferred: preferred, sha256: digest)
             return (path, registry.urls(at: path).filter { $0 != url }, isNew)
@@ -139,7 +149,7 @@ public final class SiteWriter: Sendable {
             try record(url, resource)
         } catch {
             // Not saved: links to a URL saved before lead to its old file; to a new one, nowhere.
-            if isNew { registry.withLock { $0.forget(url) } }
+            if isNew { registry.withLock { $0?.forget(url) } }
             throw error
         }
         return path
@@ -195,7 +205,7 @@ public final class SiteWriter: Sendable {
     /// file already saved there (a re-crawl answered by the cache or with a 304): its file,
     /// possibly rewritten already, needs no new write. Only a URL with a name is looked up.
     private func unchangedResource(url: String, response: CacheResponse) throws -> SiteManifest.Resource? {
-        guard let entry = response.entry, registry.withLock({ $0.path(of: url) != nil }),
+        guard let entry = response.entry, try withRegistry({ $0.path(of: url) != nil }),
               var saved = try fromLedger({ try $0.resource(of: url) }),
               saved.sha256 == entry.digest, saved.status == response.status,
               saved.contentType == response.headers.first(name: "content-type"),
@@ -319,7 +329,7 @@ public final class SiteWriter: Sendable {
     /// Each file left is deleted before its URLs are recorded at the file they join: a kill in
     /// between leaves records naming a deleted file, which the next crawl's finish moves alike.
     private func rejoinSpellings() throws {
-        for move in registry.withLock({ $0.rejoin() }) {
+        for move in try withRegistry({ $0.rejoin() }) {
             unlink(directory + "/" + move.left)
             guard let sharer = try fromLedger({ try $0.resource(of: move.sharer) }) else { continue }
             for url in move.urls {
@@ -330,18 +340,11 @@ public final class SiteWriter: Sendable {
         }
     }
 
-    /// Removes kept originals that no file needs any more (their page changed since): `used`
-    /// holds the digests of those needed, sorted.
-    private func removeUnusedOriginals(_ used: [HexDigest]) {
+    /// Removes kept originals that no file needs any more (their page changed since).
+    private func removeUnusedOriginals(_ used: UsedOriginals) {
         let folder = directory + "/" + SiteManifest.originalsFolder
         FolderListing.forEachName(in: folder) { name in
-            let digest = HexDigest(name)
-            var (low, high) = (0, used.count)
-            while low < high {
-                let middle = (low + high) / 2
-                if used[middle] < digest { low = middle + 1 } else { high = middle }
-            }
-            if low == used.count || used[low] != digest { unlink(folder + "/" + name) }
+            if !used.contains(name) { unlink(folder + "/" + name) }
         }
     }
 
@@ -359,11 +362,14 @@ public final class SiteWriter: Sendable {
     /// before that leaves them for the next finish.
     public func finish(seeds: [String], knownReferences: KnownReferences? = nil) throws {
         try rejoinSpellings()
-        let targets = LinkTargets(registry: registry.withLock { $0 }, redirects: redirects.withLock { $0 })
-        try rewriteLinks(targets, knownReferences: knownReferences)
+        var targets: LinkTargets? = LinkTargets(registry: try withRegistry { $0 }, redirects: redirects.withLock { $0 })
+        try rewriteLinks(targets!, knownReferences: knownReferences)
+        let seedPath = seeds.first.flatMap { targets!.path(for: $0) }
+        targets = nil
+        registry.withLock { $0 = nil }
         try fromLedger { try $0.flush() }
         var index: SiteManifest.FileDigest?
-        if let seed = seeds.first, let path = targets.path(for: seed) {
+        if let seed = seeds.first, let path = seedPath {
             let escaped = path.split(separator: "/").map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }
                 .joined(separator: "/")
             let page = Array("""
@@ -376,15 +382,13 @@ public final class SiteWriter: Sendable {
             try files.writeAtomically(page, to: directory + "/index.html")
             index = SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: page)), size: page.count)
         }
-        // Only the digests of rewritten files' originals, as held, in a sorted array: no set of
-        // them (16 MB with its buckets at 100,000 pages, then the peak).
-        var used: [HexDigest] = []
+        var used = UsedOriginals()
         var after: String?
         try files.writeAtomically(to: Self.manifestPath(directory)) { write in
-            try SiteManifest.writeJSON(index: index, redirects: targets.redirects, resources: {
+            try SiteManifest.writeJSON(index: index, redirects: redirects.withLock { $0 }, resources: {
                 let slice = try self.fromLedger { try $0.resources(after: after, limit: ManifestJSONWriter.sliceSize) }
                 after = slice.last?.url ?? after
-                for (_, resource) in slice where resource.file != nil { used.append(resource.digest) }
+                for (_, resource) in slice where resource.file != nil { used.note(resource.sha256) }
                 return slice.map { ($0.url, $0.resource) }
             }, seeds: seeds, write)
         }

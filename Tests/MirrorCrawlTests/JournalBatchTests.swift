@@ -1,5 +1,6 @@
 import Foundation
 @testable import MirrorCrawl
+import MirrorSite
 import MirrorSQLite
 import Testing
 
@@ -50,5 +51,34 @@ struct JournalBatchTests {
         #expect(try reopened.links(of: "http://a.test/", key: "k") == links)
         #expect(try reopened.links(of: "http://a.test/", key: "other") == nil)
         #expect(try reopened.references(of: "http://a.test/", key: "k") == [])
+    }
+
+    /// The site writer holds no resources and reads them back from its ledger: a read sees the
+    /// last record of a URL whether its batch has committed or not, and the resources come in
+    /// slices in the order of their URLs' bytes, which is the manifest's.
+    @Test func resourcesReadBackAreTheLastRecordedCommittedOrNot() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let journal = try CrawlJournal(folder: root, fresh: true)
+        let record = ResponseRecord(headers: ["etag": "\"1\""], requestTime: 1, responseTime: 2, varyKey: "")
+        func resource(_ path: String) -> SiteManifest.Resource {
+            SiteManifest.Resource(path: path, status: 200, contentType: "text/html", size: 1, sha256: String(repeating: "ab", count: 32),
+                                  etag: "\"1\"", lastModified: nil, record: record)
+        }
+        let urls = ["http://a.test/é", "http://a.test/Z", "http://a.test/a", "http://a.test/", "http://a.test/b?q"]
+        for url in urls { try journal.saved(url, resource("old")) }
+        try journal.flush()
+        try journal.saved("http://a.test/a", resource("queued"))
+        #expect(try journal.resource(of: "http://a.test/a")?.path == "queued")
+        #expect(try journal.resource(of: "http://a.test/Z")?.path == "old")
+        #expect(try journal.resource(of: "http://a.test/none") == nil)
+        var read: [String] = []
+        var after: String?
+        while case let slice = try journal.resources(after: after, limit: 2), let last = slice.last {
+            #expect(slice.count <= 2)
+            read += slice.map(\.url)
+            after = last.url
+        }
+        #expect(read == urls.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect(try journal.resources(after: nil, limit: 10).first { $0.url == "http://a.test/a" }?.resource == resource("queued"))
     }
 }
