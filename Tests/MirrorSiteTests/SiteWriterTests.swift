@@ -47,4 +47,20 @@ struct SiteWriterTests {
         #expect(try text(first) == "first")
         #expect(try text(second) == "second")
     }
+
+    /// A response that could not be saved (here a folder stands where its file goes) leaves no
+    /// name behind: links to its URL stay absolute, not paths to a file that is not there.
+    @Test func aURLWhoseFileCouldNotBeSavedIsLinkedAbsolutely() async throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let writer = try SiteWriter(directory: folder, ledger: MemorySiteLedger())
+        let page = try await writer.write(url: "http://h.test/a.html", response: page("<a href=\"b.html\">b</a>"))
+        try FileManager.default.createDirectory(atPath: folder + "/h.test/b.html/in-the-way", withIntermediateDirectories: true)
+        await #expect(throws: SiteError.self) {
+            try await writer.write(url: "http://h.test/b.html", response: self.page("b"))
+        }
+        try writer.finish(seeds: ["http://h.test/a.html"])
+        #expect(try text(page) == "<a href=\"http://h.test/b.html\">b</a>")
+        let manifest = try JSONDecoder().decode(SiteManifest.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/.mirror/manifest.json")))
+        #expect(manifest.resources.keys.sorted() == ["http://h.test/a.html"])
+    }
 }
