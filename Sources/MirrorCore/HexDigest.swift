@@ -1,6 +1,6 @@
 /// A digest's lower-case hex text (a SHA-256 in a manifest or a path registry), held as its 32
-/// bytes when it is one: a crawl keeps two per URL until it finishes, and as strings (a heap
-/// object of 96 bytes each) they were 22 MB of its peak at 100,000 pages. Any other text (an
+/// bytes when it is one: a manifest in memory and a crawl's path registry keep one per URL, and
+/// as strings (a heap object of 96 bytes each) they were 22 MB of a crawl's peak at 100,000 pages. Any other text (an
 /// empty digest, a manifest's malformed one) is kept as it is, so the text always round-trips.
 public struct HexDigest: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Any other text, in a box: 40 bytes in all, words and one optional reference.

@@ -1,7 +1,7 @@
 /// Compact binary forms, written or read: LEB128 varints, single bytes, and UTF-8 strings
 /// prefixed by their byte count. The crawl journal's records use them (cheaper than JSON for
 /// what is written once per URL: the Codable encoder cost more per page than parsing it), and
-/// so do the header fields a crawl holds in memory per URL.
+/// so do the header fields of a manifest's records in memory.
 public struct PackedBytes: Sendable {
     public private(set) var bytes: [UInt8]
     private var position = 0

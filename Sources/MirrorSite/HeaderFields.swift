@@ -1,8 +1,8 @@
 import MirrorCore
 
 /// Header fields (`[[String]]`, each usually `[name, value]`) packed into one byte array
-/// (`PackedBytes`): a crawl holds a record per URL, and at 100,000 URLs these were its largest
-/// part. Per field, a varint tag: its number of parts times eight, plus one when its name is a
+/// (`PackedBytes`): a manifest in memory holds a record per URL, and at 100,000 URLs these were
+/// the largest part of a crawl's memory when it held its manifest. Per field, a varint tag: its number of parts times eight, plus one when its name is a
 /// common one given by its place in `commonNames` (one byte instead of the text), plus two
 /// times how its value is held when it has exactly two parts — 1: a common value by its place
 /// in `commonValues`; 2: an IMF-fixdate (`Date`, `Last-Modified`) as its seconds since the

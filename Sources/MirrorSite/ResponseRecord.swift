@@ -5,9 +5,9 @@ public import NIOHTTP1
 /// headers as stored, when it was requested and received (its age), and its Vary key.
 /// The manifest keeps one per URL, so a bundle can reload the exact original responses.
 public struct ResponseRecord: Sendable, Codable, Equatable {
-    /// The header fields packed in one array (`HeaderFields`): a crawl holds a record per URL
-    /// until it finishes, and as `[[String]]` (an array and two strings per field) the
-    /// records were the largest part of its memory.
+    /// The header fields packed in one array (`HeaderFields`): a manifest in memory (`serve`,
+    /// `pack`) holds a record per URL, and as `[[String]]` (an array and two strings per field)
+    /// the records were the largest part of a crawl's memory when it held its manifest.
     private var fields: [UInt8]
     public var requestTime: Double
     public var responseTime: Double

@@ -9,7 +9,7 @@ import MirrorCore
 public struct SiteManifest: Sendable, Codable, Equatable {
     /// The size and SHA-256 (lower-case hex) of a file.
     public struct FileDigest: Sendable, Codable, Equatable {
-        /// Held as `HexDigest`: a crawl holds one per rewritten file.
+        /// Held as `HexDigest`: a manifest holds one per rewritten file.
         private var digest: HexDigest
         public var size: Int
 
@@ -42,7 +42,7 @@ public struct SiteManifest: Sendable, Codable, Equatable {
     /// reference per URL instead of the ≈ 200 bytes of the values themselves in every bucket —
     /// at 100,000 URLs, 262,144 buckets, and as many again while the table grows. The digest is
     /// held as `HexDigest`, and the validators only when the record's header fields do not
-    /// have them (a crawl's always do): a crawl holds one per URL until it finishes.
+    /// have them (a crawl's always do): a manifest in memory (`serve`, `pack`) holds one per URL.
     public struct Resource: Sendable, Codable, Equatable {
         /// The values of a resource (the manifest's JSON has them by these names).
         private struct Values: Sendable {
