@@ -1,6 +1,6 @@
 /// Where a `SiteWriter` keeps, durably, what the folder holds: the resources and redirects it
 /// saved and which files were rewritten against which link targets. The writer holds none of
-/// the resources itself (at 100,000 URLs they were 48 MB, the largest thing a crawl held): it
+/// the resources itself (at 100,000 URLs they were 42 MB, the largest thing a crawl held): it
 /// reads one back when it needs it, and the manifest file is written from the ledger, in
 /// slices, when a crawl finishes. A crawl killed before that (`kill -9`) is finished right by
 /// the next one, because the ledger knows every file saved before the kill.
