@@ -33,6 +33,9 @@ public struct HexDigest: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public var isEmpty: Bool { other?.text.isEmpty ?? false }
 
+    /// The digest's first 8 bytes as a number; nil when it holds other text.
+    public var leadingWord: UInt64? { other == nil ? words.0 : nil }
+
     public static func == (lhs: HexDigest, rhs: HexDigest) -> Bool {
         switch (lhs.other, rhs.other) {
         case (nil, nil): return lhs.words == rhs.words

@@ -47,9 +47,6 @@ struct FileTable: Sendable {
         return File(preferred: entry.preferred, sha256: entry.sha256, urls: urls)
     }
 
-    /// Whether a file is at `path`.
-    func hasFile(at path: String) -> Bool { entry(atPath: path) != nil }
-
     /// Every URL with a path.
     var urls: some Sequence<String> { byURL.entries.lazy.map { entries[Int($0)].url } }
 

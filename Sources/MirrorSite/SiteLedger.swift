@@ -23,3 +23,19 @@ public protocol SiteLedger: Sendable {
     /// Makes every record so far durable (before the manifest is written from them).
     func flush() throws
 }
+
+extension SiteLedger {
+    /// The resources in the order of their URLs' bytes, a slice per call (as
+    /// `ManifestJSONWriter.object(slices:)` takes them), then empty slices.
+    func resourceSlices() -> () throws -> [(url: String, resource: SiteManifest.Resource)] {
+        var after: String?
+        var finished = false
+        return {
+            guard !finished else { return [] }
+            let slice = try resources(after: after, limit: ManifestJSONWriter.sliceSize)
+            after = slice.last?.url
+            finished = slice.isEmpty
+            return slice
+        }
+    }
+}

@@ -86,13 +86,8 @@ public final class SiteWriter: Sendable {
     private static func forEachSlice(
         of ledger: any SiteLedger, _ body: ([(url: String, resource: SiteManifest.Resource)]) throws -> Void
     ) throws {
-        var after: String?
-        while true {
-            let slice = try ledger.resources(after: after, limit: ManifestJSONWriter.sliceSize)
-            guard let last = slice.last else { return }
-            try body(slice)
-            after = last.url
-        }
+        let next = ledger.resourceSlices()
+        while case let slice = try next(), !slice.isEmpty { try body(slice) }
     }
 
     static func manifestPath(_ directory: String) -> String { directory + "/" + SiteManifest.path }
@@ -362,10 +357,12 @@ public final class SiteWriter: Sendable {
     /// before that leaves them for the next finish.
     public func finish(seeds: [String], knownReferences: KnownReferences? = nil) throws {
         try rejoinSpellings()
-        var targets: LinkTargets? = LinkTargets(registry: try withRegistry { $0 }, redirects: redirects.withLock { $0 })
-        try rewriteLinks(targets!, knownReferences: knownReferences)
-        let seedPath = seeds.first.flatMap { targets!.path(for: $0) }
-        targets = nil
+        let seedPath: String?
+        do {
+            let targets = LinkTargets(registry: try withRegistry { $0 }, redirects: redirects.withLock { $0 })
+            try rewriteLinks(targets, knownReferences: knownReferences)
+            seedPath = seeds.first.flatMap(targets.path(for:))
+        }
         registry.withLock { $0 = nil }
         try fromLedger { try $0.flush() }
         var index: SiteManifest.FileDigest?
@@ -383,12 +380,11 @@ public final class SiteWriter: Sendable {
             index = SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: page)), size: page.count)
         }
         var used = UsedOriginals()
-        var after: String?
+        let next = ledger.resourceSlices()
         try files.writeAtomically(to: Self.manifestPath(directory)) { write in
             try SiteManifest.writeJSON(index: index, redirects: redirects.withLock { $0 }, resources: {
-                let slice = try self.fromLedger { try $0.resources(after: after, limit: ManifestJSONWriter.sliceSize) }
-                after = slice.last?.url ?? after
-                for (_, resource) in slice where resource.file != nil { used.note(resource.sha256) }
+                let slice = try self.fromLedger { _ in try next() }
+                for (_, resource) in slice where resource.file != nil { used.note(resource.digest) }
                 return slice.map { ($0.url, $0.resource) }
             }, seeds: seeds, write)
         }

@@ -1,3 +1,4 @@
+import MirrorCore
 @testable import MirrorSite
 import Testing
 
@@ -10,8 +11,8 @@ struct UsedOriginalsTests {
 
     @Test func neededOriginalsAreKeptAndOthersAreNot() {
         var used = UsedOriginals()
-        for first in ["ff", "00", "7a", "7a"] { used.note(Self.digest(first)) }
-        used.note("not a digest")
+        for first in ["ff", "00", "7a", "7a"] { used.note(HexDigest(Self.digest(first))) }
+        used.note(HexDigest("not a digest"))
         used.sort()
         #expect(used.contains(Self.digest("ff")))
         #expect(used.contains(Self.digest("00")))
