@@ -80,6 +80,18 @@ let package = Package(
             swiftSettings: settings
         ),
 
+        // `mirror crawl --browser`: headless Chromium over its DevTools pipe, each tab behind an in-process proxy.
+        .target(name: "CSpawn"),
+        .target(
+            name: "MirrorBrowser",
+            dependencies: [
+                "CSpawn", "MirrorCore", "MirrorCache", "MirrorCrawl", "MirrorServe",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: settings
+        ),
+
         // Offline bundles: pax tar + gzip, safe extraction, reloading a cache.
         .target(
             name: "MirrorBundle",
@@ -136,7 +148,7 @@ let package = Package(
             name: "MirrorCLI",
             dependencies: [
                 "CHeap", "MirrorCache", "MirrorHTTP", "MirrorCrawl", "MirrorSite", "MirrorBundle", "MirrorArchive", "MirrorHTML",
-                "MirrorCompression", "MirrorServe", "MirrorProxy", "MirrorSQLite",
+                "MirrorCompression", "MirrorServe", "MirrorProxy", "MirrorSQLite", "MirrorBrowser",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -205,6 +217,11 @@ let package = Package(
         .testTarget(
             name: "MirrorCrawlTests",
             dependencies: ["MirrorCrawl", "MirrorHTTP", "MirrorSite", "MirrorSQLite", "MirrorTestSupport", "MirrorCompression"],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "MirrorBrowserTests",
+            dependencies: ["MirrorBrowser", "MirrorCrawl", "MirrorCLI", "MirrorProxy", "MirrorHTTP", "MirrorSite", "MirrorTestSupport"],
             swiftSettings: settings
         ),
         .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore"], swiftSettings: settings),

@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
+import MirrorBrowser
 import MirrorCache
 import MirrorCore
 import MirrorCrawl
 import MirrorHTTP
+import MirrorProxy
 import MirrorSite
 import NIOHTTP1
 
@@ -21,6 +23,7 @@ struct CrawlCommand: AsyncParsableCommand {
               mirror crawl https://docs.example.org/ -o docs --resume
               mirror crawl https://docs.example.org/ -o docs --max-age 1d --max-time 30m
               mirror crawl https://example.org/ --offline --cache ./cache -o copy
+              mirror crawl https://app.example.org/ -o app --browser --browser-tabs 4
             """
     )
 
@@ -62,6 +65,12 @@ struct CrawlCommand: AsyncParsableCommand {
     @Flag(help: "Continue an interrupted crawl without redoing finished work.") var resume = false
     @Option(help: ArgumentHelp("Also pack the result into this bundle.", valueName: "FILE.tar.gz")) var bundle: String?
     @Option(help: ArgumentHelp("Write a JSON report here.", valueName: "FILE.json")) var report: String?
+    @Flag(help: "Load every page in headless Chromium, so what its scripts build and load is saved too.") var browser = false
+    @Option(help: ArgumentHelp("The browser for --browser (default: $MIRROR_BROWSER, else chromium on PATH).", valueName: "FILE"))
+    var browserPath: String?
+    @Option(help: "Pages loaded in the browser at once (--browser).") var browserTabs: Int = 2
+    @Option(help: ArgumentHelp("The most a page may take to load and settle in the browser (--browser).", valueName: "DURATION"))
+    var pageTimeout = TimeSpan(seconds: 30)
     @Flag(name: [.short, .long], help: "Print nothing but errors.") var quiet = false
     @Flag(name: [.short, .long], help: "Print each request (URL, status, cache outcome, bytes, ms) and phase to stderr.")
     var verbose = false
@@ -75,6 +84,13 @@ struct CrawlCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try crawlConfiguration()
+        // A missing browser is a usage error now, before any request.
+        let browserExecutable: String?
+        do {
+            browserExecutable = browser ? try BrowserExecutable.locate(browserPath) : nil
+        } catch {
+            throw CommandFailure("--browser: \(error)", status: .usage)
+        }
         let store = try CacheCommand.open(cacheOptions.directory(), configuration: .crawl)
         let journal: CrawlJournal
         let writer: SiteWriter
@@ -91,14 +107,24 @@ struct CrawlCommand: AsyncParsableCommand {
         let client = CachingClient(store: store, transport: transport, configuration: clientConfiguration())
         let progress: (@Sendable (CrawlProgress) -> Void)? = quiet || verbose ? nil : ProgressLine().draw
         let events: (@Sendable (CrawlEvent) -> Void)? = verbose ? Self.log : nil
+        var renderer: ChromiumRenderer?
+        if let browserExecutable {
+            do {
+                renderer = try await ChromiumRenderer.start(try rendererSettings(executable: browserExecutable))
+            } catch {
+                try? await transport.shutdown()
+                throw CommandFailure("--browser: \(error)", status: .failure)
+            }
+        }
         let crawler = Crawler(configuration: configuration, client: client, output: writer, journal: journal,
-                              progress: progress, events: events)
+                              renderer: renderer, progress: progress, events: events)
         let crawl = Task { try await crawler.run(resume: resume) }
         // Ctrl-C stops fetching, then finishes the folder (links rewritten, manifest written)
         // with what was saved; a second Ctrl-C quits at once.
         let interruption = InterruptHandler { crawl.cancel() }
         let result = await crawl.result
         interruption.cancel()
+        await renderer?.close()
         try? await transport.shutdown()
         let report: CrawlReport
         switch result {
@@ -163,6 +189,18 @@ struct CrawlCommand: AsyncParsableCommand {
         configuration.retries = max(0, retries)
         configuration.maxFileSize = maxFileSize.map { Int($0.bytes) }
         return configuration
+    }
+
+    /// The browser's settings: its tabs and page timeout, and the cache folder's interception CA
+    /// (trusted by this browser process only) so that HTTPS pages go through the crawl too.
+    func rendererSettings(executable: String) throws -> ChromiumRenderer.Settings {
+        var settings = ChromiumRenderer.Settings(executable: executable)
+        settings.tabs = max(1, browserTabs)
+        settings.pageTimeout = pageTimeout.duration
+        let authority = try ProxyCommand.CertificateAuthority.load(cacheOptions.directory())
+        settings.interception = authority
+        settings.interceptionSPKI = authority.spkiSHA256
+        return settings
     }
 
     func clientConfiguration() -> CachingClient.Configuration {

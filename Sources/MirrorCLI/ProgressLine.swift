@@ -29,6 +29,8 @@ struct ProgressLine: Sendable {
         }
         for failure in report.failures.prefix(10) { lines.append("failed: \(failure.url): \(failure.message)") }
         if report.failures.count > 10 { lines.append("… and \(report.failures.count - 10) more failures (see --report)") }
+        for note in report.browserNotes.prefix(10) { lines.append("browser: \(note.url): \(note.message)") }
+        if report.browserNotes.count > 10 { lines.append("… and \(report.browserNotes.count - 10) more browser notes (see --report)") }
         FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 }

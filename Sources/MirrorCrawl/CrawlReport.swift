@@ -15,6 +15,12 @@ public struct CrawlReport: Sendable, Codable {
         public let referrer: String?
     }
 
+    /// What a person should know about a page loaded in the browser (`--browser`).
+    public struct BrowserNote: Sendable, Codable, Equatable {
+        public let url: String
+        public let message: String
+    }
+
     public var seeds: [String] = []
     public var startedAt: Double = 0
     public var seconds: Double = 0
@@ -31,6 +37,8 @@ public struct CrawlReport: Sendable, Codable {
     public var failures: [Failure] = []
     /// The first few skipped URLs per reason, to answer "why was URL X not fetched?".
     public var skippedExamples: [Skip] = []
+    /// Pages that timed out, opened dialogs or windows, navigated away…, or whose browser failed.
+    public var browserNotes: [BrowserNote] = []
     /// True when the crawl stopped before its frontier was empty (budget, signal, error).
     public var incomplete = false
     /// True when the crawl was cancelled (Ctrl-C) before it was done.

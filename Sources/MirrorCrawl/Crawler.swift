@@ -15,10 +15,10 @@ public final class Crawler: Sendable {
     private let client: CachingClient
     private let output: SiteWriter
     private let journal: CrawlJournal
-    private let scope: ScopeRules
-    private let robots: RobotsCache
-    private let frontier: Frontier
-    private let report = Mutex(CrawlReport())
+    let scope: ScopeRules
+    let robots: RobotsCache
+    let frontier: Frontier
+    let report = Mutex(CrawlReport())
     private let pageBudget: PageBudget
     private let sessionTraps: Mutex<SessionTraps>
     private let logger: Logger
@@ -26,10 +26,12 @@ public final class Crawler: Sendable {
     private let progress: (@Sendable (CrawlProgress) -> Void)?
     /// Called for every request sent and each phase begun (the CLI's `--verbose`).
     private let events: (@Sendable (CrawlEvent) -> Void)?
+    /// Loads each saved page in a browser (`--browser`); nil for a crawl of the bytes alone.
+    let renderer: (any PageRenderer)?
 
     public init(configuration: CrawlConfiguration, client: CachingClient, output: SiteWriter, journal: CrawlJournal,
-                logger: Logger = Logger(label: "mirror.crawl"), progress: (@Sendable (CrawlProgress) -> Void)? = nil,
-                events: (@Sendable (CrawlEvent) -> Void)? = nil) {
+                renderer: (any PageRenderer)? = nil, logger: Logger = Logger(label: "mirror.crawl"),
+                progress: (@Sendable (CrawlProgress) -> Void)? = nil, events: (@Sendable (CrawlEvent) -> Void)? = nil) {
         self.configuration = configuration
         self.client = client
         self.output = output
@@ -42,6 +44,7 @@ public final class Crawler: Sendable {
         self.logger = logger
         self.progress = progress
         self.events = events
+        self.renderer = renderer
     }
 
     /// Crawls until the frontier is empty or a budget is spent. With `resume`, continues the
@@ -200,7 +203,8 @@ public final class Crawler: Sendable {
             return try journal.finished(item.url, state: .failed, status: response.status, detail: nil)
         }
         let contentType = response.headers.first(name: "content-type")
-        let path = try await output.write(url: item.url, response: response)
+        let rendered = item.role == .page && Self.isHTML(contentType, url: url) ? await render(item) : nil
+        let path = try await output.write(url: item.url, response: rendered?.snapshot.map { Self.snapshotResponse($0, of: response) } ?? response)
         report.withLock { report in
             report.fetched += 1
             report.bytes += response.body.count
@@ -211,7 +215,9 @@ public final class Crawler: Sendable {
             admittedPage = false
         }
         // Done only once its links are queued: a kill between the two never loses them.
-        try await discover(pageLinks(in: response, url: url, contentType: contentType), from: item)
+        var links = try pageLinks(in: response, url: url, contentType: contentType)
+        if let rendered { links = browserLinks(rendered, of: url, adding: links) }
+        try await discover(links, from: item)
         try journal.finished(item.url, state: .done, status: response.status, detail: path)
     }
 
@@ -240,7 +246,7 @@ public final class Crawler: Sendable {
     /// Sends one request the crawl's way: with its User-Agent, after its host's turn has come
     /// (`--delay`, Crawl-delay), answered by what the cache stored since the crawl started
     /// (so a resumed crawl does not fetch it again), and logged (`--verbose`).
-    @Sendable private func send(_ original: CacheRequest) async throws -> CacheResponse {
+    @Sendable func send(_ original: CacheRequest) async throws -> CacheResponse {
         var request = original
         request.reuseStoredSince = journal.crawlStartedAt
         request.headers.replaceOrAdd(name: "User-Agent", value: configuration.userAgent)
@@ -281,7 +287,7 @@ public final class Crawler: Sendable {
     /// HTML page with its located references, so that the folder's rewriting parses it no more.
     private func pageLinks(in response: CacheResponse, url: URLParts, contentType: String?) throws -> PageLinks {
         let type = (contentType ?? "").lowercased()
-        let isHTML = type.containsBytes("text/html") || type.containsBytes("xhtml") || (contentType == nil && url.path.hasSuffix(".html"))
+        let isHTML = Self.isHTML(contentType, url: url)
         let isCSS = type.containsBytes("text/css") || (contentType == nil && url.path.hasSuffix(".css"))
         guard isHTML || isCSS else { return PageLinks(links: []) }
         let key = response.entry.map { pageKey(digest: $0.digest, contentType: contentType) }
@@ -305,10 +311,15 @@ public final class Crawler: Sendable {
         return links
     }
 
+    static func isHTML(_ contentType: String?, url: URLParts) -> Bool {
+        let type = (contentType ?? "").lowercased()
+        return type.containsBytes("text/html") || type.containsBytes("xhtml") || (contentType == nil && url.path.hasSuffix(".html"))
+    }
+
     /// The distinct links of a page, resolved and normalized, in document order. Each target is
     /// resolved once however many fragments point into it (keyed by bytes: Strings compare by
     /// canonical equivalence, but two spellings of `é` resolve to different URLs).
-    private func resolved(_ found: [ExtractedLink], against base: URLParts) -> [PageLinks.Link] {
+    func resolved(_ found: [ExtractedLink], against base: URLParts) -> [PageLinks.Link] {
         var targets: [[UInt8]: String?] = [:]
         var seen = Set<PageLinks.Link>()
         var links: [PageLinks.Link] = []

@@ -54,6 +54,14 @@ public struct CacheResponse: Sendable {
     /// caused no exchange of its own (RFC 9211's `collapsed`).
     public var collapsed = false
 
+    public init(status: Int, headers: HTTPHeaders, body: ResponseBody, outcome: CacheOutcome, entry: CacheEntry? = nil) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.outcome = outcome
+        self.entry = entry
+    }
+
     /// Whether the response is stored, or is being stored as its body streams.
     public var isStored: Bool {
         if entry != nil { return true }

@@ -22,7 +22,8 @@ public struct ResponseBody: Sendable {
     /// False for a body still arriving whose length the origin did not announce.
     public let lengthIsKnown: Bool
 
-    init(bytes: [UInt8]) {
+    /// A body held in memory.
+    public init(bytes: [UInt8]) {
         source = .bytes(bytes)
         count = bytes.count
         lengthIsKnown = true

@@ -1,0 +1,17 @@
+#ifndef MIRROR_SPAWN_H
+#define MIRROR_SPAWN_H
+
+#include <sys/types.h>
+
+/// Starts `path` with `argv` and `envp` as the leader of a new process group, its standard
+/// input /dev/null, its standard output and error `logFd`, and the two pipe ends `commandFd`
+/// and `eventFd` as its descriptors 3 and 4 (Chromium's `--remote-debugging-pipe`); every other
+/// descriptor is closed. The child gets SIGKILL when the thread that called this ends
+/// (PR_SET_PDEATHSIG), so a caller killed with SIGKILL leaves no child behind: call it from a
+/// thread that lives as long as the child. Returns the child's pid, or -1 with errno set.
+pid_t mirror_spawn_piped(const char *path, char *const argv[], char *const envp[], int commandFd, int eventFd, int logFd);
+
+/// pipe2(fds, O_CLOEXEC): a pipe that no other child started meanwhile inherits.
+int mirror_pipe_cloexec(int fds[2]);
+
+#endif

@@ -1,0 +1,45 @@
+import Synchronization
+
+/// What the DevTools events of one loading page said: whether its load event came, whether
+/// content came by `fetch`/XHR, and what a person should know (dialogs, windows, downloads).
+final class PageEvents: Sendable {
+    private struct State {
+        var loaded = false
+        var dataByScript = false
+        var notes: [String] = []
+    }
+
+    private let state = Mutex(State())
+
+    var loaded: Bool { state.withLock { $0.loaded } }
+    var dataByScript: Bool { state.withLock { $0.dataByScript } }
+    var notes: [String] { state.withLock { $0.notes } }
+
+    func note(_ note: String) {
+        state.withLock { state in
+            if state.notes.count < 20, !state.notes.contains(note) { state.notes.append(note) }
+        }
+    }
+
+    /// Takes one event of the page's session; `answerDialog` dismisses a dialog it reports.
+    func take(_ method: String, _ params: JSONValue, answerDialog: @escaping @Sendable () -> Void) {
+        switch method {
+        case "Page.loadEventFired":
+            state.withLock { $0.loaded = true }
+        case "Network.responseReceived":
+            // Content by fetch/XHR cannot be loaded again from file://: the copy is then the rendered DOM.
+            let type = params["type"]?.string ?? ""
+            let status = params["response"]?["status"]?.number ?? 0
+            if ["XHR", "Fetch", "EventSource"].contains(type) && (200..<300).contains(status) {
+                state.withLock { $0.dataByScript = true }
+            }
+        case "Page.javascriptDialogOpening":
+            note("opened a \(params["type"]?.string ?? "") dialog (dismissed): \(String((params["message"]?.string ?? "").prefix(80)))")
+            answerDialog()
+        case "Page.windowOpen":
+            note("opened a window (closed): \(params["url"]?.string ?? "")")
+        default:
+            break
+        }
+    }
+}

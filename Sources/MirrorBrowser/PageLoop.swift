@@ -1,0 +1,118 @@
+import Foundation
+import MirrorCrawl
+
+/// Loads one page in one tab and reads what it became: navigate, wait for the load event, then
+/// for the network to be idle (as the tab's proxy counts it), scroll to the bottom in steps
+/// (again while scrolling brings more content), back to the top, idle again; then the rendered
+/// DOM's links, and its snapshot when content came by `fetch`/XHR. The whole is bounded by the
+/// page timeout: a page that never settles is read as it is then, and its notes say so.
+struct PageLoop: Sendable {
+    let settings: ChromiumRenderer.Settings
+
+    func load(_ url: String, fetch: @escaping PageFetch, in browser: RunningBrowser, context: String,
+              proxy: PageProxy) async throws -> RenderedPage {
+        let deadline = ContinuousClock.now + settings.pageTimeout
+        let devTools = browser.devTools
+        let traffic = PageTraffic(limit: settings.maxRequestsPerPage, fetch: fetch)
+        let events = PageEvents()
+        proxy.attach(traffic)
+        defer { proxy.attach(nil) }
+        let created = try await devTools.call("Target.createTarget", ["url": "about:blank", "browserContextId": .string(context)])
+        guard let target = created["targetId"]?.string else { throw BrowserError.protocolError("no target id") }
+        browser.route(target: target, to: events)
+        defer {
+            browser.route(target: target, to: nil)
+            Task { _ = try? await devTools.call("Target.closeTarget", ["targetId": .string(target)], timeout: .seconds(5)) }
+        }
+        let attached = try await devTools.call("Target.attachToTarget", ["targetId": .string(target), "flatten": true])
+        guard let session = attached["sessionId"]?.string else { throw BrowserError.protocolError("no session id") }
+        devTools.listen(session: session) { method, params in
+            events.take(method, params) {
+                Task { _ = try? await devTools.call("Page.handleJavaScriptDialog", ["accept": true], session: session, timeout: .seconds(5)) }
+            }
+        }
+        defer { devTools.stopListening(session: session) }
+        try await devTools.call("Page.enable", session: session)
+        try await devTools.call("Network.enable", session: session)
+
+        var page = RenderedPage()
+        let navigation = try await devTools.call("Page.navigate", ["url": .string(url)], session: session,
+                                                 timeout: max(deadline - .now, .seconds(1)))
+        if let error = navigation["errorText"]?.string { events.note("the browser could not load it: \(error)") }
+        var settled = await waitForLoad(events, deadline: deadline)
+        if settled { settled = await traffic.waitIdle(quiet: settings.quietTime, deadline: deadline) }
+        if settled { settled = await scroll(session: session, devTools: devTools, traffic: traffic, deadline: deadline) }
+        if !settled {
+            events.note("did not settle within \(settings.pageTimeout): saved as it was then")
+            // A script in an endless loop would keep the DOM from being read.
+            _ = try? await devTools.call("Runtime.terminateExecution", session: session, timeout: .seconds(2))
+        }
+        let grace = Duration.seconds(5)
+        let found = try? await evaluate(PageScripts.links, session: session, devTools: devTools, timeout: grace)
+        if let found, let object = try? JSONDecoder().decode(JSONValue.self, from: Data(found.utf8)) {
+            page.links = object["links"]?.array?.compactMap(\.string) ?? []
+            page.frames = object["frames"]?.array?.compactMap(\.string) ?? []
+            let location = object["location"]?.string ?? url
+            if Self.withoutFragment(location) != Self.withoutFragment(url) {
+                events.note("navigated itself to \(location): the original page is saved")
+                page.links.append(location)
+            } else if events.dataByScript {
+                if let snapshot = try? await evaluate(PageScripts.snapshot, session: session, devTools: devTools, timeout: grace) {
+                    page.snapshot = Array(snapshot.utf8)
+                }
+            }
+        } else {
+            events.note("its DOM could not be read: the original page is saved")
+        }
+        let refusals = traffic.refusals
+        if refusals.count > 0 && traffic.requestCount > settings.maxRequestsPerPage {
+            events.note("made more than \(settings.maxRequestsPerPage) requests; the rest were refused")
+        }
+        page.requested = traffic.requested
+        page.notes = events.notes
+        return page
+    }
+
+    private func waitForLoad(_ events: PageEvents, deadline: ContinuousClock.Instant) async -> Bool {
+        while !events.loaded {
+            guard ContinuousClock.now < deadline, (try? await Task.sleep(for: .milliseconds(20))) != nil else { return false }
+        }
+        return true
+    }
+
+    /// Scrolls to the bottom, waits for idle, and again while the document grew (content loaded
+    /// by scrolling), at most 10 times; then back to the top and idle. False at the deadline.
+    private func scroll(session: String, devTools: DevToolsPipe, traffic: PageTraffic, deadline: ContinuousClock.Instant) async -> Bool {
+        var height = -1.0
+        for _ in 0..<10 {
+            guard let value = try? await evaluate(PageScripts.scrollToBottom, session: session, devTools: devTools,
+                                                  timeout: max(deadline - .now, .milliseconds(1))),
+                  await traffic.waitIdle(quiet: settings.quietTime, deadline: deadline) else { return false }
+            let reached = Double(value) ?? 0
+            if reached <= height { break }
+            height = reached
+        }
+        guard (try? await evaluate(PageScripts.scrollToTop, session: session, devTools: devTools,
+                                   timeout: max(deadline - .now, .milliseconds(1)))) != nil else { return false }
+        return await traffic.waitIdle(quiet: settings.quietTime, deadline: deadline)
+    }
+
+    /// Runs `expression` in the page (awaiting a promise) and returns its value as text.
+    private func evaluate(_ expression: String, session: String, devTools: DevToolsPipe, timeout: Duration) async throws -> String {
+        let result = try await devTools.call("Runtime.evaluate", [
+            "expression": .string(expression), "returnByValue": true, "awaitPromise": true,
+        ], session: session, timeout: timeout)
+        if let exception = result["exceptionDetails"] {
+            throw BrowserError.protocolError(exception["exception"]?["description"]?.string ?? exception["text"]?.string ?? "script failed")
+        }
+        switch result["result"]?["value"] {
+        case .string(let text): return text
+        case .number(let number): return String(number)
+        default: return ""
+        }
+    }
+
+    private static func withoutFragment(_ url: String) -> Substring {
+        url.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? Substring(url)
+    }
+}

@@ -1,0 +1,59 @@
+import MirrorCache
+import MirrorCore
+import MirrorCrawl
+public import MirrorServe
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// The proxy of one tab's browser context: every request the page in that tab makes (HTTPS too,
+/// decrypted with the interception CA) is answered through the crawl's `PageFetch`, and counted
+/// in the page's `PageTraffic`. With no page loading it refuses everything: that is also how
+/// Chromium's own background traffic is answered (the browser-wide proxy never has a page).
+final class PageProxy: HTTPResponder {
+    private let page = Mutex<PageTraffic?>(nil)
+
+    /// Requests from now on belong to `traffic`'s page (nil: none is loading).
+    func attach(_ traffic: PageTraffic?) {
+        page.withLock { $0 = traffic }
+    }
+
+    /// Conditions and ranges are left out: the crawl stores the whole 200, and a browser takes
+    /// a 200 for any of them.
+    private static let leftOut = ["host", "accept-encoding", "if-match", "if-none-match", "if-modified-since",
+                                  "if-unmodified-since", "range", "if-range", "proxy-authorization"]
+
+    func respond(to request: ServerRequest) async -> ServerResponse {
+        guard let traffic = page.withLock({ $0 }) else {
+            return .text(.forbidden, "mirror: no page is loading; this request is not sent\n")
+        }
+        let url = request.head.uri
+        guard URLParts(url) != nil else { return .text(.badRequest, "mirror: not an absolute http(s) URL: \(url)\n") }
+        guard traffic.begin() else {
+            traffic.refused(url, "more than \(traffic.limit) requests")
+            return .text(.tooManyRequests, "mirror: this page made more than \(traffic.limit) requests\n")
+        }
+        var loaded: String?
+        defer { traffic.end(loaded: loaded) }
+        var headers = CachePolicy.storableHeaders(request.headers)
+        for name in Self.leftOut { headers.remove(name: name) }
+        let forwarded = CacheRequest(url: url, method: request.method, headers: headers, body: request.body.map { Array(buffer: $0) })
+        switch await traffic.fetch(forwarded) {
+        case .refused(let reason):
+            traffic.refused(url, reason)
+            return .text(.forbidden, "mirror: not fetched: \(reason)\n")
+        case .response(let response):
+            // The whole body first: the page is not idle while a download runs.
+            guard (try? await response.body.arrival()) != nil, let body = try? response.body.collect() else {
+                traffic.refused(url, "its body could not be read")
+                return .text(.badGateway, "mirror: the body of \(url) could not be read\n")
+            }
+            if (200..<400).contains(response.status) { loaded = url }
+            var answer = CachePolicy.storableHeaders(response.headers)
+            for name in ["content-length", "content-encoding", "transfer-encoding"] { answer.remove(name: name) }
+            answer.add(name: "Content-Length", value: String(body.count))
+            return ServerResponse(status: HTTPResponseStatus(statusCode: response.status), headers: answer,
+                                  body: body.isEmpty || request.method == .HEAD ? .empty : .bytes(ByteBuffer(bytes: body)))
+        }
+    }
+}

@@ -1,0 +1,56 @@
+/// The scripts the page loop runs in a page (`Runtime.evaluate`).
+enum PageScripts {
+    /// Scrolls to the bottom in steps of most of a window, pausing after each so lazy images and
+    /// IntersectionObserver callbacks fire; returns the document's height at the end.
+    static let scrollToBottom = """
+        (async () => {
+          const root = document.scrollingElement || document.documentElement;
+          const step = Math.max(200, Math.floor(innerHeight * 0.8));
+          for (let i = 0; i < 400 && root.scrollTop + innerHeight < root.scrollHeight; i++) {
+            root.scrollTop += step;
+            await new Promise(resolve => setTimeout(resolve, 60));
+          }
+          return root.scrollHeight;
+        })()
+        """
+
+    static let scrollToTop = "(document.scrollingElement || document.documentElement).scrollTop = 0; 0"
+
+    /// Where the page is, and the absolute targets of its links and frames.
+    static let links = """
+        JSON.stringify({
+          location: location.href,
+          links: Array.from(document.querySelectorAll('a[href], area[href]'), a => a.href).filter(h => typeof h === 'string'),
+          frames: Array.from(document.querySelectorAll('iframe[src], frame[src]'), f => f.src).filter(s => typeof s === 'string')
+        })
+        """
+
+    /// The rendered DOM as a document for `file://`: its doctype kept, its scripts made inert (a
+    /// type no browser runs, the original kept in `data-mirror-type`; `on…` handlers dropped) so
+    /// that they neither empty nor double what they built, and its charset UTF-8 (what this
+    /// serialization is).
+    static let snapshot = """
+        (() => {
+          const doctype = document.doctype ? new XMLSerializer().serializeToString(document.doctype) + '\\n' : '';
+          for (const script of document.querySelectorAll('script')) {
+            if (script.hasAttribute('type')) script.setAttribute('data-mirror-type', script.getAttribute('type'));
+            script.setAttribute('type', 'text/x-mirror-inert');
+          }
+          for (const element of document.querySelectorAll('*')) {
+            for (const name of element.getAttributeNames()) {
+              if (name.toLowerCase().startsWith('on')) element.removeAttribute(name);
+            }
+          }
+          for (const link of document.querySelectorAll('link[rel~="modulepreload"], link[rel~="preload"][as="script"]')) link.remove();
+          for (const meta of document.querySelectorAll('meta[charset], meta[http-equiv]')) {
+            if (meta.hasAttribute('charset') || meta.getAttribute('http-equiv').toLowerCase() === 'content-type') meta.remove();
+          }
+          if (document.head) {
+            const meta = document.createElement('meta');
+            meta.setAttribute('charset', 'utf-8');
+            document.head.prepend(meta);
+          }
+          return doctype + document.documentElement.outerHTML;
+        })()
+        """
+}

@@ -1,0 +1,70 @@
+import MirrorCrawl
+import Synchronization
+
+/// The requests of the page loading in one tab, as its proxy sees them: how many are in flight
+/// (the page is idle once none has been for a quiet time: Chromium's own `networkIdle` comes
+/// once per navigation, not after scrolling), and which URLs it loaded.
+final class PageTraffic: Sendable {
+    private struct State {
+        var inFlight = 0
+        var lastChange = ContinuousClock.now
+        var requested: [String] = []
+        var seen: Set<String> = []
+        var count = 0
+        var refusedCount = 0
+        var firstRefusals: [String] = []
+    }
+
+    /// The most requests one page may make; later ones are refused (an endless stream of requests).
+    let limit: Int
+    let fetch: PageFetch
+    private let state = Mutex(State())
+
+    init(limit: Int, fetch: @escaping PageFetch) {
+        self.limit = limit
+        self.fetch = fetch
+    }
+
+    /// Counts a request as started; false when the page has made too many.
+    func begin() -> Bool {
+        state.withLock { state in
+            state.count += 1
+            guard state.count <= limit else { return false }
+            state.inFlight += 1
+            state.lastChange = .now
+            return true
+        }
+    }
+
+    /// Counts a request as over; `loaded` is its URL when it brought a successful response.
+    func end(loaded url: String?) {
+        state.withLock { state in
+            state.inFlight -= 1
+            state.lastChange = .now
+            if let url, state.seen.insert(url).inserted { state.requested.append(url) }
+        }
+    }
+
+    /// Notes a request the crawl refused (out of scope, robots.txt), keeping the first few.
+    func refused(_ url: String, _ reason: String) {
+        state.withLock { state in
+            state.refusedCount += 1
+            if state.firstRefusals.count < 5 { state.firstRefusals.append("\(url) (\(reason))") }
+        }
+    }
+
+    var requested: [String] { state.withLock { $0.requested } }
+    var requestCount: Int { state.withLock { $0.count } }
+    var refusals: (count: Int, first: [String]) { state.withLock { ($0.refusedCount, $0.firstRefusals) } }
+
+    /// Waits until no request has been in flight for `quiet`; false when `deadline` came first.
+    func waitIdle(quiet: Duration, deadline: ContinuousClock.Instant) async -> Bool {
+        while ContinuousClock.now < deadline {
+            let (inFlight, lastChange) = state.withLock { ($0.inFlight, $0.lastChange) }
+            if inFlight == 0 && ContinuousClock.now - lastChange >= quiet { return true }
+            let wake = min(deadline, inFlight == 0 ? lastChange + quiet : .now + .milliseconds(50))
+            do { try await Task.sleep(until: max(wake, .now + .milliseconds(10)), clock: .continuous) } catch { return false }
+        }
+        return false
+    }
+}

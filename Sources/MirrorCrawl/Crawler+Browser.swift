@@ -1,0 +1,78 @@
+import MirrorCache
+import MirrorCore
+import MirrorHTML
+import NIOHTTP1
+
+/// `--browser`: each saved page is loaded in the renderer, every request it makes answered the
+/// crawl's way, and what the browser found joins the page's links.
+extension Crawler {
+    /// Loads `item`'s page in the browser; nil when the browser failed (the note says so, and the
+    /// page is saved as its bytes were).
+    func render(_ item: CrawlItem) async -> RenderedPage? {
+        guard let renderer else { return nil }
+        do {
+            let page = try await renderer.render(item.url) { [self] request in await self.browserFetch(request, for: item) }
+            for note in page.notes { recordNote(item, note) }
+            return page
+        } catch where Task.isCancelled {
+            return nil
+        } catch {
+            recordNote(item, "the browser failed (\(error)): the page is saved as it was sent")
+            return nil
+        }
+    }
+
+    /// One request the page makes in the browser, as a requisite of the page: scope, robots.txt,
+    /// politeness and the cache apply as to any other.
+    func browserFetch(_ original: CacheRequest, for page: CrawlItem) async -> PageFetchResult {
+        guard let parts = URLParts(original.url), let url = scope.resolve(original.url, against: parts) else {
+            return .refused("not an http(s) URL")
+        }
+        if let reason = scope.check(parts, normalized: url, role: .requisite, depth: page.depth) { return .refused(reason.rawValue) }
+        if configuration.obeyRobots {
+            let verdict = await robots.rules(for: parts, send: send)
+            await frontier.robotsKnown(Frontier.host(of: url), crawlDelay: verdict.rules.crawlDelay)
+            if let problem = verdict.problem { return .refused("robots.txt \(problem)") }
+            if !verdict.rules.allows(String(url.dropFirst(parts.origin.count))) { return .refused(SkipReason.robots.rawValue) }
+        }
+        var request = original
+        request.url = url
+        for (name, value) in configuration.headers { request.headers.replaceOrAdd(name: name, value: value) }
+        do {
+            return .response(try await send(request))
+        } catch {
+            return .refused("\(error)")
+        }
+    }
+
+    /// The page's links with what the browser found: the rendered DOM's links (pages) and frames,
+    /// the URLs the page loaded (requisites, so each is saved and found offline under its name),
+    /// and the links of the snapshot when there is one.
+    func browserLinks(_ page: RenderedPage, of url: URLParts, adding known: PageLinks) -> PageLinks {
+        var found = page.links.map { ExtractedLink(reference: $0, kind: .navigation, source: "browser a[href]") }
+        found += (page.frames + page.requested).map { ExtractedLink(reference: $0, kind: .requisite, source: "browser request") }
+        if let snapshot = page.snapshot {
+            let locator = HTMLReferenceLocator(charset: "utf-8")
+            locator.feed(snapshot)
+            _ = locator.finish()
+            found += locator.links.links
+        }
+        var seen = Set(known.links)
+        var links = known.links
+        for link in resolved(found, against: url) where seen.insert(link).inserted { links.append(link) }
+        return PageLinks(links: links)
+    }
+
+    /// The folder's copy of a page whose content came by fetch/XHR: its rendered DOM, as UTF-8 HTML.
+    static func snapshotResponse(_ snapshot: [UInt8], of response: CacheResponse) -> CacheResponse {
+        var headers = response.headers
+        headers.replaceOrAdd(name: "Content-Type", value: "text/html; charset=utf-8")
+        headers.remove(name: "content-length")
+        headers.remove(name: "etag")
+        return CacheResponse(status: response.status, headers: headers, body: ResponseBody(bytes: snapshot), outcome: response.outcome)
+    }
+
+    func recordNote(_ item: CrawlItem, _ message: String) {
+        report.withLock { $0.browserNotes.append(.init(url: item.url, message: message)) }
+    }
+}

@@ -1,0 +1,41 @@
+public import MirrorCache
+
+/// Loads a saved HTML page the way a browser does (its scripts run, everything they request
+/// goes through `fetch`) and says what the page became: `mirror crawl --browser`. The crawler
+/// calls it for every page it saves, from each of its workers; the renderer bounds how many
+/// pages load at once.
+public protocol PageRenderer: Sendable {
+    /// Loads `url`; each request the page makes is answered by `fetch`, which applies the
+    /// crawl's rules (scope, robots.txt, politeness) and its cache.
+    func render(_ url: String, fetch: @escaping PageFetch) async throws -> RenderedPage
+    /// Ends the browser; `render` is not called again.
+    func close() async
+}
+
+/// The crawl's answer to one request a page makes in the browser.
+public typealias PageFetch = @Sendable (CacheRequest) async -> PageFetchResult
+
+public enum PageFetchResult: Sendable {
+    case response(CacheResponse)
+    /// Not fetched: out of scope, disallowed by robots.txt, or failed (the reason, for the page's notes).
+    case refused(String)
+}
+
+/// What a page became in the browser.
+public struct RenderedPage: Sendable {
+    /// The targets of the rendered DOM's `a` and `area` links, absolute.
+    public var links: [String] = []
+    /// The targets of its frames and iframes, absolute.
+    public var frames: [String] = []
+    /// The URLs the page loaded with a successful response (its requisites, whatever asked for them).
+    public var requested: [String] = []
+    /// The rendered DOM, with its doctype and its scripts made inert, when content came by
+    /// `fetch`/XHR (which cannot work from `file://`); nil when the original page with its links
+    /// rewritten shows the same offline.
+    public var snapshot: [UInt8]?
+    /// What happened that a person should know: the page timed out, opened a dialog or a window,
+    /// navigated itself away, started a download, made too many requests.
+    public var notes: [String] = []
+
+    public init() {}
+}
