@@ -221,7 +221,10 @@ let package = Package(
         ),
         .testTarget(
             name: "MirrorBrowserTests",
-            dependencies: ["MirrorBrowser", "MirrorCrawl", "MirrorCLI", "MirrorProxy", "MirrorHTTP", "MirrorSite", "MirrorTestSupport"],
+            dependencies: [
+                "MirrorBrowser", "MirrorCrawl", "mirror", "MirrorCache", "MirrorTestSupport",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: settings
         ),
         .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore"], swiftSettings: settings),

@@ -17,7 +17,7 @@ public struct CrawlHarness: Sendable {
     }
 
     public func crawl(_ seeds: [String], output name: String = "out", mode: CacheMode = .standard, resume: Bool = false,
-               maxBodySize: Int = 1 << 30,
+               maxBodySize: Int = 1 << 30, renderer: (any PageRenderer)? = nil,
                _ configure: (inout CrawlConfiguration) -> Void = { _ in }) async throws -> CrawlReport {
         var configuration = CrawlConfiguration(seeds: seeds)
         configuration.retries = 1
@@ -33,7 +33,8 @@ public struct CrawlHarness: Sendable {
         let output = root + "/" + name
         let journal = try CrawlJournal(folder: output, fresh: !resume)
         let crawler = Crawler(configuration: configuration, client: client,
-                              output: try SiteWriter(directory: output, ledger: journal, bodies: store), journal: journal)
+                              output: try SiteWriter(directory: output, ledger: journal, bodies: store), journal: journal,
+                              renderer: renderer)
         return try await crawler.run(resume: resume)
     }
 

@@ -4,13 +4,7 @@ import Testing
 
 /// Runs the built `mirror` executable, as users and scripts do.
 struct MirrorProcess {
-    /// The folder holding the test bundle also holds the built executable.
-    static let executable: URL = {
-        var folder = Bundle.main.bundleURL
-        if folder.pathExtension == "xctest" { folder.deleteLastPathComponent() }
-        let direct = folder.appendingPathComponent("mirror")
-        return FileManager.default.fileExists(atPath: direct.path) ? direct : folder.deletingLastPathComponent().appendingPathComponent("mirror")
-    }()
+    static let executable = BuiltProducts.executable("mirror")
 
     static func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
         let result = try await ChildProcess.run(executable, arguments)
