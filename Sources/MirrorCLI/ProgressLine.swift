@@ -29,6 +29,9 @@ struct ProgressLine: Sendable {
         }
         for failure in report.failures.prefix(10) { lines.append("failed: \(failure.url): \(failure.message)") }
         if report.failures.count > 10 { lines.append("… and \(report.failures.count - 10) more failures (see --report)") }
+        if report.rendered > 0 {
+            lines.append("browser: loaded \(report.rendered) pages" + (report.snapshots > 0 ? ", \(report.snapshots) saved as their rendered DOM" : ""))
+        }
         for note in report.browserNotes.prefix(10) { lines.append("browser: \(note.url): \(note.message)") }
         if report.browserNotes.count > 10 { lines.append("… and \(report.browserNotes.count - 10) more browser notes (see --report)") }
         FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))

@@ -4,6 +4,8 @@ public import MirrorCache
 public enum CrawlEvent: Sendable {
     /// A GET answered, by the cache or the origin.
     case request(url: String, status: Int, outcome: CacheOutcome, bytes: Int, milliseconds: Int)
+    /// A page was loaded in the browser (`--browser`); `snapshot` when its copy is the rendered DOM.
+    case rendered(url: String, milliseconds: Int, snapshot: Bool)
     /// A phase of the crawl began.
     case phase(String)
 
@@ -12,6 +14,8 @@ public enum CrawlEvent: Sendable {
         switch self {
         case .request(let url, let status, let outcome, let bytes, let milliseconds):
             return "GET \(url) \(status) \(outcome.rawValue) \(bytes) B \(milliseconds) ms"
+        case .rendered(let url, let milliseconds, let snapshot):
+            return "BROWSER \(url) \(milliseconds) ms\(snapshot ? " (saved as its rendered DOM)" : "")"
         case .phase(let name):
             return "-- \(name)"
         }

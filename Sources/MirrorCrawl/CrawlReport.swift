@@ -37,6 +37,9 @@ public struct CrawlReport: Sendable, Codable {
     public var failures: [Failure] = []
     /// The first few skipped URLs per reason, to answer "why was URL X not fetched?".
     public var skippedExamples: [Skip] = []
+    /// Pages loaded in the browser (`--browser`), and of those, the ones saved as their rendered DOM.
+    public var rendered = 0
+    public var snapshots = 0
     /// Pages that timed out, opened dialogs or windows, navigated away…, or whose browser failed.
     public var browserNotes: [BrowserNote] = []
     /// True when the crawl stopped before its frontier was empty (budget, signal, error).

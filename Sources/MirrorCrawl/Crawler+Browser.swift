@@ -10,9 +10,15 @@ extension Crawler {
     /// page is saved as its bytes were).
     func render(_ item: CrawlItem) async -> RenderedPage? {
         guard let renderer else { return nil }
+        let started = ContinuousClock.now
         do {
             let page = try await renderer.render(item.url) { [self] request in await self.browserFetch(request, for: item) }
             for note in page.notes { recordNote(item, note) }
+            report.withLock { report in
+                report.rendered += 1
+                if page.snapshot != nil { report.snapshots += 1 }
+            }
+            events?(.rendered(url: item.url, milliseconds: Int((ContinuousClock.now - started).seconds * 1000), snapshot: page.snapshot != nil))
             return page
         } catch where Task.isCancelled {
             return nil

@@ -25,7 +25,7 @@ public final class Crawler: Sendable {
     /// Called about once a second with the running totals (the CLI draws a progress line).
     private let progress: (@Sendable (CrawlProgress) -> Void)?
     /// Called for every request sent and each phase begun (the CLI's `--verbose`).
-    private let events: (@Sendable (CrawlEvent) -> Void)?
+    let events: (@Sendable (CrawlEvent) -> Void)?
     /// Loads each saved page in a browser (`--browser`); nil for a crawl of the bytes alone.
     let renderer: (any PageRenderer)?
 
