@@ -222,7 +222,7 @@ let package = Package(
         .testTarget(
             name: "MirrorBrowserTests",
             dependencies: [
-                "MirrorBrowser", "MirrorCrawl", "mirror", "MirrorCache", "MirrorTestSupport",
+                "MirrorBrowser", "MirrorCrawl", "mirror", "MirrorCache", "MirrorHTTP", "MirrorProxy", "MirrorTestSupport",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: settings

@@ -53,7 +53,9 @@ struct PageLoop: Sendable {
             page.links = object["links"]?.array?.compactMap(\.string) ?? []
             page.frames = object["frames"]?.array?.compactMap(\.string) ?? []
             let location = object["location"]?.string ?? url
-            if Self.withoutFragment(location) != Self.withoutFragment(url) {
+            if location.hasPrefix("chrome-error:") {
+                events.note("the browser showed an error page: the original page is saved")
+            } else if Self.withoutFragment(location) != Self.withoutFragment(url) {
                 events.note("navigated itself to \(location): the original page is saved")
                 page.links.append(location)
             } else if events.dataByScript {

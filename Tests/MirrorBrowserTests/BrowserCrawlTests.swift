@@ -2,6 +2,8 @@ import Foundation
 import MirrorBrowser
 import MirrorCache
 import MirrorCrawl
+import MirrorHTTP
+import MirrorProxy
 import MirrorTestSupport
 import NIOHTTP1
 import Testing
@@ -79,6 +81,34 @@ struct BrowserCrawlTests {
         let second = FolderContents.files(harness.root + "/offline", excluding: [".mirror/"])
         #expect(Set(first.keys) == Set(second.keys))
         #expect(first.keys.filter { first[$0] != second[$0] }.isEmpty)
+    }
+
+    /// An HTTPS site: the browser reaches it through its tab's proxy, which decrypts with the
+    /// cache folder's interception CA (trusted by this browser alone) and fetches through the
+    /// crawl's transport, which checks the origin's real certificate.
+    @Test func httpsPagesGoThroughTheInterceptionAuthority() async throws {
+        let authority = try TestCertificateAuthority()
+        let origin = try await TestOrigin.start(site: .named("scripted"), tls: try authority.serverIdentity())
+        let transport = AsyncHTTPClientTransport(
+            security: try TransportSecurity(caCertificateFiles: [try authority.certificateFile()], environment: [:]))
+        let harness = CrawlHarness(transport: transport)
+        defer { try? FileManager.default.removeItem(atPath: harness.root) }
+        let interception = try InterceptionAuthority(cacheFolder: harness.root + "/ca")
+        var settings = ChromiumRenderer.Settings(executable: try BrowserTesting.executable())
+        settings.interception = interception
+        settings.interceptionSPKI = interception.spkiSHA256
+        let renderer = try await ChromiumRenderer.start(settings)
+        let outcome: Result<CrawlReport, any Error>
+        do { outcome = .success(try await harness.crawl([origin.url("/")], renderer: renderer)) } catch { outcome = .failure(error) }
+        await renderer.close()
+        try await origin.shutdown()
+        try await transport.shutdown()
+        let report = try outcome.get()
+        #expect(origin.baseURL.hasPrefix("https://"))
+        #expect(report.failures.isEmpty && report.browserNotes.isEmpty, "\(report.failures) \(report.browserNotes)")
+        for path in Self.scriptOnly {
+            #expect(harness.fileExists("out", "\(origin.host)_\(origin.port)/\(path)"), "\(path) is not in the folder")
+        }
     }
 
     /// Pages that would hang a naive driver: each is bounded by the page timeout or answered, the

@@ -9,11 +9,12 @@ pages=(index.html library/os.html tutorial/index.html reference/datamodel.html l
 # difference these checks found changed 570,459.
 NOISE=${NOISE:-100}
 
-# screenshot URL NAME [CHROMIUM-ARGS...]: $work/NAME.png, with a profile of its own.
+# screenshot URL NAME [CHROMIUM-ARGS...]: $work/NAME.png, with a profile of its own, in a window
+# of $WINDOW (WIDTH,HEIGHT; 1024,1400 unless set).
 screenshot() {
   local url=$1 name=$2
   shift 2
-  chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1024,1400 \
+  chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size="${WINDOW:-1024,1400}" \
     --disable-background-networking --disable-component-update --run-all-compositor-stages-before-draw \
     --virtual-time-budget=5000 --user-data-dir="$work/profile-$name" "$@" --screenshot="$work/$name.png" "$url" >/dev/null 2>&1
 }
