@@ -167,6 +167,8 @@ let package = Package(
         .executableTarget(name: "mirror-fetch-bench", dependencies: ["MirrorCache", "MirrorHTML", "MirrorHTTP"], swiftSettings: settings),
         // Measures link extraction and rewriting on real pages (scripts/bench-html.sh).
         .executableTarget(name: "mirror-html-bench", dependencies: ["CLibXML2", "MirrorHTML", "MirrorSite"], swiftSettings: settings),
+        // Loads pages in Chromium with --browser's page loop but no proxy: the floor of scripts/bench-browser.sh.
+        .executableTarget(name: "mirror-browser-bench", dependencies: ["MirrorBrowser"], swiftSettings: settings),
         // Writes cache entries until killed; the crash tests SIGKILL it at random moments.
         .executableTarget(
             name: "mirror-cache-torture",

@@ -7,9 +7,16 @@ final class PageEvents: Sendable {
         var loaded = false
         var dataByScript = false
         var notes: [String] = []
+        var inFlight: Set<String> = []
     }
 
     private let state = Mutex(State())
+    /// Counts the page's requests from its network events, when no proxy counts them.
+    private let traffic: PageTraffic?
+
+    init(counting traffic: PageTraffic? = nil) {
+        self.traffic = traffic
+    }
 
     var loaded: Bool { state.withLock { $0.loaded } }
     var dataByScript: Bool { state.withLock { $0.dataByScript } }
@@ -33,6 +40,11 @@ final class PageEvents: Sendable {
             if ["XHR", "Fetch", "EventSource"].contains(type) && (200..<300).contains(status) {
                 state.withLock { $0.dataByScript = true }
             }
+        case "Network.requestWillBeSent", "Network.loadingFinished", "Network.loadingFailed":
+            guard let traffic, let id = params["requestId"]?.string else { return }
+            let started = method == "Network.requestWillBeSent"
+            let changed = state.withLock { started ? $0.inFlight.insert(id).inserted : $0.inFlight.remove(id) != nil }
+            if changed && started { _ = traffic.begin() } else if changed { traffic.end(loaded: nil) }
         case "Page.javascriptDialogOpening":
             note("opened a \(params["type"]?.string ?? "") dialog (dismissed): \(String((params["message"]?.string ?? "").prefix(80)))")
             answerDialog()

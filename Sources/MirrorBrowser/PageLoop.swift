@@ -9,14 +9,16 @@ import MirrorCrawl
 struct PageLoop: Sendable {
     let settings: ChromiumRenderer.Settings
 
+    /// - Parameter proxy: the tab's proxy, which counts the page's requests; nil when the page
+    ///   loads straight from the network, its requests counted from the browser's events.
     func load(_ url: String, fetch: @escaping PageFetch, in browser: RunningBrowser, context: String,
-              proxy: PageProxy) async throws -> RenderedPage {
+              proxy: PageProxy?) async throws -> RenderedPage {
         let deadline = ContinuousClock.now + settings.pageTimeout
         let devTools = browser.devTools
         let traffic = PageTraffic(limit: settings.maxRequestsPerPage, fetch: fetch)
-        let events = PageEvents()
-        proxy.attach(traffic)
-        defer { proxy.attach(nil) }
+        let events = PageEvents(counting: proxy == nil ? traffic : nil)
+        proxy?.attach(traffic)
+        defer { proxy?.attach(nil) }
         let created = try await devTools.call("Target.createTarget", ["url": "about:blank", "browserContextId": .string(context)])
         guard let target = created["targetId"]?.string else { throw BrowserError.protocolError("no target id") }
         browser.route(target: target, to: events)

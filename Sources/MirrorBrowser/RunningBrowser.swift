@@ -41,15 +41,17 @@ final class RunningBrowser: Sendable {
         pages.withLock { $0[target] = events }
     }
 
-    /// The browser context of tab `slot`, created on first use with `proxy` as its proxy.
-    func context(for slot: Int, proxyPort: Int) async throws -> String {
+    /// The browser context of tab `slot`, created on first use with the proxy on `proxyPort`
+    /// (nil: none).
+    func context(for slot: Int, proxyPort: Int?) async throws -> String {
         if let context = contexts.withLock({ $0[slot] }) { return context }
-        let created = try await devTools.call("Target.createBrowserContext", [
-            "proxyServer": .string("http://127.0.0.1:\(proxyPort)"),
+        var parameters: [String: JSONValue] = ["disposeOnDetach": false]
+        if let proxyPort {
+            parameters["proxyServer"] = .string("http://127.0.0.1:\(proxyPort)")
             // Without this, Chromium sends loopback addresses around the proxy.
-            "proxyBypassList": "<-loopback>",
-            "disposeOnDetach": false,
-        ])
+            parameters["proxyBypassList"] = "<-loopback>"
+        }
+        let created = try await devTools.call("Target.createBrowserContext", .object(parameters))
         guard let context = created["browserContextId"]?.string else { throw BrowserError.protocolError("no browser context id") }
         try await devTools.call("Browser.setDownloadBehavior", [
             "behavior": "deny", "browserContextId": .string(context), "eventsEnabled": true,
