@@ -32,8 +32,9 @@ measure() {
     own=$(awk '/^VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo "$own")
     leader=$(pgrep -f -- '--remote-debugging-pipe' | head -1 || true)
     if [ -n "$leader" ]; then
-      sum=$(ps -o rss= -g "$leader" 2>/dev/null | awk '{s += $1} END {print s + 0}')
-      [ "$sum" -gt "$browser" ] && browser=$sum
+      sum=$(for member in $(pgrep -g "$leader"); do awk '/^VmRSS/ {print $2}' "/proc/$member/status" 2>/dev/null || true; done |
+        awk '{s += $1} END {print s + 0}')
+      if [ "$sum" -gt "$browser" ]; then browser=$sum; fi
     fi
     sleep 0.05
   done

@@ -80,6 +80,9 @@ public actor ChromiumRenderer: PageRenderer {
         return renderer
     }
 
+    /// The running browser's process id (nil when none runs).
+    var browserProcessID: pid_t? { browser?.process.pid }
+
     public func render(_ url: String, fetch: @escaping PageFetch) async throws -> RenderedPage {
         let tab = await takeTab()
         defer { returnTab(tab) }
@@ -91,9 +94,9 @@ public actor ChromiumRenderer: PageRenderer {
                 return try await PageLoop(settings: settings).load(url, fetch: fetch, in: browser, context: context,
                                                                    proxy: settings.direct ? nil : proxies[tab])
             } catch {
-                // The browser crashed (or hung): start another, and try this page once more.
+                // Try the page once more; in another browser when this one ended (crashed).
                 guard attempt == 0, !closed, !Task.isCancelled else { throw error }
-                failed = browser
+                failed = browser.devTools.isClosed || browser.process.hasEnded ? browser : nil
             }
         }
         throw BrowserError.closed("unreachable")

@@ -5,6 +5,7 @@ import Synchronization
 final class PageEvents: Sendable {
     private struct State {
         var loaded = false
+        var crashed = false
         var dataByScript = false
         var notes: [String] = []
         var inFlight: Set<String> = []
@@ -19,6 +20,8 @@ final class PageEvents: Sendable {
     }
 
     var loaded: Bool { state.withLock { $0.loaded } }
+    /// The page's renderer crashed (`Inspector.targetCrashed`).
+    var crashed: Bool { state.withLock { $0.crashed } }
     var dataByScript: Bool { state.withLock { $0.dataByScript } }
     var notes: [String] { state.withLock { $0.notes } }
 
@@ -33,6 +36,8 @@ final class PageEvents: Sendable {
         switch method {
         case "Page.loadEventFired":
             state.withLock { $0.loaded = true }
+        case "Inspector.targetCrashed":
+            state.withLock { $0.crashed = true }
         case "Network.responseReceived":
             // Content by fetch/XHR cannot be loaded again from file://: the copy is then the rendered DOM.
             let type = params["type"]?.string ?? ""

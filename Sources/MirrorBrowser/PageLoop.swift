@@ -41,9 +41,10 @@ struct PageLoop: Sendable {
         let navigation = try await devTools.call("Page.navigate", ["url": .string(url)], session: session,
                                                  timeout: max(deadline - .now, .seconds(1)))
         if let error = navigation["errorText"]?.string { events.note("the browser could not load it: \(error)") }
-        var settled = await waitForLoad(events, deadline: deadline)
+        var settled = await waitForLoad(events, devTools: devTools, deadline: deadline)
         if settled { settled = await traffic.waitIdle(quiet: settings.quietTime, deadline: deadline) }
         if settled { settled = await scroll(session: session, devTools: devTools, traffic: traffic, deadline: deadline) }
+        try Self.checkAlive(devTools, events)
         if !settled {
             events.note("did not settle within \(settings.pageTimeout): saved as it was then")
             // A script in an endless loop would keep the DOM from being read.
@@ -72,16 +73,24 @@ struct PageLoop: Sendable {
         if refusals.count > 0 && traffic.requestCount > settings.maxRequestsPerPage {
             events.note("made more than \(settings.maxRequestsPerPage) requests; the rest were refused")
         }
+        try Self.checkAlive(devTools, events)
         page.requested = traffic.requested
         page.notes = events.notes
         return page
     }
 
-    private func waitForLoad(_ events: PageEvents, deadline: ContinuousClock.Instant) async -> Bool {
-        while !events.loaded {
+    /// Throws when the browser ended or the page's renderer crashed: what was read is not the
+    /// page's, and the renderer tries it again.
+    private static func checkAlive(_ devTools: DevToolsPipe, _ events: PageEvents) throws {
+        if devTools.isClosed { throw BrowserError.closed("the browser ended while the page loaded") }
+        if events.crashed { throw BrowserError.closed("the page's renderer crashed") }
+    }
+
+    private func waitForLoad(_ events: PageEvents, devTools: DevToolsPipe, deadline: ContinuousClock.Instant) async -> Bool {
+        while !events.loaded && !events.crashed && !devTools.isClosed {
             guard ContinuousClock.now < deadline, (try? await Task.sleep(for: .milliseconds(20))) != nil else { return false }
         }
-        return true
+        return events.loaded
     }
 
     /// Scrolls to the bottom, waits for idle, and again while the document grew (content loaded

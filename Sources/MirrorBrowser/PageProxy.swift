@@ -44,16 +44,28 @@ final class PageProxy: HTTPResponder {
             return .text(.forbidden, "mirror: not fetched: \(reason)\n")
         case .response(let response):
             // The whole body first: the page is not idle while a download runs.
-            guard (try? await response.body.arrival()) != nil, let body = try? response.body.collect() else {
+            guard (try? await response.body.arrival()) != nil else {
                 traffic.refused(url, "its body could not be read")
                 return .text(.badGateway, "mirror: the body of \(url) could not be read\n")
             }
             if (200..<400).contains(response.status) { loaded = url }
-            var answer = CachePolicy.storableHeaders(response.headers)
-            for name in ["content-length", "content-encoding", "transfer-encoding"] { answer.remove(name: name) }
-            answer.add(name: "Content-Length", value: String(body.count))
-            return ServerResponse(status: HTTPResponseStatus(statusCode: response.status), headers: answer,
-                                  body: body.isEmpty || request.method == .HEAD ? .empty : .bytes(ByteBuffer(bytes: body)))
+            var headers = CachePolicy.storableHeaders(response.headers)
+            for name in ["content-length", "content-encoding", "transfer-encoding"] { headers.remove(name: name) }
+            if response.body.lengthIsKnown { headers.add(name: "Content-Length", value: String(response.body.count)) }
+            return ServerResponse(status: HTTPResponseStatus(statusCode: response.status), headers: headers,
+                                  body: request.method == .HEAD ? .empty : Self.body(of: response.body))
+        }
+    }
+
+    /// A body as the server sends it: from memory, as a file the kernel sends, or in chunks.
+    private static func body(of body: ResponseBody) -> ServerResponse.Body {
+        if body.lengthIsKnown && body.count == 0 { return .empty }
+        if let bytes = body.bytesInMemory { return .bytes(ByteBuffer(bytes: bytes)) }
+        if let descriptor = body.openCheckedFile() {
+            return .file(NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor), 0..<body.count)
+        }
+        return .stream { writer in
+            for try await chunk in body.chunks() { try await writer.write(ByteBuffer(bytes: chunk)) }
         }
     }
 }
