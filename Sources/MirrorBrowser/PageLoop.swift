@@ -38,9 +38,10 @@ struct PageLoop: Sendable {
         try await devTools.call("Network.enable", session: session)
 
         var page = RenderedPage()
-        let navigation = try await devTools.call("Page.navigate", ["url": .string(url)], session: session,
-                                                 timeout: max(deadline - .now, .seconds(1)))
-        if let error = navigation["errorText"]?.string { events.note("the browser could not load it: \(error)") }
+        // A navigation that does not commit by the deadline is a page that did not settle, read as it is.
+        let navigation = try? await devTools.call("Page.navigate", ["url": .string(url)], session: session,
+                                                  timeout: max(deadline - .now, .seconds(1)))
+        if let error = navigation?["errorText"]?.string { events.note("the browser could not load it: \(error)") }
         var settled = await waitForLoad(events, devTools: devTools, deadline: deadline)
         if settled { settled = await traffic.waitIdle(quiet: settings.quietTime, deadline: deadline) }
         if settled { settled = await scroll(session: session, devTools: devTools, traffic: traffic, deadline: deadline) }

@@ -219,6 +219,9 @@ public final class Crawler: Sendable {
         if let rendered { links = browserLinks(rendered, of: url, adding: links) }
         try await discover(links, from: item)
         try journal.finished(item.url, state: .done, status: response.status, detail: path)
+        // A page loaded in the browser took a second or more: its record is committed at once,
+        // not with the next batch, so a kill does not make --resume load it again.
+        if rendered != nil { try journal.flush() }
     }
 
     /// Fetches through the cache, retrying timeouts, connection errors, 429 and 5xx with backoff.
