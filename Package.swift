@@ -224,7 +224,7 @@ let package = Package(
         .testTarget(
             name: "MirrorBrowserTests",
             dependencies: [
-                "MirrorBrowser", "MirrorCrawl", "mirror", "MirrorCache", "MirrorHTTP", "MirrorProxy", "MirrorTestSupport",
+                "MirrorBrowser", "MirrorCore", "MirrorCrawl", "mirror", "MirrorCache", "MirrorHTTP", "MirrorProxy", "MirrorSite", "MirrorTestSupport",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: settings

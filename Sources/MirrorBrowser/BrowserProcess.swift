@@ -25,6 +25,7 @@ final class BrowserProcess: Sendable {
 
     /// Starts `executable` with `arguments` (plus `--remote-debugging-pipe` and the profile).
     static func launch(executable: String, arguments: [String]) async throws -> BrowserProcess {
+        // A write to a browser that has ended must fail (EPIPE), not end mirror.
         signal(SIGPIPE, SIG_IGN)
         let profile = NSTemporaryDirectory() + "mirror-browser-" + UUID().uuidString
         do {

@@ -70,8 +70,7 @@ struct PageLoop: Sendable {
         } else {
             events.note("its DOM could not be read: the original page is saved")
         }
-        let refusals = traffic.refusals
-        if refusals.count > 0 && traffic.requestCount > settings.maxRequestsPerPage {
+        if traffic.requestCount > settings.maxRequestsPerPage {
             events.note("made more than \(settings.maxRequestsPerPage) requests; the rest were refused")
         }
         try Self.checkAlive(devTools, events)

@@ -30,7 +30,6 @@ final class PageProxy: HTTPResponder {
         let url = request.head.uri
         guard URLParts(url) != nil else { return .text(.badRequest, "mirror: not an absolute http(s) URL: \(url)\n") }
         guard traffic.begin() else {
-            traffic.refused(url, "more than \(traffic.limit) requests")
             return .text(.tooManyRequests, "mirror: this page made more than \(traffic.limit) requests\n")
         }
         var loaded: String?
@@ -40,12 +39,10 @@ final class PageProxy: HTTPResponder {
         let forwarded = CacheRequest(url: url, method: request.method, headers: headers, body: request.body.map { Array(buffer: $0) })
         switch await traffic.fetch(forwarded) {
         case .refused(let reason):
-            traffic.refused(url, reason)
             return .text(.forbidden, "mirror: not fetched: \(reason)\n")
         case .response(let response):
             // The whole body first: the page is not idle while a download runs.
             guard (try? await response.body.arrival()) != nil else {
-                traffic.refused(url, "its body could not be read")
                 return .text(.badGateway, "mirror: the body of \(url) could not be read\n")
             }
             if (200..<400).contains(response.status) { loaded = url }

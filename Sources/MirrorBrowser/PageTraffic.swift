@@ -11,8 +11,6 @@ final class PageTraffic: Sendable {
         var requested: [String] = []
         var seen: Set<String> = []
         var count = 0
-        var refusedCount = 0
-        var firstRefusals: [String] = []
     }
 
     /// The most requests one page may make; later ones are refused (an endless stream of requests).
@@ -45,17 +43,8 @@ final class PageTraffic: Sendable {
         }
     }
 
-    /// Notes a request the crawl refused (out of scope, robots.txt), keeping the first few.
-    func refused(_ url: String, _ reason: String) {
-        state.withLock { state in
-            state.refusedCount += 1
-            if state.firstRefusals.count < 5 { state.firstRefusals.append("\(url) (\(reason))") }
-        }
-    }
-
     var requested: [String] { state.withLock { $0.requested } }
     var requestCount: Int { state.withLock { $0.count } }
-    var refusals: (count: Int, first: [String]) { state.withLock { ($0.refusedCount, $0.firstRefusals) } }
 
     /// Waits until no request has been in flight for `quiet`; false when `deadline` came first.
     func waitIdle(quiet: Duration, deadline: ContinuousClock.Instant) async -> Bool {

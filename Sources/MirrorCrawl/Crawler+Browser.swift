@@ -29,17 +29,24 @@ extension Crawler {
     }
 
     /// One request the page makes in the browser, as a requisite of the page: scope, robots.txt,
-    /// politeness and the cache apply as to any other.
+    /// politeness and the cache apply as to any other, and a URL refused is counted in the
+    /// report's skips once, as a link would be.
     func browserFetch(_ original: CacheRequest, for page: CrawlItem) async -> PageFetchResult {
         guard let parts = URLParts(original.url), let url = scope.resolve(original.url, against: parts) else {
             return .refused("not an http(s) URL")
         }
-        if let reason = scope.check(parts, normalized: url, role: .requisite, depth: page.depth) { return .refused(reason.rawValue) }
-        if configuration.obeyRobots {
+        var refusal = scope.check(parts, normalized: url, role: .requisite, depth: page.depth)
+        if refusal == nil && configuration.obeyRobots {
             let verdict = await robots.rules(for: parts, send: send)
             await frontier.robotsKnown(Frontier.host(of: url), crawlDelay: verdict.rules.crawlDelay)
             if let problem = verdict.problem { return .refused("robots.txt \(problem)") }
-            if !verdict.rules.allows(String(url.dropFirst(parts.origin.count))) { return .refused(SkipReason.robots.rawValue) }
+            if !verdict.rules.allows(String(url.dropFirst(parts.origin.count))) { refusal = .robots }
+        }
+        if let refusal {
+            if await frontier.markSeen([url]) == [true] {
+                recordSkip(CrawlItem(url: url, depth: page.depth, role: .requisite, hops: 0, referrer: page.url), refusal)
+            }
+            return .refused(refusal.rawValue)
         }
         var request = original
         request.url = url

@@ -392,7 +392,7 @@ public final class Crawler: Sendable {
         try journal.finished(item.url, state: .skipped, status: nil, detail: reason.rawValue)
     }
 
-    private func recordSkip(_ item: CrawlItem, _ reason: SkipReason) {
+    func recordSkip(_ item: CrawlItem, _ reason: SkipReason) {
         report.withLock { report in
             report.skipped[reason.rawValue, default: 0] += 1
             if report.skippedExamples.count(where: { $0.reason == reason.rawValue }) < 20 {

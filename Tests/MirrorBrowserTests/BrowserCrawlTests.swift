@@ -1,9 +1,11 @@
 import Foundation
 import MirrorBrowser
 import MirrorCache
+import MirrorCore
 import MirrorCrawl
 import MirrorHTTP
 import MirrorProxy
+import MirrorSite
 import MirrorTestSupport
 import NIOHTTP1
 import Testing
@@ -43,6 +45,9 @@ struct BrowserCrawlTests {
         for path in Self.scriptOnly {
             #expect(try store.entry(for: origin.url("/" + path), request: HTTPHeaders()) != nil, "\(path) is not in the cache")
         }
+        // Chromium's own background traffic (update checks and the like) reached neither the cache nor the network.
+        let strangers = try store.allEntries().map(\.url).filter { !$0.hasPrefix(origin.baseURL + "/") }
+        #expect(strangers.isEmpty, "cached from elsewhere: \(strangers)")
         let repeated = Dictionary(grouping: origin.requests.map(\.path), by: { $0 }).filter { $0.value.count > 1 }.keys
         #expect(repeated.isEmpty, "requested more than once: \(repeated.sorted())")
 
@@ -52,6 +57,9 @@ struct BrowserCrawlTests {
         #expect(home.contains("<script src=\"app.js\"></script>") && !home.contains("built.html"))
         let data = try String(contentsOfFile: folder + "data.html", encoding: .utf8)
         #expect(data.hasPrefix("<!DOCTYPE html>") && data.contains("Item one") && data.contains("text/x-mirror-inert"))
+
+        let links = try OfflineLinkChecker(folder: harness.root + "/out", origin: origin.baseURL, exampleLimit: 20).check()
+        #expect(links.broken == 0 && links.local >= 8, "\(links)")
 
         // Each page looks offline as it did online: text, images loaded, style applied.
         let viewer = try await PageViewer.start()
@@ -115,7 +123,7 @@ struct BrowserCrawlTests {
     /// crawl goes on to the pages after them, and the report says what each did.
     @Test func hostilePagesAreBoundedAndReported() async throws {
         let origin = try await TestOrigin.start()
-        let pages = ["loop", "dialogs", "away", "popup", "download", "flood", "never"]
+        let pages = ["loop", "dialogs", "away", "popup", "download", "flood", "never", "excluded"]
         origin.route("/") { _ in
             .html(pages.map { "<a href=\"\($0).html\">\($0)</a>" }.joined(separator: " "))
         }
@@ -132,6 +140,9 @@ struct BrowserCrawlTests {
         }
         origin.route("/flood.html") { _ in .html("<script>let i = 0; setInterval(() => fetch('flood.json?' + i++), 2)</script>") }
         origin.route("/flood.json") { _ in .content("{}", type: "application/json") }
+        // What a page's script asks for obeys the crawl's rules: --exclude keeps this from the network.
+        origin.route("/excluded.html") { _ in .html("<script>fetch('secret.json'); fetch('secret.json?again')</script>") }
+        origin.route("/secret.json") { _ in .content("{}", type: "application/json") }
         origin.route("/never.html") { _ in .html("<p>never</p><img src=\"hang.png\">") }
         origin.route("/hang.png") { _ in
             var response = TestResponse.status(404)
@@ -146,7 +157,13 @@ struct BrowserCrawlTests {
         let renderer = try await BrowserTesting.renderer(pageTimeout: .seconds(4), maxRequestsPerPage: 100)
         let started = ContinuousClock.now
         let outcome: Result<CrawlReport, any Error>
-        do { outcome = .success(try await harness.crawl([origin.url("/")], renderer: renderer) { $0.concurrency = 2 }) } catch {
+        let secret = try URLPattern("secret")
+        do {
+            outcome = .success(try await harness.crawl([origin.url("/")], renderer: renderer) {
+                $0.concurrency = 2
+                $0.exclude = [secret]
+            })
+        } catch {
             outcome = .failure(error)
         }
         let seconds = (ContinuousClock.now - started).components.seconds
@@ -169,5 +186,7 @@ struct BrowserCrawlTests {
                     "\(page).html was not saved")
         }
         #expect(origin.requests(path: "/flood.json").count <= 100)
+        #expect(origin.requests(path: "/secret.json").isEmpty)
+        #expect(report.skipped[SkipReason.excluded.rawValue] == 2, "\(report.skipped)")
     }
 }

@@ -95,8 +95,9 @@ enum BrowserTesting {
         }
     }
 
-    /// A renderer for crawls, with a short page timeout.
-    static func renderer(pageTimeout: Duration = .seconds(15), maxRequestsPerPage: Int = 2000) async throws -> ChromiumRenderer {
+    /// A renderer for crawls. Its page timeout is long by default: the whole test run shares two
+    /// cores, and a starved Chromium takes seconds for what takes it 100 ms alone.
+    static func renderer(pageTimeout: Duration = .seconds(60), maxRequestsPerPage: Int = 2000) async throws -> ChromiumRenderer {
         var settings = ChromiumRenderer.Settings(executable: try executable())
         settings.pageTimeout = pageTimeout
         settings.maxRequestsPerPage = maxRequestsPerPage
