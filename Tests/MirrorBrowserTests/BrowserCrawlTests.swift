@@ -119,6 +119,55 @@ struct BrowserCrawlTests {
         }
     }
 
+    /// What a page's scripts ask for keeps the crawl's politeness: `--per-host` (the crawl's
+    /// transport opens no more connections to a host), and `--delay` (one request in flight to
+    /// the host, each starting a delay after the one before).
+    @Test(arguments: [(perHost: 2, delay: nil), (perHost: 4, delay: 0.1)] as [(perHost: Int, delay: Double?)])
+    func politenessHoldsForWhatThePageAsksFor(perHost: Int, delay: Double?) async throws {
+        let origin = try await TestOrigin.start()
+        let images = (1...10).map { "img\($0).png" }
+        origin.route("/") { _ in
+            .html("<p>gallery</p><script>\(images.map { "document.write('<img src=\"\($0)\">');" }.joined())</script>")
+        }
+        for image in images {
+            origin.route("/" + image) { _ in
+                var response = TestResponse(headers: ["Content-Type": "image/png"], body: Array(repeating: 1, count: 64))
+                response.delay = .milliseconds(200)
+                return response
+            }
+        }
+        let transport = AsyncHTTPClientTransport(connectionsPerHost: perHost)
+        let harness = CrawlHarness(transport: transport)
+        defer { try? FileManager.default.removeItem(atPath: harness.root) }
+        let renderer = try await BrowserTesting.renderer()
+        let outcome: Result<CrawlReport, any Error>
+        do {
+            outcome = .success(try await harness.crawl([origin.url("/")], renderer: renderer) {
+                $0.perHost = perHost
+                $0.delay = delay
+                $0.obeyRobots = false
+            })
+        } catch {
+            outcome = .failure(error)
+        }
+        await renderer.close()
+        try await origin.shutdown()
+        try await transport.shutdown()
+        let report = try outcome.get()
+        #expect(report.failures.isEmpty && report.browserNotes.isEmpty, "\(report.failures) \(report.browserNotes)")
+        for image in images { #expect(harness.fileExists("out", "\(origin.host)_\(origin.port)/\(image)")) }
+        let requests = origin.requests.filter { $0.path.hasSuffix(".png") }
+        #expect(requests.count == images.count, "\(requests.map(\.uri))")
+        if let delay {
+            #expect(origin.peakRequestsInFlight == 1)
+            let starts = origin.requests.map(\.time).sorted()
+            let gaps = zip(starts, starts.dropFirst()).map { $1.timeIntervalSince($0) }
+            #expect(gaps.allSatisfy { $0 >= delay * 0.95 }, "\(gaps)")
+        } else {
+            #expect(origin.peakRequestsInFlight <= perHost && origin.peakRequestsInFlight > 1, "\(origin.peakRequestsInFlight)")
+        }
+    }
+
     /// Pages that would hang a naive driver: each is bounded by the page timeout or answered, the
     /// crawl goes on to the pages after them, and the report says what each did.
     @Test func hostilePagesAreBoundedAndReported() async throws {

@@ -8,7 +8,7 @@ import Testing
 struct BrowserProcessTests {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("browser-\(UUID().uuidString)").path
 
-    @Test(arguments: [SIGKILL, SIGTERM])
+    @Test(arguments: [SIGKILL, SIGTERM, SIGINT])
     func endingMirrorEndsItsBrowser(signal: Int32) async throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         _ = try BrowserTesting.executable()
