@@ -22,18 +22,29 @@ struct PageLoop: Sendable {
         let created = try await devTools.call("Target.createTarget", ["url": "about:blank", "browserContextId": .string(context)])
         guard let target = created["targetId"]?.string else { throw BrowserError.protocolError("no target id") }
         browser.route(target: target, to: events)
-        defer {
-            browser.route(target: target, to: nil)
-            Task { _ = try? await devTools.call("Target.closeTarget", ["targetId": .string(target)], timeout: .seconds(5)) }
-        }
-        let attached = try await devTools.call("Target.attachToTarget", ["targetId": .string(target), "flatten": true])
-        guard let session = attached["sessionId"]?.string else { throw BrowserError.protocolError("no session id") }
-        devTools.listen(session: session) { method, params in
-            events.take(method, params) {
-                Task { _ = try? await devTools.call("Page.handleJavaScriptDialog", ["accept": true], session: session, timeout: .seconds(5)) }
+        let result: Result<RenderedPage, any Error>
+        do {
+            let attached = try await devTools.call("Target.attachToTarget", ["targetId": .string(target), "flatten": true])
+            guard let session = attached["sessionId"]?.string else { throw BrowserError.protocolError("no session id") }
+            devTools.listen(session: session) { method, params in
+                events.take(method, params) {
+                    Task { _ = try? await devTools.call("Page.handleJavaScriptDialog", ["accept": true], session: session, timeout: .seconds(5)) }
+                }
             }
+            defer { devTools.stopListening(session: session) }
+            result = .success(try await settleAndRead(url, session: session, devTools: devTools, traffic: traffic, events: events,
+                                                      deadline: deadline))
+        } catch {
+            result = .failure(error)
         }
-        defer { devTools.stopListening(session: session) }
+        // Closed before the tab's next page starts: a page's late requests must not count as the next one's.
+        browser.route(target: target, to: nil)
+        _ = try? await devTools.call("Target.closeTarget", ["targetId": .string(target)], timeout: .seconds(5))
+        return try result.get()
+    }
+
+    private func settleAndRead(_ url: String, session: String, devTools: DevToolsPipe, traffic: PageTraffic, events: PageEvents,
+                               deadline: ContinuousClock.Instant) async throws -> RenderedPage {
         try await devTools.call("Page.enable", session: session)
         try await devTools.call("Network.enable", session: session)
 
