@@ -68,7 +68,7 @@ struct CrawlCommand: AsyncParsableCommand {
     @Flag(help: "Load every page in headless Chromium, so what its scripts build and load is saved too.") var browser = false
     @Option(help: ArgumentHelp("The browser for --browser (default: $MIRROR_BROWSER, else chromium on PATH).", valueName: "FILE"))
     var browserPath: String?
-    @Option(help: "Pages loaded in the browser at once (--browser).") var browserTabs: Int = 2
+    @Option(help: ArgumentHelp("Pages loaded in the browser at once (--browser).", valueName: "N")) var browserTabs: Int = 2
     @Option(help: ArgumentHelp("The most a page may take to load and settle in the browser (--browser).", valueName: "DURATION"))
     var pageTimeout = TimeSpan(seconds: 30)
     @Flag(name: [.short, .long], help: "Print nothing but errors.") var quiet = false

@@ -24,12 +24,14 @@ final class PageViewer: Sendable {
         self.process = process
     }
 
-    /// Starts Chromium; a missing browser fails the test saying how to install it.
-    static func start() async throws -> PageViewer {
+    /// Starts Chromium, sending every request to `proxy` when one is given; a missing browser
+    /// fails the test saying how to install it.
+    static func start(proxy: String? = nil) async throws -> PageViewer {
         let executable = try BrowserTesting.executable()
         var arguments = ["--headless", "--no-first-run", "--disable-background-networking", "--disable-component-update",
                          "--window-size=1280,800", "--allow-file-access-from-files"]
         if getuid() == 0 { arguments.append("--no-sandbox") }
+        if let proxy { arguments += ["--proxy-server=\(proxy)", "--proxy-bypass-list=<-loopback>"] }
         return PageViewer(process: try await BrowserProcess.launch(executable: executable, arguments: arguments))
     }
 

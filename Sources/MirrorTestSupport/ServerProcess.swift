@@ -1,23 +1,22 @@
-import Foundation
-import MirrorTestSupport
+public import Foundation
 
-/// A running `mirror serve` or `mirror proxy`, its output going to a file.
-final class ServerProcess {
-    let process: Subprocess
-    let log: String
-    private(set) var port = 0
+/// A running `mirror serve` or `mirror proxy` (the built executable), its output going to a file.
+public final class ServerProcess {
+    public let process: Subprocess
+    public let log: String
+    public private(set) var port = 0
 
-    init(_ command: String, _ arguments: [String], log: String,
+    public init(_ command: String, _ arguments: [String], log: String,
          environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         self.log = log
-        process = try Subprocess(MirrorProcess.executable.path, [command] + arguments + ["--port", "0"],
+        process = try Subprocess(BuiltProducts.executable("mirror").path, [command] + arguments + ["--port", "0"],
                                  environment: environment, stdout: .file(log), stderr: .sameAsOutput)
     }
 
-    var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+    public var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
     /// Waits for the line that ends with the URL to use and reads the port from it.
-    func waitForURL() async throws -> String {
+    public func waitForURL() async throws -> String {
         for _ in 0..<1200 where process.isRunning {
             if let line = output.split(separator: "\n").first(where: { $0.hasSuffix("(Ctrl-C to stop)") }),
                let url = line.split(separator: " ").last(where: { $0.hasPrefix("http://") }) {
@@ -30,7 +29,7 @@ final class ServerProcess {
     }
 
     /// Sends `GET target` with the given extra header lines and reads the response.
-    func get(_ target: String, headers: [String] = []) async throws -> RawHTTPResponse {
+    public func get(_ target: String, headers: [String] = []) async throws -> RawHTTPResponse {
         let port = self.port
         let head = (["GET \(target) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close"] + headers).joined(separator: "\r\n")
         return try await RawHTTPConnection.run {
@@ -40,7 +39,7 @@ final class ServerProcess {
         }
     }
 
-    func interruptAndWait() async throws -> Int32 {
+    public func interruptAndWait() async throws -> Int32 {
         process.signal(SIGINT)
         for _ in 0..<1200 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
         process.signal(SIGKILL)
