@@ -92,6 +92,9 @@ let package = Package(
             swiftSettings: settings
         ),
 
+        // `mirror search`: a full-text index (SQLite FTS5) of a mirrored folder's pages.
+        .target(name: "MirrorSearch", dependencies: ["MirrorCore", "MirrorSQLite", "MirrorHTML", "MirrorSite"], swiftSettings: settings),
+
         // Offline bundles: pax tar + gzip, safe extraction, reloading a cache.
         .target(
             name: "MirrorBundle",
@@ -148,7 +151,7 @@ let package = Package(
             name: "MirrorCLI",
             dependencies: [
                 "CHeap", "MirrorCache", "MirrorHTTP", "MirrorCrawl", "MirrorSite", "MirrorBundle", "MirrorArchive", "MirrorHTML",
-                "MirrorCompression", "MirrorServe", "MirrorProxy", "MirrorSQLite", "MirrorBrowser",
+                "MirrorCompression", "MirrorServe", "MirrorProxy", "MirrorSQLite", "MirrorBrowser", "MirrorSearch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -227,6 +230,11 @@ let package = Package(
                 "MirrorBrowser", "MirrorCore", "MirrorCrawl", "mirror", "MirrorCache", "MirrorHTTP", "MirrorProxy", "MirrorSite", "MirrorTestSupport",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "MirrorSearchTests",
+            dependencies: ["MirrorSearch", "MirrorHTML", "MirrorCrawl", "mirror", "MirrorTestSupport"],
             swiftSettings: settings
         ),
         .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore"], swiftSettings: settings),

@@ -27,7 +27,7 @@ public struct MirrorCommand: AsyncParsableCommand {
         version: "mirror \(version) (libxml2 \(LibXML2.version), zlib \(Zlib.version), SQLite \(SQLiteDatabase.libraryVersion))",
         subcommands: [
             CrawlCommand.self, CheckCommand.self, PackCommand.self, UnpackCommand.self, ServeCommand.self,
-            ProxyCommand.self, CacheCommand.self, ExportCommand.self,
+            ProxyCommand.self, CacheCommand.self, ExportCommand.self, SearchCommand.self,
         ]
     )
 

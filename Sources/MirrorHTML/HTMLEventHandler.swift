@@ -1,7 +1,18 @@
 /// Receives the start tags libxml2's HTML parser finds (through `HTMLSAXParser`), in document
 /// order, as bytes that are valid only during each call — no String is made for what nobody
-/// reads. Element and attribute names are lower-cased. (End tags and text are not reported:
-/// the locator reads `<style>` text from the original bytes.)
+/// reads. Element and attribute names are lower-cased. End tags and text (UTF-8) are reported
+/// only to a handler that asks for them (`wantsText`): the link locator does not, and reads
+/// `<style>` text from the original bytes.
 protocol HTMLEventHandler: AnyObject {
     func startElement(_ name: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes])
+    /// Whether `endElement` and `characters` are called: a callback per text run costs a parse.
+    var wantsText: Bool { get }
+    func endElement(_ name: UnsafeBufferPointer<UInt8>)
+    func characters(_ text: UnsafeBufferPointer<UInt8>)
+}
+
+extension HTMLEventHandler {
+    var wantsText: Bool { false }
+    func endElement(_ name: UnsafeBufferPointer<UInt8>) {}
+    func characters(_ text: UnsafeBufferPointer<UInt8>) {}
 }

@@ -25,7 +25,7 @@ enum HTMLSAXParser {
         _ = initialized
         guard let start = document.baseAddress, document.count > 0, document.count <= Int(Int32.max) else { return }
         let session = Session(handler: handler)
-        var sax = saxHandler()
+        var sax = saxHandler(text: handler.wantsText)
         start.withMemoryRebound(to: CChar.self, capacity: document.count) { bytes in
             guard let context = htmlCreateMemoryParserCtxt(bytes, Int32(document.count)) else { return }
             defer { htmlFreeParserCtxt(context) }
@@ -86,9 +86,9 @@ enum HTMLSAXParser {
         }
     }
 
-    /// The SAX callbacks: start tags only (no callback per text run or end tag); errors silenced
+    /// The SAX callbacks: start tags, and end tags and text runs when `text`; errors silenced
     /// (it recovers).
-    private static func saxHandler() -> htmlSAXHandler {
+    private static func saxHandler(text: Bool) -> htmlSAXHandler {
         var sax = htmlSAXHandler()
         // Without the SAX2 magic, libxml2 does not take `serror` from this table.
         sax.initialized = XML_SAX2_MAGIC
@@ -106,6 +106,21 @@ enum HTMLSAXParser {
                     }
                 }
                 session.handler.startElement(HTMLSAXParser.bytes(name), attributes: session.attributes)
+            }
+        }
+        if text {
+            sax.endElement = { userData, name in
+                guard let name else { return }
+                Session.with(userData) { $0.handler.endElement(HTMLSAXParser.bytes(name)) }
+            }
+            sax.characters = { userData, characters, length in
+                guard let characters, length > 0 else { return }
+                Session.with(userData) { $0.handler.characters(UnsafeBufferPointer(start: characters, count: Int(length))) }
+            }
+            // libxml2 reports the text of <script> and <style> as CDATA blocks.
+            sax.cdataBlock = { userData, characters, length in
+                guard let characters, length > 0 else { return }
+                Session.with(userData) { $0.handler.characters(UnsafeBufferPointer(start: characters, count: Int(length))) }
             }
         }
         sax.serror = { _, _ in }

@@ -106,3 +106,7 @@ enum BrowserTesting {
         return try await ChromiumRenderer.start(settings)
     }
 }
+
+/// Every suite that starts a browser, one test at a time: a Chromium takes a core and more than
+/// a gigabyte, and the rest of the run shares the machine with it.
+@Suite(.serialized) enum BrowserSuites {}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import MirrorSearch
+
+/// `mirror search`: the pages of a mirrored folder that match a query, best first.
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search the pages of a mirrored folder.",
+        discussion: """
+            The folder's full-text index (.mirror/search.sqlite) is built on first use and brought \
+            up to date with the folder after a re-crawl (only changed pages are read again). \
+            Results are ranked by relevance (bm25), a hit in a page's title or headings counting \
+            more than one in its text. Words match in any order; "a phrase" matches as written; \
+            walk* matches words that begin so; AND, OR, NOT and parentheses combine them.
+
+            Examples:
+              mirror search docs 'os.walk'
+              mirror search docs '"list comprehension"' --limit 3
+              mirror search docs 'walk* NOT path' --json
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The mirrored folder.", valueName: "DIR")) var directory: String
+    @Argument(help: "What to look for.") var query: String
+    @Option(help: "How many results to show.") var limit = 10
+    @Flag(help: "Print the results as JSON.") var json = false
+
+    func validate() throws {
+        guard limit > 0 else { throw ValidationError("--limit must be 1 or more") }
+    }
+
+    /// One result as `--json` prints it; hits in the snippet are between `<mark>` and `</mark>`,
+    /// the rest HTML-escaped.
+    struct Found: Encodable {
+        let rank: Int
+        let title: String
+        let path: String
+        let url: String
+        let snippet: String
+    }
+
+    func run() throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder) else {
+            throw CommandFailure("no such folder: \(directory)", status: .io)
+        }
+        guard isFolder.boolValue else {
+            throw CommandFailure("searching a bundle is not available yet: unpack it first (mirror unpack \(directory) -o DIR)",
+                                 status: .notAvailable)
+        }
+        let results: [SearchIndex.Result]
+        do {
+            let parsed = try SearchQuery(query)
+            results = try SearchIndex.open(folder: directory).search(parsed, limit: limit)
+        } catch SearchError.badQuery(let message) {
+            throw CommandFailure("not a search query: \(message)", status: .usage)
+        } catch {
+            throw CommandFailure("\(error)", status: .io)
+        }
+        if json {
+            try Output.json(results.enumerated().map { index, result in
+                Found(rank: index + 1, title: result.title, path: result.path, url: result.url,
+                      snippet: result.snippet(open: "<mark>", close: "</mark>", escape: Self.escapeHTML))
+            })
+            return
+        }
+        if results.isEmpty { return Output.line("no page matches \(query)") }
+        for (index, result) in results.enumerated() {
+            Output.line("\(index + 1). \(result.title)\n   \(result.path)  (\(result.url))\n   \(result.snippet(open: "[", close: "]"))")
+        }
+    }
+
+    static func escapeHTML(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// A reader's query made into an FTS5 query: words and "quoted phrases" match as phrases of the
+/// index's tokens (so `os.walk` or `C++` is no syntax error), a trailing `*` makes a prefix
+/// (`walk*`), `AND`, `OR`, `NOT` and parentheses keep their meaning. What FTS5 would refuse
+/// (an unclosed quote or parenthesis, an operator with nothing to join) is refused here, in words.
+public struct SearchQuery: Sendable, Equatable {
+    /// The query in FTS5's syntax.
+    public let expression: String
+
+    public init(_ text: String) throws(SearchError) {
+        var parts: [String] = []
+        var expectsOperand = true
+        var depth = 0
+        var index = text.startIndex
+        func operand(_ phrase: String, prefix: Bool) {
+            if !expectsOperand { parts.append("AND") }
+            parts.append("\"" + phrase.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix ? "*" : ""))
+            expectsOperand = false
+        }
+        while index < text.endIndex {
+            let character = text[index]
+            if character.isWhitespace {
+                index = text.index(after: index)
+            } else if character == "\"" {
+                guard let close = text[text.index(after: index)...].firstIndex(of: "\"") else {
+                    throw SearchError.badQuery("a quote is not closed: \(text)")
+                }
+                var after = text.index(after: close)
+                let prefix = after < text.endIndex && text[after] == "*"
+                if prefix { after = text.index(after: after) }
+                let phrase = String(text[text.index(after: index)..<close])
+                if !phrase.trimmingCharacters(in: .whitespaces).isEmpty { operand(phrase, prefix: prefix) }
+                index = after
+            } else if character == "(" {
+                if !expectsOperand { parts.append("AND") }
+                parts.append("(")
+                depth += 1
+                expectsOperand = true
+                index = text.index(after: index)
+            } else if character == ")" {
+                guard depth > 0 else { throw SearchError.badQuery("a parenthesis is closed that was not opened: \(text)") }
+                guard !expectsOperand else { throw SearchError.badQuery("nothing to search for before ')': \(text)") }
+                parts.append(")")
+                depth -= 1
+                index = text.index(after: index)
+            } else {
+                let end = text[index...].firstIndex { $0.isWhitespace || $0 == "\"" || $0 == "(" || $0 == ")" } ?? text.endIndex
+                let word = String(text[index..<end])
+                index = end
+                if ["AND", "OR", "NOT"].contains(word) {
+                    guard !expectsOperand else { throw SearchError.badQuery("\(word) needs words on both sides: \(text)") }
+                    parts.append(word)
+                    expectsOperand = true
+                } else {
+                    let prefix = word.count > 1 && word.hasSuffix("*")
+                    let stem = prefix ? String(word.dropLast()) : word
+                    // A word of punctuation alone has no token to look for.
+                    if stem.contains(where: { $0.isLetter || $0.isNumber }) { operand(stem, prefix: prefix) }
+                }
+            }
+        }
+        guard depth == 0 else { throw SearchError.badQuery("a parenthesis is not closed: \(text)") }
+        if parts.last.map({ ["AND", "OR", "NOT"].contains($0) }) == true {
+            throw SearchError.badQuery("\(parts.last!) needs words on both sides: \(text)")
+        }
+        guard parts.contains(where: { $0.hasPrefix("\"") }) else { throw SearchError.badQuery("nothing to search for: \(text)") }
+        expression = parts.joined(separator: " ")
+    }
+}
