@@ -63,6 +63,21 @@ struct SearchIndexTests {
         try await origin.shutdown()
     }
 
+    @Test func aCrawlBuildsTheIndexUnlessToldNot() async throws {
+        let origin = try await Self.origin(version: Version())
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("search-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let mirror = BuiltProducts.executable("mirror")
+        for (name, extra) in [("indexed", [String]()), ("plain", ["--no-index"])] {
+            let crawl = try await ChildProcess.run(mirror, ["crawl", origin.url("/"), "-o", "\(root)/\(name)", "--cache", root + "/cache"] + extra)
+            #expect(crawl.status == 0, "\(crawl.stderr)")
+        }
+        try await origin.shutdown()
+        #expect(FileManager.default.fileExists(atPath: root + "/indexed/" + SearchIndex.path))
+        #expect(!FileManager.default.fileExists(atPath: root + "/plain/" + SearchIndex.path))
+        #expect(try SearchIndex.open(folder: root + "/indexed").pageCount() == 4)
+    }
+
     @Test func theCommandPrintsResultsAndSaysWhatIsWrong() async throws {
         let origin = try await Self.origin(version: Version())
         let harness = CrawlHarness()
