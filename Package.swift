@@ -110,7 +110,7 @@ let package = Package(
         .target(
             name: "MirrorServe",
             dependencies: [
-                "CBeneath", "MirrorCore", "MirrorSite", "MirrorBundle",
+                "CBeneath", "MirrorCore", "MirrorSite", "MirrorBundle", "MirrorSearch",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

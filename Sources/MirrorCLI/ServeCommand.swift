@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MirrorBundle
+import MirrorSearch
 import MirrorServe
 
 /// `mirror serve`: serve a mirrored folder or bundle over HTTP, offline.
@@ -43,7 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
         if !quiet { log = { @Sendable line in Output.line(line.description) } }
         do {
             server = try await HTTPServer.start(ServerConfiguration(host: host, port: port),
-                                                responder: SiteResponder(files: files), log: log)
+                                                responder: SiteResponder(files: files, searchIndex: searchIndex()), log: log)
         } catch {
             throw CommandFailure("cannot listen on \(host):\(port): \(error); pick another --port or --host", status: .io)
         }
@@ -52,6 +53,17 @@ struct ServeCommand: AsyncParsableCommand {
         let interrupt = InterruptHandler(notice: "stopping") { Task { await server.shutdown() } }
         await server.wait()
         interrupt.cancel()
+    }
+
+    /// The folder's search index, built or brought up to date first; nil for a bundle (its
+    /// search page says so) or a folder whose index cannot be written (said on stderr).
+    func searchIndex() -> SearchIndex? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+        do { return try SearchIndex.open(folder: source) } catch {
+            Output.log("the search page is off: \(error)")
+            return nil
+        }
     }
 
     /// A folder or a bundle, opened; a clear error and exit code otherwise.

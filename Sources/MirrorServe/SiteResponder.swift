@@ -1,4 +1,5 @@
 import MirrorCore
+public import MirrorSearch
 import NIOConcurrencyHelpers
 public import MirrorSite
 import NIOCore
@@ -17,9 +18,14 @@ public struct SiteResponder: HTTPResponder {
     private let memo = NIOLockedValueBox<[MemoKey: Known]>([:])
     private static let memoCount = 4096
 
-    public init(files: any SiteFiles) {
+    private let search: SearchPage
+
+    /// - Parameter searchIndex: the mirror's search index, for the search page (nil: the page
+    ///   says there is none).
+    public init(files: any SiteFiles, searchIndex: sending SearchIndex? = nil) {
         self.files = files
         routes = SiteRoutes(manifest: files.manifest)
+        search = SearchPage(index: searchIndex)
     }
 
     public func respondImmediately(to request: ServerRequest) -> ServerResponse? {
@@ -69,6 +75,11 @@ public struct SiteResponder: HTTPResponder {
             var response = ServerResponse.text(.methodNotAllowed, "A mirror answers GET and HEAD only.\n")
             response.headers.add(name: "Allow", value: "GET, HEAD")
             return .answered(response)
+        }
+        let target = Substring(request.head.uri)
+        if target.prefix(while: { $0 != "?" && $0 != "#" }) == SearchPage.path, !routes.hasHost("search") {
+            let query = target.firstIndex(of: "?").map { target[target.index(after: $0)...] }
+            return .answered(search.respond(query: query, served: routes.served))
         }
         let known = known(request)
         if let facts = known.facts { return file(facts, request: request) }

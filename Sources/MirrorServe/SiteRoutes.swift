@@ -152,8 +152,11 @@ public struct SiteRoutes: Sendable {
         return nil
     }
 
+    /// Whether `authority` is one of the crawled hosts (whose pages are under `/_/authority/`).
+    func hasHost(_ authority: String) -> Bool { schemes[authority] != nil }
+
     /// Where this server answers for `url`: its path on the start's host, else under `/_/`.
-    private func served(_ url: String) -> String {
+    func served(_ url: String) -> String {
         guard let parts = URLParts(url) else { return "/" }
         let normalized = parts.normalized
         let pathAndQuery = String(normalized.dropFirst(parts.origin.count))

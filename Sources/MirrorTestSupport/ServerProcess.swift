@@ -30,7 +30,11 @@ public final class ServerProcess {
 
     /// Sends `GET target` with the given extra header lines and reads the response.
     public func get(_ target: String, headers: [String] = []) async throws -> RawHTTPResponse {
-        let port = self.port
+        try await Self.get(target, port: port, headers: headers)
+    }
+
+    /// Sends `GET target` to the server on `port` with the given extra header lines and reads the response.
+    public static func get(_ target: String, port: Int, headers: [String] = []) async throws -> RawHTTPResponse {
         let head = (["GET \(target) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close"] + headers).joined(separator: "\r\n")
         return try await RawHTTPConnection.run {
             let connection = try RawHTTPConnection(port: port)

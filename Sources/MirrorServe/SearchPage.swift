@@ -1,0 +1,89 @@
+import Foundation
+import MirrorSearch
+import NIOHTTP1
+import Synchronization
+
+/// `mirror serve`'s search page, `/_/search?q=QUERY[&page=N]`: the folder's index (`SearchIndex`)
+/// asked, ten results a page, each a link into the served copy with its snippet, hits in `<mark>`;
+/// plain HTML, no script, every piece of text escaped.
+final class SearchPage: Sendable {
+    static let path = "/_/search"
+    static let pageSize = 10
+    /// One SQLite connection, one query at a time: a query takes milliseconds.
+    private let index: Mutex<SearchIndex?>
+
+    init(index: sending SearchIndex?) {
+        self.index = Mutex(index)
+    }
+
+    /// The page for `query` (the request's query string, undecoded).
+    func respond(query: Substring?, served: (String) -> String) -> ServerResponse {
+        let parameters = Self.parameters(query)
+        let text = parameters["q"] ?? ""
+        let page = max(1, parameters["page"].flatMap(Int.init) ?? 1)
+        var body = ""
+        var status = HTTPResponseStatus.ok
+        if text.trimmingCharacters(in: .whitespaces).isEmpty {
+            body = "<p>Type words to look for in this mirror's pages.</p>"
+        } else {
+            do {
+                let parsed = try SearchQuery(text)
+                let results = try index.withLock { index throws(SearchError) -> [SearchIndex.Result] in
+                    guard let index else { throw SearchError.unusable("This mirror has no search index (a bundle is searched once unpacked).") }
+                    return try index.search(parsed, limit: Self.pageSize + 1, offset: (page - 1) * Self.pageSize)
+                }
+                body = Self.list(results.prefix(Self.pageSize), text: text, page: page, more: results.count > Self.pageSize, served: served)
+            } catch SearchError.badQuery(let message) {
+                status = .badRequest
+                body = "<p>Not a search query: \(HTML.escape(message))</p>"
+            } catch {
+                status = .notFound
+                body = "<p>\(HTML.escape("\(error)"))</p>"
+            }
+        }
+        let title = text.isEmpty ? "Search" : "Search: \(HTML.escape(text))"
+        let html = """
+            <!DOCTYPE html>
+            <html><head><meta charset="utf-8"><title>\(title)</title>
+            <style>body{font-family:sans-serif;max-width:50em;margin:2em auto;padding:0 1em}li{margin:1em 0}
+            small{color:#555}mark{background:#fe6}</style></head>
+            <body><form action="\(Self.path)" method="get"><input type="search" name="q" size="40" value="\(HTML.escape(text))">
+            <button type="submit">Search</button></form>
+            \(body)
+            </body></html>
+
+            """
+        return .text(status, html, contentType: "text/html; charset=utf-8")
+    }
+
+    private static func list(_ results: ArraySlice<SearchIndex.Result>, text: String, page: Int, more: Bool,
+                             served: (String) -> String) -> String {
+        guard !results.isEmpty else { return page == 1 ? "<p>No page matches.</p>" : "<p>No more pages match.</p>" }
+        var html = "<ol start=\"\((page - 1) * pageSize + 1)\">\n"
+        for result in results {
+            html += "<li><a href=\"\(HTML.escape(served(result.url)))\">\(HTML.escape(result.title))</a><br>"
+                + "<small>\(HTML.escape(result.url))</small><br>"
+                + result.snippet(open: "<mark>", close: "</mark>", escape: HTML.escape) + "</li>\n"
+        }
+        html += "</ol>\n"
+        let link = { (number: Int, label: String) in
+            "<a href=\"\(path)?q=\((text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))&amp;page=\(number)\">\(label)</a>"
+        }
+        var pages: [String] = []
+        if page > 1 { pages.append(link(page - 1, "Previous")) }
+        if more { pages.append(link(page + 1, "Next")) }
+        if !pages.isEmpty { html += "<p>" + pages.joined(separator: " · ") + "</p>\n" }
+        return html
+    }
+
+    /// `name=value` pairs of a query string, `+` and percent escapes decoded.
+    static func parameters(_ query: Substring?) -> [String: String] {
+        var parameters: [String: String] = [:]
+        for pair in (query ?? "").split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (raw: Substring) in (raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding) ?? "" }
+            parameters[decode(parts[0])] = parts.count > 1 ? decode(parts[1]) : ""
+        }
+        return parameters
+    }
+}
