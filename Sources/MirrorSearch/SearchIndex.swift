@@ -1,8 +1,10 @@
+import Dispatch
 import Foundation
 public import MirrorHTML
 import MirrorCore
 import MirrorSQLite
 import MirrorSite
+import Synchronization
 
 /// The full-text index of a mirrored folder: SQLite FTS5 in `.mirror/search.sqlite`, a row per
 /// saved HTML page (a file several URLs share is one page, under the first of them in byte
@@ -99,11 +101,23 @@ public final class SearchIndex {
             }
             let insert = try database.statement("INSERT INTO pages (title, headings, body, url, path) VALUES (?, ?, ?, ?, ?)")
             let note = try database.statement("INSERT INTO indexed (path, sha256, row) VALUES (?, ?, last_insert_rowid())")
-            for (path, page) in pages.sorted(by: { $0.key < $1.key }) where known[path]?.sha256 != page.resource.fileDigest.sha256 {
-                guard let bytes = FileManager.default.contents(atPath: folder + "/" + path) else { continue }
-                let text = HTMLText.extract(from: Array(bytes), contentType: page.resource.contentType)
-                try insert.run([.text(text.title), .text(text.headings.joined(separator: "\n")), .text(text.body), .text(page.url), .text(path)])
-                try note.run([.text(path), .text(page.resource.fileDigest.sha256)])
+            let changed = pages.sorted(by: { $0.key < $1.key }).filter { known[$0.key]?.sha256 != $0.value.resource.fileDigest.sha256 }
+            // Pages are read on every core, a slice at a time; SQLite takes them one by one.
+            for start in stride(from: 0, to: changed.count, by: 256) {
+                let slice = Array(changed[start..<min(start + 256, changed.count)])
+                let texts = Mutex([HTMLText?](repeating: nil, count: slice.count))
+                DispatchQueue.concurrentPerform(iterations: slice.count) { index in
+                    let (path, page) = slice[index]
+                    guard let bytes = FileManager.default.contents(atPath: folder + "/" + path) else { return }
+                    let text = HTMLText.extract(from: Array(bytes), contentType: page.resource.contentType)
+                    texts.withLock { $0[index] = text }
+                }
+                for ((path, page), text) in zip(slice, texts.withLock { $0 }) {
+                    guard let text else { continue }
+                    try insert.run([.text(text.title), .text(text.headings.joined(separator: "\n")), .text(text.body), .text(page.url),
+                                    .text(path)])
+                    try note.run([.text(path), .text(page.resource.fileDigest.sha256)])
+                }
             }
             try database.statement("INSERT OR REPLACE INTO meta (key, value) VALUES ('manifest', ?)").run([.text(stamp)])
         }
