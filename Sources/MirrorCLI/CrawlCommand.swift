@@ -72,7 +72,8 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Pages loaded in the browser at once (--browser).", valueName: "N")) var browserTabs: Int = 2
     @Option(help: ArgumentHelp("The most a page may take to load and settle in the browser (--browser).", valueName: "DURATION"))
     var pageTimeout = TimeSpan(seconds: 30)
-    @Flag(help: "Do not build the folder's search index (mirror search builds it on first use).") var noIndex = false
+    @Flag(help: "Build the folder's search index when the crawl ends (mirror search builds it on first use otherwise).")
+    var index = false
     @Flag(name: [.short, .long], help: "Print nothing but errors.") var quiet = false
     @Flag(name: [.short, .long], help: "Print each request (URL, status, cache outcome, bytes, ms) and phase to stderr.")
     var verbose = false
@@ -148,7 +149,7 @@ struct CrawlCommand: AsyncParsableCommand {
         if report.interrupted {
             throw CommandFailure("interrupted; the folder holds what was saved, `--resume` continues", status: .interrupted)
         }
-        if !noIndex {
+        if index {
             if verbose { Output.log(CrawlEvent.phase("indexing the pages for mirror search").line) }
             do { _ = try SearchIndex.open(folder: output) } catch {
                 throw CommandFailure("cannot index \(output) for search: \(error)", status: .io)

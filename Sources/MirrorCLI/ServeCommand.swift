@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import MirrorBundle
-import MirrorSearch
 import MirrorServe
 
 /// `mirror serve`: serve a mirrored folder or bundle over HTTP, offline.
@@ -44,7 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
         if !quiet { log = { @Sendable line in Output.line(line.description) } }
         do {
             server = try await HTTPServer.start(ServerConfiguration(host: host, port: port),
-                                                responder: SiteResponder(files: files, searchIndex: searchIndex()), log: log)
+                                                responder: SiteResponder(files: files, searchFolder: Self.isFolder(source) ? source : nil), log: log)
         } catch {
             throw CommandFailure("cannot listen on \(host):\(port): \(error); pick another --port or --host", status: .io)
         }
@@ -55,15 +54,9 @@ struct ServeCommand: AsyncParsableCommand {
         interrupt.cancel()
     }
 
-    /// The folder's search index, built or brought up to date first; nil for a bundle (its
-    /// search page says so) or a folder whose index cannot be written (said on stderr).
-    func searchIndex() -> SearchIndex? {
+    static func isFolder(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
-        do { return try SearchIndex.open(folder: source) } catch {
-            Output.log("the search page is off: \(error)")
-            return nil
-        }
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// A folder or a bundle, opened; a clear error and exit code otherwise.

@@ -1,5 +1,4 @@
 import MirrorCore
-public import MirrorSearch
 import NIOConcurrencyHelpers
 public import MirrorSite
 import NIOCore
@@ -20,12 +19,12 @@ public struct SiteResponder: HTTPResponder {
 
     private let search: SearchPage
 
-    /// - Parameter searchIndex: the mirror's search index, for the search page (nil: the page
-    ///   says there is none).
-    public init(files: any SiteFiles, searchIndex: sending SearchIndex? = nil) {
+    /// - Parameter searchFolder: the folder the search page searches (nil, for a bundle: the page
+    ///   says there is no index).
+    public init(files: any SiteFiles, searchFolder: String? = nil) {
         self.files = files
         routes = SiteRoutes(manifest: files.manifest)
-        search = SearchPage(index: searchIndex)
+        search = SearchPage(folder: searchFolder)
     }
 
     public func respondImmediately(to request: ServerRequest) -> ServerResponse? {
