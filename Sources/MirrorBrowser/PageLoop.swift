@@ -63,7 +63,7 @@ struct PageLoop: Sendable {
             _ = try? await devTools.call("Runtime.terminateExecution", session: session, timeout: .seconds(2))
         }
         let grace = Duration.seconds(5)
-        let found = try? await evaluate(PageScripts.links, session: session, devTools: devTools, timeout: grace)
+        let found = try? await Self.evaluate(PageScripts.links, session: session, devTools: devTools, timeout: grace)
         if let found, let object = try? JSONDecoder().decode(JSONValue.self, from: Data(found.utf8)) {
             page.links = object["links"]?.array?.compactMap(\.string) ?? []
             page.frames = object["frames"]?.array?.compactMap(\.string) ?? []
@@ -74,7 +74,7 @@ struct PageLoop: Sendable {
                 events.note("navigated itself to \(location): the original page is saved")
                 page.links.append(location)
             } else if events.dataByScript {
-                if let snapshot = try? await evaluate(PageScripts.snapshot, session: session, devTools: devTools, timeout: grace) {
+                if let snapshot = try? await Self.evaluate(PageScripts.snapshot, session: session, devTools: devTools, timeout: grace) {
                     page.snapshot = Array(snapshot.utf8)
                 }
             }
@@ -109,20 +109,20 @@ struct PageLoop: Sendable {
     private func scroll(session: String, devTools: DevToolsPipe, traffic: PageTraffic, deadline: ContinuousClock.Instant) async -> Bool {
         var height = -1.0
         for _ in 0..<10 {
-            guard let value = try? await evaluate(PageScripts.scrollToBottom, session: session, devTools: devTools,
+            guard let value = try? await Self.evaluate(PageScripts.scrollToBottom, session: session, devTools: devTools,
                                                   timeout: max(deadline - .now, .milliseconds(1))),
                   await traffic.waitIdle(quiet: settings.quietTime, deadline: deadline) else { return false }
             let reached = Double(value) ?? 0
             if reached <= height { break }
             height = reached
         }
-        guard (try? await evaluate(PageScripts.scrollToTop, session: session, devTools: devTools,
+        guard (try? await Self.evaluate(PageScripts.scrollToTop, session: session, devTools: devTools,
                                    timeout: max(deadline - .now, .milliseconds(1)))) != nil else { return false }
         return await traffic.waitIdle(quiet: settings.quietTime, deadline: deadline)
     }
 
-    /// Runs `expression` in the page (awaiting a promise) and returns its value as text.
-    private func evaluate(_ expression: String, session: String, devTools: DevToolsPipe, timeout: Duration) async throws -> String {
+    /// Runs `expression` in the page of `session` (awaiting a promise) and returns its value as text.
+    static func evaluate(_ expression: String, session: String, devTools: DevToolsPipe, timeout: Duration) async throws -> String {
         let result = try await devTools.call("Runtime.evaluate", [
             "expression": .string(expression), "returnByValue": true, "awaitPromise": true,
         ], session: session, timeout: timeout)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MirrorSearch
+import MirrorServe
 
 /// `mirror search`: the pages of a mirrored folder that match a query, best first.
 struct SearchCommand: ParsableCommand {
@@ -61,7 +62,7 @@ struct SearchCommand: ParsableCommand {
         if json {
             try Output.json(results.enumerated().map { index, result in
                 Found(rank: index + 1, title: result.title, path: result.path, url: result.url,
-                      snippet: result.snippet(open: "<mark>", close: "</mark>", escape: Self.escapeHTML))
+                      snippet: result.snippet(open: "<mark>", close: "</mark>", escape: HTML.escape))
             })
             return
         }
@@ -69,10 +70,5 @@ struct SearchCommand: ParsableCommand {
         for (index, result) in results.enumerated() {
             Output.line("\(index + 1). \(result.title)\n   \(result.path)  (\(result.url))\n   \(result.snippet(open: "[", close: "]"))")
         }
-    }
-
-    static func escapeHTML(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }

@@ -258,9 +258,9 @@ public struct SiteResponder: HTTPResponder {
     }
 }
 
-/// Escaping for text put into the server's own pages.
-enum HTML {
-    static func escape(_ text: String) -> String {
+/// Escaping for text put into the server's own pages (and `mirror search --json`'s snippets).
+public enum HTML {
+    public static func escape(_ text: String) -> String {
         var result = ""
         for character in text {
             switch character {

@@ -65,14 +65,7 @@ final class PageViewer: Sendable {
     }
 
     private func evaluate(_ expression: String, session: String) async throws -> String {
-        let result = try await process.devTools.call("Runtime.evaluate", [
-            "expression": .string(expression), "returnByValue": true, "awaitPromise": true,
-        ], session: session)
-        switch result["result"]?["value"] {
-        case .string(let text): return text
-        case .number(let number): return String(number)
-        default: return ""
-        }
+        try await PageLoop.evaluate(expression, session: session, devTools: process.devTools, timeout: .seconds(30))
     }
 
     private static let viewScript = """
