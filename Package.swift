@@ -85,7 +85,7 @@ let package = Package(
         .target(
             name: "MirrorBrowser",
             dependencies: [
-                "CSpawn", "MirrorCore", "MirrorCache", "MirrorCrawl", "MirrorServe",
+                "CSpawn", "MirrorCore", "MirrorCache", "MirrorCrawl", "MirrorServe", "MirrorProxy",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],

@@ -68,6 +68,8 @@ final class DevToolsPipe: Sendable {
         }
     }
 
+    /// Writes the command and waits for the answer with its id; a cancelled wait stops waiting
+    /// (the browser's late answer is dropped).
     private func send(_ method: String, _ params: JSONValue, session: String?) async throws -> JSONValue {
         let id = state.withLock { state in
             defer { state.nextID += 1 }

@@ -1,6 +1,7 @@
 import MirrorCache
 import MirrorCore
 import MirrorCrawl
+import MirrorProxy
 public import MirrorServe
 import NIOCore
 import NIOHTTP1
@@ -50,19 +51,7 @@ final class PageProxy: HTTPResponder {
             for name in ["content-length", "content-encoding", "transfer-encoding"] { headers.remove(name: name) }
             if response.body.lengthIsKnown { headers.add(name: "Content-Length", value: String(response.body.count)) }
             return ServerResponse(status: HTTPResponseStatus(statusCode: response.status), headers: headers,
-                                  body: request.method == .HEAD ? .empty : Self.body(of: response.body))
-        }
-    }
-
-    /// A body as the server sends it: from memory, as a file the kernel sends, or in chunks.
-    private static func body(of body: ResponseBody) -> ServerResponse.Body {
-        if body.lengthIsKnown && body.count == 0 { return .empty }
-        if let bytes = body.bytesInMemory { return .bytes(ByteBuffer(bytes: bytes)) }
-        if let descriptor = body.openCheckedFile() {
-            return .file(NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor), 0..<body.count)
-        }
-        return .stream { writer in
-            for try await chunk in body.chunks() { try await writer.write(ByteBuffer(bytes: chunk)) }
+                                  body: request.method == .HEAD ? .empty : .cached(response.body, range: 0..<Int.max))
         }
     }
 }

@@ -36,11 +36,12 @@ extension Crawler {
             return .refused("not an http(s) URL")
         }
         var refusal = scope.check(parts, normalized: url, role: .requisite, depth: page.depth)
-        if refusal == nil && configuration.obeyRobots {
-            let verdict = await robots.rules(for: parts, send: send)
-            await frontier.robotsKnown(Frontier.host(of: url), crawlDelay: verdict.rules.crawlDelay)
-            if let problem = verdict.problem { return .refused("robots.txt \(problem)") }
-            if !verdict.rules.allows(String(url.dropFirst(parts.origin.count))) { refusal = .robots }
+        if refusal == nil {
+            switch await robotsAnswer(for: parts, normalized: url) {
+            case .allowed: break
+            case .disallowed: refusal = .robots
+            case .unusable(let problem): return .refused("robots.txt \(problem)")
+            }
         }
         if let refusal {
             if await frontier.markSeen([url]) == [true] {

@@ -176,16 +176,13 @@ public final class Crawler: Sendable {
             admittedPage = true
         }
         defer { if admittedPage { pageBudget.release(host: url.authority) } }
-        if configuration.obeyRobots {
-            let verdict = await robots.rules(for: url, send: send)
-            await frontier.robotsKnown(Frontier.host(of: item.url), crawlDelay: verdict.rules.crawlDelay)
-            if let problem = verdict.problem {
-                // RFC 9309: an unreachable or failing robots.txt means "disallow all" — say so.
-                recordFailure(item, status: nil, message: "not crawled: robots.txt \(problem)")
-                return try journal.finished(item.url, state: .failed, status: nil, detail: problem)
-            }
-            let target = url.normalized.dropFirst(url.origin.count)
-            if !verdict.rules.allows(String(target)) { return try skip(item, .robots) }
+        switch await robotsAnswer(for: url, normalized: item.url) {
+        case .allowed: break
+        case .disallowed: return try skip(item, .robots)
+        case .unusable(let problem):
+            // RFC 9309: an unreachable or failing robots.txt means "disallow all" — say so.
+            recordFailure(item, status: nil, message: "not crawled: robots.txt \(problem)")
+            return try journal.finished(item.url, state: .failed, status: nil, detail: problem)
         }
         let response: CacheResponse
         do {
@@ -222,6 +219,23 @@ public final class Crawler: Sendable {
         // A page loaded in the browser took a second or more: its record is committed at once,
         // not with the next batch, so a kill does not make --resume load it again.
         if rendered != nil { try journal.flush() }
+    }
+
+    enum RobotsAnswer {
+        case allowed
+        case disallowed
+        /// robots.txt could not be had (5xx, unreachable): nothing of the host may be fetched.
+        case unusable(String)
+    }
+
+    /// What the host's robots.txt (read first if need be, its Crawl-delay handed to the frontier)
+    /// says of `url`, whose normalized form is `normalized`; always allowed with --ignore-robots.
+    func robotsAnswer(for url: URLParts, normalized: String) async -> RobotsAnswer {
+        guard configuration.obeyRobots else { return .allowed }
+        let verdict = await robots.rules(for: url, send: send)
+        await frontier.robotsKnown(Frontier.host(of: normalized), crawlDelay: verdict.rules.crawlDelay)
+        if let problem = verdict.problem { return .unusable(problem) }
+        return verdict.rules.allows(String(normalized.dropFirst(url.origin.count))) ? .allowed : .disallowed
     }
 
     /// Fetches through the cache, retrying timeouts, connection errors, 429 and 5xx with backoff.

@@ -25,25 +25,24 @@ public struct HTMLText: Sendable, Equatable {
     }
 }
 
-/// Collects the text as libxml2 reports it, element by element. Names are compared by a hash of
-/// their bytes: a String per tag would cost more than the parse.
+/// Collects the text as libxml2 reports it, element by element.
 private final class Reader: HTMLEventHandler {
     /// (Not `header`: an article's often holds its `h1`; a site's banner has its role.)
-    private static let leftOut = keys(["script", "style", "noscript", "template", "nav", "footer", "aside", "select", "svg", "head"])
+    private static let leftOut: Set<String> = ["script", "style", "noscript", "template", "nav", "footer", "aside", "select", "svg",
+                                               "head"]
     private static let leftOutRoles: Set<String> = ["navigation", "banner", "search", "contentinfo", "menu", "menubar"]
     /// Words of a class or id (split at `-` and `_`) that mark site navigation.
     private static let navigationWords: Set<String> = ["nav", "navbar", "navigation", "sidebar", "sphinxsidebar", "menu",
                                                        "breadcrumb", "breadcrumbs", "related", "footer"]
-    private static let inline = keys(["a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "i", "kbd", "mark", "q",
-                                      "s", "samp", "small", "span", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr", "font"])
-    private static let headings = keys(["h1", "h2", "h3", "h4", "h5", "h6"])
-    private static let title = key("title")
-    private static let navigationAttributes = keys(["hidden", "aria-hidden", "role", "class", "id"])
+    private static let inline: Set<String> = ["a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "i", "kbd",
+                                              "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "tt",
+                                              "u", "var", "wbr", "font"]
+    private static let headings: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
 
     let wantsText = true
     private let limit: Int
-    /// Open elements: the hash of each name, and whether it is left out.
-    private var open: [(name: UInt64, leftOut: Bool)] = []
+    /// Open elements, each with whether it is left out.
+    private var open: [(name: String, leftOut: Bool)] = []
     private var leftOutDepth = 0
     private var titleText: [UInt8] = []
     private var heading: [UInt8] = []
@@ -57,22 +56,22 @@ private final class Reader: HTMLEventHandler {
     }
 
     func startElement(_ nameBytes: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) {
-        let name = Self.key(nameBytes)
+        let name = String(decoding: nameBytes, as: UTF8.self)
         let leftOut = Self.leftOut.contains(name) || attributes.contains(where: Self.marksNavigation)
         open.append((name, leftOut))
         if leftOut { leftOutDepth += 1 }
-        if name == Self.title { inTitle += 1 }
+        if name == "title" { inTitle += 1 }
         if Self.headings.contains(name) { inHeading += 1 }
         separate(name)
     }
 
     func endElement(_ nameBytes: UnsafeBufferPointer<UInt8>) {
-        let name = Self.key(nameBytes)
+        let name = String(decoding: nameBytes, as: UTF8.self)
         // libxml2 closes what the markup left open; an end tag with no open element is dropped.
         guard let index = open.lastIndex(where: { $0.name == name }) else { return }
         for element in open[index...].reversed() {
             if element.leftOut { leftOutDepth -= 1 }
-            if element.name == Self.title { inTitle -= 1 }
+            if element.name == "title" { inTitle -= 1 }
             if Self.headings.contains(element.name) {
                 inHeading -= 1
                 if inHeading == 0 { finishHeading() }
@@ -95,7 +94,7 @@ private final class Reader: HTMLEventHandler {
     }
 
     /// A block element's edge separates words; an inline one's does not (`walk<b>ing</b>`).
-    private func separate(_ name: UInt64) {
+    private func separate(_ name: String) {
         guard !Self.inline.contains(name) else { return }
         if inHeading > 0 { heading.append(0x20) } else if leftOutDepth == 0 && body.count < limit { body.append(0x20) }
     }
@@ -112,8 +111,8 @@ private final class Reader: HTMLEventHandler {
     }
 
     private static func marksNavigation(_ attribute: HTMLAttributeBytes) -> Bool {
-        guard navigationAttributes.contains(key(attribute.name)) else { return false }
         let name = String(decoding: attribute.name, as: UTF8.self)
+        guard ["hidden", "aria-hidden", "role", "class", "id"].contains(name) else { return false }
         let value = String(decoding: attribute.value, as: UTF8.self).lowercased()
         switch name {
         case "hidden": return true
@@ -122,19 +121,6 @@ private final class Reader: HTMLEventHandler {
         default: return value.split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "_" }).contains { navigationWords.contains(String($0)) }
         }
     }
-
-    /// FNV-1a of a name's bytes (libxml2 lower-cases element and attribute names).
-    private static func key(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
-    }
-
-    private static func key(_ name: String) -> UInt64 {
-        Array(name.utf8).withUnsafeBufferPointer(key)
-    }
-
-    private static func keys(_ names: [String]) -> Set<UInt64> { Set(names.map(key)) }
 
     /// UTF-8 text with runs of ASCII white space (HTML's: space, tab, LF, FF, CR) made one space,
     /// trimmed; done on bytes, as Swift's Character-wise split is slower than the whole parse.

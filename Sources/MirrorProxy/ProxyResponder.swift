@@ -123,26 +123,7 @@ public struct ProxyResponder: HTTPResponder {
                 selected = part
             }
         }
-        if let bytes = response.body.bytesInMemory {
-            let part = bytes[selected.clamped(to: 0..<bytes.count)]
-            return ServerResponse(status: code, headers: headers, body: part.isEmpty ? .empty : .bytes(ByteBuffer(bytes: part)),
-                                  logNote: status.parameters)
-        }
-        if let descriptor = response.body.openCheckedFile() {
-            // Checked before and unchanged: the kernel sends it, as from a mirrored folder.
-            let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor)
-            return ServerResponse(status: code, headers: headers, body: .file(handle, selected.clamped(to: 0..<response.body.count)),
-                                  logNote: status.parameters)
-        }
-        let body = response.body, range = selected
-        return ServerResponse(status: code, headers: headers, body: .stream { writer in
-            var offset = 0
-            for try await chunk in body.chunks() where offset < range.upperBound {
-                let start = max(range.lowerBound - offset, 0), end = min(range.upperBound - offset, chunk.count)
-                if start < end { try await writer.write(ByteBuffer(bytes: chunk[start..<end])) }
-                offset += chunk.count
-            }
-        }, logNote: status.parameters)
+        return ServerResponse(status: code, headers: headers, body: .cached(response.body, range: selected), logNote: status.parameters)
     }
 
     private func replayMiss(_ url: String) -> ServerResponse {

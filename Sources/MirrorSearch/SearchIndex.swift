@@ -85,7 +85,7 @@ public final class SearchIndex {
     /// Indexes the pages whose file changed since they were indexed, and drops those gone.
     private func update(folder: String, manifest: SiteManifest, stamp: String) throws {
         var pages: [String: (url: String, resource: SiteManifest.Resource)] = [:]
-        for (url, resource) in manifest.resources where (200..<300).contains(resource.status) && Self.isHTML(resource.contentType) {
+        for (url, resource) in manifest.resources where (200..<300).contains(resource.status) && resource.kind == .html {
             if let known = pages[resource.path], known.url.bytesPrecede(url) { continue }
             pages[resource.path] = (url, resource)
         }
@@ -121,11 +121,6 @@ public final class SearchIndex {
             }
             try database.statement("INSERT OR REPLACE INTO meta (key, value) VALUES ('manifest', ?)").run([.text(stamp)])
         }
-    }
-
-    private static func isHTML(_ contentType: String?) -> Bool {
-        let type = (contentType ?? "").lowercased()
-        return type.hasPrefix("text/html") || type.hasPrefix("application/xhtml")
     }
 
     /// The pages matching `query`, best first.

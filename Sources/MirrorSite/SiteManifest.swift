@@ -192,7 +192,8 @@ public struct SiteManifest: Sendable, Codable, Equatable {
         }
 
         /// HTML and CSS have links to rewrite.
-        var kind: LinkRewriter.Kind? {
+        /// HTML or CSS, the documents whose links are rewritten; nil for anything else.
+        public var kind: LinkRewriter.Kind? {
             let type = (contentType ?? "").lowercased()
             if type.containsBytes("html") { return .html }
             if type.hasPrefix("text/css") { return .css }
