@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.27.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.0.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
     ],
     targets: [
         // System C libraries, found through pkg-config. (zlib's module is CZlibShim: ZIPFoundation
@@ -92,6 +93,18 @@ let package = Package(
             swiftSettings: settings
         ),
 
+        // `mirror crawl --shared`: one crawl run by many workers, its state in PostgreSQL.
+        .target(
+            name: "MirrorShared",
+            dependencies: [
+                "MirrorCore", "MirrorCache", "MirrorCrawl",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: settings
+        ),
+
         // `mirror search`: a full-text index (SQLite FTS5) of a mirrored folder's pages.
         .target(name: "MirrorSearch", dependencies: ["MirrorCore", "MirrorSQLite", "MirrorHTML", "MirrorSite"], swiftSettings: settings),
 
@@ -151,7 +164,8 @@ let package = Package(
             name: "MirrorCLI",
             dependencies: [
                 "CHeap", "MirrorCache", "MirrorHTTP", "MirrorCrawl", "MirrorSite", "MirrorBundle", "MirrorArchive", "MirrorHTML",
-                "MirrorCompression", "MirrorServe", "MirrorProxy", "MirrorSQLite", "MirrorBrowser", "MirrorSearch",
+                "MirrorCompression", "MirrorServe", "MirrorProxy", "MirrorSQLite", "MirrorBrowser", "MirrorSearch", "MirrorShared",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

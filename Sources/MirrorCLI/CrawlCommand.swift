@@ -29,7 +29,8 @@ struct CrawlCommand: AsyncParsableCommand {
     )
 
     @Argument(help: "The seed URLs.") var urls: [String]
-    @Option(name: [.short, .long], help: ArgumentHelp("The output folder.", valueName: "DIR")) var output: String = "mirror-out"
+    @Option(name: [.short, .long], help: ArgumentHelp("The output folder (default: mirror-out; none for a --shared worker).", valueName: "DIR"))
+    var output: String?
     @OptionGroup var cacheOptions: CacheOptions
     @OptionGroup var tlsOptions: TLSOptions
     @Option(help: "Maximum link depth from the seeds (seeds are 0).") var depth: Int?
@@ -74,6 +75,7 @@ struct CrawlCommand: AsyncParsableCommand {
     var pageTimeout = TimeSpan(seconds: 30)
     @Flag(help: "Build the folder's search index when the crawl ends (mirror search builds it on first use otherwise).")
     var index = false
+    @OptionGroup var sharedOptions: SharedOptions
     @Flag(name: [.short, .long], help: "Print nothing but errors.") var quiet = false
     @Flag(name: [.short, .long], help: "Print each request (URL, status, cache outcome, bytes, ms) and phase to stderr.")
     var verbose = false
@@ -85,7 +87,11 @@ struct CrawlCommand: AsyncParsableCommand {
         }
     }
 
+    /// The folder a crawl of one process writes.
+    var folder: String { output ?? "mirror-out" }
+
     func run() async throws {
+        if let address = sharedOptions.address { return try await runShared(address) }
         let configuration = try crawlConfiguration()
         // A missing browser is a usage error now, before any request.
         let browserExecutable: String?
@@ -98,13 +104,13 @@ struct CrawlCommand: AsyncParsableCommand {
         let journal: CrawlJournal
         let writer: SiteWriter
         do {
-            journal = try CrawlJournal(folder: output, fresh: !resume)
-            writer = try SiteWriter(directory: output, ledger: journal, bodies: store)
+            journal = try CrawlJournal(folder: folder, fresh: !resume)
+            writer = try SiteWriter(directory: folder, ledger: journal, bodies: store)
         } catch {
-            throw CommandFailure("cannot open the output folder \(output): \(error)", status: .io)
+            throw CommandFailure("cannot open the output folder \(folder): \(error)", status: .io)
         }
         if resume && !journal.hasCrawl {
-            throw CommandFailure("nothing to resume in \(output): no crawl was started there (drop --resume)", status: .usage)
+            throw CommandFailure("nothing to resume in \(folder): no crawl was started there (drop --resume)", status: .usage)
         }
         let transport = AsyncHTTPClientTransport(connectionsPerHost: perHost, security: try tlsOptions.security())
         let client = CachingClient(store: store, transport: transport, configuration: clientConfiguration())
@@ -132,10 +138,16 @@ struct CrawlCommand: AsyncParsableCommand {
         let report: CrawlReport
         switch result {
         case .success(let value): report = value
-        case .failure(let error as SiteError): throw CommandFailure("cannot write the mirror in \(output): \(error)", status: .io)
+        case .failure(let error as SiteError): throw CommandFailure("cannot write the mirror in \(folder): \(error)", status: .io)
         case .failure(let error as CacheError): throw CommandFailure("the cache failed: \(error)", status: ExitStatus(error))
         case .failure(let error): throw CommandFailure("the crawl failed: \(error)", status: .failure)
         }
+        try conclude(report, folder: folder)
+    }
+
+    /// Writes the report, prints the summary, indexes and packs the folder when asked, and ends
+    /// with the exit code the report calls for. `folder` is nil for a shared worker without one.
+    func conclude(_ report: CrawlReport, folder: String?) throws {
         if let path = self.report {
             do {
                 let encoder = JSONEncoder()
@@ -145,19 +157,19 @@ struct CrawlCommand: AsyncParsableCommand {
                 throw CommandFailure("cannot write the report \(path): \(error)", status: .io)
             }
         }
-        if !quiet { ProgressLine.summary(report, output: output) }
+        if !quiet { ProgressLine.summary(report, output: folder) }
         if report.interrupted {
             throw CommandFailure("interrupted; the folder holds what was saved, `--resume` continues", status: .interrupted)
         }
-        if index {
+        if index, let folder {
             if verbose { Output.log(CrawlEvent.phase("indexing the pages for mirror search").line) }
-            do { _ = try SearchIndex.open(folder: output) } catch {
-                throw CommandFailure("cannot index \(output) for search: \(error)", status: .io)
+            do { _ = try SearchIndex.open(folder: folder) } catch {
+                throw CommandFailure("cannot index \(folder) for search: \(error)", status: .io)
             }
         }
-        if let bundle {
+        if let bundle, let folder {
             if verbose { Output.log(CrawlEvent.phase("packing \(bundle)").line) }
-            try PackCommand.pack(output, to: bundle, level: 6, quiet: quiet, json: false)
+            try PackCommand.pack(folder, to: bundle, level: 6, quiet: quiet, json: false)
         }
         if report.fetched == 0 && !report.failures.isEmpty {
             throw CommandFailure("nothing could be fetched (\(report.failures[0].message))", status: .network)

@@ -20,6 +20,9 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case cacheDamaged = 11
     /// `mirror check` found links that do not work offline.
     case brokenLinks = 12
+    /// The database of a shared crawl (`--shared`) could not be reached, or went away for longer
+    /// than the worker waits.
+    case sharedDatabase = 13
     /// Interrupted by Ctrl-C: what was saved is kept and finished; `--resume` continues.
     case interrupted = 130
 
@@ -36,6 +39,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
         case .badBundle: return "bad bundle or archive (corrupt, truncated, malicious, not a mirror bundle, WARC or WACZ)"
         case .cacheDamaged: return "the cache has damaged or missing entries"
         case .brokenLinks: return "the folder has broken links (mirror check)"
+        case .sharedDatabase: return "the shared crawl's database could not be reached (mirror crawl --shared)"
         case .interrupted: return "interrupted (Ctrl-C); what was saved is kept, --resume continues"
         }
     }

@@ -17,10 +17,10 @@ struct ProgressLine: Sendable {
         }
     }
 
-    static func summary(_ report: CrawlReport, output: String) {
+    static func summary(_ report: CrawlReport, output: String?) {
         if isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         var lines = ["saved \(report.fetched) files (\(report.pages) pages, \(report.requisites) requisites, "
-            + "\(Output.bytes(report.bytes))) in " + String(format: "%.1f s", report.seconds) + " to \(output)"]
+            + "\(Output.bytes(report.bytes))) in " + String(format: "%.1f s", report.seconds) + (output.map { " to \($0)" } ?? "")]
         if !report.cache.isEmpty {
             lines.append("cache: " + report.cache.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
         }

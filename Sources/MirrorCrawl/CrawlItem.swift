@@ -5,12 +5,28 @@ public enum CrawlRole: String, Sendable, Codable {
 }
 
 /// One URL in the frontier.
-struct CrawlItem: Sendable, Equatable {
+public struct CrawlItem: Sendable, Equatable {
     /// Normalized absolute URL.
-    let url: String
-    let depth: Int
-    let role: CrawlRole
+    public let url: String
+    public let depth: Int
+    public let role: CrawlRole
     /// Redirect hops taken to reach this URL.
-    let hops: Int
-    let referrer: String?
+    public let hops: Int
+    public let referrer: String?
+
+    public init(url: String, depth: Int, role: CrawlRole, hops: Int, referrer: String?) {
+        self.url = url
+        self.depth = depth
+        self.role = role
+        self.hops = hops
+        self.referrer = referrer
+    }
+
+    /// `scheme://host:port`: the key of politeness.
+    public var host: String { Frontier.host(of: url) }
+}
+
+/// What became of a URL the crawl handed out.
+public enum CrawlOutcome: String, Sendable {
+    case done, skipped, failed
 }

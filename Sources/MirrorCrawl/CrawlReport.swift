@@ -49,3 +49,32 @@ public struct CrawlReport: Sendable, Codable {
 
     public init() {}
 }
+
+extension CrawlReport {
+    /// The report of a crawl several workers made, from each one's report: counts added,
+    /// the earliest start, the longest time.
+    public static func merged(_ reports: [CrawlReport]) -> CrawlReport {
+        var total = CrawlReport()
+        total.seeds = reports.first?.seeds ?? []
+        total.startedAt = reports.map(\.startedAt).filter { $0 > 0 }.min() ?? 0
+        for report in reports {
+            total.seconds = max(total.seconds, report.seconds)
+            total.fetched += report.fetched
+            total.pages += report.pages
+            total.requisites += report.requisites
+            total.redirects += report.redirects
+            total.bytes += report.bytes
+            total.cache.merge(report.cache, uniquingKeysWith: +)
+            total.statuses.merge(report.statuses, uniquingKeysWith: +)
+            total.skipped.merge(report.skipped, uniquingKeysWith: +)
+            total.failures += report.failures
+            total.skippedExamples += report.skippedExamples
+            total.rendered += report.rendered
+            total.snapshots += report.snapshots
+            total.browserNotes += report.browserNotes
+            total.incomplete = total.incomplete || report.incomplete
+            total.interrupted = total.interrupted || report.interrupted
+        }
+        return total
+    }
+}

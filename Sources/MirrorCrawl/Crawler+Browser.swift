@@ -36,18 +36,23 @@ extension Crawler {
             return .refused("not an http(s) URL")
         }
         var refusal = scope.check(parts, normalized: url, role: .requisite, depth: page.depth)
-        if refusal == nil {
-            switch await robotsAnswer(for: parts, normalized: url) {
-            case .allowed: break
-            case .disallowed: refusal = .robots
-            case .unusable(let problem): return .refused("robots.txt \(problem)")
+        do {
+            if refusal == nil {
+                switch try await robotsAnswer(for: parts, normalized: url) {
+                case .allowed: break
+                case .disallowed: refusal = .robots
+                case .unusable(let problem): return .refused("robots.txt \(problem)")
+                }
             }
-        }
-        if let refusal {
-            if await frontier.markSeen([url]) == [true] {
-                recordSkip(CrawlItem(url: url, depth: page.depth, role: .requisite, hops: 0, referrer: page.url), refusal)
+            if let refusal {
+                let item = CrawlItem(url: url, depth: page.depth, role: .requisite, hops: 0, referrer: page.url)
+                if try await frontier.firstSightings([url]) == [true], try await frontier.add([], skipped: [(item, refusal)]) == [true] {
+                    recordSkip(item, refusal)
+                }
+                return .refused(refusal.rawValue)
             }
-            return .refused(refusal.rawValue)
+        } catch {
+            return .refused("\(error)")
         }
         var request = original
         request.url = url

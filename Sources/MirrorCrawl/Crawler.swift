@@ -13,13 +13,17 @@ import Synchronization
 public final class Crawler: Sendable {
     public let configuration: CrawlConfiguration
     private let client: CachingClient
-    private let output: SiteWriter
+    /// The folder written as responses arrive; nil for a worker of a shared crawl, which only
+    /// fetches (its folder is made once the crawl is done).
+    private let output: SiteWriter?
+    /// The folder's journal: its pages' links and references, and its saved resources.
     private let journal: CrawlJournal
     let scope: ScopeRules
     let robots: RobotsCache
-    let frontier: Frontier
+    let frontier: any CrawlFrontier
     let report = Mutex(CrawlReport())
-    private let pageBudget: PageBudget
+    /// Why the frontier could not hand out more work (a shared crawl's database lost): the crawl ends with it.
+    private let frontierFailure = Mutex<(any Error)?>(nil)
     private let sessionTraps: Mutex<SessionTraps>
     private let logger: Logger
     /// Called about once a second with the running totals (the CLI draws a progress line).
@@ -29,7 +33,12 @@ public final class Crawler: Sendable {
     /// Loads each saved page in a browser (`--browser`); nil for a crawl of the bytes alone.
     let renderer: (any PageRenderer)?
 
-    public init(configuration: CrawlConfiguration, client: CachingClient, output: SiteWriter, journal: CrawlJournal,
+    /// Shares every response with the other workers of a shared crawl; nil for a crawl of one process.
+    let exchange: (any ResponseExchange)?
+
+    /// - Parameter frontier: where the URLs wait; by default in this process and `journal`.
+    public init(configuration: CrawlConfiguration, client: CachingClient, output: SiteWriter?, journal: CrawlJournal,
+                frontier: (any CrawlFrontier)? = nil, exchange: (any ResponseExchange)? = nil,
                 renderer: (any PageRenderer)? = nil, logger: Logger = Logger(label: "mirror.crawl"),
                 progress: (@Sendable (CrawlProgress) -> Void)? = nil, events: (@Sendable (CrawlEvent) -> Void)? = nil) {
         self.configuration = configuration
@@ -38,9 +47,9 @@ public final class Crawler: Sendable {
         self.journal = journal
         self.scope = ScopeRules(configuration: configuration)
         self.robots = RobotsCache(userAgent: configuration.userAgent)
-        self.frontier = Frontier(perHost: configuration.perHost, delay: configuration.delay ?? 0, robotsFirst: configuration.obeyRobots)
+        self.frontier = frontier ?? LocalFrontier(configuration: configuration, journal: journal)
+        self.exchange = exchange
         self.sessionTraps = Mutex(SessionTraps(parameters: configuration.sessionParameters))
-        self.pageBudget = PageBudget(maxPages: configuration.maxPages, maxPerHost: configuration.maxPagesPerHost)
         self.logger = logger
         self.progress = progress
         self.events = events
@@ -71,7 +80,8 @@ public final class Crawler: Sendable {
             }
         }
         ticker?.cancel()
-        let pending = await frontier.pendingCount
+        if let failure = frontierFailure.withLock({ $0 }) { throw failure }
+        let pending = await frontier.pendingCount()
         await frontier.forget()
         let final = report.withLock { report -> CrawlReport in
             report.seconds = (ContinuousClock.now - started).seconds
@@ -83,10 +93,10 @@ public final class Crawler: Sendable {
         // once. The flush is for the cache; the folder is rebuilt from it (or by --resume) if a
         // power loss takes its last writes.
         let flush = Task.detached { [store = client.store] in try? store.synchronize() }
-        events?(.phase("finishing the folder (links, index.html, manifest)"))
+        if output != nil { events?(.phase("finishing the folder (links, index.html, manifest)")) }
         let finished = Result {
             try journal.flush()
-            try output.finish(seeds: configuration.seeds.compactMap(URLNormalizer.normalize)) { [journal, self] url, resource in
+            try output?.finish(seeds: configuration.seeds.compactMap(URLNormalizer.normalize)) { [journal, self] url, resource in
                 try? journal.references(of: url, key: pageKey(digest: resource.sha256, contentType: resource.contentType))
             }
         }
@@ -98,24 +108,21 @@ public final class Crawler: Sendable {
 
     /// Queues the seeds, or the journal's pending URLs when resuming; true for a fresh start.
     private func seedFrontier(resume: Bool) async throws -> Bool {
-        if resume {
-            let (known, pending) = try journal.resumePoint()
-            if !known.isEmpty {
-                _ = await frontier.markSeen(known)
-                sessionTraps.withLock { traps in
-                    for url in known { if let page = traps.page(of: url) { _ = traps.claim(page) } }
-                }
-                await frontier.enqueue(pending)
-                logger.info("resuming: \(known.count - pending.count) URLs done, \(pending.count) to go")
-                return false
-            }
+        let seeds = configuration.seeds.compactMap(URLNormalizer.normalize).map {
+            CrawlItem(url: $0, depth: 0, role: .page, hops: 0, referrer: nil)
         }
-        let seeds = configuration.seeds.compactMap(URLNormalizer.normalize)
-        let fresh = await frontier.markSeen(seeds)
-        let items = zip(seeds, fresh).filter(\.1).map { CrawlItem(url: $0.0, depth: 0, role: .page, hops: 0, referrer: nil) }
-        try journal.queued(items)
-        await frontier.enqueue(items)
-        return true
+        switch try await frontier.start(seeds: seeds, resume: resume) {
+        case .fresh:
+            return true
+        case .resumed(let known, let pending):
+            sessionTraps.withLock { traps in
+                for url in known { if let page = traps.page(of: url) { _ = traps.claim(page) } }
+            }
+            logger.info("resuming: \(known.count - pending) URLs done, \(pending) to go")
+            return false
+        case .joined:
+            return false
+        }
     }
 
     /// With --sitemaps: the pages listed by the seeds' sitemaps (robots.txt `Sitemap:` lines and
@@ -148,20 +155,29 @@ public final class Crawler: Sendable {
     }
 
     private func work(started: ContinuousClock.Instant) async {
-        while let item = await frontier.next() {
+        while true {
+            let next: CrawlItem?
+            do { next = try await frontier.next() } catch {
+                if !Task.isCancelled {
+                    frontierFailure.withLock { $0 = $0 ?? error }
+                    await frontier.stop()
+                }
+                return
+            }
+            guard let item = next else { return }
             if let maxDuration = configuration.maxDuration, ContinuousClock.now - started > maxDuration {
                 await frontier.stop()
             } else {
                 do {
                     try await process(item)
                 } catch where Task.isCancelled {
-                    // Interrupted: the URL stays queued in the journal, and --resume fetches it.
+                    // Interrupted: the URL stays queued, and the next run (--resume) fetches it.
                 } catch {
                     recordFailure(item, status: nil, message: "\(error)")
-                    try? journal.finished(item.url, state: .failed, status: nil, detail: "\(error)")
+                    try? await frontier.record(item.url, .failed, status: nil, detail: "\(error)")
                 }
             }
-            await frontier.finished(item)
+            await frontier.release(item)
         }
     }
 
@@ -169,56 +185,71 @@ public final class Crawler: Sendable {
 
     private func process(_ item: CrawlItem) async throws {
         guard let url = URLParts(item.url) else { return }
-        if let maxBytes = configuration.maxBytes, report.withLock({ $0.bytes }) >= maxBytes { return try skip(item, .budget) }
-        var admittedPage = false
+        if let maxBytes = configuration.maxBytes, report.withLock({ $0.bytes }) >= maxBytes { return try await skip(item, .budget) }
         if item.role == .page {
-            if let reason = await pageBudget.admit(host: url.authority) { return try skip(item, reason) }
-            admittedPage = true
+            if let reason = try await frontier.admitPage(host: url.authority) { return try await skip(item, reason) }
         }
-        defer { if admittedPage { pageBudget.release(host: url.authority) } }
-        switch await robotsAnswer(for: url, normalized: item.url) {
+        var saved = false
+        do {
+            saved = try await fetchAndSave(item, url: url)
+        } catch {
+            if item.role == .page { await frontier.pageEnded(host: url.authority, saved: false) }
+            throw error
+        }
+        if item.role == .page { await frontier.pageEnded(host: url.authority, saved: saved) }
+    }
+
+    /// Fetches an item admitted under the page budget and saves it; true when it was saved.
+    private func fetchAndSave(_ item: CrawlItem, url: URLParts) async throws -> Bool {
+        switch try await robotsAnswer(for: url, normalized: item.url) {
         case .allowed: break
-        case .disallowed: return try skip(item, .robots)
+        case .disallowed:
+            try await skip(item, .robots)
+            return false
         case .unusable(let problem):
             // RFC 9309: an unreachable or failing robots.txt means "disallow all" — say so.
             recordFailure(item, status: nil, message: "not crawled: robots.txt \(problem)")
-            return try journal.finished(item.url, state: .failed, status: nil, detail: problem)
+            try await frontier.record(item.url, .failed, status: nil, detail: problem)
+            return false
         }
         let response: CacheResponse
         do {
             response = try await fetch(item)
         } catch CacheError.bodyTooLarge {
-            return try skip(item, .tooLarge)
+            try await skip(item, .tooLarge)
+            return false
         }
-        if response.outcome == .offlineMiss { return try skip(item, .offlineMiss) }
+        if response.outcome == .offlineMiss {
+            try await skip(item, .offlineMiss)
+            return false
+        }
         report.withLock { $0.cache[response.outcome.rawValue, default: 0] += 1; $0.statuses[String(response.status), default: 0] += 1 }
         if (300..<400).contains(response.status), let location = response.headers.first(name: "location") {
-            return try await followRedirect(item, response: response, from: url, to: location)
+            try await followRedirect(item, response: response, from: url, to: location)
+            return false
         }
         guard (200..<300).contains(response.status) else {
             recordFailure(item, status: response.status, message: "HTTP \(response.status)")
-            return try journal.finished(item.url, state: .failed, status: response.status, detail: nil)
+            try await frontier.record(item.url, .failed, status: response.status, detail: nil)
+            return false
         }
         let contentType = response.headers.first(name: "content-type")
         let rendered = item.role == .page && Self.isHTML(contentType, url: url) ? await render(item) : nil
-        let path = try await output.write(url: item.url, response: rendered?.snapshot.map { Self.snapshotResponse($0, of: response) } ?? response)
+        let path = try await output?.write(url: item.url, response: rendered?.snapshot.map { Self.snapshotResponse($0, of: response) } ?? response)
         report.withLock { report in
             report.fetched += 1
             report.bytes += response.body.count
             if item.role == .page { report.pages += 1 } else { report.requisites += 1 }
         }
-        if admittedPage {
-            pageBudget.saved(host: url.authority)
-            admittedPage = false
-        }
         // Done only once its links are queued: a kill between the two never loses them.
         var links = try pageLinks(in: response, url: url, contentType: contentType)
         if let rendered { links = browserLinks(rendered, of: url, adding: links) }
         try await discover(links, from: item)
-        try journal.finished(item.url, state: .done, status: response.status, detail: path)
+        try await frontier.record(item.url, .done, status: response.status, detail: path)
         // A page loaded in the browser took a second or more: its record is committed at once,
         // not with the next batch, so a kill does not make --resume load it again.
         if rendered != nil { try journal.flush() }
+        return true
     }
 
     enum RobotsAnswer {
@@ -230,10 +261,10 @@ public final class Crawler: Sendable {
 
     /// What the host's robots.txt (read first if need be, its Crawl-delay handed to the frontier)
     /// says of `url`, whose normalized form is `normalized`; always allowed with --ignore-robots.
-    func robotsAnswer(for url: URLParts, normalized: String) async -> RobotsAnswer {
+    func robotsAnswer(for url: URLParts, normalized: String) async throws -> RobotsAnswer {
         guard configuration.obeyRobots else { return .allowed }
         let verdict = await robots.rules(for: url, send: send)
-        await frontier.robotsKnown(Frontier.host(of: normalized), crawlDelay: verdict.rules.crawlDelay)
+        try await frontier.robotsKnown(Frontier.host(of: normalized), crawlDelay: verdict.rules.crawlDelay)
         if let problem = verdict.problem { return .unusable(problem) }
         return verdict.rules.allows(String(normalized.dropFirst(url.origin.count))) ? .allowed : .disallowed
     }
@@ -265,15 +296,21 @@ public final class Crawler: Sendable {
     /// (so a resumed crawl does not fetch it again), and logged (`--verbose`).
     @Sendable func send(_ original: CacheRequest) async throws -> CacheResponse {
         var request = original
-        request.reuseStoredSince = journal.crawlStartedAt
+        request.reuseStoredSince = frontier.crawlStartedAt
         request.headers.replaceOrAdd(name: "User-Agent", value: configuration.userAgent)
+        // Another worker of a shared crawl may have it already: then it comes from there.
+        if let exchange, let shared = try await exchange.response(for: request) {
+            events?(.request(url: request.url, status: shared.status, outcome: shared.outcome, bytes: shared.body.count, milliseconds: 0))
+            return shared
+        }
         let host = Frontier.host(of: request.url)
-        let spaced = await frontier.waitTurn(host)
+        let spaced = try await frontier.waitTurn(host)
         let sent = ContinuousClock.now
         let outcome: Result<CacheResponse, any Error>
         do { outcome = .success(try await client.fetch(request)) } catch { outcome = .failure(error) }
         if spaced { await frontier.requestEnded(host) }
         let response = try outcome.get()
+        try await exchange?.share(response, for: request)
         events?(.request(url: request.url, status: response.status, outcome: response.outcome, bytes: response.body.count,
                          milliseconds: Int((ContinuousClock.now - sent).seconds * 1000)))
         return response
@@ -289,14 +326,14 @@ public final class Crawler: Sendable {
         report.withLock { $0.redirects += 1 }
         guard let normalized = scope.resolve(location, against: url) else {
             recordFailure(item, status: nil, message: "redirect to an unusable location: \(location)")
-            return try journal.finished(item.url, state: .failed, status: nil, detail: location)
+            return try await frontier.record(item.url, .failed, status: nil, detail: location)
         }
-        try output.redirect(from: item.url, to: normalized, response: response)
-        if item.hops + 1 > 10 { return try skip(item, .redirectLimit) }
-        if normalized == item.url { return try skip(item, .redirectLoop) }
+        try output?.redirect(from: item.url, to: normalized, response: response)
+        if item.hops + 1 > 10 { return try await skip(item, .redirectLimit) }
+        if normalized == item.url { return try await skip(item, .redirectLoop) }
         let next = CrawlItem(url: normalized, depth: item.depth, role: item.role, hops: item.hops + 1, referrer: item.url)
         try await offer([next])
-        try journal.finished(item.url, state: .done, status: response.status, detail: "→ \(normalized)")
+        try await frontier.record(item.url, .done, status: response.status, detail: "→ \(normalized)")
     }
 
     /// The links of a saved page: from the journal when this page had the same body before,
@@ -378,32 +415,34 @@ public final class Crawler: Sendable {
         try await offer(offers)
     }
 
-    /// Queues the items not seen before that are in scope (their URLs are normalized).
+    /// Queues the items not seen before that are in scope (their URLs are normalized), and
+    /// counts the others' skips once.
     private func offer(_ offers: [CrawlItem]) async throws {
         var accepted: [CrawlItem] = []
-        let fresh = await frontier.markSeen(offers.map(\.url))
+        var refused: [(CrawlItem, SkipReason)] = []
+        let fresh = try await frontier.firstSightings(offers.map(\.url))
         for (item, isNew) in zip(offers, fresh) where isNew {
             guard let parts = URLParts(item.url) else { continue }
             if let reason = scope.check(parts, normalized: item.url, role: item.role, depth: item.depth) {
-                recordSkip(item, reason)
+                refused.append((item, reason))
                 continue
             }
             if let page = sessionTraps.withLock({ $0.page(of: item.url) }),
-               await frontier.isSeen(page) || !sessionTraps.withLock({ $0.claim(page) }) {
-                recordSkip(item, .sessionID)
+               try await frontier.isSeen(page) || !sessionTraps.withLock({ $0.claim(page) }) {
+                refused.append((item, .sessionID))
                 continue
             }
             accepted.append(item)
         }
-        try journal.queued(accepted)
-        await frontier.enqueue(accepted)
+        let recorded = try await frontier.add(accepted, skipped: refused)
+        for ((item, reason), isNew) in zip(refused, recorded) where isNew { recordSkip(item, reason) }
     }
 
     // MARK: Budgets and bookkeeping
 
-    private func skip(_ item: CrawlItem, _ reason: SkipReason) throws {
+    private func skip(_ item: CrawlItem, _ reason: SkipReason) async throws {
         recordSkip(item, reason)
-        try journal.finished(item.url, state: .skipped, status: nil, detail: reason.rawValue)
+        try await frontier.record(item.url, .skipped, status: nil, detail: reason.rawValue)
     }
 
     func recordSkip(_ item: CrawlItem, _ reason: SkipReason) {
@@ -421,7 +460,7 @@ public final class Crawler: Sendable {
     }
 
     private func snapshot(since started: ContinuousClock.Instant) async -> CrawlProgress {
-        let queued = await frontier.pendingCount
+        let queued = await frontier.pendingCount()
         return report.withLock { report in
             CrawlProgress(fetched: report.fetched, queued: queued, bytes: report.bytes, failures: report.failures.count,
                           seconds: (ContinuousClock.now - started).seconds)

@@ -22,7 +22,7 @@ public enum PageFetchResult: Sendable {
 }
 
 /// What a page became in the browser.
-public struct RenderedPage: Sendable {
+public struct RenderedPage: Sendable, Codable {
     /// The targets of the rendered DOM's `a` and `area` links, absolute.
     public var links: [String] = []
     /// The targets of its frames and iframes, absolute.

@@ -26,6 +26,7 @@ struct CacheStatus {
         case .bypass:
             parameters = (method == "GET" || method == "HEAD" ? "fwd=bypass" : "fwd=method") + "; fwd-status=\(response.status)"
         case .offlineMiss: parameters = "detail=not-stored"
+        case .shared: parameters = "hit; detail=shared"
         }
         if response.collapsed && parameters.hasPrefix("fwd=") { parameters += "; collapsed" }
         self.parameters = parameters

@@ -37,6 +37,8 @@ public enum CacheOutcome: String, Sendable, Codable {
     case staleOnError
     /// Nothing usable is stored and the network may not be used (offline or only-if-cached): a 504.
     case offlineMiss
+    /// Received by another worker of a shared crawl, and brought into this cache from the crawl's store.
+    case shared
 }
 
 /// A response from the caching client. The body is always decoded (no Content-Encoding).

@@ -1,0 +1,71 @@
+/// A crawl's frontier in this process (`Frontier`), its URLs recorded in the folder's journal
+/// so that `--resume` continues where a killed crawl stopped.
+public struct LocalFrontier: CrawlFrontier {
+    private let queue: Frontier
+    private let journal: CrawlJournal
+    private let budget: PageBudget
+
+    public init(configuration: CrawlConfiguration, journal: CrawlJournal) {
+        queue = Frontier(perHost: configuration.perHost, delay: configuration.delay ?? 0, robotsFirst: configuration.obeyRobots)
+        budget = PageBudget(maxPages: configuration.maxPages, maxPerHost: configuration.maxPagesPerHost)
+        self.journal = journal
+    }
+
+    public var crawlStartedAt: Double { journal.crawlStartedAt }
+
+    public func start(seeds: [CrawlItem], resume: Bool) async throws -> CrawlStart {
+        if resume {
+            let (known, pending) = try journal.resumePoint()
+            if !known.isEmpty {
+                _ = await queue.markSeen(known)
+                await queue.enqueue(pending)
+                return .resumed(known: known, pending: pending.count)
+            }
+        }
+        let fresh = await queue.markSeen(seeds.map(\.url))
+        let items = zip(seeds, fresh).filter(\.1).map(\.0)
+        try journal.queued(items)
+        await queue.enqueue(items)
+        return .fresh
+    }
+
+    public func next() async -> CrawlItem? { await queue.next() }
+    public func release(_ item: CrawlItem) async { await queue.finished(item) }
+
+    public func record(_ url: String, _ outcome: CrawlOutcome, status: Int?, detail: String?) throws {
+        try journal.finished(url, state: CrawlJournal.State(outcome), status: status, detail: detail)
+    }
+
+    /// Marks the URLs seen at once: one actor hop per page, not per link.
+    public func firstSightings(_ urls: [String]) async -> [Bool] { await queue.markSeen(urls) }
+    public func isSeen(_ url: String) async -> Bool { await queue.isSeen(url) }
+
+    public func add(_ queued: [CrawlItem], skipped: [(CrawlItem, SkipReason)]) async throws -> [Bool] {
+        try journal.queued(queued)
+        await queue.enqueue(queued)
+        return skipped.map { _ in true }
+    }
+
+    public func waitTurn(_ host: String) async -> Bool { await queue.waitTurn(host) }
+    public func requestEnded(_ host: String) async { await queue.requestEnded(host) }
+    public func robotsKnown(_ host: String, crawlDelay: Double?) async { await queue.robotsKnown(host, crawlDelay: crawlDelay) }
+
+    public func admitPage(host: String) async -> SkipReason? { await budget.admit(host: host) }
+    public func pageEnded(host: String, saved: Bool) async {
+        if saved { budget.saved(host: host) } else { budget.release(host: host) }
+    }
+
+    public func pendingCount() async -> Int { await queue.pendingCount }
+    public func stop() async { await queue.stop() }
+    public func forget() async { await queue.forget() }
+}
+
+extension CrawlJournal.State {
+    init(_ outcome: CrawlOutcome) {
+        switch outcome {
+        case .done: self = .done
+        case .skipped: self = .skipped
+        case .failed: self = .failed
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+public import Logging
+public import PostgresNIO
+
+/// The PostgreSQL database a shared crawl keeps its state in (`--shared postgres://…`): a pool
+/// of connections, the schema made current on first use, and every statement retried with
+/// back-off while the database is unreachable or restarting, up to `patience`.
+public final class SharedDatabase: Sendable {
+    /// The address without its password, for messages.
+    public let address: String
+    let client: PostgresClient
+    private let runner: Task<Void, Never>
+    let logger: Logger
+    /// How long a statement is retried while the database cannot be reached.
+    let patience: Duration
+
+    /// Connects to `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DB`, `?sslmode=disable|prefer|require`)
+    /// and makes its schema current.
+    public static func connect(_ url: String, patience: Duration = .seconds(30),
+                               logger: Logger = Logger(label: "mirror.shared")) async throws -> SharedDatabase {
+        let database = try SharedDatabase(url: url, patience: patience, logger: logger)
+        do {
+            try await SharedSchema.migrate(database)
+        } catch {
+            await database.close()
+            throw error
+        }
+        return database
+    }
+
+    private init(url: String, patience: Duration, logger: Logger) throws {
+        guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? ""),
+              let host = parts.host, !host.isEmpty, let user = parts.user, !user.isEmpty else {
+            throw SharedCrawlError.badAddress(url)
+        }
+        let name = String(parts.path.drop { $0 == "/" })
+        let mode = parts.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"
+        let tls: PostgresClient.Configuration.TLS
+        switch mode {
+        case "disable": tls = .disable
+        case "prefer": tls = .prefer(.makeClientConfiguration())
+        case "require": tls = .require(.makeClientConfiguration())
+        default: throw SharedCrawlError.badAddress(url)
+        }
+        var configuration = PostgresClient.Configuration(host: host, port: parts.port ?? 5432, username: user,
+                                                         password: parts.password, database: name.isEmpty ? user : name, tls: tls)
+        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.maximumConnections = 16
+        address = "postgres://\(user)@\(host):\(parts.port ?? 5432)/\(name.isEmpty ? user : name)"
+        // The pool's own log is kept to errors: it warns of a first lease racing `run()`'s start.
+        var background = logger
+        background.logLevel = .error
+        client = PostgresClient(configuration: configuration, backgroundLogger: background)
+        runner = Task { [client] in await client.run() }
+        self.logger = logger
+        self.patience = patience
+    }
+
+    /// Ends every connection.
+    public func close() async {
+        runner.cancel()
+        _ = await runner.value
+    }
+
+    /// Runs `body` on one connection, again from the start while the database cannot be reached
+    /// (its connection lost, restarting), waiting 0.1 s, 0.2 s … 5 s in between, for at most
+    /// `patience`. `body` must be safe to run twice: the database may have done it before the
+    /// connection dropped.
+    func retrying<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        let deadline = ContinuousClock.now + patience
+        var wait = Duration.milliseconds(100)
+        while true {
+            do {
+                return try await client.withConnection { connection in try await body(connection) }
+            } catch where Self.isTransient(error) && ContinuousClock.now + wait < deadline && !Task.isCancelled {
+                logger.info("the database is unreachable (\(error)); trying again in \(wait)")
+                try await Task.sleep(for: wait)
+                wait = min(wait * 2, .seconds(5))
+            } catch where Self.isTransient(error) {
+                throw SharedCrawlError.unreachable(address: address, reason: Self.describe(error))
+            }
+        }
+    }
+
+    /// Runs `body` in one transaction, retried as `retrying` does.
+    func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await retrying { connection in
+            try await connection.withTransaction(logger: logger) { connection in try await body(connection) }
+        }
+    }
+
+    /// Runs one statement, retried as `retrying` does; its rows are read by `read`.
+    @discardableResult
+    func query<Row: Sendable>(_ query: PostgresQuery, read: @escaping (PostgresRow) throws -> Row = { _ in () }) async throws -> [Row] {
+        try await retrying { connection in
+            var rows: [Row] = []
+            for try await row in try await connection.query(query, logger: logger) { rows.append(try read(row)) }
+            return rows
+        }
+    }
+
+    /// Whether `error` means the database could not be reached or went away (as opposed to a
+    /// statement it refused): a connection error, or a server error of class 08 (connection),
+    /// 57 (shut down, restarting) or 40 (serialization failure, deadlock).
+    static func isTransient(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return !(error is SharedCrawlError) && !(error is CancellationError) }
+        switch error.code {
+        case .server:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("08") || state.hasPrefix("57") || state.hasPrefix("40")
+        case .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection, .poolClosed:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// A person's account of a database error: the server's own message, or the connection's.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let message = error.serverInfo?[.message] { return message }
+        if let underlying = error.underlying { return "\(underlying)" }
+        return error.code.description
+    }
+}

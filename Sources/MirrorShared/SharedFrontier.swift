@@ -1,0 +1,375 @@
+import Foundation
+public import MirrorCrawl
+import PostgresNIO
+
+/// The frontier of a shared crawl, in PostgreSQL: every worker claims URLs from it in batches.
+///
+/// - A URL is a row of `mirror_urls`, unique per crawl (the seen set), queued in the order it was
+///   found (breadth-first, `seq`). A claim takes the oldest queued URLs of the hosts with a free
+///   slot, marks them claimed by this worker until a lease ends, and counts them as fetches.
+///   The lease is renewed while the worker lives; the claims of a worker that died return to
+///   the queue when it ends. No transaction is open while a URL is fetched.
+/// - A host is a row of `mirror_hosts`, locked by a claim so that two workers never hand out
+///   more than `--per-host` URLs of it at once (one until its robots.txt is known), and by each
+///   request that must be spaced (`--delay`, `Crawl-delay`): one such request at a time across
+///   all workers, the next starting a delay after its end, timed by the database's clock.
+/// - `--max-pages` and `--max-pages-per-host` count the pages of all workers.
+public actor SharedFrontier: CrawlFrontier {
+    public nonisolated let crawlStartedAt: Double
+    private let crawl: SharedCrawl
+    private let database: SharedDatabase
+    private let perHost: Int
+    private let delay: Double
+    private let obeyRobots: Bool
+    private let maxPages: Int?
+    private let maxPagesPerHost: Int?
+    /// URLs claimed at once, at most: about what this worker's requests in flight can take.
+    private let batch: Int
+
+    /// Claimed and not handed out yet, in claim order.
+    private var buffer: [CrawlItem] = []
+    /// Claimed by this worker and not released: the claims its heartbeat renews.
+    private var held: Set<String> = []
+    private var active = 0
+    private var stopped = false
+    private var claiming: Task<[CrawlItem], any Error>?
+    /// Hosts whose robots.txt is known, with their delay: they never change again in a round.
+    private var settled: [String: Double] = [:]
+    private var heartbeat: Task<Void, Never>?
+    /// What the heartbeat last failed with: the next call to `next()` throws it.
+    private var lost: (any Error)?
+
+    public init(crawl: SharedCrawl, configuration: CrawlConfiguration) {
+        self.crawl = crawl
+        database = crawl.database
+        crawlStartedAt = crawl.startedAt
+        perHost = max(1, configuration.perHost)
+        delay = configuration.delay ?? 0
+        obeyRobots = configuration.obeyRobots
+        maxPages = configuration.maxPages
+        maxPagesPerHost = configuration.maxPagesPerHost
+        batch = max(1, configuration.concurrency)
+    }
+
+    private var leaseSeconds: Double { Double(crawl.lease.components.seconds) + Double(crawl.lease.components.attoseconds) / 1e18 }
+
+    // MARK: Starting and ending
+
+    /// The seeds were queued when the round began (`SharedCrawl.join`), in the same transaction:
+    /// a worker that joins finds them there.
+    public func start(seeds: [CrawlItem], resume: Bool) async throws -> CrawlStart {
+        startHeartbeat()
+        return crawl.began ? .fresh : .joined
+    }
+
+    private func startHeartbeat() {
+        guard heartbeat == nil else { return }
+        let interval = crawl.lease / 3
+        heartbeat = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard let self, !Task.isCancelled else { return }
+                await self.beat()
+            }
+        }
+    }
+
+    /// Renews this worker's claims and heartbeat, and returns the claims whose lease ended.
+    private func beat() async {
+        do {
+            let urls = Array(held)
+            try await database.query("""
+                UPDATE mirror_urls SET lease_until = now() + \(leaseSeconds) * interval '1 second'
+                WHERE crawl = \(crawl.id) AND state = 'claimed' AND worker = \(crawl.worker) AND url = ANY(\(urls))
+                """)
+            try await crawl.heartbeat(report: nil)
+            try await returnExpiredClaims()
+        } catch {
+            lost = error
+        }
+    }
+
+    /// Ends the heartbeat and gives back the claims this worker did not finish.
+    public func close() async {
+        heartbeat?.cancel()
+        heartbeat = nil
+        stopped = true
+        let urls = Array(held)
+        held = []
+        buffer = []
+        guard !urls.isEmpty else { return }
+        _ = try? await database.query("""
+            UPDATE mirror_urls SET state = 'queued', worker = NULL, lease_until = NULL
+            WHERE crawl = \(crawl.id) AND state = 'claimed' AND worker = \(crawl.worker) AND url = ANY(\(urls))
+            """)
+    }
+
+    public func stop() {
+        stopped = true
+    }
+
+    public func forget() {}
+
+    // MARK: Claims
+
+    public func next() async throws -> CrawlItem? {
+        var idle = Duration.milliseconds(10)
+        while !stopped && !Task.isCancelled {
+            if let lost { throw lost }
+            if !buffer.isEmpty {
+                active += 1
+                return buffer.removeFirst()
+            }
+            let task: Task<[CrawlItem], any Error>
+            if let claiming {
+                task = claiming
+            } else {
+                let limit = max(1, batch - active)
+                task = Task { try await self.claim(limit: limit) }
+                claiming = task
+            }
+            let claimed = try await task.value
+            if claiming == task {
+                claiming = nil
+                buffer += claimed
+                if claimed.isEmpty {
+                    if active == 0, try await frontierIsEmpty() {
+                        try await crawl.markFinished()
+                        return nil
+                    }
+                    try await Task.sleep(for: idle)
+                    idle = min(idle * 2, .milliseconds(200))
+                } else {
+                    idle = .milliseconds(10)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Claims up to `limit` queued URLs, oldest first, of hosts with free slots.
+    private func claim(limit: Int) async throws -> [CrawlItem] {
+        let (crawl, perHost, leaseSeconds) = (self.crawl, self.perHost, self.leaseSeconds)
+        let items = try await database.transaction { connection -> [(Int64, CrawlItem)] in
+            let logger = crawl.database.logger
+            var hosts: [String] = []
+            var slots: [String: Int] = [:]
+            for try await (host, robotsKnown) in try await connection.query("""
+                SELECT host, robots_known FROM mirror_hosts h WHERE crawl = \(crawl.id)
+                AND EXISTS (SELECT 1 FROM mirror_urls u WHERE u.crawl = h.crawl AND u.host = h.host AND u.state = 'queued')
+                ORDER BY host FOR UPDATE
+                """, logger: logger).decode((String, Bool).self) {
+                hosts.append(host)
+                slots[host] = robotsKnown ? perHost : 1
+            }
+            guard !hosts.isEmpty else { return [] }
+            for try await (host, claimed) in try await connection.query("""
+                SELECT host, count(*) FROM mirror_urls WHERE crawl = \(crawl.id) AND state = 'claimed' AND host = ANY(\(hosts))
+                GROUP BY host
+                """, logger: logger).decode((String, Int).self) { slots[host, default: 0] -= claimed }
+            let open = hosts.filter { slots[$0, default: 0] > 0 }
+            guard !open.isEmpty else { return [] }
+            let free = open.map { slots[$0]! }
+            var items: [(Int64, CrawlItem)] = []
+            for try await (seq, url, depth, role, hops, referrer) in try await connection.query("""
+                UPDATE mirror_urls u SET state = 'claimed', worker = \(crawl.worker),
+                    lease_until = now() + \(leaseSeconds) * interval '1 second', fetches = u.fetches + 1
+                FROM (SELECT c.url FROM unnest(\(open)::text[], \(free)::int8[]) AS f(host, free)
+                      CROSS JOIN LATERAL (SELECT url, seq FROM mirror_urls
+                          WHERE crawl = \(crawl.id) AND host = f.host AND state = 'queued' ORDER BY seq LIMIT f.free) c
+                      ORDER BY c.seq LIMIT \(limit)) picked
+                WHERE u.crawl = \(crawl.id) AND u.url = picked.url
+                RETURNING u.seq, u.url, u.depth, u.role, u.hops, u.referrer
+                """, logger: logger).decode((Int64, String, Int, String, Int, String?).self) {
+                items.append((seq, CrawlItem(url: url, depth: depth, role: CrawlRole(rawValue: role) ?? .page, hops: hops, referrer: referrer)))
+            }
+            return items
+        }
+        let claimed = items.sorted { $0.0 < $1.0 }.map(\.1)
+        held.formUnion(claimed.map(\.url))
+        return claimed
+    }
+
+    /// Whether nothing is queued or claimed (claims whose lease ended are returned first).
+    private func frontierIsEmpty() async throws -> Bool {
+        try await returnExpiredClaims()
+        let rows = try await database.query("""
+            SELECT 1 FROM mirror_urls WHERE crawl = \(crawl.id) AND state IN ('queued', 'claimed') LIMIT 1
+            """) { _ in true }
+        return rows.isEmpty
+    }
+
+    /// Puts the claims whose lease ended (their worker died or lost the database) back in the queue.
+    private func returnExpiredClaims() async throws {
+        try await database.query("""
+            UPDATE mirror_urls SET state = 'queued', worker = NULL, lease_until = NULL
+            WHERE crawl = \(crawl.id) AND state = 'claimed' AND lease_until < now()
+            """)
+    }
+
+    public func release(_ item: CrawlItem) {
+        active -= 1
+        held.remove(item.url)
+    }
+
+    public func record(_ url: String, _ outcome: CrawlOutcome, status: Int?, detail: String?) async throws {
+        try await database.query("""
+            UPDATE mirror_urls SET state = \(outcome.rawValue), status = \(status), detail = \(detail), lease_until = NULL,
+                worker = \(crawl.worker)
+            WHERE crawl = \(crawl.id) AND url = \(url)
+            """)
+    }
+
+    // MARK: The seen set
+
+    public func firstSightings(_ urls: [String]) async throws -> [Bool] {
+        guard !urls.isEmpty else { return [] }
+        let known = Set(try await database.query("SELECT url FROM mirror_urls WHERE crawl = \(crawl.id) AND url = ANY(\(urls))") {
+            try $0.decode(String.self)
+        })
+        return urls.map { !known.contains($0) }
+    }
+
+    public func isSeen(_ url: String) async throws -> Bool {
+        try await firstSightings([url]) == [false]
+    }
+
+    public func add(_ queued: [CrawlItem], skipped: [(CrawlItem, SkipReason)]) async throws -> [Bool] {
+        guard !queued.isEmpty || !skipped.isEmpty else { return [] }
+        let (crawl, robotsKnown, delay) = (self.crawl, !obeyRobots, self.delay)
+        let inserted = try await database.transaction { connection in
+            try await Self.insert(queued, skipped: skipped, crawl: crawl.id, robotsKnown: robotsKnown, delay: delay, on: connection,
+                                  logger: crawl.database.logger)
+        }
+        return skipped.map { inserted.contains($0.0.url) }
+    }
+
+    /// Inserts URLs not in the crawl yet, queued or skipped, with their hosts; returns the URLs inserted.
+    static func insert(_ queued: [CrawlItem], skipped: [(CrawlItem, SkipReason)], crawl: Int64, robotsKnown: Bool, delay: Double,
+                       on connection: PostgresConnection, logger: Logger) async throws -> Set<String> {
+        let rows = queued.map { ($0, "queued", "") } + skipped.map { ($0.0, "skipped", $0.1.rawValue) }
+        guard !rows.isEmpty else { return [] }
+        let items = rows.map(\.0)
+        let urls = items.map(\.url)
+        let hosts = items.map(\.host)
+        let depths = items.map(\.depth)
+        let roles = items.map(\.role.rawValue)
+        let hops = items.map(\.hops)
+        let referrers = items.map { $0.referrer ?? "" }
+        let states = rows.map(\.1)
+        let details = rows.map(\.2)
+        try await connection.query("""
+            INSERT INTO mirror_hosts (crawl, host, robots_known, delay)
+            SELECT DISTINCT \(crawl)::int8, host, \(robotsKnown), \(delay) FROM unnest(\(hosts)::text[]) AS h(host)
+            ON CONFLICT DO NOTHING
+            """, logger: logger)
+        var inserted = Set<String>()
+        for try await url in try await connection.query("""
+            INSERT INTO mirror_urls (crawl, url, host, depth, role, hops, referrer, state, detail)
+            SELECT \(crawl)::int8, r.url, r.host, r.depth, r.role, r.hops, nullif(r.referrer, ''), r.state, nullif(r.detail, '')
+            FROM unnest(\(urls)::text[], \(hosts)::text[], \(depths)::int8[], \(roles)::text[], \(hops)::int8[],
+                        \(referrers)::text[], \(states)::text[], \(details)::text[])
+                 WITH ORDINALITY AS r(url, host, depth, role, hops, referrer, state, detail, position)
+            ORDER BY r.position
+            ON CONFLICT DO NOTHING
+            RETURNING url
+            """, logger: logger).decode(String.self) { inserted.insert(url) }
+        return inserted
+    }
+
+    // MARK: Politeness
+
+    public func waitTurn(_ host: String) async throws -> Bool {
+        if let delay = settled[host], delay == 0 { return false }
+        while !Task.isCancelled {
+            let booked = try await database.query("""
+                UPDATE mirror_hosts SET busy_until = now() + \(leaseSeconds) * interval '1 second'
+                WHERE crawl = \(crawl.id) AND host = \(host) AND busy_until < now() AND next_at <= now()
+                RETURNING robots_known, delay
+                """) { try $0.decode((Bool, Double).self) }
+            if let (robotsKnown, delay) = booked.first {
+                if robotsKnown { settled[host] = delay }
+                guard robotsKnown && delay == 0 else { return true }
+                try await endRequest(host)
+                return false
+            }
+            let wait = try await database.query("""
+                SELECT greatest(extract(epoch FROM greatest(next_at, busy_until) - now()), 0)::float8
+                FROM mirror_hosts WHERE crawl = \(crawl.id) AND host = \(host)
+                """) { try $0.decode(Double.self) }
+            guard let seconds = wait.first else { return false }  // no row: a host no URL of the crawl named
+            try await Task.sleep(for: .milliseconds(Int(min(max(seconds, 0.01), 0.25) * 1000)))
+        }
+        throw CancellationError()
+    }
+
+    public func requestEnded(_ host: String) async {
+        try? await endRequest(host)
+    }
+
+    private func endRequest(_ host: String) async throws {
+        try await database.query("""
+            UPDATE mirror_hosts SET busy_until = '-infinity', next_at = now() + delay * interval '1 second'
+            WHERE crawl = \(crawl.id) AND host = \(host)
+            """)
+    }
+
+    public func robotsKnown(_ host: String, crawlDelay: Double?) async throws {
+        guard settled[host] == nil else { return }
+        let rows = try await database.query("""
+            UPDATE mirror_hosts SET robots_known = true, delay = greatest(delay, \(crawlDelay ?? 0))
+            WHERE crawl = \(crawl.id) AND host = \(host) RETURNING delay
+            """) { try $0.decode(Double.self) }
+        settled[host] = rows.first ?? delay
+    }
+
+    // MARK: Page budget
+
+    public func admitPage(host: String) async throws -> SkipReason? {
+        guard maxPages != nil || maxPagesPerHost != nil else { return nil }
+        let (crawl, maxPages, maxPagesPerHost) = (self.crawl, self.maxPages, self.maxPagesPerHost)
+        do {
+            try await database.transaction { connection in
+                let logger = crawl.database.logger
+                if let maxPages, try await connection.query("""
+                    UPDATE mirror_crawls SET pages_taken = pages_taken + 1 WHERE id = \(crawl.id) AND pages_taken < \(maxPages) RETURNING 1
+                    """, logger: logger).collect().isEmpty {
+                    throw BudgetFull(reason: .maxPages)
+                }
+                if let maxPagesPerHost, try await connection.query("""
+                    INSERT INTO mirror_budgets AS b (crawl, authority, pages_taken) VALUES (\(crawl.id), \(host), 1)
+                    ON CONFLICT (crawl, authority) DO UPDATE SET pages_taken = b.pages_taken + 1
+                    WHERE b.pages_taken < \(maxPagesPerHost) RETURNING 1
+                    """, logger: logger).collect().isEmpty {
+                    throw BudgetFull(reason: .pagesPerHost)
+                }
+            }
+            return nil
+        } catch let full as BudgetFull {
+            return full.reason
+        }
+    }
+
+    /// A limit reached: the transaction that counted the page is rolled back.
+    private struct BudgetFull: Error {
+        let reason: SkipReason
+    }
+
+    public func pageEnded(host: String, saved: Bool) async {
+        guard !saved else { return }
+        if maxPages != nil {
+            _ = try? await database.query("UPDATE mirror_crawls SET pages_taken = pages_taken - 1 WHERE id = \(crawl.id)")
+        }
+        if maxPagesPerHost != nil {
+            _ = try? await database.query("""
+                UPDATE mirror_budgets SET pages_taken = pages_taken - 1 WHERE crawl = \(crawl.id) AND authority = \(host)
+                """)
+        }
+    }
+
+    public func pendingCount() async -> Int {
+        (try? await database.query("SELECT count(*) FROM mirror_urls WHERE crawl = \(crawl.id) AND state = 'queued'") {
+            try $0.decode(Int.self)
+        }.first) ?? 0
+    }
+}

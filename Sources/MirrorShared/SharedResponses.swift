@@ -1,0 +1,143 @@
+import Crypto
+import Foundation
+public import MirrorCache
+public import MirrorCrawl
+import MirrorCore
+import NIOCore
+import NIOHTTP1
+import PostgresNIO
+
+/// The responses of a shared crawl, in PostgreSQL: a row per URL in `mirror_responses` (status,
+/// headers, times, body digest) naming a body in `mirror_bodies`, stored once by SHA-256 in
+/// parts of 1 MiB. A body's parts are written in one transaction before the row that names it,
+/// so a row always names a whole body. Every response a worker receives is shared; a worker
+/// about to request a URL another worker received takes it from here into its own cache.
+public struct SharedResponses: ResponseExchange {
+    private let crawl: SharedCrawl
+    private let store: CacheStore
+    static let partSize = 1 << 20
+
+    public init(crawl: SharedCrawl, store: CacheStore) {
+        self.crawl = crawl
+        self.store = store
+    }
+
+    private var database: SharedDatabase { crawl.database }
+
+    /// One row of `mirror_responses`.
+    struct Row: Sendable {
+        let url: String
+        let varyKey: String
+        let status: Int
+        let headers: String
+        let requestTime: Double
+        let responseTime: Double
+        let digest: String
+        let size: Int
+
+        static func read(_ row: PostgresRow) throws -> Row {
+            let (url, varyKey, status, headers, requestTime, responseTime, digest, size) =
+                try row.decode((String, String, Int, String, Double, Double, String, Int).self)
+            return Row(url: url, varyKey: varyKey, status: status, headers: headers, requestTime: requestTime,
+                       responseTime: responseTime, digest: digest, size: size)
+        }
+    }
+
+    private static let columns = "url, vary_key, status, headers, request_time, response_time, digest, size"
+
+    public func response(for request: CacheRequest) async throws -> CacheResponse? {
+        guard request.method == .GET else { return nil }
+        let rows = try await database.query(PostgresQuery(unsafeSQL: """
+            SELECT \(Self.columns) FROM mirror_responses WHERE crawl = $1 AND url = $2 LIMIT 1
+            """, binds: Self.binds(crawl.id, request.url)), read: Row.read)
+        guard let row = rows.first else { return nil }
+        let entry = try await bringIn(row)
+        guard let body = store.body(of: entry) else { throw SharedCrawlError.damagedBody(digest: row.digest) }
+        return CacheResponse(status: entry.status, headers: entry.headers, body: body, outcome: .shared, entry: entry)
+    }
+
+    public func share(_ response: CacheResponse, for request: CacheRequest) async throws {
+        guard request.method == .GET, response.outcome != .shared, response.outcome != .offlineMiss else { return }
+        try await response.body.arrival()
+        let head = response.entry?.head ?? CachedResponseHead(status: response.status, headers: response.headers,
+                                                              requestTime: Date().timeIntervalSince1970,
+                                                              responseTime: Date().timeIntervalSince1970)
+        let bytes = try response.body.collect()
+        let digest = response.entry?.digest ?? Hex.string(SHA256.hash(data: bytes))
+        try await storeBody(bytes, digest: digest)
+        let headers = String(decoding: try JSONEncoder().encode(head.headers.map { [$0.name, $0.value] }), as: UTF8.self)
+        try await database.query("""
+            INSERT INTO mirror_responses (crawl, url, vary_key, status, headers, request_time, response_time, digest, size, worker)
+            VALUES (\(crawl.id), \(request.url), \(response.entry?.varyKey ?? ""), \(head.status), \(headers), \(head.requestTime),
+                    \(head.responseTime), \(digest), \(bytes.count), \(crawl.worker))
+            ON CONFLICT DO NOTHING
+            """)
+    }
+
+    /// Brings every response of the crawl into this worker's cache (those it has are skipped);
+    /// returns how many it brought.
+    public func bringAllIn() async throws -> Int {
+        var after = ""
+        var brought = 0
+        while true {
+            let rows = try await database.query(PostgresQuery(unsafeSQL: """
+                SELECT \(Self.columns) FROM mirror_responses WHERE crawl = $1 AND url > $2 ORDER BY url LIMIT 500
+                """, binds: Self.binds(crawl.id, after)), read: Row.read)
+            guard let last = rows.last else { return brought }
+            for row in rows where try store.entries(for: row.url).first(where: { $0.digest == row.digest }) == nil {
+                _ = try await bringIn(row)
+                brought += 1
+            }
+            after = last.url
+        }
+    }
+
+    /// `row`'s response in this worker's cache: the entry there when it has the same body,
+    /// else stored now with the body from the shared store.
+    private func bringIn(_ row: Row) async throws -> CacheEntry {
+        if let local = try store.entries(for: row.url).first(where: { $0.digest == row.digest && $0.varyKey == row.varyKey }) {
+            return local
+        }
+        let pairs = (try? JSONDecoder().decode([[String]].self, from: Data(row.headers.utf8))) ?? []
+        let headers = HTTPHeaders(pairs.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil })
+        let writer = try store.makeBodyWriter()
+        var written = 0
+        let parts = try await database.query("SELECT bytes FROM mirror_bodies WHERE digest = \(row.digest) ORDER BY part") {
+            try $0.decode(ByteBuffer.self)
+        }
+        for part in parts {
+            try part.withUnsafeReadableBytes { try writer.write($0) }
+            written += part.readableBytes
+        }
+        let head = CachedResponseHead(status: row.status, headers: headers, requestTime: row.requestTime, responseTime: row.responseTime)
+        let entry = try store.store(url: row.url, varyKey: row.varyKey, head: head, body: writer)
+        guard entry.digest == row.digest, written == row.size else {
+            try store.remove(url: row.url)
+            throw SharedCrawlError.damagedBody(digest: row.digest)
+        }
+        return entry
+    }
+
+    /// Writes `bytes` under `digest` unless the store has it: all parts in one transaction.
+    private func storeBody(_ bytes: [UInt8], digest: String) async throws {
+        let present = try await database.query("SELECT 1 FROM mirror_bodies WHERE digest = \(digest) AND part = 0") { _ in true }
+        guard present.isEmpty else { return }
+        let parts = max(1, (bytes.count + Self.partSize - 1) / Self.partSize)
+        try await database.transaction { connection in
+            for part in 0..<parts {
+                let slice = bytes[min(bytes.count, part * Self.partSize)..<min(bytes.count, (part + 1) * Self.partSize)]
+                try await connection.query("""
+                    INSERT INTO mirror_bodies (digest, part, parts, bytes) VALUES (\(digest), \(part), \(parts), \(ByteBuffer(bytes: slice)))
+                    ON CONFLICT DO NOTHING
+                    """, logger: crawl.database.logger)
+            }
+        }
+    }
+
+    private static func binds(_ crawl: Int64, _ text: String) -> PostgresBindings {
+        var binds = PostgresBindings()
+        binds.append(crawl)
+        binds.append(text)
+        return binds
+    }
+}
