@@ -251,6 +251,11 @@ let package = Package(
             dependencies: ["MirrorSearch", "MirrorHTML", "MirrorCrawl", "mirror", "MirrorTestSupport"],
             swiftSettings: settings
         ),
+        .testTarget(
+            name: "MirrorSharedTests",
+            dependencies: ["MirrorShared", "MirrorCrawl", "mirror", "MirrorTestSupport"],
+            swiftSettings: settings
+        ),
         .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore"], swiftSettings: settings),
         .testTarget(
             name: "MirrorServeTests",

@@ -39,7 +39,7 @@ extension CrawlCommand {
     }
 
     /// How long the worker waits for a database that went away: a few leases.
-    private var sharedPatience: Duration { .seconds(max(30, sharedOptions.lease.seconds)) }
+    private var sharedPatience: Duration { .seconds(max(10, 3 * sharedOptions.lease.seconds)) }
 
     private func runWorker(_ database: SharedDatabase, configuration: CrawlConfiguration, browserExecutable: String?) async throws {
         let name = sharedOptions.crawlName ?? defaultCrawlName(configuration)

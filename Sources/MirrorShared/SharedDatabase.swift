@@ -64,14 +64,16 @@ public final class SharedDatabase: Sendable {
 
     /// Runs `body` on one connection, again from the start while the database cannot be reached
     /// (its connection lost, restarting), waiting 0.1 s, 0.2 s … 5 s in between, for at most
-    /// `patience`. `body` must be safe to run twice: the database may have done it before the
-    /// connection dropped.
-    func retrying<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+    /// `patience` in all (the pool waits for a connection as long as it is let). `body` must be
+    /// safe to run twice: the database may have done it before the connection dropped.
+    func retrying<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         let deadline = ContinuousClock.now + patience
         var wait = Duration.milliseconds(100)
         while true {
             do {
-                return try await client.withConnection { connection in try await body(connection) }
+                return try await Self.before(deadline) { [client] in try await client.withConnection { try await body($0) } }
+            } catch is DeadlinePassed {
+                throw SharedCrawlError.unreachable(address: address, reason: "no connection within \(patience)")
             } catch where Self.isTransient(error) && ContinuousClock.now + wait < deadline && !Task.isCancelled {
                 logger.info("the database is unreachable (\(error)); trying again in \(wait)")
                 try await Task.sleep(for: wait)
@@ -82,17 +84,39 @@ public final class SharedDatabase: Sendable {
         }
     }
 
+    private struct DeadlinePassed: Error {}
+
+    /// `operation`'s result, or `DeadlinePassed` at `deadline` (the operation is cancelled).
+    private static func before<Result: Sendable>(_ deadline: ContinuousClock.Instant,
+                                                 _ operation: @escaping @Sendable () async throws -> Result) async throws -> Result {
+        try await withThrowingTaskGroup(of: Result.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                throw DeadlinePassed()
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
+
     /// Runs `body` in one transaction, retried as `retrying` does.
-    func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
-        try await retrying { connection in
-            try await connection.withTransaction(logger: logger) { connection in try await body(connection) }
+    func transaction<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await retrying { [logger] connection in
+            do {
+                return try await connection.withTransaction(logger: logger) { connection in try await body(connection) }
+            } catch let error as PostgresTransactionError {
+                // The closure's own error (a refusal, a lost connection) decides, not its wrapper.
+                throw error.closureError ?? error.beginError ?? error.commitError ?? error
+            }
         }
     }
 
     /// Runs one statement, retried as `retrying` does; its rows are read by `read`.
     @discardableResult
-    func query<Row: Sendable>(_ query: PostgresQuery, read: @escaping (PostgresRow) throws -> Row = { _ in () }) async throws -> [Row] {
-        try await retrying { connection in
+    func query<Row: Sendable>(_ query: PostgresQuery,
+                              read: @escaping @Sendable (PostgresRow) throws -> Row = { _ in () }) async throws -> [Row] {
+        try await retrying { [logger] connection in
             var rows: [Row] = []
             for try await row in try await connection.query(query, logger: logger) { rows.append(try read(row)) }
             return rows
@@ -103,7 +127,7 @@ public final class SharedDatabase: Sendable {
     /// statement it refused): a connection error, or a server error of class 08 (connection),
     /// 57 (shut down, restarting) or 40 (serialization failure, deadlock).
     static func isTransient(_ error: any Error) -> Bool {
-        guard let error = error as? PSQLError else { return !(error is SharedCrawlError) && !(error is CancellationError) }
+        guard let error = error as? PSQLError else { return false }
         switch error.code {
         case .server:
             let state = error.serverInfo?[.sqlState] ?? ""

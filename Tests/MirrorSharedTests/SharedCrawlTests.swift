@@ -1,0 +1,119 @@
+import Foundation
+import MirrorTestSupport
+import Testing
+
+/// `mirror crawl --shared`: real worker processes against a PostgreSQL server the test starts
+/// and the in-process origin, compared with a crawl of one process.
+@Suite("one crawl, several workers", .serialized)
+struct SharedCrawlTests {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("shared-\(UUID().uuidString)").path
+    let mirror = BuiltProducts.executable("mirror")
+
+    /// A crawl of one process of `origin` into `root/reference`: the folder every worker must make.
+    private func reference(_ origin: TestOrigin) async throws -> [String: Data] {
+        let result = try await ChildProcess.run(mirror, ["crawl", origin.url("/"), "-o", root + "/reference", "--cache", root + "/reference-cache",
+                                                         "--report", root + "/reference.json"])
+        try #require(result.status == 0, "\(result.stderr)")
+        return FolderContents.files(root + "/reference", excluding: [".mirror/"])
+    }
+
+    private func worker(_ number: Int, _ origin: TestOrigin, _ database: TestPostgres, _ extra: [String] = []) -> [String] {
+        ["crawl", origin.url("/"), "--shared", database.url, "--crawl-name", "test", "-o", "\(root)/w\(number)",
+         "--cache", "\(root)/c\(number)", "--concurrency", "4", "--quiet"] + extra
+    }
+
+    @Test func threeWorkersFetchEachURLOnceAndEachMakesTheWholeFolder() async throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let site = try GeneratedSite.write(pages: 150, to: root + "/site")
+        let origin = try await TestOrigin.start(site: FixtureSite(root: site))
+        let expected = try await reference(origin)
+        #expect(expected.count > 150)
+        origin.clearLog()
+        try await TestPostgres.with { database in
+            async let first = ChildProcess.run(mirror, worker(1, origin, database, ["--report", root + "/r1.json"]))
+            async let second = ChildProcess.run(mirror, worker(2, origin, database))
+            async let third = ChildProcess.run(mirror, worker(3, origin, database))
+            for result in try await [first, second, third] { #expect(result.status == 0, "\(result.stderr)") }
+            for number in 1...3 {
+                let folder = FolderContents.files("\(root)/w\(number)", excluding: [".mirror/"])
+                #expect(Set(folder.keys) == Set(expected.keys), "worker \(number)")
+                #expect(folder.filter { expected[$0.key] != $0.value }.isEmpty, "worker \(number): files differ")
+            }
+            let paths = origin.requests.map(\.path)
+            #expect(paths.count == Set(paths).count, "\(paths.count - Set(paths).count) requests repeated")
+            #expect(Set(paths).count == expected.count + 1)  // and robots.txt
+            let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/r1.json"))) as? [String: Any]
+            let one = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/reference.json"))) as? [String: Any]
+            #expect(report?["fetched"] as? Int == one?["fetched"] as? Int, "the report counts every worker's files")
+            #expect(report?["pages"] as? Int == one?["pages"] as? Int)
+
+            let status = try await ChildProcess.run(mirror, ["crawl", origin.url("/"), "--shared", database.url, "--crawl-name", "test", "--status"])
+            #expect(status.status == 0)
+            #expect(status.stdout.contains("queued 0, claimed 0, done \(Set(paths).count - 1)"), "\(status.stdout)")
+            #expect(status.stdout.contains("repeated claims 0"), "\(status.stdout)")
+            #expect(status.stdout.components(separatedBy: "  worker ").count == 4, "\(status.stdout)")
+        }
+        try await origin.shutdown()
+    }
+
+    @Test func aWorkerKilledMidCrawlLosesNothingAndPolitenessHoldsAcrossWorkers() async throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let site = try GeneratedSite.write(pages: 100, to: root + "/site")
+        let origin = try await TestOrigin.start(site: FixtureSite(root: site))
+        let expected = try await reference(origin)
+        origin.clearLog()
+        let delay = 0.03
+        try await TestPostgres.with { database in
+            let polite = ["--delay", String(delay), "--lease", "3"]
+            let log = root + "/killed.log"
+            let victim = try Subprocess(mirror.path, worker(3, origin, database, polite + ["--verbose"]), stderr: .file(log))
+            async let first = ChildProcess.run(mirror, worker(1, origin, database, polite))
+            async let second = ChildProcess.run(mirror, worker(2, origin, database, polite))
+            var killed = false
+            while victim.isRunning {
+                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                if text.components(separatedBy: "mirror: GET ").count > 10 {
+                    victim.signal(SIGKILL)
+                    killed = try await victim.exit() == .signalled(SIGKILL)
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(killed, "the worker ended before it was killed")
+            for result in try await [first, second] { #expect(result.status == 0, "\(result.stderr)") }
+            for number in 1...2 {
+                let folder = FolderContents.files("\(root)/w\(number)", excluding: [".mirror/"])
+                #expect(Set(folder.keys) == Set(expected.keys), "worker \(number)")
+                #expect(folder.filter { expected[$0.key] != $0.value }.isEmpty, "worker \(number): files differ")
+            }
+            let paths = origin.requests.map(\.path)
+            // Only what the killed worker had in flight is fetched again: one request at a time with a delay.
+            #expect(paths.count - Set(paths).count <= 1, "\(paths.count - Set(paths).count) requests repeated")
+            let times = origin.requests.map(\.time).sorted()
+            let gaps = zip(times.dropFirst(), times).map { $0.timeIntervalSince($1) }
+            #expect(gaps.min() ?? 0 >= delay * 0.95, "two requests \(gaps.min() ?? 0) s apart, --delay \(delay)")
+        }
+        try await origin.shutdown()
+    }
+
+    @Test func aWorkerWithOtherOptionsIsRefusedAndALostDatabaseEndsTheCrawl() async throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let site = try GeneratedSite.write(pages: 10, to: root + "/site")
+        let origin = try await TestOrigin.start(site: FixtureSite(root: site))
+        try await TestPostgres.with { database in
+            let first = try await ChildProcess.run(mirror, worker(1, origin, database))
+            #expect(first.status == 0, "\(first.stderr)")
+            let other = try await ChildProcess.run(mirror, worker(2, origin, database, ["--per-host", "2"]))
+            #expect(other.status == 2)
+            #expect(other.stderr.contains("--per-host 4") && other.stderr.contains("given 2"), "\(other.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: root + "/w2"))
+        }
+        let unreachable = try await ChildProcess.run(mirror, [
+            "crawl", origin.url("/"), "--shared", "postgres://mirror@127.0.0.1:9/postgres", "--lease", "3", "--quiet",
+        ])
+        #expect(unreachable.status == 13)
+        #expect(unreachable.stderr.contains("cannot be reached"), "\(unreachable.stderr)")
+        #expect(origin.requests.filter { $0.path == "/" }.count == 1, "the lost worker fetched nothing")
+        try await origin.shutdown()
+    }
+}
