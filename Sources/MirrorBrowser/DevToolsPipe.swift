@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -57,14 +58,8 @@ final class DevToolsPipe: Sendable {
     /// when the browser ended, or `BrowserError.timedOut` after `timeout`.
     @discardableResult
     func call(_ method: String, _ params: JSONValue = [:], session: String? = nil, timeout: Duration = .seconds(30)) async throws -> JSONValue {
-        try await withThrowingTaskGroup(of: JSONValue.self) { group in
-            group.addTask { try await self.send(method, params, session: session) }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw BrowserError.timedOut(method)
-            }
-            defer { group.cancelAll() }
-            return try await group.next()!
+        try await withDeadline(.now + timeout, orThrow: { BrowserError.timedOut(method) }) {
+            try await self.send(method, params, session: session)
         }
     }
 

@@ -16,12 +16,7 @@ import MirrorSite
 extension CrawlCommand {
     func runShared(_ address: String) async throws {
         let configuration = try crawlConfiguration()
-        let browserExecutable: String?
-        do {
-            browserExecutable = browser ? try BrowserExecutable.locate(browserPath) : nil
-        } catch {
-            throw CommandFailure("--browser: \(error)", status: .usage)
-        }
+        let browserExecutable = try locateBrowser()
         if resume { throw CommandFailure("--resume does not apply to --shared: a shared crawl always continues", status: .usage) }
         let database: SharedDatabase
         do {
@@ -84,13 +79,7 @@ extension CrawlCommand {
         let client = CachingClient(store: store, transport: transport, configuration: clientConfiguration())
         var renderer: (any PageRenderer)?
         if let browserExecutable {
-            do {
-                let browser = try await ChromiumRenderer.start(try rendererSettings(executable: browserExecutable))
-                renderer = RecordingRenderer(browser: browser, crawl: crawl)
-            } catch {
-                try? await transport.shutdown()
-                throw CommandFailure("--browser: \(error)", status: .failure)
-            }
+            renderer = RecordingRenderer(browser: try await startBrowser(browserExecutable, transport: transport), crawl: crawl)
         }
         let frontier = SharedFrontier(crawl: crawl, configuration: configuration)
         let crawler = Crawler(configuration: configuration, client: client, output: nil, journal: journal, frontier: frontier,

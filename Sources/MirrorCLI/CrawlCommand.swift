@@ -93,13 +93,7 @@ struct CrawlCommand: AsyncParsableCommand {
     func run() async throws {
         if let address = sharedOptions.address { return try await runShared(address) }
         let configuration = try crawlConfiguration()
-        // A missing browser is a usage error now, before any request.
-        let browserExecutable: String?
-        do {
-            browserExecutable = browser ? try BrowserExecutable.locate(browserPath) : nil
-        } catch {
-            throw CommandFailure("--browser: \(error)", status: .usage)
-        }
+        let browserExecutable = try locateBrowser()
         let store = try CacheCommand.open(cacheOptions.directory(), configuration: .crawl)
         let journal: CrawlJournal
         let writer: SiteWriter
@@ -117,14 +111,7 @@ struct CrawlCommand: AsyncParsableCommand {
         let progress: (@Sendable (CrawlProgress) -> Void)? = quiet || verbose ? nil : ProgressLine().draw
         let events: (@Sendable (CrawlEvent) -> Void)? = verbose ? Self.log : nil
         var renderer: ChromiumRenderer?
-        if let browserExecutable {
-            do {
-                renderer = try await ChromiumRenderer.start(try rendererSettings(executable: browserExecutable))
-            } catch {
-                try? await transport.shutdown()
-                throw CommandFailure("--browser: \(error)", status: .failure)
-            }
-        }
+        if let browserExecutable { renderer = try await startBrowser(browserExecutable, transport: transport) }
         let crawler = Crawler(configuration: configuration, client: client, output: writer, journal: journal,
                               renderer: renderer, progress: progress, events: events)
         let crawl = Task { try await crawler.run(resume: resume) }
@@ -210,6 +197,26 @@ struct CrawlCommand: AsyncParsableCommand {
         configuration.retries = max(0, retries)
         configuration.maxFileSize = maxFileSize.map { Int($0.bytes) }
         return configuration
+    }
+
+    /// The browser `--browser` runs, or nil without it; a missing one is a usage error now,
+    /// before any request.
+    func locateBrowser() throws -> String? {
+        do {
+            return browser ? try BrowserExecutable.locate(browserPath) : nil
+        } catch {
+            throw CommandFailure("--browser: \(error)", status: .usage)
+        }
+    }
+
+    /// Starts the browser; when it cannot start, `transport` is shut down and the command fails.
+    func startBrowser(_ executable: String, transport: AsyncHTTPClientTransport) async throws -> ChromiumRenderer {
+        do {
+            return try await ChromiumRenderer.start(try rendererSettings(executable: executable))
+        } catch {
+            try? await transport.shutdown()
+            throw CommandFailure("--browser: \(error)", status: .failure)
+        }
     }
 
     /// The browser's settings: its tabs and page timeout, and the cache folder's interception CA

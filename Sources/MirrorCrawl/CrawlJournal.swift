@@ -18,13 +18,9 @@ import Synchronization
 /// to a stored body): the cache's entry log has it, and the next store to open the cache after
 /// a kill indexes it (`CacheStore`), so no record outlives the entry it names.
 public final class CrawlJournal: SiteLedger {
-    enum State: String {
-        case queued, done, skipped, failed
-    }
-
     private enum Record {
         case queued([CrawlItem])
-        case finished(url: String, state: State, status: Int?, detail: String?)
+        case finished(url: String, outcome: CrawlOutcome, status: Int?, detail: String?)
         case page(url: String, key: String, links: [UInt8], refs: [UInt8])
         /// In `StoredResource`'s form (the column is still named `json`: older rows are JSON).
         case resource(url: String, stored: [UInt8])
@@ -171,8 +167,8 @@ public final class CrawlJournal: SiteLedger {
     }
 
     /// Records the end of one URL.
-    func finished(_ url: String, state: State, status: Int?, detail: String?) throws {
-        try append(.finished(url: url, state: state, status: status, detail: detail))
+    func finished(_ url: String, _ outcome: CrawlOutcome, status: Int?, detail: String?) throws {
+        try append(.finished(url: url, outcome: outcome, status: status, detail: detail))
     }
 
     /// What an interrupted crawl left: every URL it knew, and those still to fetch in order.
@@ -285,9 +281,9 @@ public final class CrawlJournal: SiteLedger {
                 try insert.run([.text(item.url), .integer(Int64(item.depth)), .text(item.role.rawValue),
                                 .integer(Int64(item.hops)), SQLiteValue(item.referrer)])
             }
-        case .finished(let url, let state, let status, let detail):
+        case .finished(let url, let outcome, let status, let detail):
             try database.statement("UPDATE urls SET state = ?, status = ?, detail = ? WHERE url = ?")
-                .run([.text(state.rawValue), SQLiteValue(status), SQLiteValue(detail), .text(url)])
+                .run([.text(outcome.rawValue), SQLiteValue(status), SQLiteValue(detail), .text(url)])
         case .page(let url, let key, let links, let refs):
             try database.statement("INSERT OR REPLACE INTO pages (url, key, links, refs) VALUES (?, ?, ?, ?)")
                 .run([.text(url), .text(key), .blob(links), .blob(refs)])

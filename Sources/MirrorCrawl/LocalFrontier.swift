@@ -33,7 +33,7 @@ public struct LocalFrontier: CrawlFrontier {
     public func release(_ item: CrawlItem) async { await queue.finished(item) }
 
     public func record(_ url: String, _ outcome: CrawlOutcome, status: Int?, detail: String?) throws {
-        try journal.finished(url, state: CrawlJournal.State(outcome), status: status, detail: detail)
+        try journal.finished(url, outcome, status: status, detail: detail)
     }
 
     /// Marks the URLs seen at once: one actor hop per page, not per link.
@@ -58,14 +58,4 @@ public struct LocalFrontier: CrawlFrontier {
     public func pendingCount() async -> Int { await queue.pendingCount }
     public func stop() async { await queue.stop() }
     public func forget() async { await queue.forget() }
-}
-
-extension CrawlJournal.State {
-    init(_ outcome: CrawlOutcome) {
-        switch outcome {
-        case .done: self = .done
-        case .skipped: self = .skipped
-        case .failed: self = .failed
-        }
-    }
 }

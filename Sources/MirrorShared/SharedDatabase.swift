@@ -1,5 +1,6 @@
 import Foundation
 public import Logging
+import MirrorCore
 public import PostgresNIO
 
 /// The PostgreSQL database a shared crawl keeps its state in (`--shared postgres://…`): a pool
@@ -71,7 +72,9 @@ public final class SharedDatabase: Sendable {
         var wait = Duration.milliseconds(100)
         while true {
             do {
-                return try await Self.before(deadline) { [client] in try await client.withConnection { try await body($0) } }
+                return try await withDeadline(deadline, orThrow: { DeadlinePassed() }) { [client] in
+                    try await client.withConnection { try await body($0) }
+                }
             } catch is DeadlinePassed {
                 throw SharedCrawlError.unreachable(address: address, reason: "no connection within \(patience)")
             } catch where Self.isTransient(error) && ContinuousClock.now + wait < deadline && !Task.isCancelled {
@@ -85,20 +88,6 @@ public final class SharedDatabase: Sendable {
     }
 
     private struct DeadlinePassed: Error {}
-
-    /// `operation`'s result, or `DeadlinePassed` at `deadline` (the operation is cancelled).
-    private static func before<Result: Sendable>(_ deadline: ContinuousClock.Instant,
-                                                 _ operation: @escaping @Sendable () async throws -> Result) async throws -> Result {
-        try await withThrowingTaskGroup(of: Result.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(until: deadline, clock: .continuous)
-                throw DeadlinePassed()
-            }
-            defer { group.cancelAll() }
-            return try await group.next()!
-        }
-    }
 
     /// Runs `body` in one transaction, retried as `retrying` does.
     func transaction<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {

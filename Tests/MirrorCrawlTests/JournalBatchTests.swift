@@ -22,7 +22,7 @@ struct JournalBatchTests {
                 group.addTask {
                     for (number, url) in urls[(part * 500)..<((part + 1) * 500)].enumerated() {
                         try journal.queued([CrawlItem(url: url, depth: 1, role: .page, hops: 0, referrer: nil)])
-                        try journal.finished(url, state: .done, status: 200, detail: nil)
+                        try journal.finished(url, .done, status: 200, detail: nil)
                         // Batches taken by many threads at once, besides the ones that fill up.
                         if number % 10 == 0 { try journal.flush() }
                     }
