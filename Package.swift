@@ -186,6 +186,8 @@ let package = Package(
         .executableTarget(name: "mirror-html-bench", dependencies: ["CLibXML2", "MirrorHTML", "MirrorSite"], swiftSettings: settings),
         // Loads pages in Chromium with --browser's page loop but no proxy: the floor of scripts/bench-browser.sh.
         .executableTarget(name: "mirror-browser-bench", dependencies: ["MirrorBrowser"], swiftSettings: settings),
+        // Claims and records URLs of a shared crawl without fetching: the frontier's rate (scripts/bench-shared.sh).
+        .executableTarget(name: "mirror-shared-bench", dependencies: ["MirrorShared", "MirrorCrawl"], swiftSettings: settings),
         // Writes cache entries until killed; the crash tests SIGKILL it at random moments.
         .executableTarget(
             name: "mirror-cache-torture",

@@ -9,8 +9,10 @@ import PostgresNIO
 ///   slot, marks them claimed by this worker until a lease ends, and counts them as fetches.
 ///   The lease is renewed while the worker lives; the claims of a worker that died return to
 ///   the queue when it ends. No transaction is open while a URL is fetched.
-/// - A host is a row of `mirror_hosts`, locked by a claim so that two workers never hand out
-///   more than `--per-host` URLs of it at once (one until its robots.txt is known), and by each
+/// - A host is a row of `mirror_hosts` with its queue head (the `seq` of its first queued URL).
+///   A claim takes the hosts with the oldest heads and free slots, skipping those another claim
+///   holds, and locks them so that two workers never hand out more than `--per-host` URLs of a
+///   host at once (one until its robots.txt is known). A host row is also locked by each
 ///   request that must be spaced (`--delay`, `Crawl-delay`): one such request at a time across
 ///   all workers, the next starting a delay after its end, timed by the database's clock.
 /// - `--max-pages` and `--max-pages-per-host` count the pages of all workers.
@@ -32,7 +34,12 @@ public actor SharedFrontier: CrawlFrontier {
     private var held: Set<String> = []
     private var active = 0
     private var stopped = false
-    private var claiming: Task<[CrawlItem], any Error>?
+    private var claiming: Task<Claim, any Error>?
+    /// Outcomes recorded and not written yet: the next write takes them all.
+    private var unwritten: [Outcome] = []
+    /// The write that will take the outcomes recorded now, once the write before it ended.
+    private var nextWrite: Task<Void, any Error>?
+    private var lastWrite: Task<Void, any Error>?
     /// Hosts whose robots.txt is known, with their delay: they never change again in a round.
     private var settled: [String: Double] = [:]
     private var heartbeat: Task<Void, Never>?
@@ -98,10 +105,7 @@ public actor SharedFrontier: CrawlFrontier {
         held = []
         buffer = []
         guard !urls.isEmpty else { return }
-        _ = try? await database.query("""
-            UPDATE mirror_urls SET state = 'queued', worker = NULL, lease_until = NULL
-            WHERE crawl = \(crawl.id) AND state = 'claimed' AND worker = \(crawl.worker) AND url = ANY(\(urls))
-            """)
+        try? await requeue(urls)
     }
 
     public func stop() {
@@ -120,7 +124,7 @@ public actor SharedFrontier: CrawlFrontier {
                 active += 1
                 return buffer.removeFirst()
             }
-            let task: Task<[CrawlItem], any Error>
+            let task: Task<Claim, any Error>
             if let claiming {
                 task = claiming
             } else {
@@ -128,12 +132,12 @@ public actor SharedFrontier: CrawlFrontier {
                 task = Task { try await self.claim(limit: limit) }
                 claiming = task
             }
-            let claimed = try await task.value
+            let claim = try await task.value
             if claiming == task {
                 claiming = nil
-                buffer += claimed
-                if claimed.isEmpty {
-                    if active == 0, try await frontierIsEmpty() {
+                buffer += claim.items
+                if claim.items.isEmpty {
+                    if active == 0 && claim.frontierEmpty {
                         try await crawl.markFinished()
                         return nil
                     }
@@ -147,63 +151,87 @@ public actor SharedFrontier: CrawlFrontier {
         return nil
     }
 
-    /// Claims up to `limit` queued URLs, oldest first, of hosts with free slots.
-    private func claim(limit: Int) async throws -> [CrawlItem] {
+    /// What a claim took, and whether it found nothing queued nor claimed by anyone.
+    private struct Claim: Sendable {
+        var items: [CrawlItem] = []
+        var frontierEmpty = false
+    }
+
+    /// Claims up to `limit` queued URLs, oldest first, of the hosts with the oldest queue heads
+    /// and free slots that no other claim holds.
+    private func claim(limit: Int) async throws -> Claim {
         let (crawl, perHost, leaseSeconds) = (self.crawl, self.perHost, self.leaseSeconds)
-        let items = try await database.transaction { connection -> [(Int64, CrawlItem)] in
+        let (items, frontierEmpty) = try await database.transaction { connection -> ([(Int64, CrawlItem)], Bool) in
             let logger = crawl.database.logger
             var hosts: [String] = []
-            var slots: [String: Int] = [:]
+            var slots: [Int] = []
             for try await (host, robotsKnown) in try await connection.query("""
-                SELECT host, robots_known FROM mirror_hosts h WHERE crawl = \(crawl.id)
-                AND EXISTS (SELECT 1 FROM mirror_urls u WHERE u.crawl = h.crawl AND u.host = h.host AND u.state = 'queued')
-                ORDER BY host FOR UPDATE
+                SELECT host, robots_known FROM mirror_hosts h WHERE crawl = \(crawl.id) AND head_seq IS NOT NULL
+                AND (SELECT count(*) FROM mirror_urls u WHERE u.crawl = h.crawl AND u.host = h.host AND u.state = 'claimed')
+                    < CASE WHEN robots_known THEN \(perHost) ELSE 1 END
+                ORDER BY head_seq LIMIT \(limit) FOR UPDATE SKIP LOCKED
                 """, logger: logger).decode((String, Bool).self) {
                 hosts.append(host)
-                slots[host] = robotsKnown ? perHost : 1
+                slots.append(robotsKnown ? perHost : 1)
             }
-            guard !hosts.isEmpty else { return [] }
-            for try await (host, claimed) in try await connection.query("""
-                SELECT host, count(*) FROM mirror_urls WHERE crawl = \(crawl.id) AND state = 'claimed' AND host = ANY(\(hosts))
-                GROUP BY host
-                """, logger: logger).decode((String, Int).self) { slots[host, default: 0] -= claimed }
-            let open = hosts.filter { slots[$0, default: 0] > 0 }
-            guard !open.isEmpty else { return [] }
-            let free = open.map { slots[$0]! }
+            if hosts.isEmpty {
+                // Claims whose lease ended count as claimed here: the heartbeat returns them.
+                var busy = true
+                for try await value in try await connection.query("""
+                    SELECT EXISTS (SELECT 1 FROM mirror_hosts WHERE crawl = \(crawl.id) AND head_seq IS NOT NULL)
+                        OR EXISTS (SELECT 1 FROM mirror_urls WHERE crawl = \(crawl.id) AND state = 'claimed')
+                    """, logger: logger).decode(Bool.self) { busy = value }
+                return ([], !busy)
+            }
+            // The hosts are locked now, and this statement counts their claims again: it sees
+            // those committed since the statement above began. A host's picks are the first of
+            // its queue, so its new head is its first queued URL after them.
             var items: [(Int64, CrawlItem)] = []
             for try await (seq, url, depth, role, hops, referrer) in try await connection.query("""
-                UPDATE mirror_urls u SET state = 'claimed', worker = \(crawl.worker),
-                    lease_until = now() + \(leaseSeconds) * interval '1 second', fetches = u.fetches + 1
-                FROM (SELECT c.url FROM unnest(\(open)::text[], \(free)::int8[]) AS f(host, free)
-                      CROSS JOIN LATERAL (SELECT url, seq FROM mirror_urls
-                          WHERE crawl = \(crawl.id) AND host = f.host AND state = 'queued' ORDER BY seq LIMIT f.free) c
-                      ORDER BY c.seq LIMIT \(limit)) picked
-                WHERE u.crawl = \(crawl.id) AND u.url = picked.url
-                RETURNING u.seq, u.url, u.depth, u.role, u.hops, u.referrer
+                WITH picked AS (
+                    UPDATE mirror_urls u SET state = 'claimed', worker = \(crawl.worker),
+                        lease_until = now() + \(leaseSeconds) * interval '1 second', fetches = u.fetches + 1
+                    FROM (SELECT c.url FROM unnest(\(hosts)::text[], \(slots)::int8[]) AS f(host, slots)
+                          CROSS JOIN LATERAL (SELECT url, seq FROM mirror_urls
+                              WHERE crawl = \(crawl.id) AND host = f.host AND state = 'queued' ORDER BY seq
+                              LIMIT least(\(limit), greatest(0, f.slots - (SELECT count(*) FROM mirror_urls
+                                  WHERE crawl = \(crawl.id) AND host = f.host AND state = 'claimed')))) c
+                          ORDER BY c.seq LIMIT \(limit)) p
+                    WHERE u.crawl = \(crawl.id) AND u.url = p.url
+                    RETURNING u.seq, u.url, u.host, u.depth, u.role, u.hops, u.referrer),
+                heads AS (
+                    UPDATE mirror_hosts h SET head_seq = (SELECT min(u.seq) FROM mirror_urls u
+                        WHERE u.crawl = h.crawl AND u.host = h.host AND u.state = 'queued' AND u.seq > m.last)
+                    FROM (SELECT host, max(seq) AS last FROM picked GROUP BY host) m
+                    WHERE h.crawl = \(crawl.id) AND h.host = m.host)
+                SELECT seq, url, depth, role, hops, referrer FROM picked
                 """, logger: logger).decode((Int64, String, Int, String, Int, String?).self) {
                 items.append((seq, CrawlItem(url: url, depth: depth, role: CrawlRole(rawValue: role) ?? .page, hops: hops, referrer: referrer)))
             }
-            return items
+            return (items, false)
         }
         let claimed = items.sorted { $0.0 < $1.0 }.map(\.1)
         held.formUnion(claimed.map(\.url))
-        return claimed
-    }
-
-    /// Whether nothing is queued or claimed (claims whose lease ended are returned first).
-    private func frontierIsEmpty() async throws -> Bool {
-        try await returnExpiredClaims()
-        let rows = try await database.query("""
-            SELECT 1 FROM mirror_urls WHERE crawl = \(crawl.id) AND state IN ('queued', 'claimed') LIMIT 1
-            """) { _ in true }
-        return rows.isEmpty
+        return Claim(items: claimed, frontierEmpty: frontierEmpty)
     }
 
     /// Puts the claims whose lease ended (their worker died or lost the database) back in the queue.
     private func returnExpiredClaims() async throws {
+        try await requeue(nil)
+    }
+
+    /// Puts claims back in the queue: this worker's `urls`, or (nil) every claim whose lease
+    /// ended. Their hosts' queue heads move back to them.
+    private func requeue(_ urls: [String]?) async throws {
         try await database.query("""
-            UPDATE mirror_urls SET state = 'queued', worker = NULL, lease_until = NULL
-            WHERE crawl = \(crawl.id) AND state = 'claimed' AND lease_until < now()
+            WITH returned AS (
+                UPDATE mirror_urls SET state = 'queued', worker = NULL, lease_until = NULL
+                WHERE crawl = \(crawl.id) AND state = 'claimed' AND CASE WHEN \(urls)::text[] IS NULL THEN lease_until < now()
+                    ELSE worker = \(crawl.worker) AND url = ANY(\(urls)) END
+                RETURNING host, seq)
+            UPDATE mirror_hosts h SET head_seq = least(h.head_seq, r.seq)
+            FROM (SELECT host, min(seq) AS seq FROM returned GROUP BY host) r
+            WHERE h.crawl = \(crawl.id) AND h.host = r.host
             """)
     }
 
@@ -212,11 +240,40 @@ public actor SharedFrontier: CrawlFrontier {
         held.remove(item.url)
     }
 
+    /// Records what `url` became. Outcomes recorded while a write runs are written together by
+    /// the next one, in one statement; each call returns once its outcome is written.
     public func record(_ url: String, _ outcome: CrawlOutcome, status: Int?, detail: String?) async throws {
+        unwritten.append(Outcome(url: url, state: outcome.rawValue, status: status ?? -1, detail: detail ?? ""))
+        if nextWrite == nil {
+            let previous = lastWrite
+            nextWrite = Task {
+                _ = try? await previous?.value
+                try await self.write(self.takeUnwritten())
+            }
+            lastWrite = nextWrite
+        }
+        try await nextWrite!.value
+    }
+
+    private struct Outcome: Sendable {
+        let url: String
+        let state: String
+        let status: Int
+        let detail: String
+    }
+
+    private func takeUnwritten() -> [Outcome] {
+        defer { unwritten = []; nextWrite = nil }
+        return unwritten.sorted { $0.url < $1.url }
+    }
+
+    private func write(_ outcomes: [Outcome]) async throws {
         try await database.query("""
-            UPDATE mirror_urls SET state = \(outcome.rawValue), status = \(status), detail = \(detail), lease_until = NULL,
-                worker = \(crawl.worker)
-            WHERE crawl = \(crawl.id) AND url = \(url)
+            UPDATE mirror_urls u SET state = o.state, status = nullif(o.status, -1), detail = nullif(o.detail, ''),
+                lease_until = NULL, worker = \(crawl.worker)
+            FROM unnest(\(outcomes.map(\.url))::text[], \(outcomes.map(\.state))::text[], \(outcomes.map(\.status))::int8[],
+                        \(outcomes.map(\.detail))::text[]) AS o(url, state, status, detail)
+            WHERE u.crawl = \(crawl.id) AND u.url = o.url
             """)
     }
 
@@ -258,13 +315,9 @@ public actor SharedFrontier: CrawlFrontier {
         let referrers = items.map { $0.referrer ?? "" }
         let states = rows.map(\.1)
         let details = rows.map(\.2)
-        try await connection.query("""
-            INSERT INTO mirror_hosts (crawl, host, robots_known, delay)
-            SELECT DISTINCT \(crawl)::int8, host, \(robotsKnown), \(delay) FROM unnest(\(hosts)::text[]) AS h(host)
-            ON CONFLICT DO NOTHING
-            """, logger: logger)
         var inserted = Set<String>()
-        for try await url in try await connection.query("""
+        var heads: [String: Int64] = [:]
+        for try await (url, host, seq, state) in try await connection.query("""
             INSERT INTO mirror_urls (crawl, url, host, depth, role, hops, referrer, state, detail)
             SELECT \(crawl)::int8, r.url, r.host, r.depth, r.role, r.hops, nullif(r.referrer, ''), r.state, nullif(r.detail, '')
             FROM unnest(\(urls)::text[], \(hosts)::text[], \(depths)::int8[], \(roles)::text[], \(hops)::int8[],
@@ -272,8 +325,20 @@ public actor SharedFrontier: CrawlFrontier {
                  WITH ORDINALITY AS r(url, host, depth, role, hops, referrer, state, detail, position)
             ORDER BY r.position
             ON CONFLICT DO NOTHING
-            RETURNING url
-            """, logger: logger).decode(String.self) { inserted.insert(url) }
+            RETURNING url, host, seq, state
+            """, logger: logger).decode((String, String, Int64, String).self) {
+            inserted.insert(url)
+            if state == "queued" { heads[host] = min(heads[host] ?? seq, seq) }
+        }
+        // In host order, as every statement that locks several host rows and waits for them.
+        let allHosts = Set(hosts).sorted()
+        let headSeqs = allHosts.map { heads[$0] ?? 0 }  // seq starts at 1: 0 is no queued URL
+        try await connection.query("""
+            INSERT INTO mirror_hosts AS h (crawl, host, robots_known, delay, head_seq)
+            SELECT \(crawl)::int8, host, \(robotsKnown), \(delay), nullif(head, 0) FROM unnest(\(allHosts)::text[], \(headSeqs)::int8[]) AS n(host, head)
+            ORDER BY host
+            ON CONFLICT (crawl, host) DO UPDATE SET head_seq = least(h.head_seq, excluded.head_seq)
+            """, logger: logger)
         return inserted
     }
 

@@ -87,6 +87,14 @@ enum SharedSchema {
             PRIMARY KEY (crawl, url)
         );
         """,
+        // A host's queue head: the first queued URL of the host, or NULL when it has none. Claims
+        // take hosts in that order and lock only the hosts they take.
+        """
+        ALTER TABLE mirror_hosts ADD COLUMN head_seq bigint;
+        UPDATE mirror_hosts h SET head_seq = (SELECT min(seq) FROM mirror_urls u
+            WHERE u.crawl = h.crawl AND u.host = h.host AND u.state = 'queued');
+        CREATE INDEX mirror_hosts_ready ON mirror_hosts (crawl, head_seq) WHERE head_seq IS NOT NULL;
+        """,
     ]
 
     static var version: Int { migrations.count }

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# One crawl on many workers. A generated site of PAGES pages (scripts/gen-site.py) served by nginx
+# on 127.0.0.1 behind scripts/lib/delay-proxy.py (every response DELAY s late, sent in one write)
+# is crawled with --concurrency 8 --per-host 24: by one process without --shared (the reference
+# folder), by one worker of a shared crawl, and by three workers at once (PostgreSQL started for
+# the run, with its defaults). Then three workers again, one of them killed with SIGKILL at 40 %
+# of the three workers' wall time (--lease 5, so its claims return soon). Reports wall times and
+# the speed-up, the requests nginx saw more than once, whether every worker's folder is the
+# reference's outside .mirror/, the database's size per URL, and the claims per second the
+# database sustains without fetching (mirror-shared-bench: 3 workers of 8 tasks, 20,000 URLs).
+#   scripts/bench-shared.sh [PAGES=3000] [DELAY=0.05]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+pages=${1:-3000}
+delay=${2:-0.05}
+scripts/setup nginx postgresql time curl
+source scripts/lib/release-mirror.sh
+swift build -c release --product mirror-shared-bench --scratch-path "$scratch" >/dev/null 2>&1
+claims_bench="$(dirname "$mirror")/mirror-shared-bench"
+work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-shared-bench.XXXXXX")
+chmod 755 "$work"  # nginx's workers read the site from it
+python3 scripts/gen-site.py "$work/site" "$pages"
+docs=$work/site source scripts/lib/docs-origin.sh
+source scripts/lib/postgres.sh
+proxy_port=$(free_port)
+python3 scripts/lib/delay-proxy.py "$proxy_port" "$port" "$delay" "$work/peak" & proxy=$!
+trap 'kill "$proxy" 2>/dev/null || true; pg_stop; nginx -c "$work/nginx.conf" -s stop 2>/dev/null || true; rm -rf "$work"' EXIT
+slow="http://127.0.0.1:$proxy_port"
+for _ in $(seq 50); do curl -sf "$slow/" >/dev/null 2>&1 && break; sleep 0.1; done
+now() { date +%s.%N; }
+options=(--concurrency 8 --per-host 24 --quiet)
+
+# repeated: requests nginx logged more than once for one path since the log was emptied.
+repeated() { awk '{print $7}' "$work/access.log" | sort | uniq -d -c | awk '{n += $1 - 1} END {print n + 0}'; }
+# same FOLDER: whether FOLDER holds what the reference holds, outside .mirror/.
+same() { diff -rq -x .mirror "$work/reference" "$1" >/dev/null && echo identical || echo DIFFERENT; }
+# workers NAME N [extra options]: N workers of the shared crawl NAME at once, each with its own
+# folder and cache; their pids in $pids.
+workers() {
+  local name=$1 count=$2; shift 2
+  pids=()
+  for i in $(seq "$count"); do
+    "$mirror" crawl "$slow/" --shared "$shared" --crawl-name "$name" -o "$work/$name-$i" --cache "$work/$name-cache-$i" \
+      "${options[@]}" "$@" 2>>"$work/$name.log" &
+    pids+=($!)
+  done
+}
+
+empty_bytes=$(psql_shared "SELECT pg_database_size('postgres')")
+echo "load before: $(uptime)"
+start=$(now)
+"$mirror" crawl "$slow/" -o "$work/reference" --cache "$work/reference-cache" "${options[@]}"
+alone=$(echo "$(now) - $start" | bc)
+urls=$(wc -l < "$work/access.log")
+: > "$work/access.log"
+
+start=$(now)
+workers one 1; wait "${pids[@]}"
+one=$(echo "$(now) - $start" | bc)
+one_repeated=$(repeated); : > "$work/access.log"
+psql_shared "CHECKPOINT" >/dev/null
+database_bytes=$(( $(psql_shared "SELECT pg_database_size('postgres')") - empty_bytes ))
+url_rows=$(psql_shared "SELECT count(*) FROM mirror_urls")
+
+start=$(now)
+workers three 3; wait "${pids[@]}"
+three=$(echo "$(now) - $start" | bc)
+three_repeated=$(repeated); : > "$work/access.log"
+folders=$(for i in 1 2 3; do same "$work/three-$i"; done | sort | uniq -c | xargs)
+
+kill_at=$(echo "scale=2; $three * 0.4" | bc)
+workers killed 3 --lease 5
+sleep "$kill_at"; kill -9 "${pids[0]}"
+wait "${pids[1]}" "${pids[2]}"
+killed_repeated=$(repeated)
+killed_folders=$(for i in 2 3; do same "$work/killed-$i"; done | sort | uniq -c | xargs)
+
+claims=$("$claims_bench" "$shared" --urls 20000 --hosts 1 --workers 3)
+claims_hosts=$("$claims_bench" "$shared" --urls 20000 --hosts 1000 --workers 3)
+echo "load after: $(uptime)"
+
+cat <<REPORT
+
+$pages pages behind ${delay} s of latency, $urls requests; --concurrency 8 --per-host 24
+
+| crawl | wall s | speed-up over one worker | requests repeated | folders |
+|---|---:|---:|---:|---|
+| one process, no --shared | $alone | | | reference |
+| one worker | $one | 1.00 | $one_repeated | $(same "$work/one-1") |
+| three workers | $three | $(echo "scale=2; $one / $three" | bc) | $three_repeated | $folders |
+| three workers, one SIGKILLed at ${kill_at} s (--lease 5) | | | $killed_repeated | survivors: $killed_folders |
+
+goals: three workers >= 2.4 x one, 0 repeated; after the SIGKILL <= 8 repeated, the survivors' folders identical
+the one-worker crawl's database: $((database_bytes / 1024)) KiB for $url_rows URLs, $((database_bytes / url_rows)) bytes per URL (frontier, responses, bodies, indexes)
+claims, 1 host: $claims
+claims, 1,000 hosts: $claims_hosts (goal >= 2,000/s)
+REPORT
