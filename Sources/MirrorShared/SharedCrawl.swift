@@ -4,10 +4,11 @@ import MirrorCore
 import PostgresNIO
 
 /// One crawl in the shared database, as a worker joined it. The first worker of a name creates
-/// it; the others join, and are refused when an option every worker must share differs. A crawl
-/// that finished while no worker is left starts a new round when a worker joins (a re-crawl:
-/// the frontier starts from the seeds again, the workers' caches revalidate); joined while
-/// its last workers are still at work, it is finished and the worker only makes the folder.
+/// it; the others join, and are refused when an option every worker must share differs. A round
+/// that finished less than a lease ago, or whose last workers are still making their folders,
+/// is finished for a worker that joins it: that worker only makes the folder (it started late).
+/// One that finished longer ago with no worker left starts a new round (a re-crawl: the
+/// frontier starts from the seeds again, the workers' caches revalidate).
 public struct SharedCrawl: Sendable {
     public let database: SharedDatabase
     public let id: Int64
@@ -58,16 +59,16 @@ public struct SharedCrawl: Sendable {
                 return (id, 1, startedAt, true, false)
             }
             try check(options, against: storedOptions, crawl: name)
-            guard finishedAt != nil else {
+            guard let finishedAt else {
                 try await register(worker, crawl: id, round: round, on: connection, logger: logger)
                 return (id, round, startedAt, false, false)
             }
-            var alive = 0
-            for try await count in try await connection.query("""
-                SELECT count(*) FROM mirror_workers WHERE crawl = \(id) AND NOT stopped
-                AND heartbeat > now() - \(leaseSeconds) * interval '1 second'
-                """, logger: logger).decode(Int.self) { alive = count }
-            if alive > 0 {
+            var late = false
+            for try await value in try await connection.query("""
+                SELECT extract(epoch FROM now()) - \(finishedAt) < \(leaseSeconds) OR EXISTS (SELECT 1 FROM mirror_workers
+                    WHERE crawl = \(id) AND NOT stopped AND heartbeat > now() - \(leaseSeconds) * interval '1 second')
+                """, logger: logger).decode(Bool.self) { late = value }
+            if late {
                 try await register(worker, crawl: id, round: round, on: connection, logger: logger)
                 return (id, round, startedAt, false, true)
             }

@@ -30,8 +30,8 @@ public actor SharedFrontier: CrawlFrontier {
 
     /// Claimed and not handed out yet, in claim order.
     private var buffer: [CrawlItem] = []
-    /// Claimed by this worker and not released: the claims its heartbeat renews.
-    private var held: Set<String> = []
+    /// Claimed by this worker and not released, by URL, with their `seq`: the claims its heartbeat renews.
+    private var held: [String: Int64] = [:]
     private var active = 0
     private var stopped = false
     private var claiming: Task<Claim, any Error>?
@@ -84,10 +84,10 @@ public actor SharedFrontier: CrawlFrontier {
     /// Renews this worker's claims and heartbeat, and returns the claims whose lease ended.
     private func beat() async {
         do {
-            let urls = Array(held)
+            let seqs = Array(held.values)
             try await database.query("""
                 UPDATE mirror_urls SET lease_until = now() + \(leaseSeconds) * interval '1 second'
-                WHERE crawl = \(crawl.id) AND state = 'claimed' AND worker = \(crawl.worker) AND url = ANY(\(urls))
+                WHERE seq = ANY(\(seqs)) AND state = 'claimed' AND worker = \(crawl.worker)
                 """)
             try await crawl.heartbeat(report: nil)
             try await returnExpiredClaims()
@@ -101,11 +101,11 @@ public actor SharedFrontier: CrawlFrontier {
         heartbeat?.cancel()
         heartbeat = nil
         stopped = true
-        let urls = Array(held)
-        held = []
+        let seqs = Array(held.values)
+        held = [:]
         buffer = []
-        guard !urls.isEmpty else { return }
-        try? await requeue(urls)
+        guard !seqs.isEmpty else { return }
+        try? await requeue(seqs)
     }
 
     public func stop() {
@@ -117,7 +117,7 @@ public actor SharedFrontier: CrawlFrontier {
     // MARK: Claims
 
     public func next() async throws -> CrawlItem? {
-        var idle = Duration.milliseconds(10)
+        var idle = Duration.milliseconds(5)
         while !stopped && !Task.isCancelled {
             if let lost { throw lost }
             if !buffer.isEmpty {
@@ -142,9 +142,9 @@ public actor SharedFrontier: CrawlFrontier {
                         return nil
                     }
                     try await Task.sleep(for: idle)
-                    idle = min(idle * 2, .milliseconds(200))
+                    idle = min(idle * 2, .milliseconds(40))
                 } else {
-                    idle = .milliseconds(10)
+                    idle = .milliseconds(5)
                 }
             }
         }
@@ -191,13 +191,13 @@ public actor SharedFrontier: CrawlFrontier {
                 WITH picked AS (
                     UPDATE mirror_urls u SET state = 'claimed', worker = \(crawl.worker),
                         lease_until = now() + \(leaseSeconds) * interval '1 second', fetches = u.fetches + 1
-                    FROM (SELECT c.url FROM unnest(\(hosts)::text[], \(slots)::int8[]) AS f(host, slots)
+                    FROM (SELECT c.seq FROM unnest(\(hosts)::text[], \(slots)::int8[]) AS f(host, slots)
                           CROSS JOIN LATERAL (SELECT url, seq FROM mirror_urls
                               WHERE crawl = \(crawl.id) AND host = f.host AND state = 'queued' ORDER BY seq
                               LIMIT least(\(limit), greatest(0, f.slots - (SELECT count(*) FROM mirror_urls
                                   WHERE crawl = \(crawl.id) AND host = f.host AND state = 'claimed')))) c
                           ORDER BY c.seq LIMIT \(limit)) p
-                    WHERE u.crawl = \(crawl.id) AND u.url = p.url
+                    WHERE u.seq = p.seq
                     RETURNING u.seq, u.url, u.host, u.depth, u.role, u.hops, u.referrer),
                 heads AS (
                     UPDATE mirror_hosts h SET head_seq = (SELECT min(u.seq) FROM mirror_urls u
@@ -211,7 +211,7 @@ public actor SharedFrontier: CrawlFrontier {
             return (items, false)
         }
         let claimed = items.sorted { $0.0 < $1.0 }.map(\.1)
-        held.formUnion(claimed.map(\.url))
+        for (seq, item) in items { held[item.url] = seq }
         return Claim(items: claimed, frontierEmpty: frontierEmpty)
     }
 
@@ -220,14 +220,14 @@ public actor SharedFrontier: CrawlFrontier {
         try await requeue(nil)
     }
 
-    /// Puts claims back in the queue: this worker's `urls`, or (nil) every claim whose lease
-    /// ended. Their hosts' queue heads move back to them.
-    private func requeue(_ urls: [String]?) async throws {
+    /// Puts claims back in the queue: this worker's claims `seqs`, or (nil) every claim whose
+    /// lease ended. Their hosts' queue heads move back to them.
+    private func requeue(_ seqs: [Int64]?) async throws {
         try await database.query("""
             WITH returned AS (
                 UPDATE mirror_urls SET state = 'queued', worker = NULL, lease_until = NULL
-                WHERE crawl = \(crawl.id) AND state = 'claimed' AND CASE WHEN \(urls)::text[] IS NULL THEN lease_until < now()
-                    ELSE worker = \(crawl.worker) AND url = ANY(\(urls)) END
+                WHERE crawl = \(crawl.id) AND state = 'claimed' AND CASE WHEN \(seqs)::int8[] IS NULL THEN lease_until < now()
+                    ELSE worker = \(crawl.worker) AND seq = ANY(\(seqs)) END
                 RETURNING host, seq)
             UPDATE mirror_hosts h SET head_seq = least(h.head_seq, r.seq)
             FROM (SELECT host, min(seq) AS seq FROM returned GROUP BY host) r
@@ -237,13 +237,14 @@ public actor SharedFrontier: CrawlFrontier {
 
     public func release(_ item: CrawlItem) {
         active -= 1
-        held.remove(item.url)
+        held[item.url] = nil
     }
 
     /// Records what `url` became. Outcomes recorded while a write runs are written together by
     /// the next one, in one statement; each call returns once its outcome is written.
     public func record(_ url: String, _ outcome: CrawlOutcome, status: Int?, detail: String?) async throws {
-        unwritten.append(Outcome(url: url, state: outcome.rawValue, status: status ?? -1, detail: detail ?? ""))
+        guard let seq = held[url] else { return }  // only claims are recorded, before they are released
+        unwritten.append(Outcome(seq: seq, state: outcome.rawValue, status: status ?? -1, detail: detail ?? ""))
         if nextWrite == nil {
             let previous = lastWrite
             nextWrite = Task {
@@ -256,7 +257,7 @@ public actor SharedFrontier: CrawlFrontier {
     }
 
     private struct Outcome: Sendable {
-        let url: String
+        let seq: Int64
         let state: String
         let status: Int
         let detail: String
@@ -264,16 +265,16 @@ public actor SharedFrontier: CrawlFrontier {
 
     private func takeUnwritten() -> [Outcome] {
         defer { unwritten = []; nextWrite = nil }
-        return unwritten.sorted { $0.url < $1.url }
+        return unwritten.sorted { $0.seq < $1.seq }
     }
 
     private func write(_ outcomes: [Outcome]) async throws {
         try await database.query("""
             UPDATE mirror_urls u SET state = o.state, status = nullif(o.status, -1), detail = nullif(o.detail, ''),
                 lease_until = NULL, worker = \(crawl.worker)
-            FROM unnest(\(outcomes.map(\.url))::text[], \(outcomes.map(\.state))::text[], \(outcomes.map(\.status))::int8[],
-                        \(outcomes.map(\.detail))::text[]) AS o(url, state, status, detail)
-            WHERE u.crawl = \(crawl.id) AND u.url = o.url
+            FROM unnest(\(outcomes.map(\.seq))::int8[], \(outcomes.map(\.state))::text[], \(outcomes.map(\.status))::int8[],
+                        \(outcomes.map(\.detail))::text[]) AS o(seq, state, status, detail)
+            WHERE u.seq = o.seq
             """)
     }
 
@@ -294,7 +295,7 @@ public actor SharedFrontier: CrawlFrontier {
     public func add(_ queued: [CrawlItem], skipped: [(CrawlItem, SkipReason)]) async throws -> [Bool] {
         guard !queued.isEmpty || !skipped.isEmpty else { return [] }
         let (crawl, robotsKnown, delay) = (self.crawl, !obeyRobots, self.delay)
-        let inserted = try await database.transaction { connection in
+        let inserted = try await database.retrying { connection in
             try await Self.insert(queued, skipped: skipped, crawl: crawl.id, robotsKnown: robotsKnown, delay: delay, on: connection,
                                   logger: crawl.database.logger)
         }
@@ -315,30 +316,29 @@ public actor SharedFrontier: CrawlFrontier {
         let referrers = items.map { $0.referrer ?? "" }
         let states = rows.map(\.1)
         let details = rows.map(\.2)
-        var inserted = Set<String>()
-        var heads: [String: Int64] = [:]
-        for try await (url, host, seq, state) in try await connection.query("""
-            INSERT INTO mirror_urls (crawl, url, host, depth, role, hops, referrer, state, detail)
-            SELECT \(crawl)::int8, r.url, r.host, r.depth, r.role, r.hops, nullif(r.referrer, ''), r.state, nullif(r.detail, '')
-            FROM unnest(\(urls)::text[], \(hosts)::text[], \(depths)::int8[], \(roles)::text[], \(hops)::int8[],
-                        \(referrers)::text[], \(states)::text[], \(details)::text[])
-                 WITH ORDINALITY AS r(url, host, depth, role, hops, referrer, state, detail, position)
-            ORDER BY r.position
-            ON CONFLICT DO NOTHING
-            RETURNING url, host, seq, state
-            """, logger: logger).decode((String, String, Int64, String).self) {
-            inserted.insert(url)
-            if state == "queued" { heads[host] = min(heads[host] ?? seq, seq) }
-        }
-        // In host order, as every statement that locks several host rows and waits for them.
+        // One statement: the URLs, then their hosts (in host order, as every statement that
+        // locks several host rows and waits for them), each queue head moved back to the first
+        // URL queued now.
         let allHosts = Set(hosts).sorted()
-        let headSeqs = allHosts.map { heads[$0] ?? 0 }  // seq starts at 1: 0 is no queued URL
-        try await connection.query("""
-            INSERT INTO mirror_hosts AS h (crawl, host, robots_known, delay, head_seq)
-            SELECT \(crawl)::int8, host, \(robotsKnown), \(delay), nullif(head, 0) FROM unnest(\(allHosts)::text[], \(headSeqs)::int8[]) AS n(host, head)
-            ORDER BY host
-            ON CONFLICT (crawl, host) DO UPDATE SET head_seq = least(h.head_seq, excluded.head_seq)
-            """, logger: logger)
+        var inserted = Set<String>()
+        for try await url in try await connection.query("""
+            WITH inserted AS (
+                INSERT INTO mirror_urls (crawl, url, host, depth, role, hops, referrer, state, detail)
+                SELECT \(crawl)::int8, r.url, r.host, r.depth, r.role, r.hops, nullif(r.referrer, ''), r.state, nullif(r.detail, '')
+                FROM unnest(\(urls)::text[], \(hosts)::text[], \(depths)::int8[], \(roles)::text[], \(hops)::int8[],
+                            \(referrers)::text[], \(states)::text[], \(details)::text[])
+                     WITH ORDINALITY AS r(url, host, depth, role, hops, referrer, state, detail, position)
+                ORDER BY r.position
+                ON CONFLICT DO NOTHING
+                RETURNING url, host, seq, state),
+            heads AS (
+                INSERT INTO mirror_hosts AS h (crawl, host, robots_known, delay, head_seq)
+                SELECT \(crawl)::int8, n.host, \(robotsKnown), \(delay), q.head FROM unnest(\(allHosts)::text[]) AS n(host)
+                LEFT JOIN (SELECT host, min(seq) AS head FROM inserted WHERE state = 'queued' GROUP BY host) q ON q.host = n.host
+                ORDER BY n.host
+                ON CONFLICT (crawl, host) DO UPDATE SET head_seq = least(h.head_seq, excluded.head_seq))
+            SELECT url FROM inserted
+            """, logger: logger).decode(String.self) { inserted.insert(url) }
         return inserted
     }
 

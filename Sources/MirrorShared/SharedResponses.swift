@@ -9,9 +9,10 @@ import PostgresNIO
 
 /// The responses of a shared crawl, in PostgreSQL: a row per URL in `mirror_responses` (status,
 /// headers, times, body digest) naming a body in `mirror_bodies`, stored once by SHA-256 in
-/// parts of 1 MiB. A body's parts are written in one transaction before the row that names it,
-/// so a row always names a whole body. Every response a worker receives is shared; a worker
-/// about to request a URL another worker received takes it from here into its own cache.
+/// parts of 1 MiB. A body's later parts are written in one transaction before the statement
+/// that writes its first part and the row naming it, so a row always names a whole body. Every
+/// response a worker receives is shared; a worker about to request a URL another worker
+/// received takes it from here into its own cache.
 public struct SharedResponses: ResponseExchange {
     private let crawl: SharedCrawl
     private let store: CacheStore
@@ -64,9 +65,15 @@ public struct SharedResponses: ResponseExchange {
                                                               responseTime: Date().timeIntervalSince1970)
         let bytes = try response.body.collect()
         let digest = response.entry?.digest ?? Hex.string(SHA256.hash(data: bytes))
-        try await storeBody(bytes, digest: digest)
         let headers = String(decoding: try JSONEncoder().encode(head.headers.map { [$0.name, $0.value] }), as: UTF8.self)
+        let parts = max(1, (bytes.count + Self.partSize - 1) / Self.partSize)
+        try await storeParts(bytes, digest: digest, parts: parts)
+        // The first part and the row in one statement: most bodies have one part.
         try await database.query("""
+            WITH body AS (
+                INSERT INTO mirror_bodies (digest, part, parts, bytes)
+                VALUES (\(digest), 0, \(parts), \(ByteBuffer(bytes: bytes.prefix(Self.partSize))))
+                ON CONFLICT DO NOTHING)
             INSERT INTO mirror_responses (crawl, url, vary_key, status, headers, request_time, response_time, digest, size, worker)
             VALUES (\(crawl.id), \(request.url), \(response.entry?.varyKey ?? ""), \(head.status), \(headers), \(head.requestTime),
                     \(head.responseTime), \(digest), \(bytes.count), \(crawl.worker))
@@ -75,26 +82,34 @@ public struct SharedResponses: ResponseExchange {
     }
 
     /// Brings every response of the crawl into this worker's cache (those it has are skipped);
-    /// returns how many it brought.
+    /// returns how many it brought. Bodies of one part come with their rows, 500 at a time.
     public func bringAllIn() async throws -> Int {
         var after = ""
         var brought = 0
         while true {
             let rows = try await database.query(PostgresQuery(unsafeSQL: """
-                SELECT \(Self.columns) FROM mirror_responses WHERE crawl = $1 AND url > $2 ORDER BY url LIMIT 500
-                """, binds: Self.binds(crawl.id, after)), read: Row.read)
+                SELECT r.url, r.vary_key, r.status, r.headers, r.request_time, r.response_time, r.digest, r.size, b.bytes
+                FROM mirror_responses r LEFT JOIN mirror_bodies b ON b.digest = r.digest AND b.part = 0 AND b.parts = 1
+                WHERE r.crawl = $1 AND r.url > $2 ORDER BY r.url LIMIT 500
+                """, binds: Self.binds(crawl.id, after))) { row in
+                let (url, varyKey, status, headers, requestTime, responseTime, digest, size, body) =
+                    try row.decode((String, String, Int, String, Double, Double, String, Int, ByteBuffer?).self)
+                return (Row(url: url, varyKey: varyKey, status: status, headers: headers, requestTime: requestTime,
+                            responseTime: responseTime, digest: digest, size: size), body)
+            }
             guard let last = rows.last else { return brought }
-            for row in rows where try store.entries(for: row.url).first(where: { $0.digest == row.digest }) == nil {
-                _ = try await bringIn(row)
+            for (row, body) in rows where try store.entries(for: row.url).first(where: { $0.digest == row.digest }) == nil {
+                _ = try await bringIn(row, body: body)
                 brought += 1
             }
-            after = last.url
+            after = last.0.url
         }
     }
 
     /// `row`'s response in this worker's cache: the entry there when it has the same body,
-    /// else stored now with the body from the shared store.
-    private func bringIn(_ row: Row) async throws -> CacheEntry {
+    /// else stored now with its `body` (all of it, when read with the row) or the body read
+    /// from the shared store.
+    private func bringIn(_ row: Row, body: ByteBuffer? = nil) async throws -> CacheEntry {
         if let local = try store.entries(for: row.url).first(where: { $0.digest == row.digest && $0.varyKey == row.varyKey }) {
             return local
         }
@@ -102,8 +117,10 @@ public struct SharedResponses: ResponseExchange {
         let headers = HTTPHeaders(pairs.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil })
         let writer = try store.makeBodyWriter()
         var written = 0
-        let parts = try await database.query("SELECT bytes FROM mirror_bodies WHERE digest = \(row.digest) ORDER BY part") {
-            try $0.decode(ByteBuffer.self)
+        let parts = if let body { [body] } else {
+            try await database.query("SELECT bytes FROM mirror_bodies WHERE digest = \(row.digest) ORDER BY part") {
+                try $0.decode(ByteBuffer.self)
+            }
         }
         for part in parts {
             try part.withUnsafeReadableBytes { try writer.write($0) }
@@ -118,14 +135,15 @@ public struct SharedResponses: ResponseExchange {
         return entry
     }
 
-    /// Writes `bytes` under `digest` unless the store has it: all parts in one transaction.
-    private func storeBody(_ bytes: [UInt8], digest: String) async throws {
+    /// Writes the parts of `bytes` after the first under `digest`, all in one transaction, unless
+    /// the store has the body.
+    private func storeParts(_ bytes: [UInt8], digest: String, parts: Int) async throws {
+        guard parts > 1 else { return }
         let present = try await database.query("SELECT 1 FROM mirror_bodies WHERE digest = \(digest) AND part = 0") { _ in true }
         guard present.isEmpty else { return }
-        let parts = max(1, (bytes.count + Self.partSize - 1) / Self.partSize)
         try await database.transaction { connection in
-            for part in 0..<parts {
-                let slice = bytes[min(bytes.count, part * Self.partSize)..<min(bytes.count, (part + 1) * Self.partSize)]
+            for part in 1..<parts {
+                let slice = bytes[part * Self.partSize..<min(bytes.count, (part + 1) * Self.partSize)]
                 try await connection.query("""
                     INSERT INTO mirror_bodies (digest, part, parts, bytes) VALUES (\(digest), \(part), \(parts), \(ByteBuffer(bytes: slice)))
                     ON CONFLICT DO NOTHING

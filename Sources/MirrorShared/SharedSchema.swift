@@ -88,8 +88,10 @@ enum SharedSchema {
         );
         """,
         // A host's queue head: the first queued URL of the host, or NULL when it has none. Claims
-        // take hosts in that order and lock only the hosts they take.
+        // take hosts in that order and lock only the hosts they take. A worker names the URLs it
+        // claimed by `seq`, a key whose rows the planner never misjudges.
         """
+        CREATE UNIQUE INDEX mirror_urls_seq ON mirror_urls (seq);
         ALTER TABLE mirror_hosts ADD COLUMN head_seq bigint;
         UPDATE mirror_hosts h SET head_seq = (SELECT min(seq) FROM mirror_urls u
             WHERE u.crawl = h.crawl AND u.host = h.host AND u.state = 'queued');

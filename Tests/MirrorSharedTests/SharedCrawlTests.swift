@@ -10,16 +10,29 @@ struct SharedCrawlTests {
     let mirror = BuiltProducts.executable("mirror")
 
     /// A crawl of one process of `origin` into `root/reference`: the folder every worker must make.
-    private func reference(_ origin: TestOrigin) async throws -> [String: Data] {
-        let result = try await ChildProcess.run(mirror, ["crawl", origin.url("/"), "-o", root + "/reference", "--cache", root + "/reference-cache",
-                                                         "--report", root + "/reference.json"])
+    func reference(_ origin: TestOrigin, _ extra: [String] = [], name: String = "reference") async throws -> [String: Data] {
+        let result = try await ChildProcess.run(mirror, ["crawl", origin.url("/"), "-o", root + "/" + name, "--cache", root + "/\(name)-cache",
+                                                         "--report", root + "/\(name).json"] + extra)
         try #require(result.status == 0, "\(result.stderr)")
-        return FolderContents.files(root + "/reference", excluding: [".mirror/"])
+        return FolderContents.files(root + "/" + name, excluding: [".mirror/"])
     }
 
-    private func worker(_ number: Int, _ origin: TestOrigin, _ database: TestPostgres, _ extra: [String] = []) -> [String] {
-        ["crawl", origin.url("/"), "--shared", database.url, "--crawl-name", "test", "-o", "\(root)/w\(number)",
+    func worker(_ number: Int, _ origin: TestOrigin, _ database: TestPostgres, _ extra: [String] = [], name: String = "test") -> [String] {
+        ["crawl", origin.url("/"), "--shared", database.url, "--crawl-name", name, "-o", "\(root)/w\(number)",
          "--cache", "\(root)/c\(number)", "--concurrency", "4", "--quiet"] + extra
+    }
+
+    /// Whether worker `number`'s folder holds what `expected` holds, outside `.mirror/`.
+    func expectFolder(_ number: Int, is expected: [String: Data], sourceLocation: SourceLocation = #_sourceLocation) {
+        let folder = FolderContents.files("\(root)/w\(number)", excluding: [".mirror/"])
+        #expect(Set(folder.keys) == Set(expected.keys), "worker \(number)", sourceLocation: sourceLocation)
+        #expect(folder.filter { expected[$0.key] != $0.value }.isEmpty, "worker \(number): files differ", sourceLocation: sourceLocation)
+    }
+
+    /// How many requests the origin received for a path it had already been asked for.
+    func repeated(_ origin: TestOrigin) -> Int {
+        let paths = origin.requests.map(\.path)
+        return paths.count - Set(paths).count
     }
 
     @Test func threeWorkersFetchEachURLOnceAndEachMakesTheWholeFolder() async throws {
@@ -34,13 +47,9 @@ struct SharedCrawlTests {
             async let second = ChildProcess.run(mirror, worker(2, origin, database))
             async let third = ChildProcess.run(mirror, worker(3, origin, database))
             for result in try await [first, second, third] { #expect(result.status == 0, "\(result.stderr)") }
-            for number in 1...3 {
-                let folder = FolderContents.files("\(root)/w\(number)", excluding: [".mirror/"])
-                #expect(Set(folder.keys) == Set(expected.keys), "worker \(number)")
-                #expect(folder.filter { expected[$0.key] != $0.value }.isEmpty, "worker \(number): files differ")
-            }
+            for number in 1...3 { expectFolder(number, is: expected) }
             let paths = origin.requests.map(\.path)
-            #expect(paths.count == Set(paths).count, "\(paths.count - Set(paths).count) requests repeated")
+            #expect(repeated(origin) == 0, "\(repeated(origin)) requests repeated")
             #expect(Set(paths).count == expected.count + 1)  // and robots.txt
             let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/r1.json"))) as? [String: Any]
             let one = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/reference.json"))) as? [String: Any]
@@ -81,14 +90,9 @@ struct SharedCrawlTests {
             }
             #expect(killed, "the worker ended before it was killed")
             for result in try await [first, second] { #expect(result.status == 0, "\(result.stderr)") }
-            for number in 1...2 {
-                let folder = FolderContents.files("\(root)/w\(number)", excluding: [".mirror/"])
-                #expect(Set(folder.keys) == Set(expected.keys), "worker \(number)")
-                #expect(folder.filter { expected[$0.key] != $0.value }.isEmpty, "worker \(number): files differ")
-            }
-            let paths = origin.requests.map(\.path)
+            for number in 1...2 { expectFolder(number, is: expected) }
             // Only what the killed worker had in flight is fetched again: one request at a time with a delay.
-            #expect(paths.count - Set(paths).count <= 1, "\(paths.count - Set(paths).count) requests repeated")
+            #expect(repeated(origin) <= 1, "\(repeated(origin)) requests repeated")
             let times = origin.requests.map(\.time).sorted()
             let gaps = zip(times.dropFirst(), times).map { $0.timeIntervalSince($1) }
             #expect(gaps.min() ?? 0 >= delay * 0.95, "two requests \(gaps.min() ?? 0) s apart, --delay \(delay)")

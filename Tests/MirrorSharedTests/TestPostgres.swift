@@ -54,6 +54,13 @@ struct TestPostgres {
         try await run("pg_ctl", ["-D", folder + "/data", "-m", "fast", "-w", "restart"])
     }
 
+    /// Runs one SQL statement (psql) and returns what it printed, unaligned.
+    @discardableResult
+    func sql(_ statement: String) async throws -> String {
+        try await ChildProcess.output(binaries + "/psql", ["-X", "-A", "-t", "-h", "127.0.0.1", "-p", String(port), "-U", "mirror",
+                                                           "-d", "postgres", "-c", statement])
+    }
+
     private func run(_ tool: String, _ arguments: [String]) async throws {
         if getuid() == 0 {
             _ = try await ChildProcess.output("/usr/sbin/runuser", ["-u", "postgres", "--", binaries + "/" + tool] + arguments)
