@@ -4,10 +4,12 @@
 # is crawled with --concurrency 8 --per-host 24: by one process without --shared (the reference
 # folder), by one worker of a shared crawl, and by three workers at once (PostgreSQL started for
 # the run, with its defaults). Then three workers again, one of them killed with SIGKILL at 40 %
-# of the three workers' wall time (--lease 5, so its claims return soon). Reports wall times and
-# the speed-up, the requests nginx saw more than once, whether every worker's folder is the
-# reference's outside .mirror/, the database's size per URL, and the claims per second the
-# database sustains without fetching (mirror-shared-bench: 3 workers of 8 tasks, 20,000 URLs).
+# of the three workers' wall time (--lease 5, so its claims return soon). Reports wall times,
+# the time to the last request nginx answered (fetching; each worker then makes its folder),
+# the speed-ups, the cores' idle share, the requests nginx saw more than once, whether every
+# worker's folder is the reference's outside .mirror/, the database's size per URL, and the
+# claims per second the database sustains without fetching (mirror-shared-bench: 3 workers of
+# 8 tasks, 20,000 URLs).
 #   scripts/bench-shared.sh [PAGES=3000] [DELAY=0.05]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +23,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-shared-bench.XXXXXX")
 chmod 755 "$work"  # nginx's workers read the site from it
 python3 scripts/gen-site.py "$work/site" "$pages"
 docs=$work/site source scripts/lib/docs-origin.sh
+source scripts/lib/measure.sh
 source scripts/lib/postgres.sh
 proxy_port=$(free_port)
 python3 scripts/lib/delay-proxy.py "$proxy_port" "$port" "$delay" "$work/peak" & proxy=$!
@@ -30,6 +33,9 @@ for _ in $(seq 50); do curl -sf "$slow/" >/dev/null 2>&1 && break; sleep 0.1; do
 now() { date +%s.%N; }
 options=(--concurrency 8 --per-host 24 --quiet)
 
+# fetching: seconds from $start to the last request nginx answered (the frontier's end; then
+# each worker makes its folder).
+fetching() { awk -v start="$start" '$NF > last {last = $NF} END {printf "%.2f", last - start}' "$work/access.log"; }
 # repeated: requests nginx logged more than once for one path since the log was emptied.
 repeated() { awk '{print $7}' "$work/access.log" | sort | uniq -d -c | awk '{n += $1 - 1} END {print n + 0}'; }
 # same FOLDER: whether FOLDER holds what the reference holds, outside .mirror/.
@@ -51,20 +57,25 @@ echo "load before: $(uptime)"
 start=$(now)
 "$mirror" crawl "$slow/" -o "$work/reference" --cache "$work/reference-cache" "${options[@]}"
 alone=$(echo "$(now) - $start" | bc)
+alone_fetching=$(fetching)
 urls=$(wc -l < "$work/access.log")
 : > "$work/access.log"
 
 start=$(now)
 workers one 1; wait "${pids[@]}"
 one=$(echo "$(now) - $start" | bc)
+one_fetching=$(fetching)
 one_repeated=$(repeated); : > "$work/access.log"
 psql_shared "CHECKPOINT" >/dev/null
 database_bytes=$(( $(psql_shared "SELECT pg_database_size('postgres')") - empty_bytes ))
 url_rows=$(psql_shared "SELECT count(*) FROM mirror_urls")
 
+idle_before=$(idle_seconds)
 start=$(now)
 workers three 3; wait "${pids[@]}"
 three=$(echo "$(now) - $start" | bc)
+three_idle=$(echo "scale=2; 100 * ($(idle_seconds) - $idle_before) / ($three * $(nproc))" | bc)
+three_fetching=$(fetching)
 three_repeated=$(repeated); : > "$work/access.log"
 folders=$(for i in 1 2 3; do same "$work/three-$i"; done | sort | uniq -c | xargs)
 
@@ -83,13 +94,14 @@ cat <<REPORT
 
 $pages pages behind ${delay} s of latency, $urls requests; --concurrency 8 --per-host 24
 
-| crawl | wall s | speed-up over one worker | requests repeated | folders |
-|---|---:|---:|---:|---|
-| one process, no --shared | $alone | | | reference |
-| one worker | $one | 1.00 | $one_repeated | $(same "$work/one-1") |
-| three workers | $three | $(echo "scale=2; $one / $three" | bc) | $three_repeated | $folders |
-| three workers, one SIGKILLed at ${kill_at} s (--lease 5) | | | $killed_repeated | survivors: $killed_folders |
+| crawl | wall s | speed-up over one worker | fetching s (to the last request) | speed-up | requests repeated | folders |
+|---|---:|---:|---:|---:|---:|---|
+| one process, no --shared | $(printf %.2f "$alone") | | $alone_fetching | | | reference |
+| one worker | $(printf %.2f "$one") | 1.00 | $one_fetching | 1.00 | $one_repeated | $(same "$work/one-1") |
+| three workers | $(printf %.2f "$three") | $(echo "scale=2; $one / $three" | bc) | $three_fetching | $(echo "scale=2; $one_fetching / $three_fetching" | bc) | $three_repeated | $folders |
+| three workers, one SIGKILLed at $(printf %.2f "$kill_at") s (--lease 5) | | | | | $killed_repeated | survivors: $killed_folders |
 
+machine idle while the three workers ran: ${three_idle} % of $(nproc) cores
 goals: three workers >= 2.4 x one, 0 repeated; after the SIGKILL <= 8 repeated, the survivors' folders identical
 the one-worker crawl's database: $((database_bytes / 1024)) KiB for $url_rows URLs, $((database_bytes / url_rows)) bytes per URL (frontier, responses, bodies, indexes)
 claims, 1 host: $claims

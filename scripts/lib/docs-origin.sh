@@ -12,7 +12,9 @@ error_log $work/nginx-error.log;
 events { worker_connections 1024; }
 http {
   include /etc/nginx/mime.types;
-  access_log $work/access.log;
+  # The combined format and the time of the response in seconds since 1970, to the millisecond.
+  log_format timed '\$remote_addr - \$remote_user [\$time_local] "\$request" \$status \$body_bytes_sent "\$http_referer" "\$http_user_agent" \$msec';
+  access_log $work/access.log timed;
   sendfile on;
   server {
     listen 127.0.0.1:$port; root $docs; index index.html; etag on;
