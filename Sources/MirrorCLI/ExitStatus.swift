@@ -1,4 +1,4 @@
-/// The process exit codes, documented in the README. Scripts rely on them: never renumber.
+/// The process exit codes, documented in docs/exit-codes.md. Scripts rely on them: never renumber.
 public enum ExitStatus: Int32, CaseIterable, Sendable {
     case success = 0
     /// An unexpected failure not covered below.
@@ -26,7 +26,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     /// Interrupted by Ctrl-C: what was saved is kept and finished; `--resume` continues.
     case interrupted = 130
 
-    /// What the code means, for `--help` and the README.
+    /// What the code means, for `--help` and docs/exit-codes.md.
     public var meaning: String {
         switch self {
         case .success: return "success"
