@@ -8,10 +8,5 @@ public struct CommandFailure: Error, CustomStringConvertible {
         self.status = status
     }
 
-    /// The answer of a command whose issue has not landed yet: say so, never fake output.
-    static func notAvailable(_ command: String) -> CommandFailure {
-        CommandFailure("`mirror \(command)` is not available yet in this version of mirror.", status: .notAvailable)
-    }
-
     public var description: String { message }
 }

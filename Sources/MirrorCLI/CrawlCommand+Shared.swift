@@ -73,7 +73,7 @@ extension CrawlCommand {
         defer { if output == nil { try? FileManager.default.removeItem(atPath: scratch) } }
         let journal: CrawlJournal
         do { journal = try CrawlJournal(folder: scratch, fresh: true) } catch {
-            throw CommandFailure("cannot open the output folder \(scratch): \(error)", status: .io)
+            throw CommandFailure("cannot open the output folder \(scratch): \(ErrorText.plain(error))", status: .io)
         }
         let transport = AsyncHTTPClientTransport(connectionsPerHost: perHost, security: try tlsOptions.security())
         let client = CachingClient(store: store, transport: transport, configuration: clientConfiguration())
@@ -111,7 +111,7 @@ extension CrawlCommand {
             journal = try CrawlJournal(folder: folder, fresh: true)
             writer = try SiteWriter(directory: folder, ledger: journal, bodies: store)
         } catch {
-            throw CommandFailure("cannot open the output folder \(folder): \(error)", status: .io)
+            throw CommandFailure("cannot open the output folder \(folder): \(ErrorText.plain(error))", status: .io)
         }
         var offline = clientConfiguration()
         offline.mode = .offline

@@ -101,7 +101,7 @@ struct CrawlCommand: AsyncParsableCommand {
             journal = try CrawlJournal(folder: folder, fresh: !resume)
             writer = try SiteWriter(directory: folder, ledger: journal, bodies: store)
         } catch {
-            throw CommandFailure("cannot open the output folder \(folder): \(error)", status: .io)
+            throw CommandFailure("cannot open the output folder \(folder): \(ErrorText.plain(error))", status: .io)
         }
         if resume && !journal.hasCrawl {
             throw CommandFailure("nothing to resume in \(folder): no crawl was started there (drop --resume)", status: .usage)
@@ -141,7 +141,7 @@ struct CrawlCommand: AsyncParsableCommand {
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 try encoder.encode(report).write(to: URL(fileURLWithPath: path))
             } catch {
-                throw CommandFailure("cannot write the report \(path): \(error)", status: .io)
+                throw CommandFailure("cannot write the report \(path): \(ErrorText.plain(error))", status: .io)
             }
         }
         if !quiet { ProgressLine.summary(report, output: folder) }
@@ -151,7 +151,7 @@ struct CrawlCommand: AsyncParsableCommand {
         if index, let folder {
             if verbose { Output.log(CrawlEvent.phase("indexing the pages for mirror search").line) }
             do { _ = try SearchIndex.open(folder: folder) } catch {
-                throw CommandFailure("cannot index \(folder) for search: \(error)", status: .io)
+                throw CommandFailure("cannot index \(folder) for search: \(ErrorText.plain(error))", status: .io)
             }
         }
         if let bundle, let folder {

@@ -37,9 +37,7 @@ public struct MirrorCommand: AsyncParsableCommand {
     public static func runMain(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
         // glibc raises its mmap and trim thresholds to the size of each large block freed (up
         // to 32 MB): once a crawl's per-URL tables had doubled, every later block below that
-        // size stayed with the process after it was freed. Fixed at their default, 128 KB, the
-        // crawl of 100,000 pages peaked at 168 MB instead of 186 MB (BENCHMARKS.md, fourteenth
-        // session).
+        // size stayed with the process after it was freed. They are fixed at their default, 128 KB.
         mirror_fix_heap_thresholds(128 * 1024)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

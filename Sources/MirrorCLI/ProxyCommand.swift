@@ -144,7 +144,7 @@ extension ProxyCommand {
             do {
                 return try InterceptionAuthority(cacheFolder: cacheFolder)
             } catch {
-                throw CommandFailure("cannot load or create the --mitm CA in \(cacheFolder)/mitm: \(error)", status: .io)
+                throw CommandFailure("cannot load or create the --mitm CA in \(cacheFolder)/mitm: \(ErrorText.plain(error))", status: .io)
             }
         }
     }

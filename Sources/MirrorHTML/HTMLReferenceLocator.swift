@@ -1,6 +1,6 @@
 /// Finds where every URL reference of an HTML document is written, as byte ranges of the
-/// original document, so that links can be rewritten by splicing bytes (DESIGN.md: never by
-/// serialising a libxml2 tree). It covers exactly what `HTMLLinkExtractor` follows
+/// original document, so that links can be rewritten by splicing bytes (never by serialising a
+/// libxml2 tree). It covers exactly what `HTMLLinkExtractor` follows
 /// (`HTMLLinkAttribute`): each `srcset` candidate, each `url()`/`@import` of `style` attributes
 /// and `<style>` elements, the URL part of a meta refresh, and the first `<base href>`.
 ///

@@ -49,7 +49,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 response = try await client.execute(outgoing, timeout: timeout)
             }
         } catch {
-            throw await CertificateInspector.explain(error, url: request.url, timeout: connectTimeout)
+            let explained = await CertificateInspector.explain(error, url: request.url, timeout: connectTimeout)
+            throw ConnectionError(explained, url: request.url) ?? explained
         }
         let body = response.body.map { buffer in Array(buffer: buffer) }
         return TransportResponse(status: Int(response.status.code), headers: response.headers, body: body)

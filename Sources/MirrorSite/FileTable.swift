@@ -3,8 +3,8 @@ import MirrorCore
 /// `PathRegistry`'s tables: each URL's path, and each file (path) with its preferred path, body
 /// and URLs in the order they joined it. One entry per URL in a single array, found through two
 /// open-addressing indexes of 8-byte slots (by URL and by path); the entries of one file are
-/// chained. At 100,000 URLs two dictionaries and an object per file took 24 MB: each dictionary
-/// had just doubled to 262,144 buckets of 24 or 32 bytes. This takes 17.
+/// chained: 8 bytes a URL per index instead of a dictionary's bucket of 24 or 32, and no object
+/// per file (about 17 MB at 100,000 URLs).
 struct FileTable: Sendable {
     /// A file as the registry sees it.
     struct File {

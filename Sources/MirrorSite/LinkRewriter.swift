@@ -2,8 +2,8 @@ import MirrorCore
 public import MirrorHTML
 
 /// Rewrites the links of a saved HTML page or style sheet so that it works offline, changing
-/// only the bytes of the URLs: every other byte of the document stays as it was (DESIGN.md: a
-/// libxml2 tree is never serialised).
+/// only the bytes of the URLs: every other byte of the document stays as it was (a libxml2 tree
+/// is never serialised, which would rewrite the whole document).
 ///
 /// Each reference is resolved against the document's URL (and `<base href>`) and normalized;
 /// `target` then says which file that URL was saved to (following redirects is its business).

@@ -6,8 +6,8 @@ public import NIOHTTP1
 /// The manifest keeps one per URL, so a bundle can reload the exact original responses.
 public struct ResponseRecord: Sendable, Codable, Equatable {
     /// The header fields packed in one array (`HeaderFields`): a manifest in memory (`serve`,
-    /// `pack`) holds a record per URL, and as `[[String]]` (an array and two strings per field)
-    /// the records were the largest part of a crawl's memory when it held its manifest.
+    /// `pack`) holds a record per URL, and `[[String]]` would take an array and two strings per
+    /// field.
     private var fields: [UInt8]
     public var requestTime: Double
     public var responseTime: Double

@@ -28,6 +28,16 @@ struct CrawlCommandTests {
         #expect(partial.stderr.contains("missing.html"))
         let nothing = try await MirrorProcess.run(["crawl", "http://127.0.0.1:1/", "-o", root + "/b", "--cache", root + "/cache", "--retries", "0"])
         #expect(nothing.status == 4)
+        #expect(nothing.stderr.contains("robots.txt unreachable (connection refused)"), "\(nothing.stderr)")
+        let unknown = try await MirrorProcess.run(["crawl", "http://no-such-host.invalid/", "-o", root + "/e", "--cache", root + "/cache",
+                                                   "--retries", "0"])
+        #expect(unknown.status == 4)
+        // "no such host", or why the lookup failed where no resolver answers; never a type's name.
+        #expect(unknown.stderr.contains("no-such-host.invalid/robots.txt unreachable (no such host)")
+                || unknown.stderr.contains("unreachable (the host name could not be looked up"), "\(unknown.stderr)")
+        let unwritable = try await MirrorProcess.run(["crawl", origin.url("/"), "-o", "/proc/mirror-test", "--cache", root + "/cache"])
+        #expect(unwritable.status == 3)
+        #expect(unwritable.stderr.contains("cannot open the output folder /proc/mirror-test: no such file or directory"), "\(unwritable.stderr)")
         let badRegex = try await MirrorProcess.run(["crawl", origin.url("/"), "--exclude", "([", "-o", root + "/c"])
         #expect(badRegex.status == 2)
         let notHTTP = try await MirrorProcess.run(["crawl", "ftp://example.org/", "-o", root + "/d"])

@@ -2,9 +2,9 @@ import MirrorCache
 import NIOHTTP1
 import Testing
 
-/// Follow-ups found in review of the policy: Age after a 304, Age syntax, default ports.
-@Suite("Policy: review follow-ups")
-struct PolicyFollowUpTests {
+/// The policy's Age after a 304, Age syntax, and default ports in origin comparisons.
+@Suite("Policy: Age and origins")
+struct PolicyAgeAndOriginTests {
     typealias F = PolicyFixture
 
     /// §4.3.4 with §4.2.3: the stored Age described the old response; after a 304 without Age
