@@ -36,7 +36,7 @@ for i in $(seq "$runs"); do
   run wget2 bash -c "cd '$out' && mkdir -p wget2 && cd wget2 && wget2 -q --max-threads=8 -m -k -p -E --robots=off '$origin/'"
 done
 
-# T_lx (issue 15): libxml2's own parse, on one thread with callbacks that do nothing, of exactly
+# T_lx: libxml2's own parse, on one thread with callbacks that do nothing, of exactly
 # the HTML pages the cold crawl fetched (each page's kept original, or its saved file when it
 # needed no rewriting), best of 3 passes.
 mkdir -p "$work/pages"

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Crawl under latency: python3.11-doc from nginx on 127.0.0.1 behind scripts/lib/delay-proxy.py,
 # which answers every request 20 ms late, crawled in alternation by mirror (--concurrency 8
-# --per-host 8), wget2 --max-threads=8 and wget. Prints median wall times, the ratios of issue 15
-# and the most requests each tool kept in flight at once (counted by the proxy). The crawl's parts
-# are timed behind the same proxy too (mirror-fetch-bench over the URLs mirror saved, 8 in
-# flight): the transport alone, + the cache engine, + libxml2's parse — no discovery to wait for.
+# --per-host 8), wget2 --max-threads=8 and wget. Prints median wall times, the ratios to the
+# peers and the most requests each tool kept in flight at once (counted by the proxy). The
+# crawl's parts are timed behind the same proxy too (mirror-fetch-bench over the URLs mirror
+# saved, 8 in flight): the transport alone, + the cache engine, + libxml2's parse — no
+# discovery to wait for.
 #   scripts/bench-latency.sh [RUNS=3] [DELAY=0.02]
 set -euo pipefail
 cd "$(dirname "$0")/.."

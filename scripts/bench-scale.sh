@@ -3,7 +3,7 @@
 # fan-out 5, 3 cross links a page, one shared stylesheet and image) served by nginx on 127.0.0.1,
 # crawled by mirror (--concurrency 8 --per-host 8) and by wget2 -r -k --max-threads=8 at each size,
 # in one run (every size but the largest three times, and their medians). Prints wall time, peak
-# RSS, time per page, the ratios of issue 15, and the time
+# RSS, time per page, the ratios to wget2, and the time
 # `--resume` takes to its first request after a kill -9 half way through the largest crawl.
 # The crawl's parts are timed too, layer by layer (mirror-fetch-bench: every URL of the site, 8 in
 # flight): the transport alone (async-http-client), then through the cache engine as a crawl
