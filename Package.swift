@@ -199,6 +199,7 @@ let package = Package(
         .target(
             name: "MirrorTestSupport",
             dependencies: [
+                "CSpawn",
                 "MirrorCompression",
                 "MirrorCore",
                 "MirrorCrawl",
@@ -222,6 +223,7 @@ let package = Package(
         .testTarget(
             name: "MirrorTestSupportTests",
             dependencies: [
+                "CSpawn",
                 "MirrorTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

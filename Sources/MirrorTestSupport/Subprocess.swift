@@ -1,17 +1,18 @@
 public import Foundation
+import CSpawn
 import Synchronization
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
-/// A child process started with `posix_spawn`.
+/// A child process that dies with the process that started it.
 ///
-/// The tests do not use Foundation's `Process`: on Linux its `run()` now and then crashes the
-/// whole test run (a SIGSEGV in the loop that closes the child's inherited descriptors, about one
-/// clean run in five here). This type spawns with the C library alone, closes every descriptor
-/// above the three standard ones in the child, and restores default signal handling there.
+/// The child is forked by a thread of its own, which waits for it and lives as long as it, and
+/// gets `deathSignal` when that thread ends (`PR_SET_PDEATHSIG`): a test process that crashes
+/// or is killed leaves no child running. The child's descriptors above the three standard ones
+/// are closed and its signals handled by default. (Foundation's `Process` is not used: on Linux
+/// its `run()` now and then crashed the whole test run, in the loop that closes the child's
+/// inherited descriptors.)
 public final class Subprocess: Sendable {
     /// Where one of the child's standard streams goes.
     public enum Stream: Sendable {
@@ -31,93 +32,101 @@ public final class Subprocess: Sendable {
         case signalled(Int32)
     }
 
-    public let pid: pid_t
-    private let ended = Mutex<Termination?>(nil)
+    public let pid: Int32
+    /// Set by the waiting thread when the child has ended and been reaped.
+    private let ending = Ending()
 
-    /// - Parameter environment: the child's whole environment (this process's by default).
+    private final class Ending: Sendable {
+        let termination = Mutex<Termination?>(nil)
+    }
+
+    /// - Parameters:
+    ///   - environment: the child's whole environment (this process's by default).
+    ///   - user: the user to run it as (this process must be root), by name.
+    ///   - deathSignal: what the child gets when this process ends first.
     public init(
         _ executable: String, _ arguments: [String],
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        stdin: Stream = .null, stdout: Stream = .null, stderr: Stream = .inherit
+        stdin: Stream = .null, stdout: Stream = .null, stderr: Stream = .inherit,
+        user: String? = nil, deathSignal: Int32 = SIGKILL
     ) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for (descriptor, stream) in [(Int32(0), stdin), (1, stdout), (2, stderr)] {
+        var (userID, groupID) = (uid_t.max, gid_t.max)
+        if let user {
+            guard let entry = getpwnam(user) else { throw ChildProcess.Failure(message: "no user \(user)") }
+            (userID, groupID) = (entry.pointee.pw_uid, entry.pointee.pw_gid)
+        }
+        var opened: [Int32] = []
+        defer { opened.forEach { close($0) } }
+        func descriptor(_ stream: Stream, _ standard: Int32, output: Int32 = -1) throws -> Int32 {
+            let flags = standard == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC
+            let path: String
             switch stream {
-            case .inherit: break
-            case .null:
-                posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
-            case .file(let path):
-                let flags = descriptor == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC
-                posix_spawn_file_actions_addopen(&actions, descriptor, path, flags, 0o644)
-            case .sameAsOutput:
-                posix_spawn_file_actions_adddup2(&actions, 1, descriptor)
+            case .inherit: return standard
+            case .sameAsOutput: return output
+            case .null: path = "/dev/null"
+            case .file(let file): path = file
+            }
+            let descriptor = open(path, flags | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw ChildProcess.Failure(message: "cannot open \(path) for \(executable): \(String(cString: strerror(errno)))")
+            }
+            opened.append(descriptor)
+            return descriptor
+        }
+        let input = try descriptor(stdin, 0)
+        let output = try descriptor(stdout, 1)
+        let error = try descriptor(stderr, 2, output: output)
+
+        let ending = self.ending
+        let started = DispatchSemaphore(value: 0)
+        let spawned = Mutex<Int32>(0)
+        let arguments = [executable] + arguments
+        let environment = environment.map { "\($0.key)=\($0.value)" }
+        let thread = Thread { [userID, groupID] in
+            let argv = arguments.map { strdup($0) }
+            let envp = environment.map { strdup($0) }
+            let pid = mirror_spawn(executable, argv + [nil], envp + [nil], input, output, error, userID, groupID, deathSignal)
+            spawned.withLock { $0 = pid < 0 ? -errno : pid }
+            (argv + envp).forEach { free($0) }
+            started.signal()
+            guard pid > 0 else { return }
+            // Waits without reaping, then reaps under the lock `signal` holds while it signals,
+            // so that a signal never reaches another process that got the number.
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+            ending.termination.withLock { ended in
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                // WIFEXITED/WEXITSTATUS/WTERMSIG are C macros that Swift does not import.
+                ended = status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
             }
         }
-        _ = Self.closeFrom?(&actions, 3)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var all = sigset_t(), none = sigset_t()
-        sigfillset(&all)
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        let argv = ([executable] + arguments).map { strdup($0) }
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") }
-        defer { (argv + envp).forEach { free($0) } }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, &attributes, argv + [nil], envp + [nil])
-        guard status == 0 else {
-            throw ChildProcess.Failure(message: "cannot start \(executable): \(String(cString: strerror(status)))")
+        thread.name = "subprocess \(executable)"
+        thread.start()
+        started.wait()
+        let pid = spawned.withLock { $0 }
+        guard pid > 0 else {
+            throw ChildProcess.Failure(message: "cannot start \(executable): \(String(cString: strerror(-pid)))")
         }
-        pid = child
+        self.pid = pid
     }
 
-    /// Whether the child is still running; reaps it when it has ended.
-    public var isRunning: Bool { poll() == nil }
+    /// Whether the child is still running.
+    public var isRunning: Bool { termination == nil }
 
     /// How the child ended, or nil while it runs.
-    public var termination: Termination? { poll() }
+    public var termination: Termination? { ending.termination.withLock { $0 } }
 
     public func signal(_ number: Int32) {
-        if ended.withLock({ $0 == nil }) { kill(pid, number) }
+        ending.termination.withLock { if $0 == nil { kill(pid, number) } }
     }
 
     /// Waits for the child to end without holding a thread of the cooperative pool.
     @discardableResult
     public func exit(polling interval: Duration = .milliseconds(5)) async throws -> Termination {
         while true {
-            if let termination = poll() { return termination }
+            if let termination { return termination }
             try await Task.sleep(for: interval)
-        }
-    }
-
-    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), looked up at run time
-    /// because Swift's Glibc module is imported without `_GNU_SOURCE`, which declares it.
-    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-        #if canImport(Glibc)
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-        #else
-        return nil
-        #endif
-    }()
-
-    private func poll() -> Termination? {
-        ended.withLock { ended in
-            if ended != nil { return ended }
-            var status: Int32 = 0
-            var result: pid_t
-            repeat { result = waitpid(pid, &status, WNOHANG) } while result < 0 && errno == EINTR
-            guard result == pid else { return nil }
-            // WIFEXITED/WEXITSTATUS/WTERMSIG are C macros that Swift does not import.
-            ended = status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
-            return ended
         }
     }
 }

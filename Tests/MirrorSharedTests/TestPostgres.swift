@@ -1,21 +1,25 @@
 import Foundation
 import MirrorTestSupport
+import Synchronization
 
-/// A throwaway PostgreSQL server on 127.0.0.1, in a folder of its own: `initdb`, `pg_ctl start`,
-/// and at the end `pg_ctl stop` and the folder removed. Run as the `postgres` user when the
+/// A throwaway PostgreSQL server on 127.0.0.1, in a folder of its own: `initdb`, then `postgres`
+/// as a child of the test process (which dies with it: a crashed test leaves no server
+/// running), stopped and its folder removed at the end. Run as the `postgres` user when the
 /// tests run as root (PostgreSQL refuses root). scripts/setup installs `postgresql`.
-struct TestPostgres {
+final class TestPostgres: Sendable {
     let folder: String
     let port: Int
     private let binaries: String
+    private let server: Mutex<Subprocess?>
 
     /// The address workers are given.
     var url: String { "postgres://mirror@127.0.0.1:\(port)/postgres" }
 
     /// Runs `body` with a server started for it, stopped and removed after, however `body` ends.
     static func with<Result>(_ body: (TestPostgres) async throws -> Result) async throws -> Result {
-        let server = try await start()
+        let server = try await make()
         do {
+            try await server.start()
             let result = try await body(server)
             await server.stop()
             return result
@@ -25,7 +29,14 @@ struct TestPostgres {
         }
     }
 
-    private static func start() async throws -> TestPostgres {
+    private init(folder: String, port: Int, binaries: String) {
+        self.folder = folder
+        self.port = port
+        self.binaries = binaries
+        server = Mutex(nil)
+    }
+
+    private static func make() async throws -> TestPostgres {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         guard let version = versions.compactMap(Int.init).max() else {
             throw ChildProcess.Failure(message: "PostgreSQL is missing (/usr/lib/postgresql): scripts/setup installs postgresql")
@@ -35,23 +46,50 @@ struct TestPostgres {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let server = TestPostgres(folder: folder, port: try freePort(), binaries: "/usr/lib/postgresql/\(version)/bin")
         if getuid() == 0 { _ = try await ChildProcess.output("/bin/chown", ["postgres", folder]) }
-        try await server.run("initdb", ["-D", folder + "/data", "-U", "mirror", "--auth=trust", "--no-sync"])
-        try await server.run("pg_ctl", [
-            "-D", folder + "/data", "-l", folder + "/log", "-w", "start", "-o",
-            "-p \(server.port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200",
-        ])
+        let initdb = [server.binaries + "/initdb", "-D", folder + "/data", "-U", "mirror", "--auth=trust", "--no-sync"]
+        if getuid() == 0 {
+            _ = try await ChildProcess.output("/usr/sbin/runuser", ["-u", "postgres", "--"] + initdb)
+        } else {
+            _ = try await ChildProcess.output(initdb[0], Array(initdb.dropFirst()))
+        }
         return server
+    }
+
+    /// Starts the server and waits until it takes connections.
+    private func start() async throws {
+        let process = try Subprocess(binaries + "/postgres", [
+            "-D", folder + "/data", "-p", String(port), "-k", folder, "-c", "listen_addresses=127.0.0.1",
+            "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "max_connections=200",
+        ], stdout: .file(folder + "/log"), stderr: .sameAsOutput, user: getuid() == 0 ? "postgres" : nil, deathSignal: SIGQUIT)
+        server.withLock { $0 = process }
+        for _ in 0..<600 {
+            let ready = try await ChildProcess.run(URL(fileURLWithPath: binaries + "/pg_isready"), ["-q", "-h", "127.0.0.1", "-p", String(port)])
+            if ready.status == 0 { return }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let log = (try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? ""
+        throw ChildProcess.Failure(message: "PostgreSQL did not start on port \(port): \(log)")
     }
 
     /// Stops the server at once and removes its folder.
     func stop() async {
-        try? await run("pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "stop"])
+        await shutDown(SIGQUIT)
         try? FileManager.default.removeItem(atPath: folder)
     }
 
-    /// Restarts the server (as a database restart in the middle of a crawl).
+    /// Restarts the server (as a database restart in the middle of a crawl): a fast shutdown,
+    /// which ends every connection, then a start on the same port.
     func restart() async throws {
-        try await run("pg_ctl", ["-D", folder + "/data", "-m", "fast", "-w", "restart"])
+        await shutDown(SIGINT)
+        try await start()
+    }
+
+    /// Sends `signal` (SIGINT: fast shutdown, SIGQUIT: immediate) and waits for the server to end.
+    private func shutDown(_ signal: Int32) async {
+        guard let process = server.withLock({ $0 }) else { return }
+        process.signal(signal)
+        _ = try? await process.exit()
     }
 
     /// Runs one SQL statement (psql) and returns what it printed, unaligned.
@@ -59,14 +97,6 @@ struct TestPostgres {
     func sql(_ statement: String) async throws -> String {
         try await ChildProcess.output(binaries + "/psql", ["-X", "-A", "-t", "-h", "127.0.0.1", "-p", String(port), "-U", "mirror",
                                                            "-d", "postgres", "-c", statement])
-    }
-
-    private func run(_ tool: String, _ arguments: [String]) async throws {
-        if getuid() == 0 {
-            _ = try await ChildProcess.output("/usr/sbin/runuser", ["-u", "postgres", "--", binaries + "/" + tool] + arguments)
-        } else {
-            _ = try await ChildProcess.output(binaries + "/" + tool, arguments)
-        }
     }
 
     /// A TCP port nothing listens on now.

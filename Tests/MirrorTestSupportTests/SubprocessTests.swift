@@ -1,5 +1,7 @@
+import CSpawn
 import Foundation
 import MirrorTestSupport
+import Synchronization
 import Testing
 
 @Suite("Subprocess")
@@ -35,5 +37,34 @@ struct SubprocessTests {
 
     @Test func aMissingProgramIsAnErrorNotACrash() {
         #expect(throws: ChildProcess.Failure.self) { try Subprocess("/nonexistent/program", []) }
+    }
+
+    /// What keeps a crashed test from leaving its children running: a child started by
+    /// `mirror_spawn` gets its death signal when the thread that started it ends, as when the
+    /// whole process dies.
+    @Test func aChildGetsItsDeathSignalWhenItsStarterEnds() async throws {
+        let spawned = Mutex<Int32>(0)
+        let thread = Thread {
+            let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("30"), nil]
+            defer { argv.forEach { free($0) } }
+            let envp: [UnsafeMutablePointer<CChar>?] = [nil]
+            spawned.withLock { $0 = mirror_spawn("/bin/sleep", argv, envp, 0, 1, 2, uid_t.max, gid_t.max, SIGTERM) }
+        }
+        thread.start()
+        var pid: Int32 = 0
+        for _ in 0..<1_000 where pid == 0 {
+            try await Task.sleep(for: .milliseconds(5))
+            pid = spawned.withLock { $0 }
+        }
+        try #require(pid > 0)
+        var status: Int32 = 0
+        var reaped: Int32 = 0
+        for _ in 0..<1_000 where reaped == 0 {
+            try await Task.sleep(for: .milliseconds(5))
+            reaped = waitpid(pid, &status, WNOHANG)
+        }
+        if reaped == 0 { kill(pid, SIGKILL) }
+        #expect(reaped == pid, "the child outlived the thread that started it")
+        #expect(status & 0x7f == SIGTERM)
     }
 }
