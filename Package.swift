@@ -202,8 +202,6 @@ let package = Package(
                 "CSpawn",
                 "MirrorCompression",
                 "MirrorCore",
-                "MirrorCrawl",
-                "MirrorHTTP",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -212,6 +210,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
+            swiftSettings: settings
+        ),
+        // A crawl harness for the tests of the modules a crawl feeds (real store, transport and crawler).
+        .target(
+            name: "MirrorCrawlTesting",
+            dependencies: ["MirrorCache", "MirrorCrawl", "MirrorHTTP", "MirrorSite", "MirrorTestSupport"],
             swiftSettings: settings
         ),
 
@@ -239,20 +243,20 @@ let package = Package(
         ),
         .testTarget(
             name: "MirrorCrawlTests",
-            dependencies: ["MirrorCrawl", "MirrorHTTP", "MirrorSite", "MirrorSQLite", "MirrorTestSupport", "MirrorCompression"],
+            dependencies: ["MirrorCrawl", "MirrorHTTP", "MirrorSite", "MirrorSQLite", "MirrorCrawlTesting", "MirrorTestSupport", "MirrorCompression"],
             swiftSettings: settings
         ),
         .testTarget(
             name: "MirrorBrowserTests",
             dependencies: [
-                "MirrorBrowser", "MirrorCore", "MirrorCrawl", "mirror", "MirrorCache", "MirrorHTTP", "MirrorProxy", "MirrorSite", "MirrorTestSupport",
+                "MirrorBrowser", "MirrorCore", "MirrorCrawl", "mirror", "MirrorCache", "MirrorHTTP", "MirrorProxy", "MirrorSite", "MirrorCrawlTesting", "MirrorTestSupport",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: settings
         ),
         .testTarget(
             name: "MirrorSearchTests",
-            dependencies: ["MirrorSearch", "MirrorHTML", "MirrorCrawl", "mirror", "MirrorTestSupport"],
+            dependencies: ["MirrorSearch", "MirrorHTML", "MirrorCrawl", "mirror", "MirrorCrawlTesting", "MirrorTestSupport"],
             swiftSettings: settings
         ),
         .testTarget(
@@ -264,7 +268,7 @@ let package = Package(
         .testTarget(
             name: "MirrorServeTests",
             dependencies: [
-                "MirrorServe", "MirrorBundle", "MirrorTestSupport",
+                "MirrorServe", "MirrorBundle", "MirrorCrawlTesting", "MirrorTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -291,7 +295,7 @@ let package = Package(
         .testTarget(
             name: "MirrorArchiveTests",
             dependencies: [
-                "MirrorArchive", "MirrorCache", "MirrorCrawl", "MirrorSite", "MirrorTestSupport", "MirrorCompression",
+                "MirrorArchive", "MirrorCache", "MirrorCrawl", "MirrorSite", "MirrorCrawlTesting", "MirrorTestSupport", "MirrorCompression",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -301,7 +305,7 @@ let package = Package(
         .testTarget(
             name: "MirrorBundleTests",
             dependencies: [
-                "MirrorBundle", "MirrorCrawl", "MirrorHTTP", "MirrorTestSupport", "MirrorCompression",
+                "MirrorBundle", "MirrorCrawl", "MirrorHTTP", "MirrorCrawlTesting", "MirrorTestSupport", "MirrorCompression",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: settings

@@ -3,6 +3,7 @@ import MirrorArchive
 import MirrorCache
 import MirrorCompression
 import MirrorSite
+import MirrorCrawlTesting
 import MirrorTestSupport
 import Testing
 

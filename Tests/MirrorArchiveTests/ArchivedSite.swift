@@ -1,5 +1,6 @@
 import Foundation
 import MirrorCache
+import MirrorCrawlTesting
 import MirrorTestSupport
 
 /// A crawled site to archive: the `links` fixture (rewritten pages, kept originals, redirects,

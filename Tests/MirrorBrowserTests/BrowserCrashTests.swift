@@ -1,6 +1,7 @@
 import Foundation
 @testable import MirrorBrowser
 import MirrorCrawl
+import MirrorCrawlTesting
 import MirrorTestSupport
 import Synchronization
 import Testing

@@ -6,6 +6,7 @@ import MirrorCrawl
 import MirrorHTTP
 import MirrorProxy
 import MirrorSite
+import MirrorCrawlTesting
 import MirrorTestSupport
 import NIOHTTP1
 import Testing

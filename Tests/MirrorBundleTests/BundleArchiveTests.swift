@@ -1,6 +1,7 @@
 import Foundation
 import MirrorBundle
 import MirrorCompression
+import MirrorCrawlTesting
 import MirrorTestSupport
 import Synchronization
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import MirrorBundle
 import MirrorCache
 import MirrorSite
+import MirrorCrawlTesting
 import MirrorTestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import MirrorCompression
 import MirrorCore
 import MirrorCrawl
 import MirrorSite
+import MirrorCrawlTesting
 import MirrorTestSupport
 import Testing
 

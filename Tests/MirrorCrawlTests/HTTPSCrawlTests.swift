@@ -3,6 +3,7 @@ import MirrorCache
 import MirrorCore
 import MirrorCrawl
 import MirrorHTTP
+import MirrorCrawlTesting
 import MirrorTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import MirrorCrawl
 import MirrorSite
+import MirrorCrawlTesting
 import MirrorTestSupport
 import Synchronization
 import Testing

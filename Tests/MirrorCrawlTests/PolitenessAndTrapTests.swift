@@ -1,5 +1,6 @@
 import Foundation
 import MirrorCrawl
+import MirrorCrawlTesting
 import MirrorTestSupport
 import Testing
 

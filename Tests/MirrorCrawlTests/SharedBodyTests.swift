@@ -1,5 +1,6 @@
 import Foundation
 import MirrorSite
+import MirrorCrawlTesting
 import MirrorTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 @testable import MirrorCrawl
 import MirrorHTML
 import MirrorSite
+import MirrorCrawlTesting
 import MirrorTestSupport
 import Testing
 

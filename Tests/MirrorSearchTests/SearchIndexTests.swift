@@ -1,6 +1,7 @@
 import Foundation
 import MirrorCrawl
 import MirrorSearch
+import MirrorCrawlTesting
 import MirrorTestSupport
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCrawlTesting
 import MirrorTestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import MirrorBundle
 import MirrorCore
 import MirrorServe
 import MirrorSite
+import MirrorCrawlTesting
 import MirrorTestSupport
 
 /// A mirror crawled from the `links` fixture site (redirects, queries, spaces, UTF-8 names, a

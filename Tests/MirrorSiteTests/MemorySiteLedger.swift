@@ -1,9 +1,9 @@
-public import MirrorSite
+import MirrorSite
 import Synchronization
 
 /// A `SiteLedger` in memory, for tests of `SiteWriter` alone (a crawl's is its `CrawlJournal`):
 /// it keeps every record, and nothing survives the process.
-public final class MemorySiteLedger: SiteLedger {
+final class MemorySiteLedger: SiteLedger {
     private struct Records {
         var resources: [String: SiteManifest.Resource] = [:]
         var redirects: [String: SiteManifest.Redirect] = [:]
@@ -11,11 +11,11 @@ public final class MemorySiteLedger: SiteLedger {
 
     private let records = Mutex(Records())
 
-    public init() {}
+    init() {}
 
-    public func resource(of url: String) -> SiteManifest.Resource? { records.withLock { $0.resources[url] } }
+    func resource(of url: String) -> SiteManifest.Resource? { records.withLock { $0.resources[url] } }
 
-    public func resources(after url: String?, limit: Int) -> [(url: String, resource: SiteManifest.Resource)] {
+    func resources(after url: String?, limit: Int) -> [(url: String, resource: SiteManifest.Resource)] {
         records.withLock { records in
             records.resources.filter { entry in url.map { $0.utf8.lexicographicallyPrecedes(entry.key.utf8) } ?? true }
                 .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
@@ -23,11 +23,11 @@ public final class MemorySiteLedger: SiteLedger {
         }
     }
 
-    public func redirects() -> [String: SiteManifest.Redirect] { records.withLock { $0.redirects } }
+    func redirects() -> [String: SiteManifest.Redirect] { records.withLock { $0.redirects } }
 
-    public func saved(_ url: String, _ resource: SiteManifest.Resource) { records.withLock { $0.resources[url] = resource } }
+    func saved(_ url: String, _ resource: SiteManifest.Resource) { records.withLock { $0.resources[url] = resource } }
 
-    public func redirected(_ url: String, _ redirect: SiteManifest.Redirect) { records.withLock { $0.redirects[url] = redirect } }
+    func redirected(_ url: String, _ redirect: SiteManifest.Redirect) { records.withLock { $0.redirects[url] = redirect } }
 
-    public func flush() {}
+    func flush() {}
 }
