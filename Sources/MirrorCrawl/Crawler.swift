@@ -215,7 +215,7 @@ public final class Crawler: Sendable {
         let response: CacheResponse
         do {
             response = try await fetch(item)
-        } catch CacheError.bodyTooLarge {
+        } catch let error as CacheError where error.code == .bodyTooLarge {
             try await skip(item, .tooLarge)
             return false
         }
@@ -280,7 +280,7 @@ public final class Crawler: Sendable {
                 guard retryable, attempt < configuration.retries else { return response }
                 try await Task.sleep(for: Self.backoff(attempt: attempt, retryAfter: response.headers.first(name: "retry-after")))
             } catch let error as CacheError {
-                if case .bodyTooLarge = error { throw error }
+                if error.code == .bodyTooLarge { throw error }
                 guard attempt < configuration.retries else { throw error }
                 try await Task.sleep(for: Self.backoff(attempt: attempt, retryAfter: nil))
             } catch {

@@ -226,8 +226,7 @@ struct CacheStoreTests {
         #expect {
             _ = try CacheStore(directory: folder.path)
         } throws: { error in
-            if case CacheError.corruptIndex = error { return true }
-            return false
+            (error as? CacheError)?.code == .corruptIndex
         }
         let report = try CacheStore.repair(directory: folder.path)
         #expect(report.rebuiltEntries == 10)

@@ -46,7 +46,7 @@ public struct ArchivedResponse {
             guard let body = store.body(of: entry) else { throw ArchiveError.damagedBody(url: url) }
             do {
                 try body.forEachChunk(consume)
-            } catch CacheError.corruptBody {
+            } catch let error as CacheError where error.code == .corruptBody {
                 throw ArchiveError.damagedBody(url: url)
             }
         case .file(let path):

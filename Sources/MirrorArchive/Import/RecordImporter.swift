@@ -240,7 +240,7 @@ final class RecordImporter: WARCRecordHandler {
                 let writer = try store.makeBodyWriter(limit: bodyLimit)
                 do {
                     try body.forEachChunk { try writer.write($0) }
-                } catch CacheError.corruptBody {
+                } catch let error as CacheError where error.code == .corruptBody {
                     continue
                 }
                 let status = message.head?.status ?? entry.status
@@ -281,7 +281,8 @@ final class RecordImporter: WARCRecordHandler {
     private func drop(because error: any Error, counting: Bool = false) throws {
         let reason: String
         switch error {
-        case CacheError.bodyTooLarge, CompressionError.outputLimitExceeded: reason = "body larger than \(bodyLimit) bytes"
+        case let error as CacheError where error.code == .bodyTooLarge: reason = "body larger than \(bodyLimit) bytes"
+        case CompressionError.outputLimitExceeded: reason = "body larger than \(bodyLimit) bytes"
         case is CompressionError: reason = "Content-Encoding that does not decode"
         case is ChunkedDecoder.Malformed: reason = "malformed chunked body"
         default: throw error

@@ -45,7 +45,7 @@ struct CacheCommand: AsyncParsableCommand {
         do {
             return try CacheStore(directory: directory, configuration: configuration)
         } catch let error as CacheError {
-            if case .corruptIndex = error { throw CommandFailure(error.description, status: .cacheDamaged) }
+            if error.code == .corruptIndex { throw CommandFailure(error.description, status: .cacheDamaged) }
             throw CommandFailure(error.description, status: .io)
         }
     }

@@ -50,9 +50,10 @@ import MirrorCache
 extension ExitStatus {
     /// The exit code for a cache failure that reaches the command line.
     init(_ error: CacheError) {
-        switch error {
+        switch error.code {
         case .io, .bodyTooLarge: self = .io
         case .corruptIndex, .corruptBody, .incompatibleVersion: self = .cacheDamaged
+        default: self = .failure
         }
     }
 }

@@ -279,7 +279,9 @@ public final class CachingClient: Sendable {
                 wrote(writer.size - before)
             }
             try decoder.finish(writer)
-        } catch CacheError.bodyTooLarge, CompressionError.outputLimitExceeded {
+        } catch let error as CacheError where error.code == .bodyTooLarge {
+            throw CacheError.bodyTooLarge(url: url, limit: configuration.maxBodySize)
+        } catch CompressionError.outputLimitExceeded {
             throw CacheError.bodyTooLarge(url: url, limit: configuration.maxBodySize)
         }
     }

@@ -53,8 +53,8 @@ extension CacheStore {
         let indexPath = directory + "/index.sqlite"
         do {
             _ = try openIndex(indexPath)
-        } catch CacheError.corruptIndex(_, let message) {
-            damagedIndex = message
+        } catch let error as CacheError where error.code == .corruptIndex {
+            damagedIndex = error.detail
             let aside = indexPath + ".damaged-\(Int(Date().timeIntervalSince1970))"
             try? PosixIO.rename(indexPath, aside)
             for suffix in ["-wal", "-shm"] { PosixIO.remove(indexPath + suffix) }
