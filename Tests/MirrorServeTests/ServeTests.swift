@@ -99,6 +99,9 @@ struct ServeTests {
         #expect(missing.header("content-type") == "text/html; charset=utf-8")
         #expect(missing.text.contains("was not saved"))
         #expect(missing.text.contains("\(mirror.origin.baseURL)/never/saved.html?x=1"))
+        // A search box asks this server's search page for the missing page's name.
+        #expect(missing.text.contains("<form action=\"/_/search\" method=\"get\">"), "\(missing.text)")
+        #expect(missing.text.contains("name=\"q\" size=\"40\" value=\"saved\""), "\(missing.text)")
         #expect(missing.text.contains("<a href=\"/\">"))
         let internals = try await mirror.request("/.mirror/manifest.json")
         #expect(internals.status == 404, "the mirror's own files are not part of the site")

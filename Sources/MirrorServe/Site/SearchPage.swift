@@ -19,6 +19,22 @@ final class SearchPage: Sendable {
         self.folder = folder
     }
 
+    /// The search box: a form that asks this page for `text`.
+    static func form(_ text: String) -> String {
+        """
+        <form action="\(path)" method="get"><input type="search" name="q" size="40" value="\(HTML.escape(text))">
+        <button type="submit">Search</button></form>
+        """
+    }
+
+    /// Words to look for when `path` was not found: its last segment without its extension
+    /// (`/library/os-path.html` → `os path`).
+    static func words(of path: String) -> String {
+        let name = path.split(separator: "?").first.flatMap { $0.split(separator: "/").last } ?? ""
+        let stem = name.split(separator: ".").first ?? ""
+        return (String(stem).removingPercentEncoding ?? String(stem)).split { !$0.isLetter && !$0.isNumber }.joined(separator: " ")
+    }
+
     /// The page for `query` (the request's query string, undecoded).
     func respond(query: Substring?, served: (String) -> String) -> ServerResponse {
         let parameters = Self.parameters(query)
@@ -51,8 +67,7 @@ final class SearchPage: Sendable {
             <html><head><meta charset="utf-8"><title>\(title)</title>
             <style>body{font-family:sans-serif;max-width:50em;margin:2em auto;padding:0 1em}li{margin:1em 0}
             small{color:#555}mark{background:#fe6}</style></head>
-            <body><form action="\(Self.path)" method="get"><input type="search" name="q" size="40" value="\(HTML.escape(text))">
-            <button type="submit">Search</button></form>
+            <body>\(Self.form(text))
             \(body)
             </body></html>
 

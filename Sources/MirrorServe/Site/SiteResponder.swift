@@ -251,7 +251,8 @@ public struct SiteResponder: HTTPResponder {
             <html><head><meta charset="utf-8"><title>Not in this mirror</title></head>
             <body><h1>Not in this mirror</h1>
             <p>\(what) was not saved by the crawl, so it cannot be shown offline.</p>
-            <p><a href="/">Open the start page</a></p></body></html>
+            <p><a href="/">Open the start page</a>, or search this mirror's pages:</p>
+            \(SearchPage.form(url.map(SearchPage.words(of:)) ?? ""))</body></html>
 
             """
         return .text(.notFound, page, contentType: "text/html; charset=utf-8")
