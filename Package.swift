@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "MirrorCompression", dependencies: ["CZlibShim"], swiftSettings: settings),
         .target(name: "MirrorSQLite", dependencies: ["CSQLite"], swiftSettings: settings),
         .target(name: "MirrorHTML", dependencies: ["CLibXML2"], swiftSettings: settings),
-        .target(name: "MirrorSite", dependencies: ["MirrorCore", "MirrorCache", "MirrorHTML", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: settings),
+        .target(name: "MirrorSite", dependencies: ["MirrorCore", "MirrorHTML", .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Crypto", package: "swift-crypto")], swiftSettings: settings),
 
         // The shared HTTP cache engine and its real transport.
         .target(
@@ -287,7 +287,7 @@ let package = Package(
         .testTarget(
             name: "MirrorSiteTests",
             dependencies: [
-                "MirrorSite", "MirrorCore", "MirrorCache", "MirrorTestSupport",
+                "MirrorSite", "MirrorCore", "MirrorTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: settings),

@@ -5,6 +5,7 @@ enum PageScripts {
     static let scrollToBottom = """
         (async () => {
           const root = document.scrollingElement || document.documentElement;
+          if (!root) return 0;  // a document between two navigations
           const step = Math.max(200, Math.floor(innerHeight * 0.8));
           for (let i = 0; i < 400 && root.scrollTop + innerHeight < root.scrollHeight; i++) {
             root.scrollTop += step;
@@ -14,7 +15,9 @@ enum PageScripts {
         })()
         """
 
-    static let scrollToTop = "(document.scrollingElement || document.documentElement).scrollTop = 0; 0"
+    static let scrollToTop = """
+        { const root = document.scrollingElement || document.documentElement; if (root) root.scrollTop = 0; 0 }
+        """
 
     /// Where the page is, and the absolute targets of its links and frames.
     static let links = """

@@ -21,7 +21,7 @@ public struct CacheImporter {
             let writer = try store.makeBodyWriter()
             try copy(folder + "/" + source, into: writer)
             let entry = try store.store(url: url, varyKey: resource.record.varyKey,
-                                        head: resource.record.head(status: resource.status), body: writer)
+                                        head: Self.head(resource.record, status: resource.status), body: writer)
             guard entry.digest == resource.sha256 else {
                 try store.remove(url: url)
                 throw BundleError.digestMismatch(path: source)
@@ -30,11 +30,16 @@ public struct CacheImporter {
         }
         for (url, redirect) in manifest.redirects.sorted(by: { $0.key < $1.key }) {
             try store.store(url: url, varyKey: redirect.record.varyKey,
-                            head: redirect.record.head(status: redirect.status), body: try store.makeBodyWriter())
+                            head: Self.head(redirect.record, status: redirect.status), body: try store.makeBodyWriter())
             count += 1
         }
         try store.synchronize()
         return count
+    }
+
+    /// The cache's head for a manifest's `record` of a response with `status`.
+    static func head(_ record: ResponseRecord, status: Int) -> CachedResponseHead {
+        CachedResponseHead(status: status, headers: record.httpHeaders, requestTime: record.requestTime, responseTime: record.responseTime)
     }
 
     /// Checks and unpacks `bundle` into the cache's temporary folder, imports it, and removes

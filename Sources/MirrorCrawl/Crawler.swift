@@ -235,7 +235,8 @@ public final class Crawler: Sendable {
         }
         let contentType = response.headers.first(name: "content-type")
         let rendered = item.role == .page && Self.isHTML(contentType, url: url) ? await render(item) : nil
-        let path = try await output?.write(url: item.url, response: rendered?.snapshot.map { Self.snapshotResponse($0, of: response) } ?? response)
+        let saved = rendered?.snapshot.map { Self.snapshotResponse($0, of: response) } ?? response
+        let path = try await output?.write(url: item.url, response: CrawledResponse(saved, store: client.store))
         report.withLock { report in
             report.fetched += 1
             report.bytes += response.body.count
@@ -328,7 +329,7 @@ public final class Crawler: Sendable {
             recordFailure(item, status: nil, message: "redirect to an unusable location: \(location)")
             return try await frontier.record(item.url, .failed, status: nil, detail: location)
         }
-        try output?.redirect(from: item.url, to: normalized, response: response)
+        try output?.redirect(from: item.url, to: normalized, response: CrawledResponse(response, store: client.store))
         if item.hops + 1 > 10 { return try await skip(item, .redirectLimit) }
         if normalized == item.url { return try await skip(item, .redirectLoop) }
         let next = CrawlItem(url: normalized, depth: item.depth, role: item.role, hops: item.hops + 1, referrer: item.url)

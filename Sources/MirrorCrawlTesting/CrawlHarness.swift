@@ -33,7 +33,7 @@ public struct CrawlHarness: Sendable {
         let output = root + "/" + name
         let journal = try CrawlJournal(folder: output, fresh: !resume)
         let crawler = Crawler(configuration: configuration, client: client,
-                              output: try SiteWriter(directory: output, ledger: journal, bodies: store), journal: journal,
+                              output: try SiteWriter(directory: output, ledger: journal), journal: journal,
                               renderer: renderer)
         return try await crawler.run(resume: resume)
     }

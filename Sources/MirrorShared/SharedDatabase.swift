@@ -1,16 +1,20 @@
 import Foundation
 public import Logging
 import MirrorCore
+import Synchronization
 public import PostgresNIO
 
 /// The PostgreSQL database a shared crawl keeps its state in (`--shared postgres://…`): a pool
 /// of connections, the schema made current on first use, and every statement retried with
-/// back-off while the database is unreachable or restarting, up to `patience`.
+/// back-off while the database is unreachable or restarting, up to `patience`. An attempt that
+/// has not ended after a third of it (seen after a restart: a statement left waiting on a pool
+/// that never answers) is abandoned, and the pool replaced by a new one.
 public final class SharedDatabase: Sendable {
     /// The address without its password, for messages.
     public let address: String
-    let client: PostgresClient
-    private let runner: Task<Void, Never>
+    private let configuration: PostgresClient.Configuration
+    /// The pool and the task running it; replaced when an attempt wedges.
+    private let pool: Mutex<(client: PostgresClient, runner: Task<Void, Never>)>
     let logger: Logger
     /// How long a statement is retried while the database cannot be reached.
     let patience: Duration
@@ -48,17 +52,35 @@ public final class SharedDatabase: Sendable {
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.maximumConnections = 16
         address = "postgres://\(user)@\(host):\(parts.port ?? 5432)/\(name.isEmpty ? user : name)"
+        self.configuration = configuration
+        self.logger = logger
+        self.patience = patience
+        pool = Mutex(Self.makePool(configuration, logger: logger))
+    }
+
+    private static func makePool(_ configuration: PostgresClient.Configuration, logger: Logger) -> (PostgresClient, Task<Void, Never>) {
         // The pool's own log is kept to errors: it warns of a first lease racing `run()`'s start.
         var background = logger
         background.logLevel = .error
-        client = PostgresClient(configuration: configuration, backgroundLogger: background)
-        runner = Task { [client] in await client.run() }
-        self.logger = logger
-        self.patience = patience
+        let client = PostgresClient(configuration: configuration, backgroundLogger: background)
+        return (client, Task { await client.run() })
+    }
+
+    /// Replaces `wedged` with a new pool (unless another attempt did already); the old one's
+    /// connections are closed.
+    private func replacePool(_ wedged: PostgresClient) {
+        let old: Task<Void, Never>? = pool.withLock { pool in
+            guard pool.client === wedged else { return nil }
+            let runner = pool.runner
+            pool = Self.makePool(configuration, logger: logger)
+            return runner
+        }
+        old?.cancel()
     }
 
     /// Ends every connection.
     public func close() async {
+        let runner = pool.withLock { $0.runner }
         runner.cancel()
         _ = await runner.value
     }
@@ -71,10 +93,15 @@ public final class SharedDatabase: Sendable {
         let deadline = ContinuousClock.now + patience
         var wait = Duration.milliseconds(100)
         while true {
+            let client = pool.withLock { $0.client }
+            let attemptEnds = min(deadline, ContinuousClock.now + patience / 3)
             do {
-                return try await withDeadline(deadline, orThrow: { DeadlinePassed() }) { [client] in
+                return try await withDeadline(attemptEnds, orThrow: { DeadlinePassed() }) {
                     try await client.withConnection { try await body($0) }
                 }
+            } catch is DeadlinePassed where ContinuousClock.now < deadline && !Task.isCancelled {
+                logger.info("a statement waited \(patience / 3) without an answer; trying again on a new pool")
+                replacePool(client)
             } catch is DeadlinePassed {
                 throw SharedCrawlError.unreachable(address: address, reason: "no connection within \(patience)")
             } catch where Self.isTransient(error) && ContinuousClock.now + wait < deadline && !Task.isCancelled {

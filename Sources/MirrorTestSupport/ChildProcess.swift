@@ -10,14 +10,21 @@ public enum ChildProcess {
         public let stderr: String
     }
 
-    /// - Parameter environment: variables set for the child on top of this process's environment.
-    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
+    /// - Parameters:
+    ///   - environment: variables set for the child on top of this process's environment.
+    ///   - timeout: how long the child may run; then it is killed (SIGKILL, status 137), so that
+    ///     a child that hangs fails its test instead of holding the whole run.
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+                           timeout: Duration = .seconds(300)) async throws -> Result {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("child-out-\(UUID().uuidString)").path
         let err = FileManager.default.temporaryDirectory.appendingPathComponent("child-err-\(UUID().uuidString)").path
         defer { unlink(out); unlink(err) }
         let child = try Subprocess(executable.path, arguments,
                                    environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
                                    stdout: .file(out), stderr: .file(err))
+        let deadline = ContinuousClock.now + timeout
+        while child.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        if child.isRunning { child.signal(SIGKILL) }
         let status: Int32 = switch try await child.exit(polling: .milliseconds(10)) {
         case .exited(let code): code
         case .signalled(let number): 128 + number

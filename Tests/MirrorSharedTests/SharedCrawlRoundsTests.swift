@@ -12,15 +12,18 @@ extension SharedCrawlTests {
         let expected = try await reference(origin)
         origin.clearLog()
         try await TestPostgres.with { database in
-            let options = ["--delay", "0.02", "--lease", "3"]
+            // A worker waits 3 leases for the database: 15 s, more than a restart takes on a loaded machine.
+            let options = ["--delay", "0.02", "--lease", "5"]
             async let first = ChildProcess.run(mirror, worker(1, origin, database, options))
             async let second = ChildProcess.run(mirror, worker(2, origin, database, options))
             for _ in 0..<2_000 where origin.requests.count < expected.count / 4 { try await Task.sleep(for: .milliseconds(5)) }
             let before = origin.requests.count
             #expect(before < expected.count / 2, "the crawl was nearly done before the restart")
+            let restarting = ContinuousClock.now
             try await database.restart()
+            let restart = ContinuousClock.now - restarting
             let after = origin.requests.count
-            for result in try await [first, second] { #expect(result.status == 0, "\(result.stderr)") }
+            for result in try await [first, second] { #expect(result.status == 0, "\(result.stderr) (the restart took \(restart))") }
             #expect(origin.requests.count > after, "nothing was fetched after the restart")
             for number in 1...2 { expectFolder(number, is: expected) }
             // A claim whose commit was lost with the connection comes back when its lease ends: at most a batch a worker.

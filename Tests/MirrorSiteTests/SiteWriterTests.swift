@@ -1,5 +1,4 @@
 import Foundation
-@testable import MirrorCache
 import MirrorSite
 import MirrorTestSupport
 import NIOHTTP1
@@ -10,8 +9,8 @@ import Testing
 struct SiteWriterTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("site-writer-\(UUID().uuidString)").path
 
-    func page(_ html: String) -> CacheResponse {
-        CacheResponse(status: 200, headers: ["content-type": "text/html"], body: ResponseBody(bytes: Array(html.utf8)), outcome: .miss)
+    func page(_ html: String) -> PageInMemory {
+        PageInMemory(html)
     }
 
     func text(_ path: String) throws -> String { try String(contentsOfFile: folder + "/" + path, encoding: .utf8) }

@@ -109,7 +109,7 @@ extension CrawlCommand {
         let writer: SiteWriter
         do {
             journal = try CrawlJournal(folder: folder, fresh: true)
-            writer = try SiteWriter(directory: folder, ledger: journal, bodies: store)
+            writer = try SiteWriter(directory: folder, ledger: journal)
         } catch {
             throw CommandFailure("cannot open the output folder \(folder): \(ErrorText.plain(error))", status: .io)
         }

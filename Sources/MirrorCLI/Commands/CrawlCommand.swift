@@ -99,7 +99,7 @@ struct CrawlCommand: AsyncParsableCommand {
         let writer: SiteWriter
         do {
             journal = try CrawlJournal(folder: folder, fresh: !resume)
-            writer = try SiteWriter(directory: folder, ledger: journal, bodies: store)
+            writer = try SiteWriter(directory: folder, ledger: journal)
         } catch {
             throw CommandFailure("cannot open the output folder \(folder): \(ErrorText.plain(error))", status: .io)
         }

@@ -1,4 +1,3 @@
-public import MirrorCache
 public import NIOHTTP1
 
 /// What a cache needs to hold a saved response again, besides its status and body: the
@@ -21,17 +20,6 @@ public struct ResponseRecord: Sendable, Codable, Equatable {
         self.varyKey = varyKey
     }
 
-    /// The record of a response: its stored entry's, or (for a response the cache did not
-    /// keep) its own headers received `now`.
-    public init(_ response: CacheResponse, now: Double) {
-        if let entry = response.entry {
-            self.init(headers: entry.headers, requestTime: entry.requestTime, responseTime: entry.responseTime,
-                      varyKey: entry.varyKey)
-        } else {
-            self.init(headers: response.headers, requestTime: now, responseTime: now, varyKey: "")
-        }
-    }
-
     /// Header fields in order, each `[name, value]` (as the manifest writes them).
     public var headers: [[String]] {
         get { HeaderFields.unpack(fields) }
@@ -43,11 +31,6 @@ public struct ResponseRecord: Sendable, Codable, Equatable {
 
     public var httpHeaders: HTTPHeaders {
         HTTPHeaders(headers.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil })
-    }
-
-    /// The cache's head for this record with `status`.
-    public func head(status: Int) -> CachedResponseHead {
-        CachedResponseHead(status: status, headers: httpHeaders, requestTime: requestTime, responseTime: responseTime)
     }
 
     private enum CodingKeys: String, CodingKey {

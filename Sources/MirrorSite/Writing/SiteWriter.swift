@@ -3,7 +3,6 @@ import Dispatch
 import Foundation
 import MirrorCore
 public import MirrorHTML
-public import MirrorCache
 import Synchronization
 
 /// Writes the offline folder while the crawl runs: each saved response lands in its mapped
@@ -31,14 +30,11 @@ public final class SiteWriter: Sendable {
     private let redirects: Mutex<[String: SiteManifest.Redirect]>
     private let ledger: any SiteLedger
     private let files: AtomicFiles
-    /// The cache the crawl stores into: a response it holds is saved as a hard link to its body.
-    private let bodies: CacheStore?
 
     /// Opens `directory` (created if needed) with what the ledger, or else an existing
     /// manifest, says it holds. Temporary files of a killed run are removed.
-    public init(directory: String, mapper: PathMapper = PathMapper(), ledger: any SiteLedger, bodies: CacheStore? = nil) throws {
+    public init(directory: String, mapper: PathMapper = PathMapper(), ledger: any SiteLedger) throws {
         self.directory = directory
-        self.bodies = bodies
         self.mapper = mapper
         self.ledger = ledger
         let temporary = directory + "/.mirror/tmp"
@@ -100,7 +96,7 @@ public final class SiteWriter: Sendable {
     /// Saves a response under its path (`PathMapper`'s name, made unique by `PathRegistry`);
     /// returns that path, relative to the folder.
     @discardableResult
-    public func write(url: String, response: CacheResponse) async throws -> String {
+    public func write(url: String, response: some SavedResponse) async throws -> String {
         let contentType = response.headers.first(name: "content-type")
         guard let preferred = mapper.path(for: url, contentType: contentType) else { throw SiteError.unmappable(url) }
         if let unchanged = try unchangedResource(url: url, response: response) {
@@ -109,14 +105,13 @@ public final class SiteWriter: Sendable {
         }
         // A stored body's digest is known, and its file can be linked; another body is written
         // (and hashed) first, to a temporary file that is renamed into place or removed.
-        let stored = bodies == nil ? nil : response.entry
         var temporary: String?
         defer { if let temporary { unlink(temporary) } }
         let digest: String
-        if let stored {
-            digest = stored.digest
+        if let known = response.knownDigest {
+            digest = known
         } else {
-            (temporary, digest) = try await writeTemporary(response.body, name: preferred.string)
+            (temporary, digest) = try await writeTemporary(response, name: preferred.string)
         }
         let (assigned, sharers, isNew) = try withRegistry { registry in
             let isNew = registry.path(of: url) == nil
@@ -126,18 +121,18 @@ public final class SiteWriter: Sendable {
         let path = assigned.string
         do {
             var resource = SiteManifest.Resource(
-                path: path, status: response.status, contentType: contentType, size: response.body.count,
+                path: path, status: response.status, contentType: contentType, size: response.bodySize,
                 sha256: digest, etag: response.headers.first(name: "etag"),
-                lastModified: response.headers.first(name: "last-modified"), record: ResponseRecord(response, now: Self.now()))
+                lastModified: response.headers.first(name: "last-modified"), record: response.record(now: Self.now()))
             // The registry shares a file only between URLs with the same body (`/` and `/index.html`):
             // once one of them is saved, the file is in place, in whatever state that one recorded.
             if let shared = try savedResource(of: sharers, at: path) {
                 resource.setRewritten(for: shared.rewrittenFor, file: shared.file)
-            } else if try !placeStoredBody(stored, at: directory + "/" + path) {
+            } else if try !linked(response, at: directory + "/" + path, written: temporary != nil) {
                 // Written above, or a stored body that cannot be linked (the cache on another file
                 // system, the body damaged): a copy.
                 let written: String
-                if let temporary { written = temporary } else { written = try await writeTemporary(response.body, name: path).path }
+                if let temporary { written = temporary } else { written = try await writeTemporary(response, name: path).path }
                 try files.place(written, at: directory + "/" + path)
                 temporary = nil
             }
@@ -158,19 +153,20 @@ public final class SiteWriter: Sendable {
         return nil
     }
 
-    /// Links the cache's body of `entry` at `target`; false when there is none to link.
-    private func placeStoredBody(_ entry: CacheEntry?, at target: String) throws -> Bool {
-        guard let entry, let bodies else { return false }
-        return try files.placeLink(at: target) { bodies.linkBody(of: entry, to: $0) }
+    /// Links `response`'s stored body at `target`, unless its body was `written` to a file; false
+    /// when it was not linked.
+    private func linked(_ response: some SavedResponse, at target: String, written: Bool) throws -> Bool {
+        guard !written else { return false }
+        return try files.placeLink(at: target, response.linkBody(to:))
     }
 
-    /// Writes `body` to a new temporary file; returns the file and the body's SHA-256.
-    private func writeTemporary(_ body: ResponseBody, name: String) async throws -> (path: String, digest: String) {
+    /// Writes `response`'s body to a new temporary file; returns the file and the body's SHA-256.
+    private func writeTemporary(_ response: some SavedResponse, name: String) async throws -> (path: String, digest: String) {
         let (temporary, descriptor) = try files.create()
         var hasher = SHA256()
         do {
             defer { close(descriptor) }
-            for try await chunk in body.chunks(chunkSize: 256 * 1024) {
+            for try await chunk in response.bodyChunks(chunkSize: 256 * 1024) {
                 hasher.update(data: chunk)
                 try files.write(chunk, to: descriptor, path: temporary)
             }
@@ -199,14 +195,14 @@ public final class SiteWriter: Sendable {
     /// The saved resource of `url` with a new record, when `response` has the same body as the
     /// file already saved there (a re-crawl answered by the cache or with a 304): its file,
     /// possibly rewritten already, needs no new write. Only a URL with a name is looked up.
-    private func unchangedResource(url: String, response: CacheResponse) throws -> SiteManifest.Resource? {
-        guard let entry = response.entry, try withRegistry({ $0.path(of: url) != nil }),
+    private func unchangedResource(url: String, response: some SavedResponse) throws -> SiteManifest.Resource? {
+        guard let digest = response.knownDigest, try withRegistry({ $0.path(of: url) != nil }),
               var saved = try fromLedger({ try $0.resource(of: url) }),
-              saved.sha256 == entry.digest, saved.status == response.status,
+              saved.sha256 == digest, saved.status == response.status,
               saved.contentType == response.headers.first(name: "content-type"),
               let attributes = try? FileManager.default.attributesOfItem(atPath: directory + "/" + saved.path),
               (attributes[.size] as? Int) == saved.fileDigest.size else { return nil }
-        saved.record = ResponseRecord(response, now: Self.now())
+        saved.record = response.record(now: Self.now())
         return saved
     }
 
@@ -344,8 +340,8 @@ public final class SiteWriter: Sendable {
     }
 
     /// Records that `from` redirected to `to` with `response` (links to `from` will point at `to`'s file).
-    public func redirect(from: String, to: String, response: CacheResponse) throws {
-        let redirect = SiteManifest.Redirect(location: to, status: response.status, record: ResponseRecord(response, now: Self.now()))
+    public func redirect(from: String, to: String, response: some SavedResponse) throws {
+        let redirect = SiteManifest.Redirect(location: to, status: response.status, record: response.record(now: Self.now()))
         redirects.withLock { $0[from] = redirect }
         try fromLedger { try $0.redirected(from, redirect) }
     }
