@@ -16,11 +16,8 @@ source scripts/lib/release-mirror.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-latency-bench.XXXXXX")
 source scripts/lib/docs-origin.sh
 source scripts/lib/measure.sh
-proxy_port=$(free_port)
-python3 scripts/lib/delay-proxy.py "$proxy_port" "$port" "$delay" "$work/peak" & proxy=$!
+source scripts/lib/delay-origin.sh
 trap 'kill "$proxy" 2>/dev/null || true; nginx -c "$work/nginx.conf" -s stop 2>/dev/null || true; rm -rf "$work"' EXIT
-slow="http://127.0.0.1:$proxy_port"
-for _ in $(seq 50); do curl -sf "$slow/" >/dev/null 2>&1 && break; sleep 0.1; done
 # run_peak NAME COMMAND...: run, then note the most requests in flight during it.
 run_peak() { kill -USR1 "$proxy"; sleep 0.2; run "$@"; cat "$work/peak" >> "$work/$1.peak"; }
 

@@ -25,11 +25,8 @@ python3 scripts/gen-site.py "$work/site" "$pages"
 docs=$work/site source scripts/lib/docs-origin.sh
 source scripts/lib/measure.sh
 source scripts/lib/postgres.sh
-proxy_port=$(free_port)
-python3 scripts/lib/delay-proxy.py "$proxy_port" "$port" "$delay" "$work/peak" & proxy=$!
+source scripts/lib/delay-origin.sh
 trap 'kill "$proxy" 2>/dev/null || true; pg_stop; nginx -c "$work/nginx.conf" -s stop 2>/dev/null || true; rm -rf "$work"' EXIT
-slow="http://127.0.0.1:$proxy_port"
-for _ in $(seq 50); do curl -sf "$slow/" >/dev/null 2>&1 && break; sleep 0.1; done
 now() { date +%s.%N; }
 options=(--concurrency 8 --per-host 24 --quiet)
 

@@ -1,32 +1,32 @@
-public import MirrorCache
-public import MirrorSite
-public import NIOHTTP1
+import MirrorCache
+import MirrorSite
+import NIOHTTP1
 
 /// A response of the crawl's cache engine as the folder saves it: a stored body is linked from
 /// the store, not copied.
-public struct CrawledResponse: SavedResponse {
-    public let response: CacheResponse
+struct CrawledResponse: SavedResponse {
+    let response: CacheResponse
     let store: CacheStore
 
-    public init(_ response: CacheResponse, store: CacheStore) {
+    init(_ response: CacheResponse, store: CacheStore) {
         self.response = response
         self.store = store
     }
 
-    public var status: Int { response.status }
-    public var headers: HTTPHeaders { response.headers }
-    public var bodySize: Int { response.body.count }
-    public var knownDigest: String? { response.entry?.digest }
+    var status: Int { response.status }
+    var headers: HTTPHeaders { response.headers }
+    var bodySize: Int { response.body.count }
+    var knownDigest: String? { response.entry?.digest }
 
-    public func bodyChunks(chunkSize: Int) -> ResponseBody.Chunks { response.body.chunks(chunkSize: chunkSize) }
+    func bodyChunks(chunkSize: Int) -> ResponseBody.Chunks { response.body.chunks(chunkSize: chunkSize) }
 
-    public func linkBody(to path: String) -> Bool {
+    func linkBody(to path: String) -> Bool {
         guard let entry = response.entry else { return false }
         return store.linkBody(of: entry, to: path)
     }
 
     /// The stored entry's head, or (for a response the cache did not keep) its own headers received `now`.
-    public func record(now: Double) -> ResponseRecord {
+    func record(now: Double) -> ResponseRecord {
         if let entry = response.entry {
             ResponseRecord(headers: entry.headers, requestTime: entry.requestTime, responseTime: entry.responseTime, varyKey: entry.varyKey)
         } else {

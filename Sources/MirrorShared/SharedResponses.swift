@@ -35,21 +35,27 @@ public struct SharedResponses: ResponseExchange {
         let responseTime: Double
         let digest: String
         let size: Int
+        /// The whole body, when it is one part (most are): read with the row.
+        let body: ByteBuffer?
 
         static func read(_ row: PostgresRow) throws -> Row {
-            let (url, varyKey, status, headers, requestTime, responseTime, digest, size) =
-                try row.decode((String, String, Int, String, Double, Double, String, Int).self)
+            let (url, varyKey, status, headers, requestTime, responseTime, digest, size, body) =
+                try row.decode((String, String, Int, String, Double, Double, String, Int, ByteBuffer?).self)
             return Row(url: url, varyKey: varyKey, status: status, headers: headers, requestTime: requestTime,
-                       responseTime: responseTime, digest: digest, size: size)
+                       responseTime: responseTime, digest: digest, size: size, body: body)
         }
     }
 
-    private static let columns = "url, vary_key, status, headers, request_time, response_time, digest, size"
+    /// The rows of `mirror_responses`, each with its body when that is one part.
+    private static let selected = """
+        SELECT r.url, r.vary_key, r.status, r.headers, r.request_time, r.response_time, r.digest, r.size, b.bytes
+        FROM mirror_responses r LEFT JOIN mirror_bodies b ON b.digest = r.digest AND b.part = 0 AND b.parts = 1
+        """
 
     public func response(for request: CacheRequest) async throws -> CacheResponse? {
         guard request.method == .GET else { return nil }
         let rows = try await database.query(PostgresQuery(unsafeSQL: """
-            SELECT \(Self.columns) FROM mirror_responses WHERE crawl = $1 AND url = $2 LIMIT 1
+            \(Self.selected) WHERE r.crawl = $1 AND r.url = $2 LIMIT 1
             """, binds: Self.binds(crawl.id, request.url)), read: Row.read)
         guard let row = rows.first else { return nil }
         let entry = try await bringIn(row)
@@ -82,34 +88,26 @@ public struct SharedResponses: ResponseExchange {
     }
 
     /// Brings every response of the crawl into this worker's cache (those it has are skipped);
-    /// returns how many it brought. Bodies of one part come with their rows, 500 at a time.
+    /// returns how many it brought, reading 500 rows at a time.
     public func bringAllIn() async throws -> Int {
         var after = ""
         var brought = 0
         while true {
             let rows = try await database.query(PostgresQuery(unsafeSQL: """
-                SELECT r.url, r.vary_key, r.status, r.headers, r.request_time, r.response_time, r.digest, r.size, b.bytes
-                FROM mirror_responses r LEFT JOIN mirror_bodies b ON b.digest = r.digest AND b.part = 0 AND b.parts = 1
-                WHERE r.crawl = $1 AND r.url > $2 ORDER BY r.url LIMIT 500
-                """, binds: Self.binds(crawl.id, after))) { row in
-                let (url, varyKey, status, headers, requestTime, responseTime, digest, size, body) =
-                    try row.decode((String, String, Int, String, Double, Double, String, Int, ByteBuffer?).self)
-                return (Row(url: url, varyKey: varyKey, status: status, headers: headers, requestTime: requestTime,
-                            responseTime: responseTime, digest: digest, size: size), body)
-            }
+                \(Self.selected) WHERE r.crawl = $1 AND r.url > $2 ORDER BY r.url LIMIT 500
+                """, binds: Self.binds(crawl.id, after)), read: Row.read)
             guard let last = rows.last else { return brought }
-            for (row, body) in rows where try store.entries(for: row.url).first(where: { $0.digest == row.digest }) == nil {
-                _ = try await bringIn(row, body: body)
+            for row in rows where try store.entries(for: row.url).first(where: { $0.digest == row.digest }) == nil {
+                _ = try await bringIn(row)
                 brought += 1
             }
-            after = last.0.url
+            after = last.url
         }
     }
 
     /// `row`'s response in this worker's cache: the entry there when it has the same body,
-    /// else stored now with its `body` (all of it, when read with the row) or the body read
-    /// from the shared store.
-    private func bringIn(_ row: Row, body: ByteBuffer? = nil) async throws -> CacheEntry {
+    /// else stored now with the body read with the row, or from the shared store's parts.
+    private func bringIn(_ row: Row) async throws -> CacheEntry {
         if let local = try store.entries(for: row.url).first(where: { $0.digest == row.digest && $0.varyKey == row.varyKey }) {
             return local
         }
@@ -117,7 +115,7 @@ public struct SharedResponses: ResponseExchange {
         let headers = HTTPHeaders(pairs.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil })
         let writer = try store.makeBodyWriter()
         var written = 0
-        let parts = if let body { [body] } else {
+        let parts = if let body = row.body { [body] } else {
             try await database.query("SELECT bytes FROM mirror_bodies WHERE digest = \(row.digest) ORDER BY part") {
                 try $0.decode(ByteBuffer.self)
             }

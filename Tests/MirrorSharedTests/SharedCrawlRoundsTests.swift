@@ -6,12 +6,7 @@ import Testing
 /// one database, and `--browser`.
 extension SharedCrawlTests {
     @Test func aDatabaseRestartMidCrawlIsSurvived() async throws {
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let site = try GeneratedSite.write(pages: 100, to: root + "/site")
-        let origin = try await TestOrigin.start(site: FixtureSite(root: site))
-        let expected = try await reference(origin)
-        origin.clearLog()
-        try await TestPostgres.with { database in
+        try await withSite(pages: 100) { origin, expected, database in
             // A worker waits 3 leases for the database: 15 s, more than a restart takes on a loaded machine.
             let options = ["--delay", "0.02", "--lease", "5"]
             async let first = ChildProcess.run(mirror, worker(1, origin, database, options))
@@ -29,16 +24,10 @@ extension SharedCrawlTests {
             // A claim whose commit was lost with the connection comes back when its lease ends: at most a batch a worker.
             #expect(repeated(origin) <= 8, "\(repeated(origin)) requests repeated")
         }
-        try await origin.shutdown()
     }
 
     @Test func aLateWorkerOnlyMakesTheFolderAndALaterRunRevalidates() async throws {
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let site = try GeneratedSite.write(pages: 20, to: root + "/site")
-        let origin = try await TestOrigin.start(site: FixtureSite(root: site))
-        let expected = try await reference(origin)
-        origin.clearLog()
-        try await TestPostgres.with { database in
+        try await withSite(pages: 20) { origin, expected, database in
             let first = try await ChildProcess.run(mirror, worker(1, origin, database))
             #expect(first.status == 0, "\(first.stderr)")
             let fetched = origin.requests.count
@@ -59,7 +48,7 @@ extension SharedCrawlTests {
             let pages = origin.requests.filter { $0.path.hasSuffix(".html") || $0.path == "/" }
             #expect(pages.count == expected.keys.filter { $0.hasSuffix(".html") }.count, "every page asked for again")
             // Every file of the site has an ETag (a redirect has none).
-            let files = pages.filter { FileManager.default.fileExists(atPath: site.path + ($0.path == "/" ? "/index.html" : $0.path)) }
+            let files = pages.filter { FileManager.default.fileExists(atPath: root + "/site" + ($0.path == "/" ? "/index.html" : $0.path)) }
             #expect(files.count >= 20)
             let unconditional = files.filter { $0.header("if-none-match") == nil }.map(\.path)
             #expect(unconditional.isEmpty, "pages fetched again without their ETag: \(unconditional)")
@@ -67,7 +56,6 @@ extension SharedCrawlTests {
             #expect(rounds.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
             expectFolder(1, is: expected)
         }
-        try await origin.shutdown()
     }
 
     @Test func twoCrawlsInOneDatabaseNeverSeeEachOther() async throws {

@@ -22,6 +22,23 @@ struct SharedCrawlTests {
          "--cache", "\(root)/c\(number)", "--concurrency", "4", "--quiet"] + extra
     }
 
+    /// Runs `body` with a generated site of `pages` pages on the test origin, the folder a crawl
+    /// of one process makes of it (the origin's log emptied after it) and a PostgreSQL server of
+    /// its own; the origin, the server and the scratch folder end with it.
+    func withSite(pages: Int, _ body: (TestOrigin, _ expected: [String: Data], TestPostgres) async throws -> Void) async throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let origin = try await TestOrigin.start(site: FixtureSite(root: try GeneratedSite.write(pages: pages, to: root + "/site")))
+        do {
+            let expected = try await reference(origin)
+            origin.clearLog()
+            try await TestPostgres.with { database in try await body(origin, expected, database) }
+        } catch {
+            try? await origin.shutdown()
+            throw error
+        }
+        try await origin.shutdown()
+    }
+
     /// Whether worker `number`'s folder holds what `expected` holds, outside `.mirror/`.
     func expectFolder(_ number: Int, is expected: [String: Data], sourceLocation: SourceLocation = #_sourceLocation) {
         let folder = FolderContents.files("\(root)/w\(number)", excluding: [".mirror/"])
@@ -36,13 +53,8 @@ struct SharedCrawlTests {
     }
 
     @Test func threeWorkersFetchEachURLOnceAndEachMakesTheWholeFolder() async throws {
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let site = try GeneratedSite.write(pages: 150, to: root + "/site")
-        let origin = try await TestOrigin.start(site: FixtureSite(root: site))
-        let expected = try await reference(origin)
-        #expect(expected.count > 150)
-        origin.clearLog()
-        try await TestPostgres.with { database in
+        try await withSite(pages: 150) { origin, expected, database in
+            #expect(expected.count > 150)
             async let first = ChildProcess.run(mirror, worker(1, origin, database, ["--report", root + "/r1.json"]))
             async let second = ChildProcess.run(mirror, worker(2, origin, database))
             async let third = ChildProcess.run(mirror, worker(3, origin, database))
@@ -62,17 +74,11 @@ struct SharedCrawlTests {
             #expect(status.stdout.contains("repeated claims 0"), "\(status.stdout)")
             #expect(status.stdout.components(separatedBy: "  worker ").count == 4, "\(status.stdout)")
         }
-        try await origin.shutdown()
     }
 
     @Test func aWorkerKilledMidCrawlLosesNothingAndPolitenessHoldsAcrossWorkers() async throws {
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let site = try GeneratedSite.write(pages: 100, to: root + "/site")
-        let origin = try await TestOrigin.start(site: FixtureSite(root: site))
-        let expected = try await reference(origin)
-        origin.clearLog()
-        let delay = 0.03
-        try await TestPostgres.with { database in
+        try await withSite(pages: 100) { origin, expected, database in
+            let delay = 0.03
             let polite = ["--delay", String(delay), "--lease", "3"]
             let log = root + "/killed.log"
             let victim = try Subprocess(mirror.path, worker(3, origin, database, polite + ["--verbose"]), stderr: .file(log))
@@ -97,7 +103,6 @@ struct SharedCrawlTests {
             let gaps = zip(times.dropFirst(), times).map { $0.timeIntervalSince($1) }
             #expect(gaps.min() ?? 0 >= delay * 0.95, "two requests \(gaps.min() ?? 0) s apart, --delay \(delay)")
         }
-        try await origin.shutdown()
     }
 
     @Test func aWorkerWithOtherOptionsIsRefusedAndALostDatabaseEndsTheCrawl() async throws {
