@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "MirrorCrawl",
             dependencies: [
-                "MirrorCore", "MirrorCache", "MirrorHTML", "MirrorSQLite", "MirrorSite", "MirrorCompression",
+                "MirrorCore", "MirrorCache", "MirrorHTML", "MirrorSQLite", "MirrorSite", "MirrorCompression", "MirrorSearch",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -106,7 +106,11 @@ let package = Package(
         ),
 
         // `mirror search`: a full-text index (SQLite FTS5) of a mirrored folder's pages.
-        .target(name: "MirrorSearch", dependencies: ["MirrorCore", "MirrorSQLite", "MirrorHTML", "MirrorSite"], swiftSettings: settings),
+        .target(
+            name: "MirrorSearch",
+            dependencies: ["MirrorCore", "MirrorSQLite", "MirrorHTML", "MirrorSite", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: settings
+        ),
 
         // Offline bundles: pax tar + gzip, safe extraction, reloading a cache.
         .target(

@@ -29,6 +29,9 @@ public struct CrawlConfiguration: Sendable {
     public var headers: HTTPHeaders = [:]
     public var retries = 2
     public var maxFileSize: Int?
+    /// Make the folder's search index (`SearchIndexBuilder`) when it is finished, from the text
+    /// read in the same parse as each page's links.
+    public var searchIndex = true
     // Trap defences.
     public var maxURLLength = 2048
     /// A path segment repeated more than this many times marks a trap (/a/a/a/…).

@@ -1,5 +1,5 @@
 import Foundation
-import MirrorHTML
+public import MirrorHTML
 import MirrorSQLite
 public import MirrorSite
 import Synchronization
@@ -21,7 +21,7 @@ public final class CrawlJournal: SiteLedger {
     private enum Record {
         case queued([CrawlItem])
         case finished(url: String, outcome: CrawlOutcome, status: Int?, detail: String?)
-        case page(url: String, key: String, links: [UInt8], refs: [UInt8])
+        case page(url: String, key: String, links: [UInt8], refs: [UInt8], text: [UInt8]?)
         /// In `StoredResource`'s form (the column is still named `json`: older rows are JSON).
         case resource(url: String, stored: [UInt8])
         case redirect(url: String, json: [UInt8])
@@ -124,6 +124,8 @@ public final class CrawlJournal: SiteLedger {
             CREATE TABLE IF NOT EXISTS pages (
                 url TEXT PRIMARY KEY, key TEXT NOT NULL, links BLOB NOT NULL, refs BLOB NOT NULL)
             """)
+        // Each HTML page's text for the search index (`StoredText`), by body, as `pages`.
+        try database.execute("CREATE TABLE IF NOT EXISTS texts (url TEXT PRIMARY KEY, key TEXT NOT NULL, text BLOB NOT NULL)")
         return try database.statement("SELECT value FROM meta WHERE key = 'started'").firstRow { $0.string(0) }.flatMap(Double.init)
     }
 
@@ -144,9 +146,17 @@ public final class CrawlJournal: SiteLedger {
         try blob("refs", of: url, key: key).flatMap(StoredReferences.decode)
     }
 
-    /// Records a page's links and, for an HTML page, its located references.
-    func record(_ links: PageLinks, references: [HTMLReference], of url: String, key: String) throws {
-        try append(.page(url: url, key: key, links: links.encoded, refs: StoredReferences.encode(references)))
+    /// The text recorded for the HTML page `url` when it had the same `key`.
+    public func text(of url: String, key: String) throws -> HTMLText? {
+        try reader.withLock { reader in
+            try reader.statement("SELECT text FROM texts WHERE url = ? AND key = ?").rows([.text(url), .text(key)]) { $0.blob(0) }.first
+        }.flatMap(StoredText.decode)
+    }
+
+    /// Records a page's links and, for an HTML page, its located references and its text.
+    func record(_ links: PageLinks, references: [HTMLReference], text: HTMLText?, of url: String, key: String) throws {
+        try append(.page(url: url, key: key, links: links.encoded, refs: StoredReferences.encode(references),
+                         text: text.map(StoredText.encode)))
     }
 
     /// The column `column` ("links" or "refs") of `url`'s row in `pages`, when its key is `key`
@@ -284,9 +294,13 @@ public final class CrawlJournal: SiteLedger {
         case .finished(let url, let outcome, let status, let detail):
             try database.statement("UPDATE urls SET state = ?, status = ?, detail = ? WHERE url = ?")
                 .run([.text(outcome.rawValue), SQLiteValue(status), SQLiteValue(detail), .text(url)])
-        case .page(let url, let key, let links, let refs):
+        case .page(let url, let key, let links, let refs, let text):
             try database.statement("INSERT OR REPLACE INTO pages (url, key, links, refs) VALUES (?, ?, ?, ?)")
                 .run([.text(url), .text(key), .blob(links), .blob(refs)])
+            if let text {
+                try database.statement("INSERT OR REPLACE INTO texts (url, key, text) VALUES (?, ?, ?)")
+                    .run([.text(url), .text(key), .blob(text)])
+            }
         case .resource(let url, let stored):
             try database.statement("INSERT OR REPLACE INTO resources (url, json) VALUES (?, ?)").run([.text(url), .blob(stored)])
         case .redirect(let url, let json):

@@ -3,6 +3,7 @@ public import MirrorCache
 import MirrorCore
 import MirrorCompression
 import MirrorHTML
+import MirrorSearch
 public import MirrorSite
 import NIOHTTP1
 import Foundation
@@ -96,14 +97,27 @@ public final class Crawler: Sendable {
         if output != nil { events?(.phase("finishing the folder (links, index.html, manifest)")) }
         let finished = Result {
             try journal.flush()
-            try output?.finish(seeds: configuration.seeds.compactMap(URLNormalizer.normalize)) { [journal, self] url, resource in
+            let known: SiteWriter.KnownReferences = { [journal, self] url, resource in
                 try? journal.references(of: url, key: pageKey(digest: resource.sha256, contentType: resource.contentType))
             }
+            let index: ((any SiteLedger) throws -> SiteManifest.FileDigest)? = configuration.searchIndex ? { try self.indexFolder($0) } : nil
+            try output?.finish(seeds: configuration.seeds.compactMap(URLNormalizer.normalize), knownReferences: known, searchIndex: index)
         }
         await flush.value
         try finished.get()
         progress?(await snapshot(since: started))
         return final
+    }
+
+    /// Makes the folder's search index from the ledger's pages, with the text the journal kept
+    /// when each body was parsed (a page saved as its browser snapshot, or parsed by a crawl
+    /// without the index, is read from its file).
+    private func indexFolder(_ ledger: any SiteLedger) throws -> SiteManifest.FileDigest {
+        guard let folder = output?.directory else { throw SearchError.unusable("the crawl writes no folder") }
+        events?(.phase("indexing the pages for mirror search"))
+        return try SearchIndexBuilder.update(folder: folder, slices: { ledger.resourceSlices() }, knownText: { [journal, self] page in
+            return try? journal.text(of: page.url, key: pageKey(digest: page.resource.sha256, contentType: page.resource.contentType))
+        })
     }
 
     /// Queues the seeds, or the journal's pending URLs when resuming; true for a fresh start.
@@ -350,19 +364,21 @@ public final class Crawler: Sendable {
         let body = try response.body.collect(limit: 64 << 20)
         var found: [ExtractedLink]
         var references: [HTMLReference] = []
+        var text: HTMLText?
         var base = url
         if isCSS {
             found = CSSLinkExtractor.links(in: String(decoding: body, as: UTF8.self))
         } else {
             let locator = HTMLReferenceLocator(charset: CharsetSniffer.charset(contentType: contentType, prefix: Array(body.prefix(1024))))
             locator.feed(body)
-            references = locator.finish()
+            references = locator.finish(readingText: configuration.searchIndex)
+            text = locator.text
             let extracted = locator.links
             found = extracted.links
             if let href = extracted.baseHref, let resolved = url.resolve(href) { base = resolved }
         }
         let links = PageLinks(links: resolved(found, against: base))
-        if let key { try journal.record(links, references: references, of: url.normalized, key: key) }
+        if let key { try journal.record(links, references: references, text: text, of: url.normalized, key: key) }
         return links
     }
 

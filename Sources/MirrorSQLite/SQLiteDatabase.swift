@@ -12,7 +12,7 @@ public final class SQLiteDatabase {
 
     /// Opens (creating if needed) the database at `path`.
     /// - Parameter busyTimeoutMilliseconds: how long to wait for another process's lock.
-    public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 10_000) throws(SQLiteError) {
+    public convenience init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 10_000) throws(SQLiteError) {
         var connection: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &connection, flags, nil)
@@ -21,16 +21,49 @@ public final class SQLiteDatabase {
             sqlite3_close_v2(connection)
             throw SQLiteError(code: code, message: "\(message): \(path)")
         }
-        handle = connection
-        self.path = path
+        self.init(handle: connection, path: path)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+    }
+
+    private init(handle: OpaquePointer, path: String) {
+        self.handle = handle
+        self.path = path
         sqlite3_extended_result_codes(handle, 1)
+    }
+
+    /// A read-only database held in memory: a copy of `bytes`, the contents of a database file
+    /// (one read out of an archive, say). `name` is what errors call it.
+    public convenience init(copyOf bytes: [UInt8], name: String) throws(SQLiteError) {
+        var connection: OpaquePointer?
+        let code = sqlite3_open_v2(":memory:", &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let connection else {
+            sqlite3_close_v2(connection)
+            throw SQLiteError(code: code, message: "cannot open a database in memory for \(name)")
+        }
+        // SQLite frees the copy when the connection closes.
+        guard let copy = sqlite3_malloc64(UInt64(max(bytes.count, 1))) else {
+            sqlite3_close_v2(connection)
+            throw SQLiteError(code: SQLITE_NOMEM, message: "no memory for \(name)")
+        }
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress { copy.copyMemory(from: base, byteCount: source.count) }
+        }
+        let loaded = sqlite3_deserialize(connection, "main", copy.assumingMemoryBound(to: UInt8.self), Int64(bytes.count),
+                                         Int64(bytes.count), UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY))
+        guard loaded == SQLITE_OK else {
+            sqlite3_close_v2(connection)
+            throw SQLiteError(code: loaded, message: "not a database: \(name)")
+        }
+        self.init(handle: connection, path: name)
     }
 
     deinit {
         statements.removeAll()
         sqlite3_close_v2(handle)
     }
+
+    /// The rows the last INSERT, UPDATE or DELETE changed.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// Runs one or more statements that return no rows.
     public func execute(_ sql: String) throws(SQLiteError) {

@@ -84,6 +84,12 @@ let floor = measure { parseWithNoOpCallbacks($1) }
 let measures: [(String, String, (String, [UInt8]) -> Int)] = [
     ("HTMLLinkExtractor", "links", { HTMLLinkExtractor.links(in: $1, charset: "utf-8").links.count }),
     ("HTMLReferenceLocator", "references", { HTMLReferenceLocator.references(in: $1, charset: "utf-8").count }),
+    ("HTMLText.extract", "text bytes", { HTMLText.extract(from: $1, contentType: "text/html").body.utf8.count }),
+    ("HTMLReferenceLocator + text", "references", { _, page in
+        let locator = HTMLReferenceLocator(charset: "utf-8")
+        locator.feed(page)
+        return locator.finish(readingText: true).count + (locator.text?.body.utf8.count ?? 0)
+    }),
     ("LinkRewriter.rewriteHTML", "bytes written", { path, page in
         let pagePath = "docs.example/" + path
         return rewriter.rewriteHTML(page, charset: "utf-8", pageURL: origin + path, pagePath: pagePath, target: target).count

@@ -73,8 +73,8 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Pages loaded in the browser at once (--browser).", valueName: "N")) var browserTabs: Int = 2
     @Option(help: ArgumentHelp("The most a page may take to load and settle in the browser (--browser).", valueName: "DURATION"))
     var pageTimeout = TimeSpan(seconds: 30)
-    @Flag(help: "Build the folder's search index when the crawl ends (mirror search builds it on first use otherwise).")
-    var index = false
+    @Flag(help: "Make no search index (.mirror/search.sqlite) for mirror search; it is made on first use then.")
+    var noIndex = false
     @OptionGroup var sharedOptions: SharedOptions
     @Flag(name: [.short, .long], help: "Print nothing but errors.") var quiet = false
     @Flag(name: [.short, .long], help: "Print each request (URL, status, cache outcome, bytes, ms) and phase to stderr.")
@@ -148,12 +148,7 @@ struct CrawlCommand: AsyncParsableCommand {
         if report.interrupted {
             throw CommandFailure("interrupted; the folder holds what was saved, `--resume` continues", status: .interrupted)
         }
-        if index, let folder {
-            if verbose { Output.log(CrawlEvent.phase("indexing the pages for mirror search").line) }
-            do { _ = try SearchIndex.open(folder: folder) } catch {
-                throw CommandFailure("cannot index \(folder) for search: \(ErrorText.plain(error))", status: .io)
-            }
-        }
+        if !noIndex, let folder { SearchIndexStamp(folder: folder).record() }
         if let bundle, let folder {
             if verbose { Output.log(CrawlEvent.phase("packing \(bundle)").line) }
             try PackCommand.pack(folder, to: bundle, level: 6, quiet: quiet, json: false)
@@ -196,6 +191,7 @@ struct CrawlCommand: AsyncParsableCommand {
         })
         configuration.retries = max(0, retries)
         configuration.maxFileSize = maxFileSize.map { Int($0.bytes) }
+        configuration.searchIndex = !noIndex
         return configuration
     }
 

@@ -41,6 +41,8 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     /// of the rest of the document; once these add up to the document's size in bytes, the rest
     /// is left unplaced, so that no page takes more than linear time.
     private var missedSteps = 0
+    /// The page's text, once `finish(readingText: true)` has run.
+    public private(set) var text: HTMLText?
 
     public init(charset: String = "utf-8") {
         self.charset = charset
@@ -53,17 +55,25 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     }
 
     /// Parses the document and returns its references in document order.
-    public func finish() -> [HTMLReference] {
+    /// - Parameter readingText: also read the page's text (`text`) in the same parse.
+    public func finish(readingText: Bool = false) -> [HTMLReference] {
         guard CharsetSniffer.isASCIICompatible(charset) else {
             if let utf8 = CharsetDecoder.utf8(document[...], from: charset) {
                 let transcoded = HTMLReferenceLocator(charset: "utf-8")
                 transcoded.feed(utf8)
-                _ = transcoded.finish()
+                _ = transcoded.finish(readingText: readingText)
                 unplaced = transcoded.links
+                text = transcoded.text
             }
             return []
         }
-        HTMLSAXParser.parse(document, charset: charset, handler: self)
+        if readingText {
+            let reader = HTMLTextReader(limit: HTMLText.bodyLimit)
+            HTMLSAXParser.parse(document, charset: charset, handler: HTMLEventTee(self, reader))
+            text = reader.text()
+        } else {
+            HTMLSAXParser.parse(document, charset: charset, handler: self)
+        }
         references.sort { $0.range.lowerBound < $1.range.lowerBound }
         dropOverlaps()
         return references

@@ -227,6 +227,10 @@ public struct SiteManifest: Sendable, Codable, Equatable {
     public var redirects: [String: Redirect] = [:]
     /// The generated `index.html` opening the first seed's file.
     public var index: FileDigest?
+    /// The folder's search index, `.mirror/search.sqlite`, when the crawl made one.
+    public var search: FileDigest?
+    /// Where a folder keeps its search index, relative to the folder.
+    public static let searchIndexPath = ".mirror/search.sqlite"
 
     public init() {}
 
@@ -242,7 +246,8 @@ public struct SiteManifest: Sendable, Codable, Equatable {
     public static func originalPath(sha256: String) -> String { "\(originalsFolder)/\(sha256)" }
 
     /// Every file of the folder this manifest describes (besides the manifest itself), by path
-    /// relative to the folder: saved files, originals of rewritten ones, and `index.html`.
+    /// relative to the folder: saved files, originals of rewritten ones, `index.html` and the
+    /// search index.
     public var files: [String: FileDigest] {
         var files: [String: FileDigest] = [:]
         for resource in resources.values {
@@ -252,6 +257,7 @@ public struct SiteManifest: Sendable, Codable, Equatable {
             }
         }
         if let index { files["index.html"] = index }
+        if let search { files[Self.searchIndexPath] = search }
         return files
     }
 }

@@ -27,7 +27,7 @@ public protocol SiteLedger: Sendable {
 extension SiteLedger {
     /// The resources in the order of their URLs' bytes, a slice per call (as
     /// `ManifestJSONWriter.object(slices:)` takes them), then empty slices.
-    func resourceSlices() -> () throws -> [(url: String, resource: SiteManifest.Resource)] {
+    public func resourceSlices() -> () throws -> [(url: String, resource: SiteManifest.Resource)] {
         var after: String?
         var finished = false
         return {

@@ -351,7 +351,10 @@ public final class SiteWriter: Sendable {
     /// the manifest, from the ledger. A link to a saved URL becomes a relative path; a link to
     /// anything else becomes absolute. Kept originals no file needs are removed last: a kill
     /// before that leaves them for the next finish.
-    public func finish(seeds: [String], knownReferences: KnownReferences? = nil) throws {
+    /// - Parameter searchIndex: makes the folder's search index once the files are in place, from
+    ///   the ledger's resources, and returns its digest for the manifest.
+    public func finish(seeds: [String], knownReferences: KnownReferences? = nil,
+                       searchIndex: ((_ ledger: any SiteLedger) throws -> SiteManifest.FileDigest)? = nil) throws {
         try rejoinSpellings()
         let seedPath: String?
         do {
@@ -375,10 +378,11 @@ public final class SiteWriter: Sendable {
             try files.writeAtomically(page, to: directory + "/index.html")
             index = SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: page)), size: page.count)
         }
+        let search = try searchIndex?(ledger)
         var used = UsedOriginals()
         let next = ledger.resourceSlices()
         try files.writeAtomically(to: Self.manifestPath(directory)) { write in
-            try SiteManifest.writeJSON(index: index, redirects: redirects.withLock { $0 }, resources: {
+            try SiteManifest.writeJSON(index: index, search: search, redirects: redirects.withLock { $0 }, resources: {
                 let slice = try self.fromLedger { _ in try next() }
                 for (_, resource) in slice where resource.file != nil { used.note(resource.digest) }
                 return slice.map { ($0.url, $0.resource) }

@@ -1,0 +1,167 @@
+/// Collects a page's `HTMLText` as libxml2 reports it, element by element. It runs inside the
+/// crawl's parse of every page, so it works on bytes: an element's name is classified through a
+/// number packed from its bytes, and only the attributes that can mark navigation are read.
+final class HTMLTextReader: HTMLEventHandler {
+    /// What an element is to the text.
+    private struct Role: OptionSet {
+        let rawValue: UInt8
+        /// Its text is not the page's (scripts, styles, navigation…).
+        static let leftOut = Role(rawValue: 1)
+        /// Its edges do not separate words (`walk<b>ing</b>`).
+        static let inline = Role(rawValue: 2)
+        static let heading = Role(rawValue: 4)
+        static let title = Role(rawValue: 8)
+    }
+
+    /// (Not `header`: an article's often holds its `h1`; a site's banner has its role.)
+    private static let roles: [UInt64: Role] = {
+        var roles: [UInt64: Role] = [:]
+        for name in ["script", "style", "noscript", "template", "nav", "footer", "aside", "select", "svg", "head"] {
+            roles[key(Array(name.utf8)), default: []].insert(.leftOut)
+        }
+        for name in ["a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "i", "kbd", "mark", "q", "s", "samp",
+                     "small", "span", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr", "font"] {
+            roles[key(Array(name.utf8)), default: []].insert(.inline)
+        }
+        for name in ["h1", "h2", "h3", "h4", "h5", "h6"] { roles[key(Array(name.utf8)), default: []].insert(.heading) }
+        roles[key(Array("title".utf8)), default: []].insert(.title)
+        return roles
+    }()
+    private static let leftOutRoles: Set<String> = ["navigation", "banner", "search", "contentinfo", "menu", "menubar"]
+    /// Words of a class or id (split at spaces, `-` and `_`) that mark site navigation.
+    private static let navigationWords: [[UInt8]] = ["nav", "navbar", "navigation", "sidebar", "sphinxsidebar", "menu",
+                                                     "breadcrumb", "breadcrumbs", "related", "footer"].map { Array($0.utf8) }
+
+    let wantsText = true
+    private let limit: Int
+    /// Open elements: each name's key, and its role (`leftOut` when its attributes mark it so).
+    private var open: [(key: UInt64, role: Role)] = []
+    private var leftOutDepth = 0
+    private var titleText: [UInt8] = []
+    private var heading: [UInt8] = []
+    private var headingTexts: [String] = []
+    private var body: [UInt8] = []
+    private var inTitle = 0
+    private var inHeading = 0
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// A number standing for an element name: its first 8 bytes, mixed with the rest's.
+    private static func key(_ name: some Collection<UInt8>) -> UInt64 {
+        var key: UInt64 = 0
+        var shift: UInt64 = 0
+        for byte in name {
+            if shift < 64 {
+                key |= UInt64(byte) << shift
+                shift += 8
+            } else {
+                key = (key ^ UInt64(byte)) &* 0x100_0000_01b3
+            }
+        }
+        return key
+    }
+
+    func startElement(_ name: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) {
+        let key = Self.key(name)
+        var role = Self.roles[key] ?? []
+        if leftOutDepth == 0 && !role.contains(.leftOut) && attributes.contains(where: Self.marksNavigation) { role.insert(.leftOut) }
+        open.append((key, role))
+        if role.contains(.leftOut) { leftOutDepth += 1 }
+        if role.contains(.title) { inTitle += 1 }
+        if role.contains(.heading) { inHeading += 1 }
+        separate(role)
+    }
+
+    func endElement(_ name: UnsafeBufferPointer<UInt8>) {
+        let key = Self.key(name)
+        // libxml2 closes what the markup left open; an end tag with no open element is dropped.
+        guard let index = open.lastIndex(where: { $0.key == key }) else { return }
+        for element in open[index...].reversed() {
+            if element.role.contains(.leftOut) { leftOutDepth -= 1 }
+            if element.role.contains(.title) { inTitle -= 1 }
+            if element.role.contains(.heading) {
+                inHeading -= 1
+                if inHeading == 0 { finishHeading() }
+            }
+            separate(element.role)
+        }
+        open.removeSubrange(index...)
+    }
+
+    func characters(_ text: UnsafeBufferPointer<UInt8>) {
+        if inTitle > 0 {
+            if titleText.count < 1024 { titleText.append(contentsOf: text) }
+        } else if leftOutDepth == 0 {
+            if inHeading > 0 {
+                heading.append(contentsOf: text)
+            } else if body.count < limit {
+                body.append(contentsOf: text.prefix(limit - body.count))
+            }
+        }
+    }
+
+    /// A block element's edge separates words; an inline one's does not.
+    private func separate(_ role: Role) {
+        guard !role.contains(.inline) else { return }
+        if inHeading > 0 { heading.append(0x20) } else if leftOutDepth == 0 && body.count < limit { body.append(0x20) }
+    }
+
+    private func finishHeading() {
+        let text = Self.collapsed(heading)
+        if !text.isEmpty && leftOutDepth == 0 { headingTexts.append(text) }
+        heading.removeAll(keepingCapacity: true)
+    }
+
+    func text() -> HTMLText {
+        if !heading.isEmpty { finishHeading() }
+        return HTMLText(title: Self.collapsed(titleText), headings: headingTexts, body: Self.collapsed(body))
+    }
+
+    private static func marksNavigation(_ attribute: HTMLAttributeBytes) -> Bool {
+        let name = attribute.name
+        if name.spells("class") || name.spells("id") { return namesNavigation(attribute.value) }
+        if name.spells("hidden") { return true }
+        if name.spells("aria-hidden") { return attribute.value.string.lowercased() == "true" }
+        if name.spells("role") { return leftOutRoles.contains(attribute.value.string.lowercased()) }
+        return false
+    }
+
+    /// Whether a class or id value has a word of `navigationWords` (ASCII case ignored).
+    private static func namesNavigation(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        var start = 0
+        for end in 0...value.count where end == value.count || [0x20, 0x09, 0x0A, 0x0C, 0x0D, 0x2D, 0x5F].contains(value[end]) {
+            defer { start = end + 1 }
+            let length = end - start
+            guard length >= 3 && length <= 13 else { continue }
+            for word in navigationWords where word.count == length {
+                var same = true
+                for offset in 0..<length where value[start + offset] | 0x20 != word[offset] {
+                    same = false
+                    break
+                }
+                if same { return true }
+            }
+        }
+        return false
+    }
+
+    /// UTF-8 text with runs of ASCII white space (HTML's: space, tab, LF, FF, CR) made one space,
+    /// trimmed; done on bytes, as Swift's Character-wise split is slower than the whole parse.
+    private static func collapsed(_ bytes: [UInt8]) -> String {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var pendingSpace = false
+        for byte in bytes {
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D {
+                pendingSpace = !result.isEmpty
+            } else {
+                if pendingSpace { result.append(0x20) }
+                pendingSpace = false
+                result.append(byte)
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+}

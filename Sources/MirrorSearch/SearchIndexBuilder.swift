@@ -1,0 +1,145 @@
+import Crypto
+import Dispatch
+import Foundation
+public import MirrorHTML
+import MirrorCore
+import MirrorSQLite
+public import MirrorSite
+import Synchronization
+
+/// Makes a folder's search index, `.mirror/search.sqlite`, from the pages its crawl saved: every
+/// HTML file saved with a 2xx status, a file several URLs share once, under the first of them
+/// in byte order. Each page gives its title, its headings and its text (`HTMLText`), taken from
+/// what the crawl read when it parsed the page or else read from the saved file.
+///
+/// The file is made anew, in one transaction, its pages numbered in the byte order of their
+/// URLs, and renamed into place: the same pages always give the same bytes, so a bundle holding
+/// the index stays reproducible, and a kill leaves the index before or after, never half. It
+/// records a fingerprint of the pages it was made from and is only made again when that changes.
+public enum SearchIndexBuilder {
+    /// Bumped when what the file holds changes: an index of another version is made again.
+    static let version = 2
+    static let tokenizer = "unicode61 remove_diacritics 2"
+    /// A saved resource, by URL.
+    public typealias Page = (url: String, resource: SiteManifest.Resource)
+
+    /// Brings `folder`'s index up to date with `pages` (a manifest's resources, in the byte
+    /// order of their URLs), reading every page from its file.
+    @discardableResult
+    public static func update(folder: String, pages: [Page]) throws(SearchError) -> SiteManifest.FileDigest {
+        try update(folder: folder, slices: {
+            var remaining = pages[...]
+            return {
+                defer { remaining = remaining.dropFirst(sliceSize) }
+                return Array(remaining.prefix(sliceSize))
+            }
+        }, knownText: { _ in nil })
+    }
+
+    /// Brings `folder`'s index up to date with the pages `slices` hands over (each call makes a
+    /// reader of every page, slice by slice in the byte order of their URLs, then empty slices);
+    /// returns the index file's digest.
+    /// - Parameter knownText: a page's text when the crawl kept it; others are read from their file.
+    public static func update(folder: String, slices: () -> (() throws -> [Page]), knownText: (Page) -> HTMLText?)
+        throws(SearchError) -> SiteManifest.FileDigest {
+        let path = folder + "/" + SearchIndex.path
+        do {
+            let fingerprint = try Self.fingerprint(slices())
+            if let digest = try digest(ofIndexAt: path, fingerprint: fingerprint) { return digest }
+            let temporary = path + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
+            unlink(temporary)
+            defer { unlink(temporary) }
+            try build(temporary, folder: folder, pages: slices(), knownText: knownText, fingerprint: fingerprint)
+            guard rename(temporary, path) == 0 else { throw SearchError.unusable("cannot write \(path): \(String(cString: strerror(errno)))") }
+            guard let digest = try digest(ofIndexAt: path, fingerprint: fingerprint) else {
+                throw SearchError.unusable("the index written to \(path) cannot be read back")
+            }
+            return digest
+        } catch let error as SearchError {
+            throw error
+        } catch {
+            throw SearchError.unusable("cannot index \(folder): \(error)")
+        }
+    }
+
+    static let sliceSize = 1_000
+
+    private static func isIndexed(_ resource: SiteManifest.Resource) -> Bool {
+        (200..<300).contains(resource.status) && resource.kind == .html
+    }
+
+    /// What the index is made from, hashed: each indexed page's URL, file, body digest and type.
+    private static func fingerprint(_ next: () throws -> [Page]) throws -> String {
+        var hash = SHA256()
+        hash.update(data: Array("mirror search index \(version)\n".utf8))
+        while case let slice = try next(), !slice.isEmpty {
+            for (url, resource) in slice where isIndexed(resource) {
+                hash.update(data: Array("\(url)\t\(resource.path)\t\(resource.fileDigest.sha256)\t\(resource.contentType ?? "")\n".utf8))
+            }
+        }
+        return Hex.string(hash.finalize())
+    }
+
+    /// The digest of the index at `path` when it was made from pages of this fingerprint.
+    private static func digest(ofIndexAt path: String, fingerprint: String) throws -> SiteManifest.FileDigest? {
+        guard let bytes = FileManager.default.contents(atPath: path) else { return nil }
+        let made = try? SQLiteDatabase(path: path, readOnly: true).statement("SELECT value FROM meta WHERE key = 'fingerprint'")
+            .firstRow([]) { $0.string(0) }
+        guard made == fingerprint else { return nil }
+        return SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: bytes)), size: bytes.count)
+    }
+
+    private static func build(_ path: String, folder: String, pages next: () throws -> [Page], knownText: (Page) -> HTMLText?,
+                              fingerprint: String) throws {
+        let database = try SQLiteDatabase(path: path)
+        // A file of its own, renamed into place when whole: no journal to keep, no fsync mid-way.
+        try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096")
+        try database.execute("""
+            CREATE VIRTUAL TABLE words USING fts5(title, headings, body, content = '', tokenize = '\(tokenizer)');
+            CREATE TABLE pages (row INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, url TEXT NOT NULL, title TEXT NOT NULL,
+                                type TEXT NOT NULL);
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            PRAGMA user_version = \(version);
+            """)
+        try database.transaction {
+            let addPage = try database.statement("INSERT OR IGNORE INTO pages (row, path, url, title, type) VALUES (?, ?, ?, ?, ?)")
+            let addWords = try database.statement("INSERT INTO words (rowid, title, headings, body) VALUES (?, ?, ?, ?)")
+            var row: Int64 = 0
+            while case let slice = try next(), !slice.isEmpty {
+                let pages = slice.filter { isIndexed($0.resource) }
+                for (page, text) in zip(pages, texts(of: pages, folder: folder, knownText: knownText)) {
+                    guard let text else { continue }
+                    row += 1
+                    try addPage.run([.integer(row), .text(page.resource.path), .text(page.url), .text(text.title),
+                                     .text(page.resource.contentType ?? "")])
+                    guard database.changes > 0 else {
+                        row -= 1
+                        continue
+                    }
+                    try addWords.run([.integer(row), .text(text.title), .text(text.headings.joined(separator: "\n")), .text(text.body)])
+                }
+            }
+            // One segment: smaller, faster to query, and the same bytes whatever the order of merges.
+            try database.execute("INSERT INTO words (words) VALUES ('optimize')")
+            try database.statement("INSERT INTO meta (key, value) VALUES ('fingerprint', ?)").run([.text(fingerprint)])
+        }
+        // The segments merged away leave free pages behind.
+        try database.execute("VACUUM")
+    }
+
+    /// The text of each page: the crawl's, or its file's read by libxml2 on every core (nil when
+    /// the file is missing).
+    private static func texts(of pages: [Page], folder: String, knownText: (Page) -> HTMLText?) -> [HTMLText?] {
+        var texts = pages.map(knownText)
+        let missing = texts.indices.filter { texts[$0] == nil }
+        let read = Mutex([Int: HTMLText]())
+        DispatchQueue.concurrentPerform(iterations: missing.count) { index in
+            let page = pages[missing[index]]
+            guard let bytes = FileManager.default.contents(atPath: folder + "/" + page.resource.path) else { return }
+            let text = HTMLText.extract(from: Array(bytes), contentType: page.resource.contentType)
+            read.withLock { $0[missing[index]] = text }
+        }
+        for (index, text) in read.withLock({ $0 }) { texts[index] = text }
+        return texts
+    }
+}
