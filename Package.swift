@@ -260,7 +260,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MirrorSearchTests",
-            dependencies: ["MirrorSearch", "MirrorHTML", "MirrorCrawl", "mirror", "MirrorCrawlTesting", "MirrorTestSupport"],
+            dependencies: ["MirrorSearch", "MirrorHTML", "MirrorSite", "MirrorCrawl", "mirror", "MirrorCrawlTesting", "MirrorTestSupport"],
             swiftSettings: settings
         ),
         .testTarget(

@@ -1,7 +1,7 @@
 import Foundation
 import MirrorCore
 import MirrorSQLite
-import MirrorSite
+public import MirrorSite
 
 /// The full-text index of a mirrored folder, `.mirror/search.sqlite` (built by
 /// `SearchIndexBuilder`): SQLite FTS5 over each saved HTML page's title, headings and text,
@@ -97,6 +97,19 @@ public final class SearchIndex {
         } catch {
             throw SearchError.unusable("cannot read the search index \(name): \(error)")
         }
+    }
+
+    /// An index made now, held in memory, from `pages` (a manifest's resources) whose files
+    /// `page` gives by path: for a bundle packed without one.
+    public static func make(pages: [(url: String, resource: SiteManifest.Resource)], name: String,
+                            page: @escaping @Sendable (String) -> [UInt8]?) throws(SearchError) -> SearchIndex {
+        let bytes: [UInt8]
+        do {
+            bytes = try SearchIndexBuilder.bytes(pages: pages.sorted { $0.url.bytesPrecede($1.url) }, read: page)
+        } catch {
+            throw SearchError.unusable("cannot index \(name): \(error)")
+        }
+        return try open(bytes: bytes, name: name, page: page)
     }
 
     /// The pages matching `query`, best first.

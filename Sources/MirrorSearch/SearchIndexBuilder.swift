@@ -27,13 +27,25 @@ public enum SearchIndexBuilder {
     /// order of their URLs), reading every page from its file.
     @discardableResult
     public static func update(folder: String, pages: [Page]) throws(SearchError) -> SiteManifest.FileDigest {
-        try update(folder: folder, slices: {
-            var remaining = pages[...]
-            return {
-                defer { remaining = remaining.dropFirst(sliceSize) }
-                return Array(remaining.prefix(sliceSize))
-            }
-        }, knownText: { _ in nil })
+        try update(folder: folder, slices: { slices(of: pages) }, knownText: { _ in nil })
+    }
+
+    /// The pages, `sliceSize` at a time.
+    private static func slices(of pages: [Page]) -> () throws -> [Page] {
+        var remaining = pages[...]
+        return {
+            defer { remaining = remaining.dropFirst(sliceSize) }
+            return Array(remaining.prefix(sliceSize))
+        }
+    }
+
+    /// An index file's bytes, made from `pages` (a manifest's resources, in the byte order of
+    /// their URLs) whose files `read` gives by path.
+    static func bytes(pages: [Page], read: @Sendable (String) -> [UInt8]?) throws -> [UInt8] {
+        let path = FileManager.default.temporaryDirectory.path + "/mirror-search-\(UUID().uuidString).sqlite"
+        defer { unlink(path) }
+        try build(path, pages: slices(of: pages), knownText: { _ in nil }, read: read, fingerprint: try fingerprint(slices(of: pages)))
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
     /// Brings `folder`'s index up to date with the pages `slices` hands over (each call makes a
@@ -49,7 +61,9 @@ public enum SearchIndexBuilder {
             let temporary = path + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
             unlink(temporary)
             defer { unlink(temporary) }
-            try build(temporary, folder: folder, pages: slices(), knownText: knownText, fingerprint: fingerprint)
+            try build(temporary, pages: slices(), knownText: knownText, read: { path in
+                FileManager.default.contents(atPath: folder + "/" + path).map(Array.init)
+            }, fingerprint: fingerprint)
             guard rename(temporary, path) == 0 else { throw SearchError.unusable("cannot write \(path): \(String(cString: strerror(errno)))") }
             guard let digest = try digest(ofIndexAt: path, fingerprint: fingerprint) else {
                 throw SearchError.unusable("the index written to \(path) cannot be read back")
@@ -89,8 +103,8 @@ public enum SearchIndexBuilder {
         return SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: bytes)), size: bytes.count)
     }
 
-    private static func build(_ path: String, folder: String, pages next: () throws -> [Page], knownText: (Page) -> HTMLText?,
-                              fingerprint: String) throws {
+    private static func build(_ path: String, pages next: () throws -> [Page], knownText: (Page) -> HTMLText?,
+                              read: @Sendable (String) -> [UInt8]?, fingerprint: String) throws {
         let database = try SQLiteDatabase(path: path)
         // A file of its own, renamed into place when whole: no journal to keep, no fsync mid-way.
         try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096")
@@ -107,7 +121,7 @@ public enum SearchIndexBuilder {
             var row: Int64 = 0
             while case let slice = try next(), !slice.isEmpty {
                 let pages = slice.filter { isIndexed($0.resource) }
-                for (page, text) in zip(pages, texts(of: pages, folder: folder, knownText: knownText)) {
+                for (page, text) in zip(pages, texts(of: pages, knownText: knownText, read: read)) {
                     guard let text else { continue }
                     row += 1
                     try addPage.run([.integer(row), .text(page.resource.path), .text(page.url), .text(text.title),
@@ -129,17 +143,17 @@ public enum SearchIndexBuilder {
 
     /// The text of each page: the crawl's, or its file's read by libxml2 on every core (nil when
     /// the file is missing).
-    private static func texts(of pages: [Page], folder: String, knownText: (Page) -> HTMLText?) -> [HTMLText?] {
+    private static func texts(of pages: [Page], knownText: (Page) -> HTMLText?, read: @Sendable (String) -> [UInt8]?) -> [HTMLText?] {
         var texts = pages.map(knownText)
         let missing = texts.indices.filter { texts[$0] == nil }
-        let read = Mutex([Int: HTMLText]())
+        let found = Mutex([Int: HTMLText]())
         DispatchQueue.concurrentPerform(iterations: missing.count) { index in
             let page = pages[missing[index]]
-            guard let bytes = FileManager.default.contents(atPath: folder + "/" + page.resource.path) else { return }
-            let text = HTMLText.extract(from: Array(bytes), contentType: page.resource.contentType)
-            read.withLock { $0[missing[index]] = text }
+            guard let bytes = read(page.resource.path) else { return }
+            let text = HTMLText.extract(from: bytes, contentType: page.resource.contentType)
+            found.withLock { $0[missing[index]] = text }
         }
-        for (index, text) in read.withLock({ $0 }) { texts[index] = text }
+        for (index, text) in found.withLock({ $0 }) { texts[index] = text }
         return texts
     }
 }

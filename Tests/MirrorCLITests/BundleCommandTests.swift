@@ -17,8 +17,9 @@ struct BundleCommandTests {
         #expect(crawl.stdout.contains("sha256"))
         let check = try await MirrorProcess.run(["unpack", "--check", bundle])
         #expect(check.status == 0, "\(check.stderr)")
-        // 9 responses in 8 files (`/` and `/index.html` share one), index.html, 4 originals of rewritten files
-        #expect(check.stdout.contains("ok, 13 files"))
+        // 9 responses in 8 files (`/` and `/index.html` share one), index.html, 4 originals of rewritten files,
+        // the search index
+        #expect(check.stdout.contains("ok, 14 files"))
         let unpack = try await MirrorProcess.run(["unpack", bundle, "-o", root + "/copy", "--into-cache", root + "/second"])
         #expect(unpack.status == 0, "\(unpack.stderr)")
         #expect(FileManager.default.fileExists(atPath: root + "/copy/index.html"))

@@ -43,7 +43,7 @@ struct JournalBatchTests {
         let links = PageLinks(links: [PageLinks.Link(url: "http://a.test/b", kind: .navigation)])
         do {
             let journal = try CrawlJournal(folder: root, fresh: true)
-            try journal.record(links, references: [], of: "http://a.test/", key: "k")
+            try journal.record(links, references: [], text: nil, of: "http://a.test/", key: "k")
             try journal.flush()
             #expect(try journal.links(of: "http://a.test/", key: "k") == nil)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import MirrorCrawl
 import MirrorSearch
+import MirrorSite
 import MirrorCrawlTesting
 import MirrorTestSupport
 import Synchronization
@@ -64,19 +65,64 @@ struct SearchIndexTests {
         try await origin.shutdown()
     }
 
-    @Test func aCrawlBuildsTheIndexWhenAsked() async throws {
+    @Test func aCrawlMakesTheSameIndexAsTheFilesGiveAndTheManifestListsIt() async throws {
         let origin = try await Self.origin(version: Version())
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("search-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         let mirror = BuiltProducts.executable("mirror")
-        for (name, extra) in [("indexed", ["--index"]), ("plain", [])] {
-            let crawl = try await ChildProcess.run(mirror, ["crawl", origin.url("/"), "-o", "\(root)/\(name)", "--cache", root + "/cache"] + extra)
+        for (name, extra) in [("first", []), ("second", ["--concurrency", "1"]), ("plain", ["--no-index"])] {
+            let crawl = try await ChildProcess.run(mirror, ["crawl", origin.url("/"), "-o", "\(root)/\(name)", "--cache", "\(root)/cache-\(name)"] + extra)
             #expect(crawl.status == 0, "\(crawl.stderr)")
         }
         try await origin.shutdown()
-        #expect(FileManager.default.fileExists(atPath: root + "/indexed/" + SearchIndex.path))
+        let made = try Data(contentsOf: URL(fileURLWithPath: root + "/first/" + SearchIndex.path))
         #expect(!FileManager.default.fileExists(atPath: root + "/plain/" + SearchIndex.path))
-        #expect(try SearchIndex.open(folder: root + "/indexed").pageCount() == 4)
+        #expect(try SearchIndex.open(folder: root + "/first").pageCount() == 4)
+        // The same pages give the same bytes, whatever order the crawl read them in, and read from the files.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/second/" + SearchIndex.path)) == made)
+        try FileManager.default.removeItem(atPath: root + "/first/" + SearchIndex.path)
+        #expect(try SearchIndex.open(folder: root + "/first").search(SearchQuery("orchard")).count == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/first/" + SearchIndex.path)) == made)
+        _ = try SearchIndex.open(folder: root + "/plain")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/plain/" + SearchIndex.path)) == made)
+        // The manifest lists it (so a bundle holds it); the words' places are kept, not the text.
+        let manifest = try SiteManifest.decode(Array(try Data(contentsOf: URL(fileURLWithPath: root + "/first/" + SiteManifest.path))))
+        #expect(manifest.search?.size == made.count)
+        #expect(made.range(of: Data("Generate the file names".utf8)) == nil)
+    }
+
+    @Test func aBundleIsSearchedWithTheIndexItHoldsOrOneMadeOnFirstUse() async throws {
+        let origin = try await Self.origin(version: Version())
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("search-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let mirror = BuiltProducts.executable("mirror")
+        for (name, extra) in [("indexed", []), ("plain", ["--no-index"])] {
+            let crawl = try await ChildProcess.run(mirror, ["crawl", origin.url("/"), "-o", "\(root)/\(name)", "--cache", root + "/cache",
+                                                            "--bundle", "\(root)/\(name).tar.gz"] + extra)
+            #expect(crawl.status == 0, "\(crawl.stderr)")
+        }
+        try await origin.shutdown()
+        let inFolder = try await ChildProcess.run(mirror, ["search", root + "/indexed", "walk*", "--json"])
+        #expect(inFolder.status == 0 && inFolder.stdout.contains("<mark>"), "\(inFolder.stderr)")
+        for bundle in ["indexed", "plain"] {
+            let inBundle = try await ChildProcess.run(mirror, ["search", "\(root)/\(bundle).tar.gz", "walk*", "--json"])
+            #expect(inBundle.status == 0, "\(inBundle.stderr)")
+            #expect(inBundle.stdout == inFolder.stdout, "\(bundle): \(inBundle.stdout)")
+        }
+        let unpack = try await ChildProcess.run(mirror, ["unpack", root + "/indexed.tar.gz", "-o", root + "/unpacked"])
+        #expect(unpack.status == 0, "\(unpack.stderr)")
+        #expect(FileManager.default.contents(atPath: root + "/unpacked/" + SearchIndex.path)
+                == FileManager.default.contents(atPath: root + "/indexed/" + SearchIndex.path))
+        let unpacked = try await ChildProcess.run(mirror, ["search", root + "/unpacked", "walk*", "--json"])
+        #expect(unpacked.stdout == inFolder.stdout)
+
+        // The search page of a served bundle.
+        let server = try ServerProcess("serve", [root + "/indexed.tar.gz"], log: root + "/serve.log")
+        defer { server.process.signal(SIGKILL) }
+        _ = try await server.waitForURL()
+        let page = try await server.get("/_/search?q=orchard")
+        #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("<a href=\"/walk.html\">"),
+                "\(String(decoding: page.body, as: UTF8.self))")
     }
 
     @Test func theCommandPrintsResultsAndSaysWhatIsWrong() async throws {

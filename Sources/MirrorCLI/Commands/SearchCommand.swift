@@ -7,10 +7,10 @@ import MirrorServe
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
-        abstract: "Search the pages of a mirrored folder.",
+        abstract: "Search the pages of a mirrored folder or bundle.",
         discussion: """
-            The folder's full-text index (.mirror/search.sqlite) is built on first use and brought \
-            up to date with the folder after a re-crawl (only changed pages are read again). \
+            A crawl makes the folder's full-text index (.mirror/search.sqlite) and a bundle packed \
+            from the folder holds it; a folder or bundle without one is indexed on first use. \
             Results are ranked by relevance (bm25), a hit in a page's title or headings counting \
             more than one in its text. Words match in any order; "a phrase" matches as written; \
             walk* matches words that begin so; AND, OR, NOT and parentheses combine them.
@@ -22,7 +22,7 @@ struct SearchCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The mirrored folder.", valueName: "DIR")) var directory: String
+    @Argument(help: ArgumentHelp("The mirrored folder or bundle.", valueName: "DIR|FILE.tar.gz")) var source: String
     @Argument(help: "What to look for.") var query: String
     @Option(help: "How many results to show.") var limit = 10
     @Flag(help: "Print the results as JSON.") var json = false
@@ -42,18 +42,12 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder) else {
-            throw CommandFailure("no such folder: \(directory)", status: .io)
-        }
-        guard isFolder.boolValue else {
-            throw CommandFailure("searching a bundle is not available yet: unpack it first (mirror unpack \(directory) -o DIR)",
-                                 status: .notAvailable)
-        }
+        let parsed: SearchQuery
+        do { parsed = try SearchQuery(query) } catch { throw CommandFailure("\(error)", status: .usage) }
+        let files = try ServeCommand.open(source, inflatedCache: 0)
         let results: [SearchIndex.Result]
         do {
-            let parsed = try SearchQuery(query)
-            results = try SearchIndex.open(folder: directory).search(parsed, limit: limit)
+            results = try files.searchIndex().search(parsed, limit: limit)
         } catch SearchError.badQuery(let message) {
             throw CommandFailure("not a search query: \(message)", status: .usage)
         } catch {

@@ -43,7 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
         if !quiet { log = { @Sendable line in Output.line(line.description) } }
         do {
             server = try await HTTPServer.start(ServerConfiguration(host: host, port: port),
-                                                responder: SiteResponder(files: files, searchFolder: Self.isFolder(source) ? source : nil), log: log)
+                                                responder: SiteResponder(files: files), log: log)
         } catch {
             throw CommandFailure("cannot listen on \(host):\(port): \(error); pick another --port or --host", status: .io)
         }
@@ -54,10 +54,6 @@ struct ServeCommand: AsyncParsableCommand {
         interrupt.cancel()
     }
 
-    static func isFolder(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-    }
 
     /// A folder or a bundle, opened; a clear error and exit code otherwise.
     static func open(_ source: String, inflatedCache: Int) throws -> any SiteFiles {

@@ -6,6 +6,7 @@ import Darwin
 #endif
 import Foundation
 import Synchronization
+public import MirrorSearch
 public import MirrorSite
 import NIOCore
 
@@ -17,6 +18,7 @@ import NIOCore
 /// descriptors of recently opened files are kept for a second (`DescriptorCache`).
 public final class FolderFiles: SiteFiles {
     public let manifest: SiteManifest
+    private let folder: String
     private let root: Int32
     /// Cleared once `openat2` is found missing (an old kernel, or a seccomp filter refusing it).
     private let opensBeneath: Atomic<Bool>
@@ -33,6 +35,7 @@ public final class FolderFiles: SiteFiles {
     ///   - descriptors: how many descriptors of recently opened files are kept, and how long.
     init(folder: String, opensBeneath: Bool,
          descriptors: (capacity: Int, validity: TimeAmount) = (1024, .seconds(1))) throws(ServeError) {
+        self.folder = folder
         self.opensBeneath = Atomic(opensBeneath)
         recent = DescriptorCache(capacity: descriptors.capacity, validity: descriptors.validity)
         root = folder.withCString { systemOpen($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
@@ -51,6 +54,10 @@ public final class FolderFiles: SiteFiles {
     }
 
     deinit { closeDescriptor(root) }
+
+    public func searchIndex() throws(SearchError) -> SearchIndex {
+        try SearchIndex.open(folder: folder)
+    }
 
     public func openQuickly(_ path: String, range: Range<Int>) throws -> SiteFile? {
         try open(path, range: range)

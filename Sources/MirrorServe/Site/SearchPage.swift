@@ -5,18 +5,18 @@ import Synchronization
 
 /// `mirror serve`'s search page, `/_/search?q=QUERY[&page=N]`: the folder's index (`SearchIndex`)
 /// asked, ten results a page, each a link into the served copy with its snippet, hits in `<mark>`;
-/// plain HTML, no script, every piece of text escaped. The index is opened (built or brought up
-/// to date) by the first search, not when the server starts.
+/// plain HTML, no script, every piece of text escaped. The index is opened (made or brought up
+/// to date when need be) by the first search, not when the server starts.
 final class SearchPage: Sendable {
     static let path = "/_/search"
     static let pageSize = 10
-    /// The folder searched; nil for a bundle.
-    private let folder: String?
+    /// The mirror searched.
+    private let files: any SiteFiles
     /// One SQLite connection, one query at a time: a query takes milliseconds.
     private let index = Mutex<SearchIndex?>(nil)
 
-    init(folder: String?) {
-        self.folder = folder
+    init(files: any SiteFiles) {
+        self.files = files
     }
 
     /// The search box: a form that asks this page for `text`.
@@ -48,8 +48,7 @@ final class SearchPage: Sendable {
             do {
                 let parsed = try SearchQuery(text)
                 let results = try index.withLock { index throws(SearchError) -> [SearchIndex.Result] in
-                    guard let folder else { throw SearchError.unusable("This mirror has no search index (a bundle is searched once unpacked).") }
-                    if index == nil { index = try SearchIndex.open(folder: folder) }
+                    if index == nil { index = try files.searchIndex() }
                     return try index!.search(parsed, limit: Self.pageSize + 1, offset: (page - 1) * Self.pageSize)
                 }
                 body = Self.list(results.prefix(Self.pageSize), text: text, page: page, more: results.count > Self.pageSize, served: served)

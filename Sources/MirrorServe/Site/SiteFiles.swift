@@ -1,3 +1,4 @@
+public import MirrorSearch
 public import MirrorSite
 public import NIOCore
 
@@ -12,10 +13,17 @@ public protocol SiteFiles: Sendable {
     /// The file at `path` (relative, as the manifest lists it), to send the bytes in `range`
     /// of (within the file); nil when there is no such file.
     func open(_ path: String, range: Range<Int>) throws -> SiteFile?
+    /// The mirror's search index: a folder's brought up to date, a bundle's read from it, or
+    /// made from the pages when the mirror has none.
+    func searchIndex() throws(SearchError) -> SearchIndex
 }
 
 extension SiteFiles {
     public func openQuickly(_ path: String, range: Range<Int>) throws -> SiteFile? { nil }
+
+    public func searchIndex() throws(SearchError) -> SearchIndex {
+        throw SearchError.unusable("this mirror cannot be searched")
+    }
 }
 
 /// A file as `SiteFiles` opened it.

@@ -19,12 +19,10 @@ public struct SiteResponder: HTTPResponder {
 
     private let search: SearchPage
 
-    /// - Parameter searchFolder: the folder the search page searches (nil, for a bundle: the page
-    ///   says there is no index).
-    public init(files: any SiteFiles, searchFolder: String? = nil) {
+    public init(files: any SiteFiles) {
         self.files = files
         routes = SiteRoutes(manifest: files.manifest)
-        search = SearchPage(folder: searchFolder)
+        search = SearchPage(files: files)
     }
 
     public func respondImmediately(to request: ServerRequest) -> ServerResponse? {
