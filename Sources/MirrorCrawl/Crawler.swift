@@ -100,7 +100,7 @@ public final class Crawler: Sendable {
             let known: SiteWriter.KnownReferences = { [journal, self] url, resource in
                 try? journal.references(of: url, key: pageKey(digest: resource.sha256, contentType: resource.contentType))
             }
-            let index: ((any SiteLedger) throws -> SiteManifest.FileDigest)? = configuration.searchIndex ? { try self.indexFolder($0) } : nil
+            let index = configuration.searchIndex ? output.map { indexer(folder: $0.directory) } : nil
             try output?.finish(seeds: configuration.seeds.compactMap(URLNormalizer.normalize), knownReferences: known, searchIndex: index)
         }
         await flush.value
@@ -109,15 +109,18 @@ public final class Crawler: Sendable {
         return final
     }
 
-    /// Makes the folder's search index from the ledger's pages, with the text the journal kept
-    /// when each body was parsed (a page saved as its browser snapshot, or parsed by a crawl
+    /// What makes the folder's search index from the ledger's pages, with the text the journal
+    /// kept when each body was parsed (a page saved as its browser snapshot, or parsed by a crawl
     /// without the index, is read from its file).
-    private func indexFolder(_ ledger: any SiteLedger) throws -> SiteManifest.FileDigest {
-        guard let folder = output?.directory else { throw SearchError.unusable("the crawl writes no folder") }
-        events?(.phase("indexing the pages for mirror search"))
-        return try SearchIndexBuilder.update(folder: folder, slices: { ledger.resourceSlices() }, knownText: { [journal, self] page in
-            return try? journal.text(of: page.url, key: pageKey(digest: page.resource.sha256, contentType: page.resource.contentType))
-        })
+    private func indexer(folder: String) -> @Sendable (any SiteLedger) throws -> SiteManifest.FileDigest {
+        let (journal, events, ignored) = (journal, events, configuration.ignoredParameters)
+        return { ledger in
+            events?(.phase("indexing the pages for mirror search"))
+            return try SearchIndexBuilder.update(folder: folder, slices: { ledger.resourceSlices() }, knownText: { page in
+                let key = Self.pageKey(digest: page.resource.sha256, contentType: page.resource.contentType, ignoredParameters: ignored)
+                return try? journal.text(of: page.url, key: key)
+            })
+        }
     }
 
     /// Queues the seeds, or the journal's pending URLs when resuming; true for a fresh start.

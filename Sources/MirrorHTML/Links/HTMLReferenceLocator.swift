@@ -43,6 +43,8 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     private var missedSteps = 0
     /// The page's text, once `finish(readingText: true)` has run.
     public private(set) var text: HTMLText?
+    /// Reads the text during the parse that locates the references.
+    private var textReader: HTMLTextReader?
 
     public init(charset: String = "utf-8") {
         self.charset = charset
@@ -67,13 +69,10 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
             }
             return []
         }
-        if readingText {
-            let reader = HTMLTextReader(limit: HTMLText.bodyLimit)
-            HTMLSAXParser.parse(document, charset: charset, handler: HTMLEventTee(self, reader))
-            text = reader.text()
-        } else {
-            HTMLSAXParser.parse(document, charset: charset, handler: self)
-        }
+        textReader = readingText ? HTMLTextReader(limit: HTMLText.bodyLimit) : nil
+        HTMLSAXParser.parse(document, charset: charset, handler: self)
+        text = textReader?.text()
+        textReader = nil
         references.sort { $0.range.lowerBound < $1.range.lowerBound }
         dropOverlaps()
         return references
@@ -97,7 +96,18 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
 
     // MARK: HTMLEventHandler
 
+    var wantsText: Bool { textReader != nil }
+
+    func endElement(_ name: UnsafeBufferPointer<UInt8>) {
+        textReader?.endElement(name)
+    }
+
+    func characters(_ text: UnsafeBufferPointer<UInt8>) {
+        textReader?.characters(text)
+    }
+
     func startElement(_ element: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) {
+        textReader?.startElement(element, attributes: attributes)
         roles.removeAll(keepingCapacity: true)
         // An attribute libxml2 reports empty has no link (written without a value, or read by
         // libxml2 from bytes that are no attribute to the byte scanner: `srcset<p =x`).

@@ -131,7 +131,13 @@ final class HTMLTextReader: HTMLEventHandler {
     /// Whether a class or id value has a word of `navigationWords` (ASCII case ignored).
     private static func namesNavigation(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
         var start = 0
-        for end in 0...value.count where end == value.count || [0x20, 0x09, 0x0A, 0x0C, 0x0D, 0x2D, 0x5F].contains(value[end]) {
+        for end in 0...value.count {
+            if end < value.count {
+                switch value[end] {
+                case 0x20, 0x09, 0x0A, 0x0C, 0x0D, 0x2D, 0x5F: break
+                default: continue
+                }
+            }
             defer { start = end + 1 }
             let length = end - start
             guard length >= 3 && length <= 13 else { continue }

@@ -351,16 +351,21 @@ public final class SiteWriter: Sendable {
     /// the manifest, from the ledger. A link to a saved URL becomes a relative path; a link to
     /// anything else becomes absolute. Kept originals no file needs are removed last: a kill
     /// before that leaves them for the next finish.
-    /// - Parameter searchIndex: makes the folder's search index once the files are in place, from
-    ///   the ledger's resources, and returns its digest for the manifest.
+    /// - Parameter searchIndex: makes the folder's search index from the ledger's resources, and
+    ///   returns its digest for the manifest. It runs on a thread of its own while the links are
+    ///   rewritten (which changes no page's text).
     public func finish(seeds: [String], knownReferences: KnownReferences? = nil,
-                       searchIndex: ((_ ledger: any SiteLedger) throws -> SiteManifest.FileDigest)? = nil) throws {
+                       searchIndex: (@Sendable (_ ledger: any SiteLedger) throws -> SiteManifest.FileDigest)? = nil) throws {
         try rejoinSpellings()
+        let indexing = searchIndex.map { make in BackgroundWork { [ledger] in try make(ledger) } }
         let seedPath: String?
         do {
             let targets = LinkTargets(registry: try withRegistry { $0 }, redirects: redirects.withLock { $0 })
             try rewriteLinks(targets, knownReferences: knownReferences)
             seedPath = seeds.first.flatMap(targets.path(for:))
+        } catch {
+            _ = try? indexing?.result()
+            throw error
         }
         registry.withLock { $0 = nil }
         try fromLedger { try $0.flush() }
@@ -378,7 +383,7 @@ public final class SiteWriter: Sendable {
             try files.writeAtomically(page, to: directory + "/index.html")
             index = SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: page)), size: page.count)
         }
-        let search = try searchIndex?(ledger)
+        let search = try indexing?.result()
         var used = UsedOriginals()
         let next = ledger.resourceSlices()
         try files.writeAtomically(to: Self.manifestPath(directory)) { write in
