@@ -108,7 +108,9 @@ let package = Package(
         // `mirror search`: a full-text index (SQLite FTS5) of a mirrored folder's pages.
         .target(
             name: "MirrorSearch",
-            dependencies: ["MirrorCore", "MirrorSQLite", "MirrorHTML", "MirrorSite", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "MirrorCore", "MirrorSQLite", "MirrorHTML", "MirrorSite", "MirrorBundle", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: settings
         ),
 

@@ -1,4 +1,5 @@
 public import MirrorCompression
+import Crypto
 import MirrorCore
 public import MirrorSite
 
@@ -47,14 +48,37 @@ public final class BundleArchive: Sendable {
     ///   - limits: as `BundleUnpacker`'s.
     ///   - cacheCapacity: bytes of small files kept inflated in memory.
     /// - Throws: the `BundleError` that `BundleUnpacker` would give.
-    public init(path: String, limits: TarLimits = TarLimits(), cacheCapacity: Int = 16 << 20) throws {
-        self.path = path
-        input = try InputFile(path: path, missing: .io(path: path, message: "no such file"))
+    public convenience init(path: String, limits: TarLimits = TarLimits(), cacheCapacity: Int = 16 << 20) throws {
+        let input = try InputFile(path: path, missing: .io(path: path, message: "no such file"))
         let scan = try BundleScan.run(input, limits: limits, root: nil, indexing: true)
-        manifest = scan.summary.manifest
-        files = scan.locations.mapValues { File(size: $0.count, offset: $0.lowerBound) }
-        accessPoints = scan.accessPoints
+        self.init(path: path, input: input, manifest: scan.summary.manifest,
+                  files: scan.locations.mapValues { File(size: $0.count, offset: $0.lowerBound) }, accessPoints: scan.accessPoints,
+                  cacheCapacity: cacheCapacity)
+    }
+
+    private init(path: String, input: InputFile, manifest: SiteManifest, files: [String: File], accessPoints: [GzipAccessPoint],
+                 cacheCapacity: Int) {
+        self.path = path
+        self.input = input
+        self.manifest = manifest
+        self.files = files
+        self.accessPoints = accessPoints
         cache = MemoryTier(capacity: cacheCapacity, maxBodySize: cacheCapacity / 16)
+    }
+
+    /// The whole of `path`, checked against the manifest's size and SHA-256 (the manifest itself
+    /// unchecked); nil when the bundle has no such file.
+    public func verifiedContents(of path: String) throws -> [UInt8]? {
+        guard let file = files[path] else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(file.size)
+        guard try read(path, { bytes += $0 }) else { return nil }
+        if path != ManifestCheck.manifestPath {
+            guard let digest = manifest.files[path], digest.size == bytes.count, Hex.string(SHA256.hash(data: bytes)) == digest.sha256 else {
+                throw BundleError.digestMismatch(path: path)
+            }
+        }
+        return bytes
     }
 
     public func contains(_ path: String) -> Bool { files[path] != nil }

@@ -67,36 +67,56 @@ public struct BundlePacker {
         let sink = try OutputFile(path: temporary)
         do {
             var bundleHash = SHA256()
-            let gzip = ParallelGzipEncoder(level: options.level, parallelism: options.parallelism) { bytes in
+            var seekTable = BundleSeekTable()
+            var membersEnd = 0
+            let emit = { (bytes: [UInt8]) throws in
                 bundleHash.update(data: bytes)
                 try sink.append(bytes)
                 summary.bundleBytes += bytes.count
             }
+            let gzip = ParallelGzipEncoder(level: options.level, parallelism: options.parallelism) { member in
+                // One member per call; its size inflated is its trailer's last four bytes (members are small).
+                seekTable.members.append(.init(compressedOffset: summary.bundleBytes + BundleSeekTable.headerLength(member),
+                                               tarOffset: membersEnd))
+                membersEnd += member.suffix(4).reversed().reduce(0) { $0 << 8 | Int($1) }
+                try emit(member)
+            }
             var tar = TarWriter()
             var buffer: [UInt8] = []
-            let drain = { (buffer: inout [UInt8]) throws in
-                guard buffer.count >= 1 << 20 else { return }
+            /// Bytes of the tar stream handed to the encoder.
+            var sent = 0
+            let send = { (buffer: inout [UInt8]) throws in
                 try gzip.write(buffer)
+                sent += buffer.count
                 buffer.removeAll(keepingCapacity: true)
             }
+            let drain = { (buffer: inout [UInt8]) throws in
+                if buffer.count >= 1 << 20 { try send(&buffer) }
+            }
             try tar.appendDirectory(path: ".mirror", to: &buffer)
-            try tar.appendFile(path: ManifestCheck.manifestPath, contents: Array(manifestData), to: &buffer)
+            try tar.appendFileHeader(path: ManifestCheck.manifestPath, size: Int64(manifestData.count), to: &buffer)
+            seekTable.files.append((ManifestCheck.manifestPath, sent + buffer.count..<sent + buffer.count + manifestData.count,
+                                    Array(SHA256.hash(data: manifestData))))
+            try Array(manifestData).withUnsafeBytes { try tar.appendFileData($0, to: &buffer) }
+            try tar.endFile(to: &buffer)
             for path in Self.order(files: files.keys) {
                 if path.hasSuffix("/") {
                     if path != ".mirror/" { try tar.appendDirectory(path: String(path.dropLast()), to: &buffer) }
                 } else if path != ManifestCheck.manifestPath, let digest = files[path] {
-                    try gzip.write(buffer)
-                    buffer.removeAll(keepingCapacity: true)
+                    try send(&buffer)
                     try gzip.endMember(ifAtLeast: Self.memberAtFile)
-                    try copy(folder: folder, path: path, digest: digest, into: &tar, buffer: &buffer, drain: drain)
+                    try copy(folder: folder, path: path, digest: digest, into: &tar, buffer: &buffer, drain: drain) { start in
+                        seekTable.files.append((path, sent + start..<sent + start + digest.size, Hex.bytes(digest.sha256) ?? []))
+                    }
                     summary.files += 1
                     summary.contentBytes += digest.size
                 }
                 try drain(&buffer)
             }
             tar.finish(to: &buffer)
-            try gzip.write(buffer)
+            try send(&buffer)
             try gzip.finish()
+            try emit(seekTable.encoded(at: summary.bundleBytes))
             try sink.finish()
             summary.sha256 = Hex.string(bundleHash.finalize())
             guard rename(temporary, output) == 0 else {
@@ -125,12 +145,14 @@ public struct BundlePacker {
         return entries.sorted { $0.bytesPrecede($1) }
     }
 
-    /// Streams one file into the archive, checking its size and digest against the manifest.
+    /// Streams one file into the archive, checking its size and digest against the manifest;
+    /// `dataStart` hears where its bytes start in `buffer`.
     private func copy(folder: String, path: String, digest: SiteManifest.FileDigest, into tar: inout TarWriter,
-                      buffer: inout [UInt8], drain: (inout [UInt8]) throws -> Void) throws {
+                      buffer: inout [UInt8], drain: (inout [UInt8]) throws -> Void, dataStart: (Int) -> Void) throws {
         let input = try InputFile(path: folder + "/" + path, missing: .missingFile(path: path))
         guard input.size == digest.size else { throw BundleError.digestMismatch(path: path) }
         try tar.appendFileHeader(path: path, size: Int64(digest.size), to: &buffer)
+        dataStart(buffer.count)
         var hasher = SHA256()
         var remaining = digest.size
         try input.readChunks { chunk in

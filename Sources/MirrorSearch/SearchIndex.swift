@@ -4,8 +4,9 @@ import MirrorSQLite
 public import MirrorSite
 
 /// The full-text index of a mirrored folder, `.mirror/search.sqlite` (built by
-/// `SearchIndexBuilder`): SQLite FTS5 over each saved HTML page's title, headings and text,
-/// ranked by bm25 (a hit in the title weighs 10 times one in the text, in a heading 5 times).
+/// `SearchIndexBuilder`): SQLite FTS5 over each saved HTML page's title, headings, names and
+/// text, ranked by bm25 (a hit in the title weighs 10 times one in the text, in a heading or a
+/// name 5 times).
 ///
 /// The index keeps no text, only the words' places (FTS5 "contentless"), so it stays a
 /// fraction of the pages' size; a result's snippet is cut from its page, read again
@@ -117,7 +118,7 @@ public final class SearchIndex {
         let found: [(title: String, path: String, url: String, type: String, score: Double)]
         do {
             found = try database.statement("""
-                SELECT pages.title, pages.path, pages.url, pages.type, bm25(words, 10.0, 5.0, 1.0) AS score
+                SELECT pages.title, pages.path, pages.url, pages.type, bm25(words, 10.0, 5.0, 5.0, 1.0) AS score
                 FROM words JOIN pages ON pages.row = words.rowid
                 WHERE words MATCH ? ORDER BY score LIMIT ? OFFSET ?
                 """).rows([.text(query.expression), .integer(Int64(limit)), .integer(Int64(offset))]) { row in

@@ -18,7 +18,7 @@ import Synchronization
 /// records a fingerprint of the pages it was made from and is only made again when that changes.
 public enum SearchIndexBuilder {
     /// Bumped when what the file holds changes: an index of another version is made again.
-    static let version = 2
+    static let version = 3
     static let tokenizer = "unicode61 remove_diacritics 2"
     /// A saved resource, by URL.
     public typealias Page = (url: String, resource: SiteManifest.Resource)
@@ -44,7 +44,11 @@ public enum SearchIndexBuilder {
     static func bytes(pages: [Page], read: @Sendable (String) -> [UInt8]?) throws -> [UInt8] {
         let path = FileManager.default.temporaryDirectory.path + "/mirror-search-\(UUID().uuidString).sqlite"
         defer { unlink(path) }
-        try build(path, pages: slices(of: pages), knownText: { _ in nil }, read: read, fingerprint: try fingerprint(slices(of: pages)))
+        let titles = try siteTitles(slices(of: pages)) { page in
+            read(page.resource.path).flatMap { HTMLTitle.title(in: Array($0.prefix(titlePrefix)), contentType: page.resource.contentType) }
+        }
+        try build(path, pages: slices(of: pages), knownText: { _ in nil }, read: read, titles: titles,
+                  fingerprint: try fingerprint(slices(of: pages)))
         return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
@@ -61,9 +65,14 @@ public enum SearchIndexBuilder {
             let temporary = path + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
             unlink(temporary)
             defer { unlink(temporary) }
+            let titles = try siteTitles(slices()) { page in
+                guard let file = FileHandle(forReadingAtPath: folder + "/" + page.resource.path) else { return nil }
+                defer { try? file.close() }
+                return HTMLTitle.title(in: Array((try? file.read(upToCount: titlePrefix)) ?? Data()), contentType: page.resource.contentType)
+            }
             try build(temporary, pages: slices(), knownText: knownText, read: { path in
                 FileManager.default.contents(atPath: folder + "/" + path).map(Array.init)
-            }, fingerprint: fingerprint)
+            }, titles: titles, fingerprint: fingerprint)
             guard rename(temporary, path) == 0 else { throw SearchError.unusable("cannot write \(path): \(String(cString: strerror(errno)))") }
             guard let digest = try digest(ofIndexAt: path, fingerprint: fingerprint) else {
                 throw SearchError.unusable("the index written to \(path) cannot be read back")
@@ -95,6 +104,20 @@ public enum SearchIndexBuilder {
         return Hex.string(hash.finalize())
     }
 
+    /// Bytes of a page read for its title: titles come early.
+    private static let titlePrefix = 8 << 10
+
+    /// The titles of every page (read from its start by `title`), to find the parts that name the site.
+    private static func siteTitles(_ next: () throws -> [Page], title: (Page) -> String?) throws -> SiteTitles {
+        var titles = SiteTitles()
+        while case let slice = try next(), !slice.isEmpty {
+            for page in slice where isIndexed(page.resource) {
+                if let found = title(page) { titles.note(found, path: page.resource.path) }
+            }
+        }
+        return titles
+    }
+
     /// The digest of the index at `path` when it was made from pages of this fingerprint.
     private static func digest(ofIndexAt path: String, fingerprint: String) throws -> SiteManifest.FileDigest? {
         guard let bytes = FileManager.default.contents(atPath: path) else { return nil }
@@ -105,12 +128,12 @@ public enum SearchIndexBuilder {
     }
 
     private static func build(_ path: String, pages next: () throws -> [Page], knownText: (Page) -> HTMLText?,
-                              read: @Sendable (String) -> [UInt8]?, fingerprint: String) throws {
+                              read: @Sendable (String) -> [UInt8]?, titles: SiteTitles, fingerprint: String) throws {
         let database = try SQLiteDatabase(path: path)
         // A file of its own, renamed into place when whole: no journal to keep, no fsync mid-way.
         try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096")
         try database.execute("""
-            CREATE VIRTUAL TABLE words USING fts5(title, headings, body, content = '', tokenize = '\(tokenizer)');
+            CREATE VIRTUAL TABLE words USING fts5(title, headings, names, body, content = '', tokenize = '\(tokenizer)');
             CREATE TABLE pages (row INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, url TEXT NOT NULL, title TEXT NOT NULL,
                                 type TEXT NOT NULL);
             CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -121,7 +144,7 @@ public enum SearchIndexBuilder {
         try database.execute("INSERT INTO words (words, rank) VALUES ('automerge', 0)")
         try database.transaction {
             let addPage = try database.statement("INSERT OR IGNORE INTO pages (row, path, url, title, type) VALUES (?, ?, ?, ?, ?)")
-            let addWords = try database.statement("INSERT INTO words (rowid, title, headings, body) VALUES (?, ?, ?, ?)")
+            let addWords = try database.statement("INSERT INTO words (rowid, title, headings, names, body) VALUES (?, ?, ?, ?, ?)")
             var row: Int64 = 0
             while case let slice = try next(), !slice.isEmpty {
                 let pages = slice.filter { isIndexed($0.resource) }
@@ -134,7 +157,8 @@ public enum SearchIndexBuilder {
                         row -= 1
                         continue
                     }
-                    try addWords.run([.integer(row), .text(text.title), .text(text.headings.joined(separator: "\n")), .text(text.body)])
+                    try addWords.run([.integer(row), .text(titles.indexed(text.title, path: page.resource.path)),
+                                      .text(text.headings.joined(separator: "\n")), .text(text.names), .text(text.body)])
                 }
             }
             try database.statement("INSERT INTO meta (key, value) VALUES ('fingerprint', ?)").run([.text(fingerprint)])

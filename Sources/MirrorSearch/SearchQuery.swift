@@ -7,15 +7,19 @@ import Foundation
 public struct SearchQuery: Sendable, Equatable {
     /// The query in FTS5's syntax.
     public let expression: String
+    /// The words it looks for, lower-cased (to find where a page holds them).
+    public let words: [String]
 
     public init(_ text: String) throws(SearchError) {
         var parts: [String] = []
+        var words: [String] = []
         var expectsOperand = true
         var depth = 0
         var index = text.startIndex
         func operand(_ phrase: String, prefix: Bool) {
             if !expectsOperand { parts.append("AND") }
             parts.append("\"" + phrase.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix ? "*" : ""))
+            words += phrase.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
             expectsOperand = false
         }
         while index < text.endIndex {
@@ -66,5 +70,6 @@ public struct SearchQuery: Sendable, Equatable {
         }
         guard parts.contains(where: { $0.hasPrefix("\"") }) else { throw SearchError.badQuery("nothing to search for: \(text)") }
         expression = parts.joined(separator: " ")
+        self.words = words
     }
 }

@@ -18,6 +18,13 @@ struct HTMLTextTests {
         #expect(text.title == "The os module")
         #expect(text.headings == ["os — Miscellaneous interfaces", "Files and directories"])
         #expect(text.body == "Walking the tree with os.walk(), café naïve. Last words.", "\(text.body)")
+        // What the page defines: ids, and names of anchors; not those of navigation.
+        #expect(text.names == "", "\(text.names)")
+        let reference = HTMLText.extract(from: Array("""
+            <body><nav id="top-nav"><a name="home"></a></nav><dl><dt id="os.walk">os.walk(top)</dt></dl>
+            <p><a class="anchor" name="cfg_extract_all"></a>EXTRACT_ALL</p></body>
+            """.utf8), contentType: nil)
+        #expect(reference.names == "os.walk cfg_extract_all", "\(reference.names)")
         for word in ["script", "color", "navigation", "role", "sidebar", "tree words", "hidden", "aside", "footer", "Home"] {
             #expect(!text.body.contains(word) && !text.headings.joined().contains(word), "\(word) was indexed")
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MirrorBundle
 import MirrorSearch
 import MirrorServe
 
@@ -44,10 +45,9 @@ struct SearchCommand: ParsableCommand {
     func run() throws {
         let parsed: SearchQuery
         do { parsed = try SearchQuery(query) } catch { throw CommandFailure("\(error)", status: .usage) }
-        let files = try ServeCommand.open(source, inflatedCache: 0)
         let results: [SearchIndex.Result]
         do {
-            results = try files.searchIndex().search(parsed, limit: limit)
+            results = try index().search(parsed, limit: limit)
         } catch SearchError.badQuery(let message) {
             throw CommandFailure("not a search query: \(message)", status: .usage)
         } catch {
@@ -63,6 +63,28 @@ struct SearchCommand: ParsableCommand {
         if results.isEmpty { return Output.line("no page matches \(query)") }
         for (index, result) in results.enumerated() {
             Output.line("\(index + 1). \(result.title)\n   \(result.path)  (\(result.url))\n   \(result.snippet(open: "[", close: "]"))")
+        }
+    }
+
+    /// The index of the folder, or of the bundle read in place: through its seek table when
+    /// `mirror pack` made it with an index (the index and the results' pages are all that is
+    /// read), else checked whole first, as `mirror serve` does.
+    private func index() throws -> SearchIndex {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: source, isDirectory: &isFolder) else {
+            throw CommandFailure("\(source): no such folder or bundle", status: .io)
+        }
+        if isFolder.boolValue { return try SearchIndex.open(folder: source) }
+        do {
+            if let bundle = try SeekableBundle.open(path: source), bundle.contains(SearchIndex.path),
+               let index = try bundle.verifiedContents(of: SearchIndex.path) {
+                return try SearchIndex.open(bytes: index, name: "\(source): \(SearchIndex.path)") { path in
+                    (try? bundle.verifiedContents(of: path)) ?? nil
+                }
+            }
+            return try SearchIndex.open(bundle: BundleArchive(path: source))
+        } catch let error as BundleError {
+            throw CommandFailure("\(source): \(error)", status: .badBundle)
         }
     }
 }

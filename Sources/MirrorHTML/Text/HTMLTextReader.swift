@@ -40,12 +40,17 @@ final class HTMLTextReader: HTMLEventHandler {
     private var titleText: [UInt8] = []
     private var heading: [UInt8] = []
     private var headingTexts: [String] = []
+    private var names: [UInt8] = []
     private var body: [UInt8] = []
     private var inTitle = 0
     private var inHeading = 0
 
-    init(limit: Int) {
+    /// Whether heading text goes to `headings` (else it stays in the body).
+    private let separatingHeadings: Bool
+
+    init(limit: Int, separatingHeadings: Bool = true) {
         self.limit = limit
+        self.separatingHeadings = separatingHeadings
     }
 
     /// A number standing for an element name: its first 8 bytes, mixed with the rest's.
@@ -69,8 +74,9 @@ final class HTMLTextReader: HTMLEventHandler {
         if leftOutDepth == 0 && !role.contains(.leftOut) && attributes.contains(where: Self.marksNavigation) { role.insert(.leftOut) }
         open.append((key, role))
         if role.contains(.leftOut) { leftOutDepth += 1 }
+        if leftOutDepth == 0 && names.count < limit / 16 { noteNames(attributes, anchor: name.spells("a")) }
         if role.contains(.title) { inTitle += 1 }
-        if role.contains(.heading) { inHeading += 1 }
+        if role.contains(.heading) && separatingHeadings { inHeading += 1 }
         separate(role)
     }
 
@@ -81,7 +87,7 @@ final class HTMLTextReader: HTMLEventHandler {
         for element in open[index...].reversed() {
             if element.role.contains(.leftOut) { leftOutDepth -= 1 }
             if element.role.contains(.title) { inTitle -= 1 }
-            if element.role.contains(.heading) {
+            if element.role.contains(.heading) && separatingHeadings {
                 inHeading -= 1
                 if inHeading == 0 { finishHeading() }
             }
@@ -102,6 +108,14 @@ final class HTMLTextReader: HTMLEventHandler {
         }
     }
 
+    /// The element's `id`, and its `name` when it is an `a`.
+    private func noteNames(_ attributes: [HTMLAttributeBytes], anchor: Bool) {
+        for attribute in attributes where !attribute.value.isEmpty && (attribute.name.spells("id") || anchor && attribute.name.spells("name")) {
+            if !names.isEmpty { names.append(0x20) }
+            names.append(contentsOf: attribute.value)
+        }
+    }
+
     /// A block element's edge separates words; an inline one's does not.
     private func separate(_ role: Role) {
         guard !role.contains(.inline) else { return }
@@ -116,7 +130,7 @@ final class HTMLTextReader: HTMLEventHandler {
 
     func text() -> HTMLText {
         if !heading.isEmpty { finishHeading() }
-        return HTMLText(title: Self.collapsed(titleText), headings: headingTexts, body: Self.collapsed(body))
+        return HTMLText(title: Self.collapsed(titleText), headings: headingTexts, names: Self.collapsed(names), body: Self.collapsed(body))
     }
 
     private static func marksNavigation(_ attribute: HTMLAttributeBytes) -> Bool {

@@ -45,16 +45,7 @@ public final class BundleFiles: SiteFiles {
     }
 
     public func searchIndex() throws(SearchError) -> SearchIndex {
-        let archive = archive
-        let read: @Sendable (String) -> [UInt8]? = { path in
-            var bytes: [UInt8] = []
-            guard (try? archive.read(path, { bytes += $0 })) == true else { return nil }
-            return bytes
-        }
-        guard manifest.search != nil, let index = read(SiteManifest.searchIndexPath) else {
-            return try SearchIndex.make(pages: manifest.resources.map { ($0.key, $0.value) }, name: archive.path, page: read)
-        }
-        return try SearchIndex.open(bytes: index, name: "\(archive.path): \(SiteManifest.searchIndexPath)", page: read)
+        try SearchIndex.open(bundle: archive)
     }
 
     private func copy(of path: String, size: Int) -> SiteFile? {

@@ -1,0 +1,159 @@
+import MirrorCore
+
+/// Where each gzip member of a bundle starts and where each file's bytes lie in the tar stream,
+/// so that a reader opens the few files it wants (the manifest, the search index, the pages of
+/// some results) without inflating the rest. `mirror pack` writes it after the archive as gzip
+/// members that hold nothing but an extra field (RFC 1952 FEXTRA): subfields "MS" carry the
+/// table, and a last member of fixed size carries subfield "MT", where the table starts and how
+/// long it is. They decompress to nothing, so gzip and tar pass over them; the same bundle
+/// always gives the same table.
+///
+/// Each file's SHA-256 is in the table too, as in the manifest, so a reader that wants a few
+/// files need not read the manifest: a file read through the table is checked against it
+/// (`SeekableBundle`), and a table that does not hold together is ignored.
+struct BundleSeekTable: Equatable {
+    /// A gzip member: where its deflate data starts in the bundle (after its header), and where
+    /// its bytes start in the tar stream.
+    struct Member: Equatable {
+        let compressedOffset: Int
+        let tarOffset: Int
+    }
+
+    var members: [Member] = []
+    /// Each regular file's bytes in the tar stream and their SHA-256, in the order they were written.
+    var files: [(path: String, range: Range<Int>, sha256: [UInt8])] = []
+
+    static func == (left: BundleSeekTable, right: BundleSeekTable) -> Bool {
+        left.members == right.members
+            && left.files.elementsEqual(right.files) { $0.path == $1.path && $0.range == $1.range && $0.sha256 == $1.sha256 }
+    }
+
+    private static let form = "mirror seek table 1"
+    /// The fixed size of the last member: header 10, XLEN 2, subfield header 4, data 16, empty
+    /// deflate block 2, CRC-32 and size 8.
+    static let trailerSize = 42
+    /// Subfield data per member (XLEN is 16 bits).
+    private static let dataPerMember = 65_000
+    /// A longer table (about 600,000 files) is not read.
+    private static let largestTable = 64 << 20
+
+    /// The table's gzip members, for a bundle whose archive ends at `offset`.
+    func encoded(at offset: Int) -> [UInt8] {
+        var table = PackedBytes(capacity: members.count * 8 + files.count * 64)
+        table.append(Self.form)
+        table.append(members.count)
+        var previous = Member(compressedOffset: 0, tarOffset: 0)
+        for member in members {
+            table.append(member.compressedOffset - previous.compressedOffset)
+            table.append(member.tarOffset - previous.tarOffset)
+            previous = member
+        }
+        table.append(files.count)
+        for file in files {
+            table.append(file.path)
+            table.append(file.range.lowerBound)
+            table.append(file.range.count)
+            for byte in file.sha256 { table.append(byte: byte) }
+        }
+        var bytes: [UInt8] = []
+        for start in stride(from: 0, to: table.bytes.count, by: Self.dataPerMember) {
+            bytes += Self.member(id: "MS", data: table.bytes[start..<min(start + Self.dataPerMember, table.bytes.count)])
+        }
+        var trailer: [UInt8] = []
+        for value in [offset, bytes.count] { trailer += (0..<8).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
+        return bytes + Self.member(id: "MT", data: trailer[...])
+    }
+
+    /// The length of the gzip header `member` starts with (RFC 1952: the fixed 10 bytes, then
+    /// the extra field, name, comment and header CRC its flags announce).
+    static func headerLength(_ member: [UInt8]) -> Int {
+        guard member.count > 10 else { return member.count }
+        let flags = member[3]
+        var length = 10
+        if flags & 0x04 != 0, length + 2 <= member.count { length += 2 + Int(member[length]) + Int(member[length + 1]) << 8 }
+        for flag in [UInt8(0x08), 0x10] where flags & flag != 0 {
+            while length < member.count && member[length] != 0 { length += 1 }
+            length += 1
+        }
+        if flags & 0x02 != 0 { length += 2 }
+        return min(length, member.count)
+    }
+
+    /// A gzip member holding nothing, with one extra subfield.
+    private static func member(id: String, data: ArraySlice<UInt8>) -> [UInt8] {
+        let extra = data.count + 4
+        return [0x1F, 0x8B, 8, 0x04, 0, 0, 0, 0, 0, 0xFF, UInt8(extra & 0xFF), UInt8(extra >> 8)] + Array(id.utf8)
+            + [UInt8(data.count & 0xFF), UInt8(data.count >> 8)] + data + [0x03, 0x00, 0, 0, 0, 0, 0, 0, 0, 0]
+    }
+
+    /// The table at the end of `input`; nil when it ends otherwise (another tool's bundle) or
+    /// the table does not hold together.
+    static func read(_ input: InputFile) -> BundleSeekTable? {
+        guard input.size >= trailerSize, let trailer = bytes(input, at: input.size - trailerSize, count: trailerSize),
+              let location = subfield(trailer[...], id: "MT"), location.data.count == 16, location.rest.isEmpty else { return nil }
+        let offset = number(location.data.prefix(8)), length = number(location.data.suffix(8))
+        guard offset >= 0, length > 0, length <= largestTable, offset + length == input.size - trailerSize,
+              var members = bytes(input, at: offset, count: length)?[...] else { return nil }
+        var table: [UInt8] = []
+        while !members.isEmpty {
+            guard let part = subfield(members, id: "MS") else { return nil }
+            table += part.data
+            members = part.rest
+        }
+        return decode(table, archiveEnd: offset)
+    }
+
+    private static func decode(_ encoded: [UInt8], archiveEnd: Int) -> BundleSeekTable? {
+        var bytes = PackedBytes(reading: encoded)
+        guard bytes.readString() == form, let memberCount = bytes.readCount() else { return nil }
+        var table = BundleSeekTable()
+        var previous = Member(compressedOffset: 0, tarOffset: 0)
+        for _ in 0..<memberCount {
+            guard let compressed = bytes.readInt(), let tar = bytes.readInt(), compressed > 0, tar > 0 || table.members.isEmpty,
+                  previous.compressedOffset + compressed < archiveEnd else { return nil }
+            previous = Member(compressedOffset: previous.compressedOffset + compressed, tarOffset: previous.tarOffset + tar)
+            table.members.append(previous)
+        }
+        guard table.members.first?.tarOffset == 0, let fileCount = bytes.readCount() else { return nil }
+        for _ in 0..<fileCount {
+            guard let path = bytes.readString(), let start = bytes.readInt(), let count = bytes.readInt(),
+                  start >= 0, count >= 0, start <= 1 << 50, count <= 1 << 50 else { return nil }
+            var digest: [UInt8] = []
+            for _ in 0..<32 {
+                guard let byte = bytes.readByte() else { return nil }
+                digest.append(byte)
+            }
+            table.files.append((path, start..<start + count, digest))
+        }
+        return bytes.isAtEnd ? table : nil
+    }
+
+    /// The data of the one subfield `id` of the gzip member at the start of `bytes`, when the
+    /// member is one of ours (holding nothing), and the bytes after the member.
+    private static func subfield(_ bytes: ArraySlice<UInt8>, id: String) -> (data: ArraySlice<UInt8>, rest: ArraySlice<UInt8>)? {
+        let start = bytes.startIndex
+        guard bytes.count >= 26, bytes[start] == 0x1F, bytes[start + 1] == 0x8B, bytes[start + 2] == 8, bytes[start + 3] == 0x04
+        else { return nil }
+        let extra = Int(bytes[start + 10]) | Int(bytes[start + 11]) << 8
+        let length = Int(bytes[start + 14]) | Int(bytes[start + 15]) << 8
+        let end = start + 12 + extra
+        guard extra == length + 4, Array(bytes[start + 12..<start + 14]) == Array(id.utf8), end + 10 <= bytes.endIndex,
+              bytes[end..<end + 10].elementsEqual([0x03, 0x00, 0, 0, 0, 0, 0, 0, 0, 0]) else { return nil }
+        return (bytes[start + 16..<end], bytes[(end + 10)...])
+    }
+
+    private static func number(_ bytes: ArraySlice<UInt8>) -> Int {
+        bytes.reversed().reduce(0) { $0 << 8 | Int($1) }
+    }
+
+    private static func bytes(_ input: InputFile, at offset: Int, count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            guard let read = try? bytes.withUnsafeMutableBytes({ try input.readBytes(at: offset + filled, into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }),
+                  read > 0 else { return nil }
+            filled += read
+        }
+        return bytes
+    }
+}
