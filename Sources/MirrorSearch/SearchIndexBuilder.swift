@@ -2,6 +2,7 @@ import Crypto
 import Dispatch
 import Foundation
 public import MirrorHTML
+import MirrorBundle
 import MirrorCore
 import MirrorSQLite
 public import MirrorSite
@@ -62,6 +63,7 @@ public enum SearchIndexBuilder {
         do {
             let fingerprint = try Self.fingerprint(slices())
             if let digest = try digest(ofIndexAt: path, fingerprint: fingerprint) { return digest }
+            AbandonedFiles.remove(in: folder + "/.mirror", prefix: "search.sqlite.partial-")
             let temporary = path + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
             unlink(temporary)
             defer { unlink(temporary) }
