@@ -34,16 +34,18 @@ final class HTMLTextReader: HTMLEventHandler {
 
     let wantsText = true
     private let limit: Int
+    // The state below is touched by every callback of the crawl's parse of every page, and only
+    // by the one parse that owns this reader: the runtime's exclusivity checks are left out.
     /// Open elements: each name's key, and its role (`leftOut` when its attributes mark it so).
-    private var open: [(key: UInt64, role: Role)] = []
-    private var leftOutDepth = 0
-    private var titleText: [UInt8] = []
-    private var heading: [UInt8] = []
-    private var headingTexts: [String] = []
-    private var names: [UInt8] = []
-    private var body: [UInt8] = []
-    private var inTitle = 0
-    private var inHeading = 0
+    @exclusivity(unchecked) private var open: [(key: UInt64, role: Role)] = []
+    @exclusivity(unchecked) private var leftOutDepth = 0
+    @exclusivity(unchecked) private var titleText: [UInt8] = []
+    @exclusivity(unchecked) private var heading: [UInt8] = []
+    @exclusivity(unchecked) private var headingTexts: [String] = []
+    @exclusivity(unchecked) private var names: [UInt8] = []
+    @exclusivity(unchecked) private var body: [UInt8] = []
+    @exclusivity(unchecked) private var inTitle = 0
+    @exclusivity(unchecked) private var inHeading = 0
 
     /// Whether heading text goes to `headings` (else it stays in the body).
     private let separatingHeadings: Bool
