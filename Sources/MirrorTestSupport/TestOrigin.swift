@@ -72,6 +72,25 @@ public final class TestOrigin: Sendable {
                           serverChannel: server.channel, serverTask: task)
     }
 
+    /// Starts an origin as `start` does, runs `body` with it, and awaits `shutdown()` afterwards, also
+    /// when `body` throws (its error is rethrown then): the origin is shut down before the test ends,
+    /// whatever happens. Nest two calls for two origins.
+    public static func with<T>(
+        host: String = "127.0.0.1", site: FixtureSite? = nil, tls: TestTLSIdentity? = nil,
+        isolation: isolated (any Actor)? = #isolation, _ body: (TestOrigin) async throws -> T
+    ) async throws -> T {
+        let origin = try await start(host: host, site: site, tls: tls)
+        let result: T
+        do {
+            result = try await body(origin)
+        } catch {
+            try? await origin.shutdown()  // body's error is the one to report
+            throw error
+        }
+        try await origin.shutdown()
+        return result
+    }
+
     /// `http://127.0.0.1:PORT` (or `https://…`)
     public var baseURL: String { "\(scheme)://\(host):\(port)" }
 
@@ -104,7 +123,7 @@ public final class TestOrigin: Sendable {
     /// Forgets the requests received so far.
     public func clearLog() { responder.log.withLockedValue { $0.removeAll() } }
 
-    /// Stops listening and drops open connections.
+    /// Stops listening and drops open connections; a second call does nothing more.
     public func shutdown() async throws {
         try? await serverChannel.close()
         serverTask.cancel()

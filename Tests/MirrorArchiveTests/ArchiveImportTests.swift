@@ -21,37 +21,37 @@ struct ArchiveImportTests {
     /// what the cache holds, so its rebuild is what an offline crawl of that cache gives.
     @Test(arguments: Source.allCases, Format.allCases)
     func anExportImportedIntoAnEmptyCacheRebuildsTheFolderOffline(source: Source, format: Format) async throws {
-        let site = try await ArchivedSite.crawl()
-        defer { site.shutdown() }
-        let path = "\(site.root)/site.\(format.rawValue)"
-        let archiveSource = source == .cache ? ArchiveSource.cache(try site.store()) : try ArchiveSource.folder(site.root + "/out")
-        let exported = format == .warc ? try ArchiveExporter().exportWARC(archiveSource, to: path)
-            : try ArchiveExporter().exportWACZ(archiveSource, to: path)
-        let offline = CrawlHarness()
-        defer { try? FileManager.default.removeItem(atPath: offline.root) }
-        let summary = try ArchiveImporter(store: try CacheStore(directory: offline.cache)).importArchive(path)
-        #expect(summary.error == nil)
-        #expect(summary.imported == exported.responses + exported.revisits)
-        #expect(summary.requests == summary.imported)
-        #expect(summary.skipped == ["warcinfo record": 1])
-        site.origin.clearLog()
-        let report = try await offline.crawl([site.origin.url("/")] + ArchivedSite.extraPaths.map(site.origin.url), mode: .offline)
-        #expect(site.origin.requests.isEmpty, "the origin was asked for \(site.origin.requests.map(\.uri))")
-        #expect(report.failures.isEmpty, "\(report.failures)")
-        let reference = source == .folder ? "out" : "offline-reference"
-        if source == .cache {
-            _ = try await site.harness.crawl([site.origin.url("/")] + ArchivedSite.extraPaths.map(site.origin.url),
-                                             output: reference, mode: .offline)
+        try await ArchivedSite.with { site in
+            let path = "\(site.root)/site.\(format.rawValue)"
+            let archiveSource = source == .cache ? ArchiveSource.cache(try site.store()) : try ArchiveSource.folder(site.root + "/out")
+            let exported = format == .warc ? try ArchiveExporter().exportWARC(archiveSource, to: path)
+                : try ArchiveExporter().exportWACZ(archiveSource, to: path)
+            let offline = CrawlHarness()
+            defer { try? FileManager.default.removeItem(atPath: offline.root) }
+            let summary = try ArchiveImporter(store: try CacheStore(directory: offline.cache)).importArchive(path)
+            #expect(summary.error == nil)
+            #expect(summary.imported == exported.responses + exported.revisits)
+            #expect(summary.requests == summary.imported)
+            #expect(summary.skipped == ["warcinfo record": 1])
+            site.origin.clearLog()
+            let report = try await offline.crawl([site.origin.url("/")] + ArchivedSite.extraPaths.map(site.origin.url), mode: .offline)
+            #expect(site.origin.requests.isEmpty, "the origin was asked for \(site.origin.requests.map(\.uri))")
+            #expect(report.failures.isEmpty, "\(report.failures)")
+            let reference = source == .folder ? "out" : "offline-reference"
+            if source == .cache {
+                _ = try await site.harness.crawl([site.origin.url("/")] + ArchivedSite.extraPaths.map(site.origin.url),
+                                                 output: reference, mode: .offline)
+            }
+            let excluded = [".mirror/manifest.json", ".mirror/journal", ".mirror/tmp"]
+            let original = FolderContents.files(site.root + "/" + reference, excluding: excluded)
+            #expect(original.count > 20)
+            let rebuilt = FolderContents.files(offline.root + "/out", excluding: excluded)
+            #expect(rebuilt.keys.sorted() == original.keys.sorted())
+            for (path, bytes) in original where rebuilt[path] != bytes {
+                Issue.record("\(path) differs:\n\(String(decoding: rebuilt[path] ?? Data(), as: UTF8.self))\nwas\n\(String(decoding: bytes, as: UTF8.self))")
+            }
+            try expectSameApartFromMicroseconds(try offline.manifest(), try site.harness.manifest(reference))
         }
-        let excluded = [".mirror/manifest.json", ".mirror/journal", ".mirror/tmp"]
-        let original = FolderContents.files(site.root + "/" + reference, excluding: excluded)
-        #expect(original.count > 20)
-        let rebuilt = FolderContents.files(offline.root + "/out", excluding: excluded)
-        #expect(rebuilt.keys.sorted() == original.keys.sorted())
-        for (path, bytes) in original where rebuilt[path] != bytes {
-            Issue.record("\(path) differs:\n\(String(decoding: rebuilt[path] ?? Data(), as: UTF8.self))\nwas\n\(String(decoding: bytes, as: UTF8.self))")
-        }
-        try expectSameApartFromMicroseconds(try offline.manifest(), try site.harness.manifest(reference))
     }
 
     private func expectSameApartFromMicroseconds(_ rebuilt: SiteManifest, _ original: SiteManifest) throws {
@@ -162,47 +162,47 @@ struct ArchiveImportTests {
     /// A damaged archive stops at the damaged record, names its offset, and keeps what came before.
     @Test(arguments: ["truncated", "corrupt"])
     func aDamagedArchiveKeepsWhatCameBeforeTheDamagedRecord(damage: String) async throws {
-        let site = try await ArchivedSite.crawl()
-        defer { site.shutdown() }
-        let path = site.root + "/site.warc.gz"
-        try ArchiveExporter().exportWARC(.cache(try site.store()), to: path)
-        let records = try ReadRecords.read(path)
-        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        let index = try #require(records.indices.filter { records[$0].header.type == "response" }.dropFirst(5).first)
-        let start = records[index].offset, end = records[index + 1].offset
-        if damage == "truncated" {
-            bytes.removeSubrange(((start + end) / 2)...)
-        } else {
-            for offset in (start + 20)..<(start + 40) { bytes[offset] ^= 0x5A }
+        try await ArchivedSite.with { site in
+            let path = site.root + "/site.warc.gz"
+            try ArchiveExporter().exportWARC(.cache(try site.store()), to: path)
+            let records = try ReadRecords.read(path)
+            var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            let index = try #require(records.indices.filter { records[$0].header.type == "response" }.dropFirst(5).first)
+            let start = records[index].offset, end = records[index + 1].offset
+            if damage == "truncated" {
+                bytes.removeSubrange(((start + end) / 2)...)
+            } else {
+                for offset in (start + 20)..<(start + 40) { bytes[offset] ^= 0x5A }
+            }
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let store = try CacheStore(directory: site.root + "/imported")
+            let summary = try ArchiveImporter(store: store).importArchive(path)
+            let error = try #require(summary.error)
+            #expect(error.contains("record at offset \(start)"), "\(error)")
+            #expect(error.contains(damage == "truncated" ? "truncated" : "damaged"), "\(error)")
+            let before = records[..<index].filter { ["response", "revisit"].contains($0.header.type) }
+            #expect(summary.imported == before.count)
+            for record in before {
+                #expect(try !store.entries(for: try #require(record.header["WARC-Target-URI"])).isEmpty)
+            }
+            #expect(try store.entries(for: try #require(records[index].header["WARC-Target-URI"])).isEmpty)
         }
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let store = try CacheStore(directory: site.root + "/imported")
-        let summary = try ArchiveImporter(store: store).importArchive(path)
-        let error = try #require(summary.error)
-        #expect(error.contains("record at offset \(start)"), "\(error)")
-        #expect(error.contains(damage == "truncated" ? "truncated" : "damaged"), "\(error)")
-        let before = records[..<index].filter { ["response", "revisit"].contains($0.header.type) }
-        #expect(summary.imported == before.count)
-        for record in before {
-            #expect(try !store.entries(for: try #require(record.header["WARC-Target-URI"])).isEmpty)
-        }
-        #expect(try store.entries(for: try #require(records[index].header["WARC-Target-URI"])).isEmpty)
     }
 
     /// A WARC need not be compressed record by record: plain, or one gzip stream, it imports the same.
     @Test func plainAndSingleStreamWARCsImport() async throws {
-        let site = try await ArchivedSite.crawl()
-        defer { site.shutdown() }
-        let path = site.root + "/site.warc.gz"
-        let exported = try ArchiveExporter().exportWARC(.cache(try site.store()), to: path)
-        let plain = try GzipDecoder.decompress(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
-        try Data(plain).write(to: URL(fileURLWithPath: site.root + "/plain.warc"))
-        try Data(try GzipEncoder.compress(plain)).write(to: URL(fileURLWithPath: site.root + "/single.warc.gz"))
-        for name in ["plain.warc", "single.warc.gz"] {
-            let store = try CacheStore(directory: site.root + "/cache-" + name)
-            let summary = try ArchiveImporter(store: store).importArchive(site.root + "/" + name)
-            #expect(summary.error == nil && summary.imported == exported.responses + exported.revisits, "\(name)")
-            #expect(try store.allEntries().map(\.digest) == (try site.store().allEntries().map(\.digest)), "\(name)")
+        try await ArchivedSite.with { site in
+            let path = site.root + "/site.warc.gz"
+            let exported = try ArchiveExporter().exportWARC(.cache(try site.store()), to: path)
+            let plain = try GzipDecoder.decompress(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+            try Data(plain).write(to: URL(fileURLWithPath: site.root + "/plain.warc"))
+            try Data(try GzipEncoder.compress(plain)).write(to: URL(fileURLWithPath: site.root + "/single.warc.gz"))
+            for name in ["plain.warc", "single.warc.gz"] {
+                let store = try CacheStore(directory: site.root + "/cache-" + name)
+                let summary = try ArchiveImporter(store: store).importArchive(site.root + "/" + name)
+                #expect(summary.error == nil && summary.imported == exported.responses + exported.revisits, "\(name)")
+                #expect(try store.allEntries().map(\.digest) == (try site.store().allEntries().map(\.digest)), "\(name)")
+            }
         }
     }
 
@@ -221,26 +221,26 @@ extension ArchiveImportTests {
     /// A WARC written by another tool: wget's (Debian's package; scripts/setup installs it) of a
     /// fixture site imports, and an offline crawl from it rebuilds the folder an online crawl gives.
     @Test func aWARCWrittenByWgetRebuildsTheFolderOffline() async throws {
-        let origin = try await TestOrigin.start(site: .named("plain"))
-        defer { Task { try await origin.shutdown() } }
-        let online = CrawlHarness()
-        defer { try? FileManager.default.removeItem(atPath: online.root) }
-        let report = try await online.crawl([origin.url("/")])
-        #expect(report.failures.isEmpty)
-        _ = try await ChildProcess.output("/usr/bin/wget", [
-            "--quiet", "--mirror", "--page-requisites", "--execute", "robots=off", "--directory-prefix", online.root + "/wget",
-            "--warc-file", online.root + "/wget", origin.url("/"),
-        ])
-        let offline = CrawlHarness()
-        defer { try? FileManager.default.removeItem(atPath: offline.root) }
-        let summary = try ArchiveImporter(store: try CacheStore(directory: offline.cache)).importArchive(online.root + "/wget.warc.gz")
-        #expect(summary.error == nil)
-        #expect(summary.imported > 5 && summary.requests == summary.imported, "\(summary)")
-        origin.clearLog()
-        let rebuilt = try await offline.crawl([origin.url("/")], mode: .offline)
-        #expect(origin.requests.isEmpty, "the origin was asked for \(origin.requests.map(\.uri))")
-        #expect(rebuilt.failures.isEmpty, "\(rebuilt.failures)")
-        let excluded = [".mirror/manifest.json", ".mirror/journal", ".mirror/tmp"]
-        #expect(FolderContents.files(offline.root + "/out", excluding: excluded) == FolderContents.files(online.root + "/out", excluding: excluded))
+        try await TestOrigin.with(site: .named("plain")) { origin in
+            let online = CrawlHarness()
+            defer { try? FileManager.default.removeItem(atPath: online.root) }
+            let report = try await online.crawl([origin.url("/")])
+            #expect(report.failures.isEmpty)
+            _ = try await ChildProcess.output("/usr/bin/wget", [
+                "--quiet", "--mirror", "--page-requisites", "--execute", "robots=off", "--directory-prefix", online.root + "/wget",
+                "--warc-file", online.root + "/wget", origin.url("/"),
+            ])
+            let offline = CrawlHarness()
+            defer { try? FileManager.default.removeItem(atPath: offline.root) }
+            let summary = try ArchiveImporter(store: try CacheStore(directory: offline.cache)).importArchive(online.root + "/wget.warc.gz")
+            #expect(summary.error == nil)
+            #expect(summary.imported > 5 && summary.requests == summary.imported, "\(summary)")
+            origin.clearLog()
+            let rebuilt = try await offline.crawl([origin.url("/")], mode: .offline)
+            #expect(origin.requests.isEmpty, "the origin was asked for \(origin.requests.map(\.uri))")
+            #expect(rebuilt.failures.isEmpty, "\(rebuilt.failures)")
+            let excluded = [".mirror/manifest.json", ".mirror/journal", ".mirror/tmp"]
+            #expect(FolderContents.files(offline.root + "/out", excluding: excluded) == FolderContents.files(online.root + "/out", excluding: excluded))
+        }
     }
 }

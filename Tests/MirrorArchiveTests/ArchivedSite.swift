@@ -13,22 +13,26 @@ struct ArchivedSite {
 
     static let extraPaths = ["/encoded.txt", "/same-a.txt", "/same-b.txt"]
 
-    static func crawl() async throws -> ArchivedSite {
-        let origin = try await TestOrigin.start(site: .named("links"))
-        origin.route("/encoded.txt") { _ in
-            var encoded = TestResponse.content(String(repeating: "gzip and chunks\n", count: 400), type: "text/plain; charset=utf-8",
-                                               headers: [("Vary", "Accept-Encoding")])
-            encoded.gzip = true
-            encoded.chunkSize = 700
-            return encoded
+    /// Crawls the site from a new origin and runs `body` with it; then removes the crawl's folder
+    /// and shuts the origin down, also when the crawl or `body` throws.
+    static func with<T>(_ body: (ArchivedSite) async throws -> T) async throws -> T {
+        try await TestOrigin.with(site: .named("links")) { origin in
+            origin.route("/encoded.txt") { _ in
+                var encoded = TestResponse.content(String(repeating: "gzip and chunks\n", count: 400), type: "text/plain; charset=utf-8",
+                                                   headers: [("Vary", "Accept-Encoding")])
+                encoded.gzip = true
+                encoded.chunkSize = 700
+                return encoded
+            }
+            for path in ["/same-a.txt", "/same-b.txt"] {
+                origin.route(path) { _ in .content("one body at two URLs\n", type: "text/plain") }
+            }
+            let site = ArchivedSite(origin: origin)
+            defer { try? FileManager.default.removeItem(atPath: site.root) }
+            let report = try await site.harness.crawl([origin.url("/")] + extraPaths.map(origin.url))
+            guard report.failures.isEmpty else { throw CrawlFailed(failures: report.failures.map(\.url)) }
+            return try await body(site)
         }
-        for path in ["/same-a.txt", "/same-b.txt"] {
-            origin.route(path) { _ in .content("one body at two URLs\n", type: "text/plain") }
-        }
-        let site = ArchivedSite(origin: origin)
-        let report = try await site.harness.crawl([origin.url("/")] + extraPaths.map(origin.url))
-        guard report.failures.isEmpty else { throw CrawlFailed(failures: report.failures.map(\.url)) }
-        return site
     }
 
     struct CrawlFailed: Error {
@@ -36,9 +40,4 @@ struct ArchivedSite {
     }
 
     func store() throws -> CacheStore { try CacheStore(directory: harness.cache) }
-
-    func shutdown() {
-        Task { try await origin.shutdown() }
-        try? FileManager.default.removeItem(atPath: root)
-    }
 }

@@ -76,20 +76,20 @@ struct BundleArchiveTests {
 
     @Test func everyFileOfACrawledMirrorReadsAsInTheFolder() async throws {
         let harness = CrawlHarness()
-        let origin = try await TestOrigin.start(site: .named("links"))
-        defer { Task { try await origin.shutdown() } }
-        let report = try await harness.crawl([origin.url("/")])
-        #expect(report.failures.isEmpty)
-        let bundle = harness.root + "/site.tar.gz"
-        try BundlePacker().pack(folder: harness.root + "/out", to: bundle)
-        let archive = try BundleArchive(path: bundle)
-        let manifest = try harness.manifest()
-        #expect(archive.manifest == manifest)
-        let folder = FolderContents.mirror(harness.root + "/out")
-        #expect(Set(archive.files.keys) == Set(folder.keys))
-        #expect(folder.keys.contains { $0.hasPrefix(".mirror/originals/") }, "no kept original: the test proves less")
-        for (path, bytes) in folder {
-            #expect(try Self.read(archive, path) == Array(bytes), "\(path) differs")
+        try await TestOrigin.with(site: .named("links")) { origin in
+            let report = try await harness.crawl([origin.url("/")])
+            #expect(report.failures.isEmpty)
+            let bundle = harness.root + "/site.tar.gz"
+            try BundlePacker().pack(folder: harness.root + "/out", to: bundle)
+            let archive = try BundleArchive(path: bundle)
+            let manifest = try harness.manifest()
+            #expect(archive.manifest == manifest)
+            let folder = FolderContents.mirror(harness.root + "/out")
+            #expect(Set(archive.files.keys) == Set(folder.keys))
+            #expect(folder.keys.contains { $0.hasPrefix(".mirror/originals/") }, "no kept original: the test proves less")
+            for (path, bytes) in folder {
+                #expect(try Self.read(archive, path) == Array(bytes), "\(path) differs")
+            }
         }
     }
 

@@ -15,12 +15,12 @@ struct BundleRefusalTests {
 
     /// A crawled folder of the `plain` fixture site, at `root/out`.
     func crawl() async throws {
-        let origin = try await TestOrigin.start(site: .named("plain"))
-        defer { Task { try await origin.shutdown() } }
-        _ = try await harness.crawl([origin.url("/")])
-        try FileManager.default.removeItem(atPath: root + "/out/.mirror/journal.sqlite")
-        try FileManager.default.removeItem(atPath: root + "/out/.mirror/journal.lock")
-        try? FileManager.default.removeItem(atPath: root + "/out/.mirror/tmp")
+        try await TestOrigin.with(site: .named("plain")) { origin in
+            _ = try await harness.crawl([origin.url("/")])
+            try FileManager.default.removeItem(atPath: root + "/out/.mirror/journal.sqlite")
+            try FileManager.default.removeItem(atPath: root + "/out/.mirror/journal.lock")
+            try? FileManager.default.removeItem(atPath: root + "/out/.mirror/tmp")
+        }
     }
 
     /// Packs `root/out` with GNU tar (which checks nothing) after `change` edits the folder.

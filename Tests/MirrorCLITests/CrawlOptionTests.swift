@@ -55,20 +55,22 @@ struct CrawlOptionTests {
 
     /// `--max-bytes` and `--max-file-size` take units and bound the crawl.
     @Test func budgetsWithUnitsBoundTheCrawl() async throws {
-        let origin = try await TestOrigin.start()
-        defer { Task { try await origin.shutdown() } }
-        let filler = String(repeating: "x", count: 1500)
-        origin.route("/") { _ in .html("<img src='/big.png'>" + (1...20).map { "<a href='/p\($0).html'>p</a>" }.joined()) }
-        for index in 1...20 { origin.route("/p\(index).html") { _ in .html("page \(index) \(filler)") } }
-        origin.route("/big.png") { _ in TestResponse(headers: [("Content-Type", "image/png")], body: String(repeating: "b", count: 4096)) }
-        let result = try await MirrorProcess.run([
-            "crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache", "--concurrency", "1",
-            "--max-bytes", "10K", "--max-file-size", "2K", "--report", root + "/report.json"])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/report.json"))) as? [String: Any])
-        let skipped = report["skipped"] as? [String: Int] ?? [:]
-        #expect(result.status == 0 || result.status == 8, "\(result.stderr)")
-        #expect(skipped["larger than --max-file-size"] == 1, "\(skipped)")
-        #expect((skipped["byte or time budget reached"] ?? 0) > 5, "\(skipped)")
-        #expect((report["bytes"] as? Int ?? .max) < 10 * 1024 + 1600)
+        try await TestOrigin.with { origin in
+            let filler = String(repeating: "x", count: 1500)
+            origin.route("/") { _ in .html("<img src='/big.png'>" + (1...20).map { "<a href='/p\($0).html'>p</a>" }.joined()) }
+            for index in 1...20 { origin.route("/p\(index).html") { _ in .html("page \(index) \(filler)") } }
+            origin.route("/big.png") { _ in
+                TestResponse(headers: [("Content-Type", "image/png")], body: String(repeating: "b", count: 4096))
+            }
+            let result = try await MirrorProcess.run([
+                "crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache", "--concurrency", "1",
+                "--max-bytes", "10K", "--max-file-size", "2K", "--report", root + "/report.json"])
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/report.json"))) as? [String: Any])
+            let skipped = report["skipped"] as? [String: Int] ?? [:]
+            #expect(result.status == 0 || result.status == 8, "\(result.stderr)")
+            #expect(skipped["larger than --max-file-size"] == 1, "\(skipped)")
+            #expect((skipped["byte or time budget reached"] ?? 0) > 5, "\(skipped)")
+            #expect((report["bytes"] as? Int ?? .max) < 10 * 1024 + 1600)
+        }
     }
 }

@@ -27,64 +27,65 @@ struct KillResumeTests {
         let seed = ProcessInfo.processInfo.environment["MIRROR_KILL_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
         var random = SeededGenerator(seed: seed)
         let site = try GeneratedSite.write(pages: 600, to: root + "/site")
-        let origin = try await TestOrigin.start(site: FixtureSite(root: site))
-        defer { Task { try await origin.shutdown() } }
-        // Only requests in flight at a kill are sent again, at most `--concurrency` per kill while
-        // fetching: 6 × 2 stays within 2 % of ~670 requests however slow the loaded machine makes
-        // them. A generous timeout: the origin shares two cores with every other test of the run.
-        let common = [origin.url("/"), "--concurrency", "2", "--per-host", "2", "--verbose", "--timeout", "120"]
+        try await TestOrigin.with(site: FixtureSite(root: site)) { origin in
+            // Only requests in flight at a kill are sent again, at most `--concurrency` per kill while
+            // fetching: 6 × 2 stays within 2 % of ~670 requests however slow the loaded machine makes
+            // them. A generous timeout: the origin shares two cores with every other test of the run.
+            let common = [origin.url("/"), "--concurrency", "2", "--per-host", "2", "--verbose", "--timeout", "120"]
 
-        let reference = try await MirrorProcess.run(
-            ["crawl"] + common + ["-o", root + "/reference", "--cache", root + "/reference-cache", "--bundle", root + "/reference.tar.gz"])
-        try #require(reference.status == 0, "\(reference.stderr.suffix(2000))")
-        let referenceRequests = origin.requests.count
-        try #require(referenceRequests > 600)
+            let reference = try await MirrorProcess.run(
+                ["crawl"] + common + ["-o", root + "/reference", "--cache", root + "/reference-cache",
+                                      "--bundle", root + "/reference.tar.gz"])
+            try #require(reference.status == 0, "\(reference.stderr.suffix(2000))")
+            let referenceRequests = origin.requests.count
+            try #require(referenceRequests > 600)
 
-        var kills: [String] = []
-        var attempts = 0
-        let arguments = ["crawl"] + common + ["-o", root + "/out", "--cache", root + "/cache", "--bundle", root + "/out.tar.gz"]
-        while kills.count < 12 && attempts < 60 {
-            // Six kills while fetching (each run gets a little further), then the later phases.
-            let moment: Moment = kills.count < 6
-                ? .fetching(afterRequests: Int.random(in: 1...60, using: &random))
-                : Bool.random(using: &random) ? .phase("finishing the folder") : .phase("packing")
-            let delay = Duration.microseconds(Int.random(in: 0...30_000, using: &random))
-            // Watched from Dispatch's threads: on a loaded run, a watcher on the cooperative pool
-            // can wake only after the child has finished, and the kill never lands.
-            let killed = try await withTaskExecutorPreference(OffPoolExecutor.shared) {
-                try await runAndKill(attempts == 0 ? arguments : arguments + ["--resume"], at: moment, after: delay)
+            var kills: [String] = []
+            var attempts = 0
+            let arguments = ["crawl"] + common + ["-o", root + "/out", "--cache", root + "/cache", "--bundle", root + "/out.tar.gz"]
+            while kills.count < 12 && attempts < 60 {
+                // Six kills while fetching (each run gets a little further), then the later phases.
+                let moment: Moment = kills.count < 6
+                    ? .fetching(afterRequests: Int.random(in: 1...60, using: &random))
+                    : Bool.random(using: &random) ? .phase("finishing the folder") : .phase("packing")
+                let delay = Duration.microseconds(Int.random(in: 0...30_000, using: &random))
+                // Watched from Dispatch's threads: on a loaded run, a watcher on the cooperative pool
+                // can wake only after the child has finished, and the kill never lands.
+                let killed = try await withTaskExecutorPreference(OffPoolExecutor.shared) {
+                    try await runAndKill(attempts == 0 ? arguments : arguments + ["--resume"], at: moment, after: delay)
+                }
+                if killed { kills.append("\(moment) + \(delay)") }
+                attempts += 1
+                if killed, case .phase("packing") = moment, FileManager.default.fileExists(atPath: root + "/out.tar.gz") {
+                    let check = try await MirrorProcess.run(["unpack", "--check", root + "/out.tar.gz"])
+                    #expect(check.status == 0, "seed \(seed): a killed pack left a damaged bundle: \(check.stderr)")
+                }
             }
-            if killed { kills.append("\(moment) + \(delay)") }
-            attempts += 1
-            if killed, case .phase("packing") = moment, FileManager.default.fileExists(atPath: root + "/out.tar.gz") {
-                let check = try await MirrorProcess.run(["unpack", "--check", root + "/out.tar.gz"])
-                #expect(check.status == 0, "seed \(seed): a killed pack left a damaged bundle: \(check.stderr)")
-            }
+            #expect(kills.count >= 10, "seed \(seed): only \(kills.count) kills landed in \(attempts) runs")
+            let last = try await MirrorProcess.run(arguments + ["--resume"])
+            #expect(last.status == 0, "seed \(seed): the last --resume failed: \(last.stderr.suffix(2000))")
+            let again = try await MirrorProcess.run(arguments + ["--resume"])
+            #expect(again.status == 0, "seed \(seed): --resume of a finished crawl failed: \(again.stderr.suffix(2000))")
+
+            let context = "seed \(seed), kills: \(kills.joined(separator: "; "))"
+            let expected = FolderContents.files(root + "/reference", excluding: [".mirror/"])
+            let actual = FolderContents.files(root + "/out", excluding: [".mirror/"])
+            #expect(expected.count > 600)
+            #expect(Set(actual.keys) == Set(expected.keys), "\(context): different files")
+            let differing = expected.keys.filter { actual[$0] != nil && actual[$0] != expected[$0] }.sorted()
+            #expect(differing.isEmpty, "\(context): \(differing.count) files differ, first \(differing.prefix(5))")
+            #expect(try ManifestSummary(root + "/out") == ManifestSummary(root + "/reference"), "\(context): the manifests differ")
+
+            let seriesRequests = origin.requests.dropFirst(referenceRequests).map(\.path)
+            let repeated = seriesRequests.count - Set(seriesRequests).count
+            #expect(Double(repeated) <= 0.02 * Double(referenceRequests),
+                    "\(context): \(repeated) of \(referenceRequests) requests repeated")
+            let check = try await MirrorProcess.run(["unpack", "--check", root + "/out.tar.gz"])
+            #expect(check.status == 0, "\(context): \(check.stderr)")
+            let verify = try await MirrorProcess.run(["cache", "verify", "--cache", root + "/cache"])
+            #expect(verify.status == 0, "\(context): \(verify.stdout) \(verify.stderr)")
+            print("kill -9 series, \(context): \(repeated) of \(referenceRequests) requests repeated")
         }
-        #expect(kills.count >= 10, "seed \(seed): only \(kills.count) kills landed in \(attempts) runs")
-        let last = try await MirrorProcess.run(arguments + ["--resume"])
-        #expect(last.status == 0, "seed \(seed): the last --resume failed: \(last.stderr.suffix(2000))")
-        let again = try await MirrorProcess.run(arguments + ["--resume"])
-        #expect(again.status == 0, "seed \(seed): --resume of a finished crawl failed: \(again.stderr.suffix(2000))")
-
-        let context = "seed \(seed), kills: \(kills.joined(separator: "; "))"
-        let expected = FolderContents.files(root + "/reference", excluding: [".mirror/"])
-        let actual = FolderContents.files(root + "/out", excluding: [".mirror/"])
-        #expect(expected.count > 600)
-        #expect(Set(actual.keys) == Set(expected.keys), "\(context): different files")
-        let differing = expected.keys.filter { actual[$0] != nil && actual[$0] != expected[$0] }.sorted()
-        #expect(differing.isEmpty, "\(context): \(differing.count) files differ, first \(differing.prefix(5))")
-        #expect(try ManifestSummary(root + "/out") == ManifestSummary(root + "/reference"), "\(context): the manifests differ")
-
-        let seriesRequests = origin.requests.dropFirst(referenceRequests).map(\.path)
-        let repeated = seriesRequests.count - Set(seriesRequests).count
-        #expect(Double(repeated) <= 0.02 * Double(referenceRequests),
-                "\(context): \(repeated) of \(referenceRequests) requests repeated")
-        let check = try await MirrorProcess.run(["unpack", "--check", root + "/out.tar.gz"])
-        #expect(check.status == 0, "\(context): \(check.stderr)")
-        let verify = try await MirrorProcess.run(["cache", "verify", "--cache", root + "/cache"])
-        #expect(verify.status == 0, "\(context): \(verify.stdout) \(verify.stderr)")
-        print("kill -9 series, \(context): \(repeated) of \(referenceRequests) requests repeated")
     }
 
     /// Runs `mirror` with `arguments` and SIGKILLs it `delay` after `moment` shows in its

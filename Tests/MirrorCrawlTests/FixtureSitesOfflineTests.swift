@@ -22,11 +22,11 @@ struct FixtureSitesOfflineTests {
     func theCrawledSiteHasNoBrokenLink(site: String) async throws {
         let harness = CrawlHarness()
         defer { try? FileManager.default.removeItem(atPath: harness.root) }
-        let origin = try await TestOrigin.start(site: .named(site))
-        defer { Task { try await origin.shutdown() } }
-        _ = try await harness.crawl([origin.url("/")])
-        let report = try OfflineLinkChecker(folder: harness.root + "/out", origin: origin.baseURL, exampleLimit: 50).check()
-        #expect(report.broken == 0, "\(report.examples.map { "\($0.file) -> \($0.link): \($0.reason)" })")
-        #expect(report.local > 10, "\(report)")
+        try await TestOrigin.with(site: .named(site)) { origin in
+            _ = try await harness.crawl([origin.url("/")])
+            let report = try OfflineLinkChecker(folder: harness.root + "/out", origin: origin.baseURL, exampleLimit: 50).check()
+            #expect(report.broken == 0, "\(report.examples.map { "\($0.file) -> \($0.link): \($0.reason)" })")
+            #expect(report.local > 10, "\(report)")
+        }
     }
 }

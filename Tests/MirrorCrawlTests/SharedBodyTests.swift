@@ -18,23 +18,23 @@ struct SharedBodyTests {
     func cacheBody(_ sha256: String) -> String { "\(harness.cache)/bodies/\(sha256.prefix(2))/\(sha256)" }
 
     @Test func aSavedFileIsTheCachesBodyAndOutlivesTheCache() async throws {
-        let origin = try await TestOrigin.start(site: .named("plain"))
-        defer { Task { try await origin.shutdown() } }
-        _ = try await harness.crawl([origin.url("/")])
-        let manifest = try harness.manifest()
-        let folder = harness.root + "/out/"
-        let logo = try #require(manifest.resources[origin.url("/img/logo.png")])
-        #expect(try inode(folder + logo.path) == inode(cacheBody(logo.sha256)), "the image was copied")
-        let about = try #require(manifest.resources[origin.url("/about.html")])
-        #expect(about.file != nil, "the page's links were rewritten")
-        let original = folder + SiteManifest.originalPath(sha256: about.sha256)
-        #expect(try inode(original) == inode(cacheBody(about.sha256)), "the page's original is not the cache's body")
-        #expect(try inode(folder + about.path) != inode(original), "the rewritten page replaced its original in place")
+        try await TestOrigin.with(site: .named("plain")) { origin in
+            _ = try await harness.crawl([origin.url("/")])
+            let manifest = try harness.manifest()
+            let folder = harness.root + "/out/"
+            let logo = try #require(manifest.resources[origin.url("/img/logo.png")])
+            #expect(try inode(folder + logo.path) == inode(cacheBody(logo.sha256)), "the image was copied")
+            let about = try #require(manifest.resources[origin.url("/about.html")])
+            #expect(about.file != nil, "the page's links were rewritten")
+            let original = folder + SiteManifest.originalPath(sha256: about.sha256)
+            #expect(try inode(original) == inode(cacheBody(about.sha256)), "the page's original is not the cache's body")
+            #expect(try inode(folder + about.path) != inode(original), "the rewritten page replaced its original in place")
 
-        let saved = FolderContents.mirror(harness.root + "/out")
-        try FileManager.default.removeItem(atPath: harness.cache)
-        #expect(FolderContents.mirror(harness.root + "/out") == saved)
-        let served = try Data(contentsOf: FixtureSite.named("plain").root.appendingPathComponent("img/logo.png"))
-        #expect(saved[logo.path] == served)
+            let saved = FolderContents.mirror(harness.root + "/out")
+            try FileManager.default.removeItem(atPath: harness.cache)
+            #expect(FolderContents.mirror(harness.root + "/out") == saved)
+            let served = try Data(contentsOf: FixtureSite.named("plain").root.appendingPathComponent("img/logo.png"))
+            #expect(saved[logo.path] == served)
+        }
     }
 }

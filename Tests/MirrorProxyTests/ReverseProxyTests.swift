@@ -44,24 +44,24 @@ struct ReverseProxyTests {
     /// it (its keep-alive timeout firing) costs the client nothing: an idempotent request is sent
     /// again on a new connection, a POST is not (it may have been acted on).
     @Test func aConnectionTheOriginClosedAsItWasReusedIsRetriedForIdempotentRequests() async throws {
-        let origin = try await TestOrigin.start()
-        defer { Task { try await origin.shutdown() } }
-        origin.route("/first") { _ in
-            var response = TestResponse.html("first", headers: [("Cache-Control", "no-store")])
-            response.closesConnectionOnNextRequest = true
-            return response
-        }
-        origin.route("/second") { _ in .html("second", headers: [("Cache-Control", "no-store")]) }
-        let proxy = try await ProxyHarness.reverse(origin)
-        #expect(try await proxy.request("GET", "/first").status == 200)
-        let second = try await proxy.request("GET", "/second")
-        #expect(second.status == 200 && second.text == "second", "\(second.text)")
-        #expect(origin.requests.filter { $0.path == "/second" }.count == 2, "once on the closed connection, once again")
+        try await TestOrigin.with { origin in
+            origin.route("/first") { _ in
+                var response = TestResponse.html("first", headers: [("Cache-Control", "no-store")])
+                response.closesConnectionOnNextRequest = true
+                return response
+            }
+            origin.route("/second") { _ in .html("second", headers: [("Cache-Control", "no-store")]) }
+            let proxy = try await ProxyHarness.reverse(origin)
+            #expect(try await proxy.request("GET", "/first").status == 200)
+            let second = try await proxy.request("GET", "/second")
+            #expect(second.status == 200 && second.text == "second", "\(second.text)")
+            #expect(origin.requests.filter { $0.path == "/second" }.count == 2, "once on the closed connection, once again")
 
-        #expect(try await proxy.request("GET", "/first").status == 200)
-        let posted = try await proxy.request("POST", "/second", body: "x")
-        #expect(posted.status == 502, "a POST is not sent twice")
-        await proxy.stop()
+            #expect(try await proxy.request("GET", "/first").status == 200)
+            let posted = try await proxy.request("POST", "/second", body: "x")
+            #expect(posted.status == 502, "a POST is not sent twice")
+            await proxy.stop()
+        }
     }
 
     @Test func mSearchReachesTheOriginAsItWasSent() async throws {
