@@ -1,6 +1,9 @@
 import Crypto
+import Dispatch
+import Foundation
 public import MirrorCompression
 import MirrorCore
+import Synchronization
 
 /// A bundle `mirror pack` made, read through its seek table (`BundleSeekTable`) alone: opening
 /// reads the table at its end, and reading a file inflates from the gzip member it starts in.
@@ -35,16 +38,48 @@ public final class SeekableBundle: Sendable {
 
     /// The whole of the file at `path` (relative, as the manifest lists it), checked against its
     /// SHA-256; nil when the bundle has no such file.
+    /// A file over several gzip members is inflated on every core, a run of members each.
     public func verifiedContents(of path: String) throws -> [UInt8]? {
         guard let file = files[path] else { return nil }
-        let bytes = try BundleArchive.reading(path) {
-            try GzipRangeReader(points: points, range: file.range) { [input] offset, buffer in
-                try input.readBytes(at: offset, into: buffer)
-            }.next(maxCount: file.range.count) ?? []
+        let parts = self.parts(of: file.range)
+        let failure = Mutex<(any Error)?>(nil)
+        let bytes = [UInt8](unsafeUninitializedCapacity: file.range.count) { buffer, initialized in
+            // The parts are disjoint slices of the one buffer.
+            nonisolated(unsafe) let whole = UnsafeMutableRawBufferPointer(buffer)
+            DispatchQueue.concurrentPerform(iterations: parts.count) { index in
+                let part = parts[index]
+                let slice = UnsafeMutableRawBufferPointer(rebasing: whole[part.lowerBound - file.range.lowerBound..<part.upperBound - file.range.lowerBound])
+                do {
+                    try BundleArchive.reading(path) {
+                        try GzipRangeReader(points: points, range: part) { [input] offset, buffer in
+                            try input.readBytes(at: offset, into: buffer)
+                        }.read(into: slice)
+                    }
+                } catch {
+                    failure.withLock { $0 = $0 ?? error }
+                }
+            }
+            initialized = file.range.count
         }
+        if let error = failure.withLock({ $0 }) { throw error }
         guard bytes.count == file.range.count, Array(SHA256.hash(data: bytes)) == file.sha256 else {
             throw BundleError.digestMismatch(path: path)
         }
         return bytes
+    }
+
+    /// `range` cut where gzip members start, into as many runs of members as there are cores.
+    private func parts(of range: Range<Int>) -> [Range<Int>] {
+        let starts = points.lazy.map(\.uncompressedOffset).filter { range.lowerBound < $0 && $0 < range.upperBound }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        guard !starts.isEmpty, cores > 1 else { return [range] }
+        let target = range.count / cores
+        var parts: [Range<Int>] = []
+        var start = range.lowerBound
+        for cut in starts where cut - start >= target && parts.count < cores - 1 {
+            parts.append(start..<cut)
+            start = cut
+        }
+        return parts + [start..<range.upperBound]
     }
 }

@@ -61,15 +61,22 @@ public final class GzipRangeReader {
         guard position < end else { return nil }
         let count = min(maxCount, end - position)
         return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            while initialized < count {
-                let dropping = cursor < position
-                let room = dropping ? min(position - cursor, scratch.count) : count - initialized
-                let produced = try inflate(into: dropping ? scratch.baseAddress! : UnsafeMutableRawPointer(buffer.baseAddress! + initialized),
-                                           count: room)
-                if !dropping {
-                    initialized += produced
-                    position += produced
-                }
+            try read(into: UnsafeMutableRawBufferPointer(buffer))
+            initialized = count
+        }
+    }
+
+    /// Fills `buffer` with the next bytes of the range (there must be as many left).
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws {
+        precondition(buffer.count <= end - position, "GzipRangeReader: fewer bytes left than asked for")
+        var filled = 0
+        while filled < buffer.count {
+            let dropping = cursor < position
+            let room = dropping ? min(position - cursor, scratch.count) : buffer.count - filled
+            let produced = try inflate(into: dropping ? scratch.baseAddress! : buffer.baseAddress! + filled, count: room)
+            if !dropping {
+                filled += produced
+                position += produced
             }
         }
     }

@@ -62,9 +62,6 @@ public final class SQLiteDatabase {
         sqlite3_close_v2(handle)
     }
 
-    /// The rows the last INSERT, UPDATE or DELETE changed.
-    public var changes: Int { Int(sqlite3_changes(handle)) }
-
     /// Runs one or more statements that return no rows.
     public func execute(_ sql: String) throws(SQLiteError) {
         var message: UnsafeMutablePointer<CChar>?

@@ -80,7 +80,10 @@ final class SnippetFinder {
     /// before a tag's start.
     static func places(of words: [[UInt8]], in html: [UInt8]) -> [Range<Int>] {
         guard let first = words.first else { return [] }
-        let lowered = html.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        let lowered = [UInt8](unsafeUninitializedCapacity: html.count) { buffer, count in
+            for index in html.indices { buffer[index] = html[index] &- 0x41 < 26 ? html[index] | 0x20 : html[index] }
+            count = html.count
+        }
         let body = search(Array("<body".utf8), in: lowered, from: 0, to: lowered.count).map { $0 + 5 } ?? 0
         var found: [(at: Int, near: Int)] = []
         var from = body
