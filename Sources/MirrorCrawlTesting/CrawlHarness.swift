@@ -16,6 +16,22 @@ public struct CrawlHarness: Sendable {
         self.transport = transport ?? Self.sharedTransport
     }
 
+    /// Makes a harness as `init` does, runs `body` with it, and removes its `root` afterwards, also
+    /// when `body` throws (its error is rethrown then): nothing the crawls wrote outlives the test.
+    public static func with<T>(
+        transport: (any HTTPTransport)? = nil, isolation: isolated (any Actor)? = #isolation,
+        _ body: (CrawlHarness) async throws -> T
+    ) async throws -> T {
+        let harness = CrawlHarness(transport: transport)
+        defer { try? FileManager.default.removeItem(atPath: harness.root) }
+        return try await body(harness)
+    }
+
+    /// Removes `root` and everything in it; for a harness a test keeps beyond one scope.
+    public func remove() {
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
     public func crawl(_ seeds: [String], output name: String = "out", mode: CacheMode = .standard, resume: Bool = false,
                maxBodySize: Int = 1 << 30, renderer: (any PageRenderer)? = nil,
                _ configure: (inout CrawlConfiguration) -> Void = { _ in }) async throws -> CrawlReport {

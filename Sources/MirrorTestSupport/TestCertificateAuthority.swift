@@ -41,6 +41,16 @@ public struct TestCertificateAuthority: Sendable {
         return path
     }
 
+    /// Writes the certificate file as `certificateFile()` does, runs `body` with its path, and removes
+    /// the file afterwards, also when `body` throws (its error is rethrown then).
+    public func withCertificateFile<T>(
+        isolation: isolated (any Actor)? = #isolation, _ body: (String) async throws -> T
+    ) async throws -> T {
+        let path = try certificateFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try await body(path)
+    }
+
     /// A server certificate and key signed by this authority.
     /// - Parameters:
     ///   - names: host names and IPv4 addresses the certificate is for.

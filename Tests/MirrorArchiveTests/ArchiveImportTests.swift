@@ -26,31 +26,31 @@ struct ArchiveImportTests {
             let archiveSource = source == .cache ? ArchiveSource.cache(try site.store()) : try ArchiveSource.folder(site.root + "/out")
             let exported = format == .warc ? try ArchiveExporter().exportWARC(archiveSource, to: path)
                 : try ArchiveExporter().exportWACZ(archiveSource, to: path)
-            let offline = CrawlHarness()
-            defer { try? FileManager.default.removeItem(atPath: offline.root) }
-            let summary = try ArchiveImporter(store: try CacheStore(directory: offline.cache)).importArchive(path)
-            #expect(summary.error == nil)
-            #expect(summary.imported == exported.responses + exported.revisits)
-            #expect(summary.requests == summary.imported)
-            #expect(summary.skipped == ["warcinfo record": 1])
-            site.origin.clearLog()
-            let report = try await offline.crawl([site.origin.url("/")] + ArchivedSite.extraPaths.map(site.origin.url), mode: .offline)
-            #expect(site.origin.requests.isEmpty, "the origin was asked for \(site.origin.requests.map(\.uri))")
-            #expect(report.failures.isEmpty, "\(report.failures)")
-            let reference = source == .folder ? "out" : "offline-reference"
-            if source == .cache {
-                _ = try await site.harness.crawl([site.origin.url("/")] + ArchivedSite.extraPaths.map(site.origin.url),
-                                                 output: reference, mode: .offline)
+            try await CrawlHarness.with { offline in
+                let summary = try ArchiveImporter(store: try CacheStore(directory: offline.cache)).importArchive(path)
+                #expect(summary.error == nil)
+                #expect(summary.imported == exported.responses + exported.revisits)
+                #expect(summary.requests == summary.imported)
+                #expect(summary.skipped == ["warcinfo record": 1])
+                site.origin.clearLog()
+                let report = try await offline.crawl([site.origin.url("/")] + ArchivedSite.extraPaths.map(site.origin.url), mode: .offline)
+                #expect(site.origin.requests.isEmpty, "the origin was asked for \(site.origin.requests.map(\.uri))")
+                #expect(report.failures.isEmpty, "\(report.failures)")
+                let reference = source == .folder ? "out" : "offline-reference"
+                if source == .cache {
+                    _ = try await site.harness.crawl([site.origin.url("/")] + ArchivedSite.extraPaths.map(site.origin.url),
+                                                     output: reference, mode: .offline)
+                }
+                let excluded = [".mirror/manifest.json", ".mirror/journal", ".mirror/tmp"]
+                let original = FolderContents.files(site.root + "/" + reference, excluding: excluded)
+                #expect(original.count > 20)
+                let rebuilt = FolderContents.files(offline.root + "/out", excluding: excluded)
+                #expect(rebuilt.keys.sorted() == original.keys.sorted())
+                for (path, bytes) in original where rebuilt[path] != bytes {
+                    Issue.record("\(path) differs:\n\(String(decoding: rebuilt[path] ?? Data(), as: UTF8.self))\nwas\n\(String(decoding: bytes, as: UTF8.self))")
+                }
+                try expectSameApartFromMicroseconds(try offline.manifest(), try site.harness.manifest(reference))
             }
-            let excluded = [".mirror/manifest.json", ".mirror/journal", ".mirror/tmp"]
-            let original = FolderContents.files(site.root + "/" + reference, excluding: excluded)
-            #expect(original.count > 20)
-            let rebuilt = FolderContents.files(offline.root + "/out", excluding: excluded)
-            #expect(rebuilt.keys.sorted() == original.keys.sorted())
-            for (path, bytes) in original where rebuilt[path] != bytes {
-                Issue.record("\(path) differs:\n\(String(decoding: rebuilt[path] ?? Data(), as: UTF8.self))\nwas\n\(String(decoding: bytes, as: UTF8.self))")
-            }
-            try expectSameApartFromMicroseconds(try offline.manifest(), try site.harness.manifest(reference))
         }
     }
 
@@ -222,25 +222,26 @@ extension ArchiveImportTests {
     /// fixture site imports, and an offline crawl from it rebuilds the folder an online crawl gives.
     @Test func aWARCWrittenByWgetRebuildsTheFolderOffline() async throws {
         try await TestOrigin.with(site: .named("plain")) { origin in
-            let online = CrawlHarness()
-            defer { try? FileManager.default.removeItem(atPath: online.root) }
-            let report = try await online.crawl([origin.url("/")])
-            #expect(report.failures.isEmpty)
-            _ = try await ChildProcess.output("/usr/bin/wget", [
-                "--quiet", "--mirror", "--page-requisites", "--execute", "robots=off", "--directory-prefix", online.root + "/wget",
-                "--warc-file", online.root + "/wget", origin.url("/"),
-            ])
-            let offline = CrawlHarness()
-            defer { try? FileManager.default.removeItem(atPath: offline.root) }
-            let summary = try ArchiveImporter(store: try CacheStore(directory: offline.cache)).importArchive(online.root + "/wget.warc.gz")
-            #expect(summary.error == nil)
-            #expect(summary.imported > 5 && summary.requests == summary.imported, "\(summary)")
-            origin.clearLog()
-            let rebuilt = try await offline.crawl([origin.url("/")], mode: .offline)
-            #expect(origin.requests.isEmpty, "the origin was asked for \(origin.requests.map(\.uri))")
-            #expect(rebuilt.failures.isEmpty, "\(rebuilt.failures)")
-            let excluded = [".mirror/manifest.json", ".mirror/journal", ".mirror/tmp"]
-            #expect(FolderContents.files(offline.root + "/out", excluding: excluded) == FolderContents.files(online.root + "/out", excluding: excluded))
+            try await CrawlHarness.with { online in
+                let report = try await online.crawl([origin.url("/")])
+                #expect(report.failures.isEmpty)
+                _ = try await ChildProcess.output("/usr/bin/wget", [
+                    "--quiet", "--mirror", "--page-requisites", "--execute", "robots=off", "--directory-prefix", online.root + "/wget",
+                    "--warc-file", online.root + "/wget", origin.url("/"),
+                ])
+                try await CrawlHarness.with { offline in
+                    let summary = try ArchiveImporter(store: try CacheStore(directory: offline.cache))
+                        .importArchive(online.root + "/wget.warc.gz")
+                    #expect(summary.error == nil)
+                    #expect(summary.imported > 5 && summary.requests == summary.imported, "\(summary)")
+                    origin.clearLog()
+                    let rebuilt = try await offline.crawl([origin.url("/")], mode: .offline)
+                    #expect(origin.requests.isEmpty, "the origin was asked for \(origin.requests.map(\.uri))")
+                    #expect(rebuilt.failures.isEmpty, "\(rebuilt.failures)")
+                    let excluded = [".mirror/manifest.json", ".mirror/journal", ".mirror/tmp"]
+                    #expect(FolderContents.files(offline.root + "/out", excluding: excluded) == FolderContents.files(online.root + "/out", excluding: excluded))
+                }
+            }
         }
     }
 }

@@ -24,19 +24,23 @@ extension BrowserSuites {
                 return .content("document.body.insertAdjacentHTML('beforeend', '<a href=\"built.html\">built</a>')", type: "text/javascript")
             }
             for page in ["after", "built"] { origin.route("/\(page).html") { _ in .html("<p>\(page)</p>") } }
-            let harness = CrawlHarness()
-            defer { try? FileManager.default.removeItem(atPath: harness.root) }
-            let outcome: Result<CrawlReport, any Error>
-            do { outcome = .success(try await harness.crawl([origin.url("/")], renderer: renderer)) } catch { outcome = .failure(error) }
-            let second = await renderer.browserProcessID
-            await renderer.close()
-            try await origin.shutdown()
-            let report = try outcome.get()
-            #expect(victim.withLock { $0 } == nil, "the browser was never killed")
-            #expect(first != nil && second != nil && first != second, "no new browser: \(String(describing: first)) → \(String(describing: second))")
-            #expect(report.failures.isEmpty && report.browserNotes.isEmpty, "\(report.failures) \(report.browserNotes)")
-            for page in ["crash", "after", "built"] {
-                #expect(harness.fileExists("out", "\(origin.host)_\(origin.port)/\(page).html"), "\(page).html was not saved")
+            try await CrawlHarness.with { harness in
+                let outcome: Result<CrawlReport, any Error>
+                do {
+                    outcome = .success(try await harness.crawl([origin.url("/")], renderer: renderer))
+                } catch {
+                    outcome = .failure(error)
+                }
+                let second = await renderer.browserProcessID
+                await renderer.close()
+                try await origin.shutdown()
+                let report = try outcome.get()
+                #expect(victim.withLock { $0 } == nil, "the browser was never killed")
+                #expect(first != nil && second != nil && first != second, "no new browser: \(String(describing: first)) → \(String(describing: second))")
+                #expect(report.failures.isEmpty && report.browserNotes.isEmpty, "\(report.failures) \(report.browserNotes)")
+                for page in ["crash", "after", "built"] {
+                    #expect(harness.fileExists("out", "\(origin.host)_\(origin.port)/\(page).html"), "\(page).html was not saved")
+                }
             }
         }
     }

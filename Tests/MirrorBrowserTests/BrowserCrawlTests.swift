@@ -24,73 +24,73 @@ extension BrowserSuites {
 
         @Test func everythingScriptsLoadIsCachedAndSavedAndWorksOffline() async throws {
             let origin = try await TestOrigin.start(site: .named("scripted"))
-            let harness = CrawlHarness()
-            defer { try? FileManager.default.removeItem(atPath: harness.root) }
-            let renderer = try await BrowserTesting.renderer()
-            let report: CrawlReport
-            do {
-                report = try await harness.crawl([origin.url("/")], renderer: renderer)
-            } catch {
-                await renderer.close()
-                try await origin.shutdown()
-                throw error
-            }
-            await renderer.close()
-            let folder = harness.root + "/out/\(origin.host)_\(origin.port)/"
-            #expect(report.failures.isEmpty, "\(report.failures)")
-            #expect(report.browserNotes.isEmpty, "\(report.browserNotes)")
-            for path in Self.scriptOnly {
-                #expect(FileManager.default.fileExists(atPath: folder + path), "\(path) is not in the folder")
-            }
-            // Every request the browser made went through the crawl's cache, once.
-            let store = try CacheStore(directory: harness.cache)
-            for path in Self.scriptOnly {
-                #expect(try store.entry(for: origin.url("/" + path), request: HTTPHeaders()) != nil, "\(path) is not in the cache")
-            }
-            // Chromium's own background traffic (update checks and the like) reached neither the cache nor the network.
-            let strangers = try store.allEntries().map(\.url).filter { !$0.hasPrefix(origin.baseURL + "/") }
-            #expect(strangers.isEmpty, "cached from elsewhere: \(strangers)")
-            let repeated = Dictionary(grouping: origin.requests.map(\.path), by: { $0 }).filter { $0.value.count > 1 }.keys
-            #expect(repeated.isEmpty, "requested more than once: \(repeated.sorted())")
-
-            // The page whose scripts load only files is the original, its scripts running offline;
-            // the page built from fetched JSON is its rendered DOM with inert scripts.
-            let home = try String(contentsOfFile: folder + "index.html", encoding: .utf8)
-            #expect(home.contains("<script src=\"app.js\"></script>") && !home.contains("built.html"))
-            let data = try String(contentsOfFile: folder + "data.html", encoding: .utf8)
-            #expect(data.hasPrefix("<!DOCTYPE html>") && data.contains("Item one") && data.contains("text/x-mirror-inert"))
-
-            let links = try OfflineLinkChecker(folder: harness.root + "/out", origin: origin.baseURL, exampleLimit: 20).check()
-            #expect(links.broken == 0 && links.local >= 8, "\(links)")
-
-            // Each page looks offline as it did online: text, images loaded, style applied.
-            let viewer = try await PageViewer.start()
-            do {
-                for page in ["", "data.html", "built.html"] {
-                    let online = try await viewer.view(origin.url("/" + page))
-                    let offline = try await viewer.view("file://" + folder + (page.isEmpty ? "index.html" : page))
-                    #expect(online == offline, "\(page): online \(online)\noffline \(offline)")
-                    if page.isEmpty {
-                        #expect(online.images == ["more.png", "observed.png"] && online.text.contains("Data page")
-                                && online.bodyStyle.contains("late-bg.png"), "\(online)")
-                    }
+            try await CrawlHarness.with { harness in
+                let renderer = try await BrowserTesting.renderer()
+                let report: CrawlReport
+                do {
+                    report = try await harness.crawl([origin.url("/")], renderer: renderer)
+                } catch {
+                    await renderer.close()
+                    try await origin.shutdown()
+                    throw error
                 }
-            } catch {
-                Issue.record(error)
-            }
-            await viewer.close()
+                await renderer.close()
+                let folder = harness.root + "/out/\(origin.host)_\(origin.port)/"
+                #expect(report.failures.isEmpty, "\(report.failures)")
+                #expect(report.browserNotes.isEmpty, "\(report.browserNotes)")
+                for path in Self.scriptOnly {
+                    #expect(FileManager.default.fileExists(atPath: folder + path), "\(path) is not in the folder")
+                }
+                // Every request the browser made went through the crawl's cache, once.
+                let store = try CacheStore(directory: harness.cache)
+                for path in Self.scriptOnly {
+                    #expect(try store.entry(for: origin.url("/" + path), request: HTTPHeaders()) != nil, "\(path) is not in the cache")
+                }
+                // Chromium's own background traffic (update checks and the like) reached neither the cache nor the network.
+                let strangers = try store.allEntries().map(\.url).filter { !$0.hasPrefix(origin.baseURL + "/") }
+                #expect(strangers.isEmpty, "cached from elsewhere: \(strangers)")
+                let repeated = Dictionary(grouping: origin.requests.map(\.path), by: { $0 }).filter { $0.value.count > 1 }.keys
+                #expect(repeated.isEmpty, "requested more than once: \(repeated.sorted())")
 
-            // Offline, with the origin gone, the browser loads the pages against the cache alone and
-            // the same folder comes out.
-            try await origin.shutdown()
-            let offlineRenderer = try await BrowserTesting.renderer()
-            let again = try await harness.crawl([origin.url("/")], output: "offline", mode: .offline, renderer: offlineRenderer)
-            await offlineRenderer.close()
-            #expect(again.failures.isEmpty && again.browserNotes.isEmpty, "\(again.failures) \(again.browserNotes)")
-            let first = FolderContents.files(harness.root + "/out", excluding: [".mirror/"])
-            let second = FolderContents.files(harness.root + "/offline", excluding: [".mirror/"])
-            #expect(Set(first.keys) == Set(second.keys))
-            #expect(first.keys.filter { first[$0] != second[$0] }.isEmpty)
+                // The page whose scripts load only files is the original, its scripts running offline;
+                // the page built from fetched JSON is its rendered DOM with inert scripts.
+                let home = try String(contentsOfFile: folder + "index.html", encoding: .utf8)
+                #expect(home.contains("<script src=\"app.js\"></script>") && !home.contains("built.html"))
+                let data = try String(contentsOfFile: folder + "data.html", encoding: .utf8)
+                #expect(data.hasPrefix("<!DOCTYPE html>") && data.contains("Item one") && data.contains("text/x-mirror-inert"))
+
+                let links = try OfflineLinkChecker(folder: harness.root + "/out", origin: origin.baseURL, exampleLimit: 20).check()
+                #expect(links.broken == 0 && links.local >= 8, "\(links)")
+
+                // Each page looks offline as it did online: text, images loaded, style applied.
+                let viewer = try await PageViewer.start()
+                do {
+                    for page in ["", "data.html", "built.html"] {
+                        let online = try await viewer.view(origin.url("/" + page))
+                        let offline = try await viewer.view("file://" + folder + (page.isEmpty ? "index.html" : page))
+                        #expect(online == offline, "\(page): online \(online)\noffline \(offline)")
+                        if page.isEmpty {
+                            #expect(online.images == ["more.png", "observed.png"] && online.text.contains("Data page")
+                                    && online.bodyStyle.contains("late-bg.png"), "\(online)")
+                        }
+                    }
+                } catch {
+                    Issue.record(error)
+                }
+                await viewer.close()
+
+                // Offline, with the origin gone, the browser loads the pages against the cache alone and
+                // the same folder comes out.
+                try await origin.shutdown()
+                let offlineRenderer = try await BrowserTesting.renderer()
+                let again = try await harness.crawl([origin.url("/")], output: "offline", mode: .offline, renderer: offlineRenderer)
+                await offlineRenderer.close()
+                #expect(again.failures.isEmpty && again.browserNotes.isEmpty, "\(again.failures) \(again.browserNotes)")
+                let first = FolderContents.files(harness.root + "/out", excluding: [".mirror/"])
+                let second = FolderContents.files(harness.root + "/offline", excluding: [".mirror/"])
+                #expect(Set(first.keys) == Set(second.keys))
+                #expect(first.keys.filter { first[$0] != second[$0] }.isEmpty)
+            }
         }
 
         /// An HTTPS site: the browser reaches it through its tab's proxy, which decrypts with the
@@ -99,25 +99,30 @@ extension BrowserSuites {
         @Test func httpsPagesGoThroughTheInterceptionAuthority() async throws {
             let authority = try TestCertificateAuthority()
             let origin = try await TestOrigin.start(site: .named("scripted"), tls: try authority.serverIdentity())
-            let transport = AsyncHTTPClientTransport(
-                security: try TransportSecurity(caCertificateFiles: [try authority.certificateFile()], environment: [:]))
-            let harness = CrawlHarness(transport: transport)
-            defer { try? FileManager.default.removeItem(atPath: harness.root) }
-            let interception = try InterceptionAuthority(cacheFolder: harness.root + "/ca")
-            var settings = ChromiumRenderer.Settings(executable: try BrowserTesting.executable())
-            settings.interception = interception
-            settings.interceptionSPKI = interception.spkiSHA256
-            let renderer = try await ChromiumRenderer.start(settings)
-            let outcome: Result<CrawlReport, any Error>
-            do { outcome = .success(try await harness.crawl([origin.url("/")], renderer: renderer)) } catch { outcome = .failure(error) }
-            await renderer.close()
-            try await origin.shutdown()
-            try await transport.shutdown()
-            let report = try outcome.get()
-            #expect(origin.baseURL.hasPrefix("https://"))
-            #expect(report.failures.isEmpty && report.browserNotes.isEmpty, "\(report.failures) \(report.browserNotes)")
-            for path in Self.scriptOnly {
-                #expect(harness.fileExists("out", "\(origin.host)_\(origin.port)/\(path)"), "\(path) is not in the folder")
+            let transport = AsyncHTTPClientTransport(security: try await authority.withCertificateFile {
+                try TransportSecurity(caCertificateFiles: [$0], environment: [:])
+            })
+            try await CrawlHarness.with(transport: transport) { harness in
+                let interception = try InterceptionAuthority(cacheFolder: harness.root + "/ca")
+                var settings = ChromiumRenderer.Settings(executable: try BrowserTesting.executable())
+                settings.interception = interception
+                settings.interceptionSPKI = interception.spkiSHA256
+                let renderer = try await ChromiumRenderer.start(settings)
+                let outcome: Result<CrawlReport, any Error>
+                do {
+                    outcome = .success(try await harness.crawl([origin.url("/")], renderer: renderer))
+                } catch {
+                    outcome = .failure(error)
+                }
+                await renderer.close()
+                try await origin.shutdown()
+                try await transport.shutdown()
+                let report = try outcome.get()
+                #expect(origin.baseURL.hasPrefix("https://"))
+                #expect(report.failures.isEmpty && report.browserNotes.isEmpty, "\(report.failures) \(report.browserNotes)")
+                for path in Self.scriptOnly {
+                    #expect(harness.fileExists("out", "\(origin.host)_\(origin.port)/\(path)"), "\(path) is not in the folder")
+                }
             }
         }
 
@@ -139,34 +144,34 @@ extension BrowserSuites {
                 }
             }
             let transport = AsyncHTTPClientTransport(connectionsPerHost: perHost)
-            let harness = CrawlHarness(transport: transport)
-            defer { try? FileManager.default.removeItem(atPath: harness.root) }
-            let renderer = try await BrowserTesting.renderer()
-            let outcome: Result<CrawlReport, any Error>
-            do {
-                outcome = .success(try await harness.crawl([origin.url("/")], renderer: renderer) {
-                    $0.perHost = perHost
-                    $0.delay = delay
-                    $0.obeyRobots = false
-                })
-            } catch {
-                outcome = .failure(error)
-            }
-            await renderer.close()
-            try await origin.shutdown()
-            try await transport.shutdown()
-            let report = try outcome.get()
-            #expect(report.failures.isEmpty && report.browserNotes.isEmpty, "\(report.failures) \(report.browserNotes)")
-            for image in images { #expect(harness.fileExists("out", "\(origin.host)_\(origin.port)/\(image)")) }
-            let requests = origin.requests.filter { $0.path.hasSuffix(".png") }
-            #expect(requests.count == images.count, "\(requests.map(\.uri))")
-            if let delay {
-                #expect(origin.peakRequestsInFlight == 1)
-                let starts = origin.requests.map(\.time).sorted()
-                let gaps = zip(starts, starts.dropFirst()).map { $1.timeIntervalSince($0) }
-                #expect(gaps.allSatisfy { $0 >= delay * 0.95 }, "\(gaps)")
-            } else {
-                #expect(origin.peakRequestsInFlight <= perHost && origin.peakRequestsInFlight > 1, "\(origin.peakRequestsInFlight)")
+            try await CrawlHarness.with(transport: transport) { harness in
+                let renderer = try await BrowserTesting.renderer()
+                let outcome: Result<CrawlReport, any Error>
+                do {
+                    outcome = .success(try await harness.crawl([origin.url("/")], renderer: renderer) {
+                        $0.perHost = perHost
+                        $0.delay = delay
+                        $0.obeyRobots = false
+                    })
+                } catch {
+                    outcome = .failure(error)
+                }
+                await renderer.close()
+                try await origin.shutdown()
+                try await transport.shutdown()
+                let report = try outcome.get()
+                #expect(report.failures.isEmpty && report.browserNotes.isEmpty, "\(report.failures) \(report.browserNotes)")
+                for image in images { #expect(harness.fileExists("out", "\(origin.host)_\(origin.port)/\(image)")) }
+                let requests = origin.requests.filter { $0.path.hasSuffix(".png") }
+                #expect(requests.count == images.count, "\(requests.map(\.uri))")
+                if let delay {
+                    #expect(origin.peakRequestsInFlight == 1)
+                    let starts = origin.requests.map(\.time).sorted()
+                    let gaps = zip(starts, starts.dropFirst()).map { $1.timeIntervalSince($0) }
+                    #expect(gaps.allSatisfy { $0 >= delay * 0.95 }, "\(gaps)")
+                } else {
+                    #expect(origin.peakRequestsInFlight <= perHost && origin.peakRequestsInFlight > 1, "\(origin.peakRequestsInFlight)")
+                }
             }
         }
 
@@ -203,42 +208,45 @@ extension BrowserSuites {
             for page in ["after-loop", "after-dialogs", "elsewhere", "popped"] {
                 origin.route("/\(page).html") { _ in .html("<p>\(page)</p>") }
             }
-            let harness = CrawlHarness()
-            defer { try? FileManager.default.removeItem(atPath: harness.root) }
-            let renderer = try await BrowserTesting.renderer(pageTimeout: .seconds(4), maxRequestsPerPage: 100)
-            let started = ContinuousClock.now
-            let outcome: Result<CrawlReport, any Error>
-            let secret = try URLPattern("secret")
-            do {
-                outcome = .success(try await harness.crawl([origin.url("/")], renderer: renderer) {
-                    $0.concurrency = 2
-                    $0.exclude = [secret]
-                })
-            } catch {
-                outcome = .failure(error)
+            try await CrawlHarness.with { harness in
+                let renderer = try await BrowserTesting.renderer(pageTimeout: .seconds(4), maxRequestsPerPage: 100)
+                let started = ContinuousClock.now
+                let outcome: Result<CrawlReport, any Error>
+                let secret = try URLPattern("secret")
+                do {
+                    outcome = .success(try await harness.crawl([origin.url("/")], renderer: renderer) {
+                        $0.concurrency = 2
+                        $0.exclude = [secret]
+                    })
+                } catch {
+                    outcome = .failure(error)
+                }
+                let seconds = (ContinuousClock.now - started).components.seconds
+                await renderer.close()
+                try await origin.shutdown()
+                let report = try outcome.get()
+                #expect(seconds < 90, "the crawl took \(seconds) s")
+                func notes(_ page: String) -> [String] {
+                    report.browserNotes.filter { $0.url.hasSuffix("/\(page).html") }.map { $0.message }
+                }
+                #expect(notes("loop").contains { $0.contains("did not settle") }, "\(report.browserNotes)")
+                #expect(notes("dialogs").count(where: { $0.contains("dialog") }) == 2, "\(report.browserNotes)")
+                #expect(notes("away").contains { $0.contains("navigated itself") && $0.contains("elsewhere.html") },
+                        "\(report.browserNotes)")
+                #expect(notes("popup").contains { $0.contains("opened a window") }, "\(report.browserNotes)")
+                #expect(notes("download").contains { $0.contains("download") }, "\(report.browserNotes)")
+                #expect(notes("flood").contains { $0.contains("more than 100 requests") }, "\(report.browserNotes)")
+                #expect(notes("never").contains { $0.contains("did not settle") }, "\(report.browserNotes)")
+                // The crawl went on: links found in the bytes, after dismissed dialogs, and where a page
+                // sent itself or a window.
+                for page in ["after-loop", "after-dialogs", "elsewhere", "popped"] {
+                    #expect(harness.fileExists("out", "\(origin.host)_\(origin.port)/\(page).html") || page == "popped",
+                            "\(page).html was not saved")
+                }
+                #expect(origin.requests(path: "/flood.json").count <= 100)
+                #expect(origin.requests(path: "/secret.json").isEmpty)
+                #expect(report.skipped[SkipReason.excluded.rawValue] == 2, "\(report.skipped)")
             }
-            let seconds = (ContinuousClock.now - started).components.seconds
-            await renderer.close()
-            try await origin.shutdown()
-            let report = try outcome.get()
-            #expect(seconds < 90, "the crawl took \(seconds) s")
-            func notes(_ page: String) -> [String] { report.browserNotes.filter { $0.url.hasSuffix("/\(page).html") }.map { $0.message } }
-            #expect(notes("loop").contains { $0.contains("did not settle") }, "\(report.browserNotes)")
-            #expect(notes("dialogs").count(where: { $0.contains("dialog") }) == 2, "\(report.browserNotes)")
-            #expect(notes("away").contains { $0.contains("navigated itself") && $0.contains("elsewhere.html") }, "\(report.browserNotes)")
-            #expect(notes("popup").contains { $0.contains("opened a window") }, "\(report.browserNotes)")
-            #expect(notes("download").contains { $0.contains("download") }, "\(report.browserNotes)")
-            #expect(notes("flood").contains { $0.contains("more than 100 requests") }, "\(report.browserNotes)")
-            #expect(notes("never").contains { $0.contains("did not settle") }, "\(report.browserNotes)")
-            // The crawl went on: links found in the bytes, after dismissed dialogs, and where a page
-            // sent itself or a window.
-            for page in ["after-loop", "after-dialogs", "elsewhere", "popped"] {
-                #expect(harness.fileExists("out", "\(origin.host)_\(origin.port)/\(page).html") || page == "popped",
-                        "\(page).html was not saved")
-            }
-            #expect(origin.requests(path: "/flood.json").count <= 100)
-            #expect(origin.requests(path: "/secret.json").isEmpty)
-            #expect(report.skipped[SkipReason.excluded.rawValue] == 2, "\(report.skipped)")
         }
     }
 }

@@ -10,8 +10,13 @@ import Testing
 /// threads — is the folder's bytes, for bundles `mirror pack` makes and for one-member bundles
 /// made by GNU `tar czf`; and `mirror pack` starts its gzip members where the rule says.
 @Suite("Bundle archive")
-struct BundleArchiveTests {
+final class BundleArchiveTests {
+    /// A folder for each test (Swift Testing makes a new instance per test); `deinit` removes it.
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("archive-\(UUID().uuidString)").path
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: root)
+    }
 
     /// Sizes around everything that matters: empty, tar blocks, the 64 KiB member rule, and
     /// files cut by the 1 MiB rule; about 4 MiB in all, so a one-member bundle gets access points.
@@ -75,20 +80,21 @@ struct BundleArchiveTests {
     }
 
     @Test func everyFileOfACrawledMirrorReadsAsInTheFolder() async throws {
-        let harness = CrawlHarness()
-        try await TestOrigin.with(site: .named("links")) { origin in
-            let report = try await harness.crawl([origin.url("/")])
-            #expect(report.failures.isEmpty)
-            let bundle = harness.root + "/site.tar.gz"
-            try BundlePacker().pack(folder: harness.root + "/out", to: bundle)
-            let archive = try BundleArchive(path: bundle)
-            let manifest = try harness.manifest()
-            #expect(archive.manifest == manifest)
-            let folder = FolderContents.mirror(harness.root + "/out")
-            #expect(Set(archive.files.keys) == Set(folder.keys))
-            #expect(folder.keys.contains { $0.hasPrefix(".mirror/originals/") }, "no kept original: the test proves less")
-            for (path, bytes) in folder {
-                #expect(try Self.read(archive, path) == Array(bytes), "\(path) differs")
+        try await CrawlHarness.with { harness in
+            try await TestOrigin.with(site: .named("links")) { origin in
+                let report = try await harness.crawl([origin.url("/")])
+                #expect(report.failures.isEmpty)
+                let bundle = harness.root + "/site.tar.gz"
+                try BundlePacker().pack(folder: harness.root + "/out", to: bundle)
+                let archive = try BundleArchive(path: bundle)
+                let manifest = try harness.manifest()
+                #expect(archive.manifest == manifest)
+                let folder = FolderContents.mirror(harness.root + "/out")
+                #expect(Set(archive.files.keys) == Set(folder.keys))
+                #expect(folder.keys.contains { $0.hasPrefix(".mirror/originals/") }, "no kept original: the test proves less")
+                for (path, bytes) in folder {
+                    #expect(try Self.read(archive, path) == Array(bytes), "\(path) differs")
+                }
             }
         }
     }

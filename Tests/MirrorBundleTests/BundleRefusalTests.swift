@@ -9,9 +9,14 @@ import Testing
 /// all — and what a refusal leaves behind: nothing. Opening one to read in place
 /// (`BundleArchive`) refuses it the same way, so nothing corrupt is ever served.
 @Suite("Bundle refusals", .serialized)
-struct BundleRefusalTests {
+final class BundleRefusalTests {
+    /// A harness for each test (Swift Testing makes a new instance per test); `deinit` removes its folder.
     let harness = CrawlHarness()
     var root: String { harness.root }
+
+    deinit {
+        harness.remove()
+    }
 
     /// A crawled folder of the `plain` fixture site, at `root/out`.
     func crawl() async throws {

@@ -9,9 +9,14 @@ import Testing
 /// Crawl → pack → unpack / import, on a real crawl of the fixture site with every kind of link
 /// (so rewritten pages, kept originals, a 301 and a 302 are all in the bundle).
 @Suite("Bundle round trips", .serialized)
-struct BundleRoundTripTests {
+final class BundleRoundTripTests {
+    /// A harness for each test (Swift Testing makes a new instance per test); `deinit` removes its folder.
     let harness = CrawlHarness()
     var root: String { harness.root }
+
+    deinit {
+        harness.remove()
+    }
 
     /// Crawls the `links` fixture into `out` and packs it; returns the bundle's path.
     func crawlAndPack(_ origin: TestOrigin) async throws -> String {
@@ -83,18 +88,19 @@ struct BundleRoundTripTests {
     @Test func aCacheReloadedFromABundleRebuildsTheFolderOffline() async throws {
         try await TestOrigin.with(site: .named("links")) { origin in
             let bundle = try await crawlAndPack(origin)
-            let offline = CrawlHarness()
-            let imported = try CacheImporter(store: try CacheStore(directory: offline.cache)).importBundle(bundle)
-            let manifest = try harness.manifest()
-            #expect(imported == manifest.resources.count + manifest.redirects.count)
-            #expect(manifest.redirects.values.contains { $0.status == 302 })
-            origin.clearLog()
-            let report = try await offline.crawl([origin.url("/")], mode: .offline)
-            #expect(origin.requests.isEmpty, "the origin was asked for \(origin.requests.map(\.uri))")
-            #expect(report.failures.isEmpty)
-            #expect(try offline.manifest() == manifest)
-            #expect(FolderContents.mirror(offline.root + "/out")
-                    == FolderContents.mirror(root + "/out"))
+            try await CrawlHarness.with { offline in
+                let imported = try CacheImporter(store: try CacheStore(directory: offline.cache)).importBundle(bundle)
+                let manifest = try harness.manifest()
+                #expect(imported == manifest.resources.count + manifest.redirects.count)
+                #expect(manifest.redirects.values.contains { $0.status == 302 })
+                origin.clearLog()
+                let report = try await offline.crawl([origin.url("/")], mode: .offline)
+                #expect(origin.requests.isEmpty, "the origin was asked for \(origin.requests.map(\.uri))")
+                #expect(report.failures.isEmpty)
+                #expect(try offline.manifest() == manifest)
+                #expect(FolderContents.mirror(offline.root + "/out")
+                        == FolderContents.mirror(root + "/out"))
+            }
         }
     }
 }

@@ -10,8 +10,13 @@ import Testing
 /// manifest first so the refusal comes from the attack itself. Every one is refused with a
 /// message naming the entry, writes nothing outside the destination, and leaves nothing behind.
 @Suite("Malicious bundles")
-struct MaliciousBundleTests {
+final class MaliciousBundleTests {
+    /// A folder for each test (Swift Testing makes a new instance per test); `deinit` removes it.
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("malicious-\(UUID().uuidString)").path
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: root)
+    }
 
     /// A manifest listing one file, `site/page.html` holding "hello".
     static let manifestEntry = manifest(listing: "site/page.html", size: 5,

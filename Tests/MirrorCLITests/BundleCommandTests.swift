@@ -4,8 +4,13 @@ import Testing
 
 /// `mirror crawl --bundle`, `pack`, `unpack` and `cache import`, run as a user would.
 @Suite("mirror pack, unpack and cache import")
-struct BundleCommandTests {
+final class BundleCommandTests {
+    /// A folder for each test (Swift Testing makes a new instance per test); `deinit` removes it.
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("cli-bundle-\(UUID().uuidString)").path
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: root)
+    }
 
     @Test func aBundleCarriesASiteToAnotherCacheAndBackOffline() async throws {
         try await TestOrigin.with(site: .named("plain")) { origin in

@@ -6,8 +6,13 @@ import Testing
 
 /// `mirror cache …` run as a user would, on a cache filled through the library.
 @Suite("mirror cache")
-struct CacheCommandTests {
+final class CacheCommandTests {
+    /// A folder for each test (Swift Testing makes a new instance per test); `deinit` removes it.
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-cache-\(UUID().uuidString)").path
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
 
     func fill(_ count: Int) throws -> CacheStore {
         let store = try CacheStore(directory: directory)
@@ -76,6 +81,7 @@ struct CacheCommandTests {
 
     @Test func theDefaultFolderFollowsTheEnvironment() async throws {
         let output = directory + ".stats.json"
+        defer { try? FileManager.default.removeItem(atPath: output) }
         let process = try Subprocess(MirrorProcess.executable.path, ["cache", "stats", "--json"],
                                      environment: ["MIRROR_CACHE": directory, "HOME": "/nonexistent"], stdout: .file(output))
         #expect(try await process.exit() == .exited(0))

@@ -4,8 +4,13 @@ import Testing
 
 /// `mirror crawl` run as a user would, against the in-process origin.
 @Suite("mirror crawl")
-struct CrawlCommandTests {
+final class CrawlCommandTests {
+    /// A folder for each test (Swift Testing makes a new instance per test); `deinit` removes it.
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("cli-crawl-\(UUID().uuidString)").path
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: root)
+    }
 
     @Test func crawlsWritesAReportAndExitsZero() async throws {
         try await TestOrigin.with(site: .named("plain")) { origin in

@@ -5,8 +5,13 @@ import Testing
 
 /// Sizes and durations with units, the crawl budgets they set, and options that cannot go together.
 @Suite("mirror crawl options")
-struct CrawlOptionTests {
+final class CrawlOptionTests {
+    /// A folder for each test (Swift Testing makes a new instance per test); `deinit` removes it.
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("cli-options-\(UUID().uuidString)").path
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: root)
+    }
 
     @Test(arguments: [("4096", 4096), ("500K", 512_000), ("10M", 10_485_760), ("2G", 2_147_483_648), ("1.5k", 1536),
                       ("10MB", 10_485_760), ("10MiB", 10_485_760), ("7b", 7)] as [(String, Int64)])

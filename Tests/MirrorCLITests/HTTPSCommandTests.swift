@@ -4,9 +4,14 @@ import Testing
 
 /// `mirror crawl` of HTTPS origins whose certificates come from an authority made in the test.
 @Suite("mirror crawl over HTTPS")
-struct HTTPSCommandTests {
+final class HTTPSCommandTests {
+    /// A folder for each test (Swift Testing makes a new instance per test); `deinit` removes it.
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("cli-https-\(UUID().uuidString)").path
     let authority = try! TestCertificateAuthority()
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: root)
+    }
 
     func crawl(_ url: String, _ options: [String], output: String = "out",
                environment: [String: String] = [:]) async throws -> ChildProcess.Result {
@@ -17,13 +22,14 @@ struct HTTPSCommandTests {
 
     @Test func aPrivateAuthorityIsTrustedWithCACertificateOrSSLCertFile() async throws {
         try await TestOrigin.with(site: .named("plain"), tls: try authority.serverIdentity()) { origin in
-            let file = try authority.certificateFile()
-            let withOption = try await crawl(origin.url("/"), ["--ca-certificate", file], output: "option")
-            #expect(withOption.status == 0, "\(withOption.stderr)")
-            #expect(withOption.stderr.contains("saved 9 files"))
-            let withEnvironment = try await crawl(origin.url("/"), [], output: "environment", environment: ["SSL_CERT_FILE": file])
-            #expect(withEnvironment.status == 0, "\(withEnvironment.stderr)")
-            #expect(withEnvironment.stderr.contains("saved 9 files"))
+            try await authority.withCertificateFile { file in
+                let withOption = try await crawl(origin.url("/"), ["--ca-certificate", file], output: "option")
+                #expect(withOption.status == 0, "\(withOption.stderr)")
+                #expect(withOption.stderr.contains("saved 9 files"))
+                let withEnvironment = try await crawl(origin.url("/"), [], output: "environment", environment: ["SSL_CERT_FILE": file])
+                #expect(withEnvironment.status == 0, "\(withEnvironment.stderr)")
+                #expect(withEnvironment.stderr.contains("saved 9 files"))
+            }
         }
     }
 

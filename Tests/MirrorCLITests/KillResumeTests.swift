@@ -7,8 +7,13 @@ import Testing
 /// repeated. The seed comes from `MIRROR_KILL_SEED` when set, else it is random and printed
 /// with any failure, so a failing series replays.
 @Suite("kill -9 and --resume")
-struct KillResumeTests {
+final class KillResumeTests {
+    /// A folder for each test (Swift Testing makes a new instance per test); `deinit` removes it.
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("kill-\(UUID().uuidString)").path
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: root)
+    }
 
     /// Where in a run the kill lands: after the N-th request line, or once a phase began.
     enum Moment: CustomStringConvertible {

@@ -5,8 +5,13 @@ import Testing
 /// `mirror serve` run as a user runs it: it prints the URL to open, logs each request, and
 /// stops cleanly on Ctrl-C.
 @Suite("mirror serve")
-struct ServeCommandTests {
+final class ServeCommandTests {
+    /// A folder for each test (Swift Testing makes a new instance per test); `deinit` removes it.
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("cli-serve-\(UUID().uuidString)").path
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: root)
+    }
 
     @Test(arguments: ["out", "out.tar.gz"])
     func servesAFolderOrABundleLogsRequestsAndStopsOnCtrlC(source: String) async throws {

@@ -24,6 +24,7 @@ struct AdmissionAndReaderTests {
     /// which opened the file first, still gets every byte.
     @Test func aBodyBeingReadSurvivesItsRemoval() async throws {
         let folder = TemporaryDirectory("reader")
+        defer { folder.remove() }
         let store = try CacheStore(directory: folder.path)
         let body = (0..<2_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         let writer = try store.makeBodyWriter()

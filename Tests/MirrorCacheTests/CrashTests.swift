@@ -19,11 +19,13 @@ struct CrashTests {
     @Test(.serialized, arguments: [false, true])
     func killingAWriterAtRandomMomentsNeverCorruptsTheCache(groupCommit: Bool) async throws {
         let folder = TemporaryDirectory("crash")
+        defer { folder.remove() }
         var random = SystemRandomNumberGenerator()
         var kills = 0
         var commits = 0
+        let output = folder.path + ".writer-output"
+        defer { try? FileManager.default.removeItem(atPath: output) }
         for round in 0..<25 {
-            let output = folder.path + ".writer-output"
             let process = try Subprocess(Self.writer.path, [folder.path, String(round * 7919 + 1)] + (groupCommit ? ["group"] : []),
                                          stdout: .file(output))
             // An async sleep: a blocking one would hold one of the few cooperative threads that

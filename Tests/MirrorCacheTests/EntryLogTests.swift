@@ -53,6 +53,7 @@ struct EntryLogTests {
     /// The segment at `path` copied as a kill leaves it (open, unlocked), and what the next store takes from it.
     func abandonedRecords(of path: String) throws -> [LogRecord] {
         let killed = TemporaryDirectory("entry-log-killed")
+        defer { killed.remove() }
         try FileManager.default.copyItem(atPath: path, toPath: killed.path + "/" + (path as NSString).lastPathComponent)
         let logs = EntryLog.abandoned(in: killed.path)
         try #require(logs.count == 1)
@@ -192,6 +193,7 @@ struct EntryLogTests {
         try put(store, "http://a.test/2", "two")
         // As the older layout left a killed writer's folder: the uncommitted metadata in pending/.
         let killed = TemporaryDirectory("entry-log-killed")
+        defer { killed.remove() }
         try FileManager.default.removeItem(atPath: killed.path)
         try FileManager.default.copyItem(atPath: folder.path, toPath: killed.path)
         let segment = try #require(try FileManager.default.contentsOfDirectory(atPath: killed.path + "/log").first)

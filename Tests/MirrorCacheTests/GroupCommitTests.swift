@@ -105,6 +105,7 @@ struct GroupCommitTests {
         try put(store, "http://a.test/2", "two")
         // The folder as a kill -9 leaves it now: bodies and metadata in place, no rows, the log unlocked.
         let killed = TemporaryDirectory("group-commit-killed")
+        defer { killed.remove() }
         try FileManager.default.removeItem(atPath: killed.path)
         try FileManager.default.copyItem(atPath: folder.path, toPath: killed.path)
         #expect(try segments(killed.path, ".open").count == 1)

@@ -8,8 +8,13 @@ import MirrorTestSupport
 import Testing
 
 @Suite("Crawler end to end", .serialized)
-struct CrawlerTests {
+final class CrawlerTests {
+    /// A harness for each test (Swift Testing makes a new instance per test); `deinit` removes its folder.
     let harness = CrawlHarness()
+
+    deinit {
+        harness.remove()
+    }
 
     /// Paths the origin was asked for, robots.txt left out.
     func fetched(_ origin: TestOrigin) -> [String] {

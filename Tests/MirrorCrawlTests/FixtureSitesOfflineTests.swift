@@ -20,13 +20,13 @@ struct FixtureSitesOfflineTests {
 
     @Test(arguments: sites)
     func theCrawledSiteHasNoBrokenLink(site: String) async throws {
-        let harness = CrawlHarness()
-        defer { try? FileManager.default.removeItem(atPath: harness.root) }
-        try await TestOrigin.with(site: .named(site)) { origin in
-            _ = try await harness.crawl([origin.url("/")])
-            let report = try OfflineLinkChecker(folder: harness.root + "/out", origin: origin.baseURL, exampleLimit: 50).check()
-            #expect(report.broken == 0, "\(report.examples.map { "\($0.file) -> \($0.link): \($0.reason)" })")
-            #expect(report.local > 10, "\(report)")
+        try await CrawlHarness.with { harness in
+            try await TestOrigin.with(site: .named(site)) { origin in
+                _ = try await harness.crawl([origin.url("/")])
+                let report = try OfflineLinkChecker(folder: harness.root + "/out", origin: origin.baseURL, exampleLimit: 50).check()
+                #expect(report.broken == 0, "\(report.examples.map { "\($0.file) -> \($0.link): \($0.reason)" })")
+                #expect(report.local > 10, "\(report)")
+            }
         }
     }
 }

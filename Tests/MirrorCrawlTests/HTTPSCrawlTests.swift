@@ -12,20 +12,24 @@ import Testing
 struct HTTPSCrawlTests {
     static let authority = try! TestCertificateAuthority()
     /// Trusts `authority`; shared by the tests and never shut down, like `CrawlHarness`'s own.
-    static let transport = AsyncHTTPClientTransport(
-        security: try! TransportSecurity(caCertificateFiles: [try! authority.certificateFile()], environment: [:]))
+    static let transport: AsyncHTTPClientTransport = {
+        let file = try! authority.certificateFile()
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        return AsyncHTTPClientTransport(security: try! TransportSecurity(caCertificateFiles: [file], environment: [:]))
+    }()
     var authority: TestCertificateAuthority { Self.authority }
     var transport: AsyncHTTPClientTransport { Self.transport }
 
     @Test func crawlsAnHTTPSSite() async throws {
         let origin = try await TestOrigin.start(site: .named("plain"), tls: try authority.serverIdentity())
-        let harness = CrawlHarness(transport: transport)
-        let report = try await harness.crawl([origin.url("/")])
-        try await origin.shutdown()
-        #expect(origin.baseURL.hasPrefix("https://"))
-        #expect(report.failures.isEmpty, "\(report.failures)")
-        #expect(report.fetched == 9)
-        #expect(try harness.manifest().resources.keys.contains(origin.url("/about.html")))
+        try await CrawlHarness.with(transport: transport) { harness in
+            let report = try await harness.crawl([origin.url("/")])
+            try await origin.shutdown()
+            #expect(origin.baseURL.hasPrefix("https://"))
+            #expect(report.failures.isEmpty, "\(report.failures)")
+            #expect(report.fetched == 9)
+            #expect(try harness.manifest().resources.keys.contains(origin.url("/about.html")))
+        }
     }
 
     @Test func crawlsASiteMixingHTTPAndHTTPSHosts() async throws {
@@ -35,30 +39,32 @@ struct HTTPSCrawlTests {
         secure.route("/logo.png") { _ in .content("png", type: "image/png") }
         secure.route("/page.html") { _ in .html("<a href='\(plain.url("/back.html"))'>back</a>") }
         plain.route("/back.html") { _ in .html("back on HTTP") }
-        let harness = CrawlHarness(transport: transport)
-        let report = try await harness.crawl([plain.url("/")]) { $0.allowedHosts = [HostPattern(secure.authority)!] }
-        try await plain.shutdown()
-        try await secure.shutdown()
-        #expect(report.failures.isEmpty, "\(report.failures)")
-        #expect(Set(try harness.manifest().resources.keys) == [
-            plain.url("/"), plain.url("/back.html"), secure.url("/logo.png"), secure.url("/page.html"),
-        ])
+        try await CrawlHarness.with(transport: transport) { harness in
+            let report = try await harness.crawl([plain.url("/")]) { $0.allowedHosts = [HostPattern(secure.authority)!] }
+            try await plain.shutdown()
+            try await secure.shutdown()
+            #expect(report.failures.isEmpty, "\(report.failures)")
+            #expect(Set(try harness.manifest().resources.keys) == [
+                plain.url("/"), plain.url("/back.html"), secure.url("/logo.png"), secure.url("/page.html"),
+            ])
+        }
     }
 
     @Test func followsARedirectFromHTTPToHTTPS() async throws {
         let plain = try await TestOrigin.start()
         let secure = try await TestOrigin.start(site: .named("plain"), tls: try authority.serverIdentity())
         plain.route("/") { _ in .redirect(to: secure.url("/"), status: 301) }
-        let harness = CrawlHarness(transport: transport)
-        let report = try await harness.crawl([plain.url("/")]) { $0.allowedHosts = [HostPattern(secure.authority)!] }
-        try await plain.shutdown()
-        try await secure.shutdown()
-        #expect(report.failures.isEmpty, "\(report.failures)")
-        #expect(report.redirects == 1)
-        #expect(report.fetched == 9)
-        let manifest = try harness.manifest()
-        #expect(manifest.redirects[plain.url("/")]?.location == secure.url("/"))
-        #expect(manifest.path(for: plain.url("/")) == manifest.resources[secure.url("/")]?.path)
+        try await CrawlHarness.with(transport: transport) { harness in
+            let report = try await harness.crawl([plain.url("/")]) { $0.allowedHosts = [HostPattern(secure.authority)!] }
+            try await plain.shutdown()
+            try await secure.shutdown()
+            #expect(report.failures.isEmpty, "\(report.failures)")
+            #expect(report.redirects == 1)
+            #expect(report.fetched == 9)
+            let manifest = try harness.manifest()
+            #expect(manifest.redirects[plain.url("/")]?.location == secure.url("/"))
+            #expect(manifest.path(for: plain.url("/")) == manifest.resources[secure.url("/")]?.path)
+        }
     }
 
     /// A certificate from an authority nobody trusts is refused at its first handshake, without
@@ -67,9 +73,11 @@ struct HTTPSCrawlTests {
         let stranger = try TestCertificateAuthority(name: "stranger CA")
         let origin = try await TestOrigin.start(tls: try stranger.serverIdentity())
         origin.route("/") { _ in .html("secret") }
-        let report = try await CrawlHarness(transport: transport).crawl([origin.url("/")]) {
-            $0.obeyRobots = false
-            $0.retries = 3
+        let report = try await CrawlHarness.with(transport: transport) { harness in
+            try await harness.crawl([origin.url("/")]) {
+                $0.obeyRobots = false
+                $0.retries = 3
+            }
         }
         try await origin.shutdown()
         #expect(report.fetched == 0)
@@ -113,8 +121,10 @@ struct HTTPSCrawlTests {
     @Test func sslCertFileReplacesTheSystemTrustStore() async throws {
         let origin = try await TestOrigin.start(tls: try authority.serverIdentity())
         origin.route("/") { _ in .html("hello") }
-        let viaEnvironment = try TransportSecurity(caCertificateFiles: [], environment: ["SSL_CERT_FILE": try authority.certificateFile()])
-        let response = try await Self.send(TransportRequest(url: origin.url("/")), security: viaEnvironment)
+        let response = try await authority.withCertificateFile { file in
+            let viaEnvironment = try TransportSecurity(caCertificateFiles: [], environment: ["SSL_CERT_FILE": file])
+            return try await Self.send(TransportRequest(url: origin.url("/")), security: viaEnvironment)
+        }
         try await origin.shutdown()
         #expect(response.status == 200)
     }

@@ -9,8 +9,13 @@ import Testing
 /// Re-crawling into the folder of an earlier crawl: unchanged files are not written again, and
 /// the folder always ends up as a fresh crawl of the same site would be.
 @Suite("Incremental re-crawls", .serialized)
-struct IncrementalCrawlTests {
+final class IncrementalCrawlTests {
+    /// A harness for each test (Swift Testing makes a new instance per test); `deinit` removes its folder.
     let harness = CrawlHarness()
+
+    deinit {
+        harness.remove()
+    }
 
     func modificationDates(_ name: String) throws -> [String: Date] {
         var dates: [String: Date] = [:]

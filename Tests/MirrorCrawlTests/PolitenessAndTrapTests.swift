@@ -7,8 +7,13 @@ import Testing
 /// Politeness holds for every host the crawl touches, and trap defences cut a trap after its
 /// first step instead of hiding the page.
 @Suite("Politeness and traps")
-struct PolitenessAndTrapTests {
+final class PolitenessAndTrapTests {
+    /// A harness for each test (Swift Testing makes a new instance per test); `deinit` removes its folder.
     let harness = CrawlHarness()
+
+    deinit {
+        harness.remove()
+    }
 
     /// robots.txt is the first request to the page host and to a requisite host, and every
     /// host's requests reach it spaced by its delay: `--delay` on one, a longer Crawl-delay on

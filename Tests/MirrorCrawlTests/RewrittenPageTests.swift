@@ -9,8 +9,13 @@ import Testing
 /// Every page of a finished folder is its original rewritten, on its own, against where its
 /// links lead once the crawl is done — whatever the crawl met on the way.
 @Suite("Rewritten pages", .serialized)
-struct RewrittenPageTests {
+final class RewrittenPageTests {
+    /// A harness for each test (Swift Testing makes a new instance per test); `deinit` removes its folder.
     let harness = CrawlHarness()
+
+    deinit {
+        harness.remove()
+    }
 
     /// Each HTML file of the folder compared with its original (the kept one, or the file itself)
     /// rewritten, on its own, against the finished manifest.

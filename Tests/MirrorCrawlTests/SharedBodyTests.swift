@@ -7,8 +7,13 @@ import Testing
 /// A crawl saves each stored response as a hard link to the cache's body: one file on disk for
 /// both, which outlives the cache.
 @Suite("Files shared with the cache")
-struct SharedBodyTests {
+final class SharedBodyTests {
+    /// A harness for each test (Swift Testing makes a new instance per test); `deinit` removes its folder.
     let harness = CrawlHarness()
+
+    deinit {
+        harness.remove()
+    }
 
     func inode(_ path: String) throws -> UInt64 {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)

@@ -38,19 +38,19 @@ struct StoredReferencesTests {
     /// finishing a crawl parses no page a second time.
     @Test func theRewritingFindsWhatTheCrawlKept() async throws {
         try await TestOrigin.with(site: .named("links")) { origin in
-            let harness = CrawlHarness()
-            defer { try? FileManager.default.removeItem(atPath: harness.root) }
-            _ = try await harness.crawl([origin.url("/")])
-            let folder = harness.root + "/out"
-            let journal = try CrawlJournal(folder: folder, fresh: false)
-            let pages = try harness.manifest().resources.filter { $0.value.contentType?.hasPrefix("text/html") == true }
-            #expect(pages.count > 5)
-            for (url, resource) in pages {
-                let key = Crawler.pageKey(digest: resource.sha256, contentType: resource.contentType, ignoredParameters: [])
-                let kept = try #require(try journal.references(of: url, key: key), "\(url)")
-                let original = folder + "/" + SiteManifest.originalPath(sha256: resource.sha256)
-                let bytes = try Data(contentsOf: URL(fileURLWithPath: FileManager.default.fileExists(atPath: original) ? original : folder + "/" + resource.path))
-                #expect(kept.map(\.range) == HTMLReferenceLocator.references(in: Array(bytes)).map(\.range), "\(url)")
+            try await CrawlHarness.with { harness in
+                _ = try await harness.crawl([origin.url("/")])
+                let folder = harness.root + "/out"
+                let journal = try CrawlJournal(folder: folder, fresh: false)
+                let pages = try harness.manifest().resources.filter { $0.value.contentType?.hasPrefix("text/html") == true }
+                #expect(pages.count > 5)
+                for (url, resource) in pages {
+                    let key = Crawler.pageKey(digest: resource.sha256, contentType: resource.contentType, ignoredParameters: [])
+                    let kept = try #require(try journal.references(of: url, key: key), "\(url)")
+                    let original = folder + "/" + SiteManifest.originalPath(sha256: resource.sha256)
+                    let bytes = try Data(contentsOf: URL(fileURLWithPath: FileManager.default.fileExists(atPath: original) ? original : folder + "/" + resource.path))
+                    #expect(kept.map(\.range) == HTMLReferenceLocator.references(in: Array(bytes)).map(\.range), "\(url)")
+                }
             }
         }
     }

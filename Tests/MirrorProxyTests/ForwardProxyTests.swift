@@ -67,8 +67,9 @@ struct ForwardProxyTests {
         #expect(refused.text.contains("the certificate is not trusted"), "\(refused.text)")
         #expect(origin.requests(path: "/secure").isEmpty)
         await untrusting.stop()
-        let trusting = try await ProxyHarness.start(ProxyConfiguration(), security: try TransportSecurity(
-            caCertificateFiles: [try authority.certificateFile()], environment: [:]))
+        let trusting = try await ProxyHarness.start(ProxyConfiguration(), security: try await authority.withCertificateFile {
+            try TransportSecurity(caCertificateFiles: [$0], environment: [:])
+        })
         let accepted = try await trusting.send(request)
         #expect(accepted.status == 200)
         #expect(accepted.text == "secure page")

@@ -22,7 +22,7 @@ struct InterceptionTests {
         let key = try FileManager.default.attributesOfItem(atPath: folder + "/mitm/ca-key.pem")
         #expect((key[.posixPermissions] as? NSNumber)?.intValue == 0o600, "the CA key is its owner's alone")
         #expect(try InterceptionAuthority(cacheFolder: folder).spkiSHA256 == authority.spkiSHA256, "created once, then reused")
-        let trust = try TransportSecurity(caCertificateFiles: [try upstreamAuthority.certificateFile()], environment: [:])
+        let trust = try await upstreamAuthority.withCertificateFile { try TransportSecurity(caCertificateFiles: [$0], environment: [:]) }
         let recorder = try await ProxyHarness.start(configuration, cacheFolder: folder, security: trust)
 
         try await Self.using(Self.client(proxyPort: recorder.port, trusting: authority.certificatePath)) { trusting in
@@ -63,7 +63,7 @@ struct InterceptionTests {
         var configuration = ProxyConfiguration()
         configuration.interception = try InterceptionAuthority(cacheFolder: folder)
         let authority = try #require(configuration.interception)
-        let trust = try TransportSecurity(caCertificateFiles: [try upstreamAuthority.certificateFile()], environment: [:])
+        let trust = try await upstreamAuthority.withCertificateFile { try TransportSecurity(caCertificateFiles: [$0], environment: [:]) }
         let proxy = try await ProxyHarness.start(configuration, cacheFolder: folder, security: trust)
         try await Self.using(Self.client(proxyPort: proxy.port, trusting: authority.certificatePath)) { client in
             var statuses: [String] = []

@@ -40,29 +40,29 @@ struct SearchIndexTests {
     @Test func titleHitsRankFirstAndARecrawlUpdatesOnlyWhatChanged() async throws {
         let version = Version()
         let origin = try await Self.origin(version: version)
-        let harness = CrawlHarness()
-        defer { try? FileManager.default.removeItem(atPath: harness.root) }
-        _ = try await harness.crawl([origin.url("/")])
-        let folder = harness.root + "/out"
-        var index = try SearchIndex.open(folder: folder)
-        #expect(try index.pageCount() == 4)
-        // In a title beats many times in the text.
-        let walk = try index.search(SearchQuery("walk*"))
-        #expect(walk.first?.url == origin.url("/walk.html"), "\(walk.map(\.url))")
-        #expect(walk.map(\.url).contains(origin.url("/tree.html")))
-        #expect(try index.search(SearchQuery("os.walk")).map(\.url) == [origin.url("/walk.html")])
-        #expect(try index.search(SearchQuery("apple")).first?.snippet(open: "[", close: "]").contains("[apple] orchard") == true)
-        #expect(try index.search(SearchQuery("cafe resume")).map(\.url) == [origin.url("/tree.html")], "diacritics fold")
-        #expect(try index.search(SearchQuery("welcome NOT manual")).isEmpty)
-        #expect(try index.search(SearchQuery("\"names in a tree\"")).map(\.url) == [origin.url("/walk.html")])
+        try await CrawlHarness.with { harness in
+            _ = try await harness.crawl([origin.url("/")])
+            let folder = harness.root + "/out"
+            var index = try SearchIndex.open(folder: folder)
+            #expect(try index.pageCount() == 4)
+            // In a title beats many times in the text.
+            let walk = try index.search(SearchQuery("walk*"))
+            #expect(walk.first?.url == origin.url("/walk.html"), "\(walk.map(\.url))")
+            #expect(walk.map(\.url).contains(origin.url("/tree.html")))
+            #expect(try index.search(SearchQuery("os.walk")).map(\.url) == [origin.url("/walk.html")])
+            #expect(try index.search(SearchQuery("apple")).first?.snippet(open: "[", close: "]").contains("[apple] orchard") == true)
+            #expect(try index.search(SearchQuery("cafe resume")).map(\.url) == [origin.url("/tree.html")], "diacritics fold")
+            #expect(try index.search(SearchQuery("welcome NOT manual")).isEmpty)
+            #expect(try index.search(SearchQuery("\"names in a tree\"")).map(\.url) == [origin.url("/walk.html")])
 
-        version.number.withLock { $0 = 2 }
-        _ = try await harness.crawl([origin.url("/")], mode: .refresh)
-        index = try SearchIndex.open(folder: folder)
-        #expect(try index.pageCount() == 4)
-        #expect(try index.search(SearchQuery("apple")).isEmpty)
-        #expect(try index.search(SearchQuery("banana")).map(\.url) == [origin.url("/walk.html")])
-        try await origin.shutdown()
+            version.number.withLock { $0 = 2 }
+            _ = try await harness.crawl([origin.url("/")], mode: .refresh)
+            index = try SearchIndex.open(folder: folder)
+            #expect(try index.pageCount() == 4)
+            #expect(try index.search(SearchQuery("apple")).isEmpty)
+            #expect(try index.search(SearchQuery("banana")).map(\.url) == [origin.url("/walk.html")])
+            try await origin.shutdown()
+        }
     }
 
     @Test func aCrawlMakesTheSameIndexAsTheFilesGiveAndTheManifestListsIt() async throws {
@@ -127,31 +127,32 @@ struct SearchIndexTests {
 
     @Test func theCommandPrintsResultsAndSaysWhatIsWrong() async throws {
         let origin = try await Self.origin(version: Version())
-        let harness = CrawlHarness()
-        defer { try? FileManager.default.removeItem(atPath: harness.root) }
-        _ = try await harness.crawl([origin.url("/")])
-        try await origin.shutdown()
-        let mirror = BuiltProducts.executable("mirror")
-        let folder = harness.root + "/out"
+        try await CrawlHarness.with { harness in
+            _ = try await harness.crawl([origin.url("/")])
+            try await origin.shutdown()
+            let mirror = BuiltProducts.executable("mirror")
+            let folder = harness.root + "/out"
 
-        let found = try await ChildProcess.run(mirror, ["search", folder, "walk*", "--limit", "2"])
-        #expect(found.status == 0, "\(found.stderr)")
-        #expect(found.stdout.hasPrefix("1. os.walk — directory trees\n   \(origin.host)_\(origin.port)/walk.html  (\(origin.url("/walk.html")))"),
-                "\(found.stdout)")
-        #expect(found.stdout.contains("2. ") && !found.stdout.contains("3. "))
+            let found = try await ChildProcess.run(mirror, ["search", folder, "walk*", "--limit", "2"])
+            #expect(found.status == 0, "\(found.stderr)")
+            #expect(found.stdout.hasPrefix("1. os.walk — directory trees\n   \(origin.host)_\(origin.port)/walk.html  (\(origin.url("/walk.html")))"),
+                    "\(found.stdout)")
+            #expect(found.stdout.contains("2. ") && !found.stdout.contains("3. "))
 
-        let json = try await ChildProcess.run(mirror, ["search", folder, "orchard OR <script>", "--json"])
-        #expect(json.status == 0, "\(json.stderr)")
-        let results = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
-        #expect(results?.count == 1 && (results?.first?["snippet"] as? String)?.contains("<mark>orchard</mark>") == true, "\(json.stdout)")
+            let json = try await ChildProcess.run(mirror, ["search", folder, "orchard OR <script>", "--json"])
+            #expect(json.status == 0, "\(json.stderr)")
+            let results = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+            #expect(results?.count == 1 && (results?.first?["snippet"] as? String)?.contains("<mark>orchard</mark>") == true,
+                    "\(json.stdout)")
 
-        let none = try await ChildProcess.run(mirror, ["search", folder, "zebra"])
-        #expect(none.status == 0 && none.stdout.contains("no page matches zebra"))
-        let malformed = try await ChildProcess.run(mirror, ["search", folder, "walk OR"])
-        #expect(malformed.status == 2 && malformed.stderr.contains("OR needs words on both sides"), "\(malformed.stderr)")
-        let missing = try await ChildProcess.run(mirror, ["search", harness.root + "/nothing", "walk"])
-        #expect(missing.status == 3, "\(missing.stderr)")
-        let notMirror = try await ChildProcess.run(mirror, ["search", harness.root, "walk"])
-        #expect(notMirror.status == 3 && notMirror.stderr.contains("not a mirrored folder"), "\(notMirror.stderr)")
+            let none = try await ChildProcess.run(mirror, ["search", folder, "zebra"])
+            #expect(none.status == 0 && none.stdout.contains("no page matches zebra"))
+            let malformed = try await ChildProcess.run(mirror, ["search", folder, "walk OR"])
+            #expect(malformed.status == 2 && malformed.stderr.contains("OR needs words on both sides"), "\(malformed.stderr)")
+            let missing = try await ChildProcess.run(mirror, ["search", harness.root + "/nothing", "walk"])
+            #expect(missing.status == 3, "\(missing.stderr)")
+            let notMirror = try await ChildProcess.run(mirror, ["search", harness.root, "walk"])
+            #expect(notMirror.status == 3 && notMirror.stderr.contains("not a mirrored folder"), "\(notMirror.stderr)")
+        }
     }
 }

@@ -61,9 +61,11 @@ struct ServedMirror {
         return ServedMirror(harness: harness, origin: origin, server: server, manifest: try harness.manifest())
     }
 
+    /// Shuts the server and the origin down, then removes the crawl's folder.
     func stop() async {
         await server.shutdown()
         try? await origin.shutdown()
+        harness.remove()
     }
 
     /// Sends one request with exactly this target and these header lines, on a new connection.

@@ -4,11 +4,16 @@ import MirrorTestSupport
 import Testing
 
 @Suite("SQLite in WAL mode")
-struct SQLiteTests {
+final class SQLiteTests {
+    /// A folder for each test (Swift Testing makes a new instance per test); `deinit` removes it.
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mirror-sqlite-\(UUID().uuidString)")
 
     init() throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
     }
 
     @Test func storesAndReadsEveryValueKind() throws {
