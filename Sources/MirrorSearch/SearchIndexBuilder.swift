@@ -133,7 +133,9 @@ public enum SearchIndexBuilder {
                               read: @Sendable (String) -> [UInt8]?, titles: SiteTitles, fingerprint: String) throws {
         let database = try SQLiteDatabase(path: path)
         // A file of its own, renamed into place when whole: no journal to keep, no fsync mid-way.
-        try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096")
+        // Pages of 2 KiB (FTS5's leaves sized to fit): each table's last page is half as large,
+        // which is a tenth of a small site's index, for 1.5 % more on a large one.
+        try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 2048")
         try database.execute("""
             CREATE VIRTUAL TABLE words USING fts5(title, headings, names, body, content = '', tokenize = '\(tokenizer)');
             CREATE TABLE pages (row INTEGER PRIMARY KEY, path TEXT NOT NULL, url TEXT NOT NULL, title TEXT NOT NULL, type TEXT NOT NULL);
@@ -144,7 +146,9 @@ public enum SearchIndexBuilder {
         // when a level holds too many, so a large site's queries stay fast. Up to 8 MB of words
         // are held before they are written as a segment: fewer segments, a tenth smaller on
         // python3.11-doc, no slower.
-        try database.execute("INSERT INTO words (words, rank) VALUES ('automerge', 0); INSERT INTO words (words, rank) VALUES ('hashsize', 8388608)")
+        for (option, value) in [("automerge", 0), ("hashsize", 8 << 20), ("pgsz", 2000)] {
+            try database.execute("INSERT INTO words (words, rank) VALUES ('\(option)', \(value))")
+        }
         try database.transaction {
             let addPage = try database.statement("INSERT INTO pages (row, path, url, title, type) VALUES (?, ?, ?, ?, ?)")
             let addWords = try database.statement("INSERT INTO words (rowid, title, headings, names, body) VALUES (?, ?, ?, ?, ?)")
