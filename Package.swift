@@ -276,6 +276,7 @@ let package = Package(
             dependencies: [
                 "MirrorServe", "MirrorBundle", "MirrorCrawlTesting", "MirrorTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

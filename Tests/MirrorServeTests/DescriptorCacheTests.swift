@@ -1,6 +1,7 @@
 import Foundation
 @testable import MirrorServe
 import MirrorSite
+import NIOConcurrencyHelpers
 import NIOCore
 import Testing
 
@@ -9,9 +10,12 @@ import Testing
 @Suite("mirror serve: a folder's recent descriptors")
 struct DescriptorCacheTests {
     @Test func aReplacedFileIsServedInItsNewVersionOnceTheKeptDescriptorExpires() async throws {
+        // The cache's clock moves only when the test moves it.
+        let clock = NIOLockedValueBox(NIODeadline.now())
         let mirror = try await ServedMirror.start {
-            // 8 s, not 2: a loaded full run once took over 2 s between the first two requests.
-            try FolderFiles(folder: $0, opensBeneath: true, descriptors: (capacity: 16, validity: .seconds(8)))
+            try FolderFiles(folder: $0, opensBeneath: true, descriptors: (capacity: 16, validity: .seconds(1))) {
+                clock.withLockedValue { $0 }
+            }
         }
         defer { Task { await mirror.stop() } }
         let path = try #require(mirror.manifest.path(for: mirror.origin.url("/frame.html")))
@@ -22,7 +26,9 @@ struct DescriptorCacheTests {
         try Data(new).write(to: URL(fileURLWithPath: mirror.folder + "/" + path + ".new"))
         #expect(rename(mirror.folder + "/" + path + ".new", mirror.folder + "/" + path) == 0)
         #expect(try await mirror.request("/frame.html").body == old, "the kept descriptor is still the old file's")
-        try await Task.sleep(for: .milliseconds(8200))
+        clock.withLockedValue { $0 = $0 + .milliseconds(999) }
+        #expect(try await mirror.request("/frame.html").body == old, "kept for a second")
+        clock.withLockedValue { $0 = $0 + .milliseconds(2) }
         #expect(try await mirror.request("/frame.html").body == new)
     }
 

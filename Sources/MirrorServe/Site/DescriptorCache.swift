@@ -20,11 +20,14 @@ final class DescriptorCache: Sendable {
 
     private let capacity: Int
     private let validity: TimeAmount
+    private let now: @Sendable () -> NIODeadline
     private let entries = Mutex<[String: Entry]>([:])
 
-    init(capacity: Int, validity: TimeAmount) {
+    /// - Parameter now: the clock (a test's own, to pass `validity` without waiting for it).
+    init(capacity: Int, validity: TimeAmount, now: @escaping @Sendable () -> NIODeadline = { .now() }) {
         self.capacity = capacity
         self.validity = validity
+        self.now = now
     }
 
     deinit {
@@ -37,7 +40,7 @@ final class DescriptorCache: Sendable {
     /// was kept less than `validity` ago.
     func open(_ path: String) -> (handle: NIOFileHandle, size: Int)? {
         entries.withLock { entries in
-            guard let entry = entries[path], NIODeadline.now() - entry.opened < validity else { return nil }
+            guard let entry = entries[path], now() - entry.opened < validity else { return nil }
             let copy = fcntl(entry.descriptor, F_DUPFD_CLOEXEC, 0)
             guard copy >= 0 else { return nil }
             return (NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: copy), entry.size)
@@ -48,7 +51,7 @@ final class DescriptorCache: Sendable {
     func keep(_ descriptor: Int32, size: Int, for path: String) {
         let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
         guard copy >= 0 else { return }
-        let entry = Entry(descriptor: copy, size: size, opened: .now())
+        let entry = Entry(descriptor: copy, size: size, opened: now())
         entries.withLock { entries in
             if entries[path] == nil, entries.count >= capacity {
                 for entry in entries.values { close(entry.descriptor) }

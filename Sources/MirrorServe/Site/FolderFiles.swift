@@ -33,11 +33,12 @@ public final class FolderFiles: SiteFiles {
     ///   - opensBeneath: false to walk the components even where `openat2` exists (the tests
     ///     check both ways).
     ///   - descriptors: how many descriptors of recently opened files are kept, and how long.
-    init(folder: String, opensBeneath: Bool,
-         descriptors: (capacity: Int, validity: TimeAmount) = (1024, .seconds(1))) throws(ServeError) {
+    ///   - now: the clock that times them.
+    init(folder: String, opensBeneath: Bool, descriptors: (capacity: Int, validity: TimeAmount) = (1024, .seconds(1)),
+         now: @escaping @Sendable () -> NIODeadline = { .now() }) throws(ServeError) {
         self.folder = folder
         self.opensBeneath = Atomic(opensBeneath)
-        recent = DescriptorCache(capacity: descriptors.capacity, validity: descriptors.validity)
+        recent = DescriptorCache(capacity: descriptors.capacity, validity: descriptors.validity, now: now)
         root = folder.withCString { systemOpen($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard root >= 0 else { throw .source(path: folder, reason: String(cString: strerror(errno))) }
         let manifestPath = folder + "/" + SiteManifest.path
