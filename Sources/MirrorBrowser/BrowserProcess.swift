@@ -1,5 +1,6 @@
 internal import CSpawn
 import Foundation
+import MirrorCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -12,6 +13,8 @@ import Glibc
 final class BrowserProcess: Sendable {
     let pid: pid_t
     let devTools: DevToolsPipe
+    /// Profiles are named `mirror-browser-<pid of mirror>-<UUID>` in the temporary folder.
+    static let profilePrefix = "mirror-browser-"
     /// The browser's own `--user-data-dir`, removed when it ends.
     let profile: String
     private let exit: ProcessExit
@@ -27,7 +30,9 @@ final class BrowserProcess: Sendable {
     static func launch(executable: String, arguments: [String]) async throws -> BrowserProcess {
         // A write to a browser that has ended must fail (EPIPE), not end mirror.
         signal(SIGPIPE, SIG_IGN)
-        let profile = NSTemporaryDirectory() + "mirror-browser-" + UUID().uuidString
+        // Named by this process, so that the next launch removes a profile a killed mirror left.
+        AbandonedFiles.remove(in: NSTemporaryDirectory(), prefix: profilePrefix)
+        let profile = NSTemporaryDirectory() + profilePrefix + "\(getpid())-" + UUID().uuidString
         do {
             try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {

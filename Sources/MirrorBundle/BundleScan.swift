@@ -44,8 +44,9 @@ struct BundleScan {
         } catch let error as TarError {
             throw BundleError.unsafeArchive(error)
         }
-        return BundleScan(summary: try entries.finish(), locations: entries.locations,
-                          accessPoints: indexing ? stream.accessPoints : [])
+        let summary = try entries.finish()
+        try BundleSeekTable.check(input, files: summary.manifest.files)
+        return BundleScan(summary: summary, locations: entries.locations, accessPoints: indexing ? stream.accessPoints : [])
     }
 }
 

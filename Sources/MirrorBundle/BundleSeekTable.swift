@@ -1,12 +1,14 @@
+import Crypto
 import MirrorCore
+import MirrorSite
 
 /// Where each gzip member of a bundle starts and where each file's bytes lie in the tar stream,
 /// so that a reader opens the few files it wants (the manifest, the search index, the pages of
 /// some results) without inflating the rest. `mirror pack` writes it after the archive as gzip
 /// members that hold nothing but an extra field (RFC 1952 FEXTRA): subfields "MS" carry the
-/// table, and a last member of fixed size carries subfield "MT", where the table starts and how
-/// long it is. They decompress to nothing, so gzip and tar pass over them; the same bundle
-/// always gives the same table.
+/// table, and a last member of fixed size carries subfield "MT", where the table starts, how
+/// long it is and its SHA-256. They decompress to nothing, so gzip and tar pass over them; the
+/// same bundle always gives the same table. Checking a bundle checks its table too (`check`).
 ///
 /// Each file's SHA-256 is in the table too, as in the manifest, so a reader that wants a few
 /// files need not read the manifest: a file read through the table is checked against it
@@ -29,9 +31,9 @@ struct BundleSeekTable: Equatable {
     }
 
     private static let form = "mirror seek table 1"
-    /// The fixed size of the last member: header 10, XLEN 2, subfield header 4, data 16, empty
-    /// deflate block 2, CRC-32 and size 8.
-    static let trailerSize = 42
+    /// The fixed size of the last member: header 10, XLEN 2, subfield header 4, data 48 (where,
+    /// how long, SHA-256), empty deflate block 2, CRC-32 and size 8.
+    static let trailerSize = 74
     /// Subfield data per member (XLEN is 16 bits).
     private static let dataPerMember = 65_000
     /// A longer table (about 600,000 files) is not read.
@@ -61,6 +63,7 @@ struct BundleSeekTable: Equatable {
         }
         var trailer: [UInt8] = []
         for value in [offset, bytes.count] { trailer += (0..<8).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
+        trailer += SHA256.hash(data: table.bytes)
         return bytes + Self.member(id: "MT", data: trailer[...])
     }
 
@@ -90,8 +93,8 @@ struct BundleSeekTable: Equatable {
     /// the table does not hold together.
     static func read(_ input: InputFile) -> BundleSeekTable? {
         guard input.size >= trailerSize, let trailer = bytes(input, at: input.size - trailerSize, count: trailerSize),
-              let location = subfield(trailer[...], id: "MT"), location.data.count == 16, location.rest.isEmpty else { return nil }
-        let offset = number(location.data.prefix(8)), length = number(location.data.suffix(8))
+              let location = subfield(trailer[...], id: "MT"), location.data.count == 48, location.rest.isEmpty else { return nil }
+        let offset = number(location.data.prefix(8)), length = number(location.data.dropFirst(8).prefix(8))
         guard offset >= 0, length > 0, length <= largestTable, offset + length == input.size - trailerSize,
               var members = bytes(input, at: offset, count: length)?[...] else { return nil }
         var table: [UInt8] = []
@@ -100,6 +103,7 @@ struct BundleSeekTable: Equatable {
             table += part.data
             members = part.rest
         }
+        guard Array(SHA256.hash(data: table)) == Array(location.data.suffix(32)) else { return nil }
         return decode(table, archiveEnd: offset)
     }
 
@@ -132,14 +136,25 @@ struct BundleSeekTable: Equatable {
     /// member is one of ours (holding nothing), and the bytes after the member.
     private static func subfield(_ bytes: ArraySlice<UInt8>, id: String) -> (data: ArraySlice<UInt8>, rest: ArraySlice<UInt8>)? {
         let start = bytes.startIndex
-        guard bytes.count >= 26, bytes[start] == 0x1F, bytes[start + 1] == 0x8B, bytes[start + 2] == 8, bytes[start + 3] == 0x04
-        else { return nil }
+        guard bytes.count >= 26, bytes[start..<start + 10].elementsEqual([0x1F, 0x8B, 8, 0x04, 0, 0, 0, 0, 0, 0xFF]) else { return nil }
         let extra = Int(bytes[start + 10]) | Int(bytes[start + 11]) << 8
         let length = Int(bytes[start + 14]) | Int(bytes[start + 15]) << 8
         let end = start + 12 + extra
         guard extra == length + 4, Array(bytes[start + 12..<start + 14]) == Array(id.utf8), end + 10 <= bytes.endIndex,
               bytes[end..<end + 10].elementsEqual([0x03, 0x00, 0, 0, 0, 0, 0, 0, 0, 0]) else { return nil }
         return (bytes[start + 16..<end], bytes[(end + 10)...])
+    }
+
+    /// Refuses a checked bundle whose end claims a seek table (a last gzip member with subfield
+    /// "MT") that cannot be read, or that lists other files than the manifest does.
+    static func check(_ input: InputFile, files: [String: SiteManifest.FileDigest]) throws {
+        guard input.size >= trailerSize, let end = bytes(input, at: input.size - trailerSize, count: trailerSize),
+              end[0] == 0x1F, end[1] == 0x8B, end[12] == UInt8(ascii: "M"), end[13] == UInt8(ascii: "T") else { return }
+        guard let table = read(input) else { throw BundleError.corrupt("its seek table is damaged") }
+        let listed = table.files.filter { $0.path != ManifestCheck.manifestPath }
+        guard listed.count == files.count, listed.allSatisfy({ file in
+            files[file.path].map { $0.size == file.range.count && $0.sha256 == Hex.string(file.sha256) } ?? false
+        }) else { throw BundleError.corrupt("its seek table does not match its manifest") }
     }
 
     private static func number(_ bytes: ArraySlice<UInt8>) -> Int {

@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 public import MirrorSite
 
 /// Reads a bundle as it streams from disk — gzip, then tar — checking every entry: the tar

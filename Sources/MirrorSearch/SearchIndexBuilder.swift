@@ -2,7 +2,6 @@ import Crypto
 import Dispatch
 import Foundation
 public import MirrorHTML
-import MirrorBundle
 import MirrorCore
 import MirrorSQLite
 public import MirrorSite

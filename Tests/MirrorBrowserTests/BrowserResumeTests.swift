@@ -32,8 +32,11 @@ extension BrowserSuites {
             }
             killed.signal(SIGKILL)
             #expect(try await killed.exit() == .signalled(SIGKILL), "the crawl ended before the kill")
+            let profiles = { (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? [] }
+            #expect(profiles().contains { $0.hasPrefix("mirror-browser-\(killed.pid)-") }, "the killed crawl's browser profile")
             let resumed = try await ChildProcess.run(URL(fileURLWithPath: mirror), arguments + ["--resume"])
             #expect(resumed.status == 0, "\(resumed.stderr.suffix(2000))")
+            #expect(!profiles().contains { $0.hasPrefix("mirror-browser-\(killed.pid)-") }, "removed by the next launch")
             let after = Self.loaded(resumed.stderr)
             before = Self.loaded((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
             // A page loaded when the kill came may load again; none loaded before it does.
