@@ -1,5 +1,4 @@
 public import MirrorCompression
-import Crypto
 import MirrorCore
 public import MirrorSite
 
@@ -22,7 +21,7 @@ public import MirrorSite
 ///
 /// The bundle must not be changed in place while it is open (mirror replaces a bundle by
 /// renaming a new file over it, which an open archive does not see): reads are not checked again.
-public final class BundleArchive: Sendable {
+public final class BundleArchive: BundleReading {
     /// A regular file of the bundle.
     public struct File: Sendable, Hashable {
         public let size: Int
@@ -66,19 +65,12 @@ public final class BundleArchive: Sendable {
         cache = MemoryTier(capacity: cacheCapacity, maxBodySize: cacheCapacity / 16)
     }
 
-    /// The whole of `path`, checked against the manifest's size and SHA-256 (the manifest itself
-    /// unchecked); nil when the bundle has no such file.
+    /// The whole of `path`, as opening checked it; nil when the bundle has no such file.
     public func verifiedContents(of path: String) throws -> [UInt8]? {
         guard let file = files[path] else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(file.size)
-        guard try read(path, { bytes += $0 }) else { return nil }
-        if path != ManifestCheck.manifestPath {
-            guard let digest = manifest.files[path], digest.size == bytes.count, Hex.string(SHA256.hash(data: bytes)) == digest.sha256 else {
-                throw BundleError.digestMismatch(path: path)
-            }
-        }
-        return bytes
+        return try read(path, { bytes += $0 }) ? bytes : nil
     }
 
     public func contains(_ path: String) -> Bool { files[path] != nil }
@@ -122,7 +114,7 @@ public final class BundleArchive: Sendable {
 
     private func inflater(_ path: String, _ range: Range<Int>) throws -> GzipRangeReader {
         try Self.reading(path) {
-            try GzipRangeReader(points: accessPoints, range: range) { [input] offset, buffer in try input.readBytes(at: offset, into: buffer) }
+            try GzipRangeReader(points: accessPoints, range: range, source: input.readBytes)
         }
     }
 }

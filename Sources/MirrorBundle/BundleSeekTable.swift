@@ -92,11 +92,11 @@ struct BundleSeekTable: Equatable {
     /// The table at the end of `input`; nil when it ends otherwise (another tool's bundle) or
     /// the table does not hold together.
     static func read(_ input: InputFile) -> BundleSeekTable? {
-        guard input.size >= trailerSize, let trailer = bytes(input, at: input.size - trailerSize, count: trailerSize),
+        guard input.size >= trailerSize, let trailer = input.bytes(at: input.size - trailerSize, count: trailerSize),
               let location = subfield(trailer[...], id: "MT"), location.data.count == 48, location.rest.isEmpty else { return nil }
         let offset = number(location.data.prefix(8)), length = number(location.data.dropFirst(8).prefix(8))
         guard offset >= 0, length > 0, length <= largestTable, offset + length == input.size - trailerSize,
-              var members = bytes(input, at: offset, count: length)?[...] else { return nil }
+              var members = input.bytes(at: offset, count: length)?[...] else { return nil }
         var table: [UInt8] = []
         while !members.isEmpty {
             guard let part = subfield(members, id: "MS") else { return nil }
@@ -148,7 +148,7 @@ struct BundleSeekTable: Equatable {
     /// Refuses a checked bundle whose end claims a seek table (a last gzip member with subfield
     /// "MT") that cannot be read, or that lists other files than the manifest does.
     static func check(_ input: InputFile, files: [String: SiteManifest.FileDigest]) throws {
-        guard input.size >= trailerSize, let end = bytes(input, at: input.size - trailerSize, count: trailerSize),
+        guard input.size >= trailerSize, let end = input.bytes(at: input.size - trailerSize, count: trailerSize),
               end[0] == 0x1F, end[1] == 0x8B, end[12] == UInt8(ascii: "M"), end[13] == UInt8(ascii: "T") else { return }
         guard let table = read(input) else { throw BundleError.corrupt("its seek table is damaged") }
         let listed = table.files.filter { $0.path != ManifestCheck.manifestPath }
@@ -159,16 +159,5 @@ struct BundleSeekTable: Equatable {
 
     private static func number(_ bytes: ArraySlice<UInt8>) -> Int {
         bytes.reversed().reduce(0) { $0 << 8 | Int($1) }
-    }
-
-    private static func bytes(_ input: InputFile, at offset: Int, count: Int) -> [UInt8]? {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            guard let read = try? bytes.withUnsafeMutableBytes({ try input.readBytes(at: offset + filled, into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }),
-                  read > 0 else { return nil }
-            filled += read
-        }
-        return bytes
     }
 }

@@ -49,4 +49,16 @@ final class InputFile: Sendable {
             if errno != EINTR { throw BundleError.io(path: path, message: String(cString: strerror(errno))) }
         }
     }
+
+    /// The `count` bytes at `offset`; nil when the file ends before them or cannot be read.
+    func bytes(at offset: Int, count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let read = try? bytes.withUnsafeMutableBytes { try readBytes(at: offset + filled, into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+            guard let read, read > 0 else { return nil }
+            filled += read
+        }
+        return bytes
+    }
 }

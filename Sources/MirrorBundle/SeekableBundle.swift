@@ -10,7 +10,7 @@ import Synchronization
 /// It is how `mirror search` reads a bundle's index and the pages of some results in
 /// milliseconds, where `BundleArchive` checks every byte first. Every file read is checked
 /// against the table's SHA-256 of it; nothing else is.
-public final class SeekableBundle: Sendable {
+public final class SeekableBundle: BundleReading {
     public let path: String
     private let input: InputFile
     private let files: [String: (range: Range<Int>, sha256: [UInt8])]
@@ -51,9 +51,7 @@ public final class SeekableBundle: Sendable {
                 let slice = UnsafeMutableRawBufferPointer(rebasing: whole[part.lowerBound - file.range.lowerBound..<part.upperBound - file.range.lowerBound])
                 do {
                     try BundleArchive.reading(path) {
-                        try GzipRangeReader(points: points, range: part) { [input] offset, buffer in
-                            try input.readBytes(at: offset, into: buffer)
-                        }.read(into: slice)
+                        try GzipRangeReader(points: points, range: part, source: input.readBytes).read(into: slice)
                     }
                 } catch {
                     failure.withLock { $0 = $0 ?? error }

@@ -148,9 +148,7 @@ public final class CrawlJournal: SiteLedger {
 
     /// The text recorded for the HTML page `url` when it had the same `key`.
     public func text(of url: String, key: String) throws -> HTMLText? {
-        try reader.withLock { reader in
-            try reader.statement("SELECT text FROM texts WHERE url = ? AND key = ?").rows([.text(url), .text(key)]) { $0.blob(0) }.first
-        }.flatMap(StoredText.decode)
+        try blob("text", in: "texts", of: url, key: key).flatMap(StoredText.decode)
     }
 
     /// Records a page's links and, for an HTML page, its located references and its text.
@@ -159,11 +157,12 @@ public final class CrawlJournal: SiteLedger {
                          text: text.map(StoredText.encode)))
     }
 
-    /// The column `column` ("links" or "refs") of `url`'s row in `pages`, when its key is `key`
-    /// (committed rows only: a page is looked up before it is parsed, never right after).
-    private func blob(_ column: StaticString, of url: String, key: String) throws -> [UInt8]? {
+    /// The column `column` of `url`'s row in `table` (`pages`: "links" or "refs"; `texts`:
+    /// "text"), when its key is `key` (committed rows only: a page is looked up before it is
+    /// parsed, never right after).
+    private func blob(_ column: StaticString, in table: StaticString = "pages", of url: String, key: String) throws -> [UInt8]? {
         try reader.withLock { reader in
-            try reader.statement("SELECT \(column) FROM pages WHERE url = ? AND key = ?")
+            try reader.statement("SELECT \(column) FROM \(table) WHERE url = ? AND key = ?")
                 .rows([.text(url), .text(key)]) { $0.blob(0) }.first
         }
     }

@@ -13,7 +13,7 @@ public import MirrorSite
 /// (`SnippetFinder`). It opens from a folder, brought up to date with the folder's manifest
 /// first, or from a bundle's copy held in memory.
 public final class SearchIndex {
-    public static let path = ".mirror/search.sqlite"
+    public static let path = SiteManifest.searchIndexPath
 
     /// One page found.
     public struct Result: Sendable, Equatable {
@@ -58,7 +58,8 @@ public final class SearchIndex {
 
     /// Opens the index of `folder`, built or rebuilt first when it is missing or does not match
     /// the folder's manifest (a check skipped while neither file changed since the last one).
-    public static func open(folder: String) throws(SearchError) -> SearchIndex {
+    /// - Parameter manifest: the folder's manifest when the caller has read it already.
+    public static func open(folder: String, manifest known: SiteManifest? = nil) throws(SearchError) -> SearchIndex {
         let stamp = SearchIndexStamp(folder: folder)
         if stamp.manifest == nil {
             throw SearchError.unusable("\(folder) is not a mirrored folder: it has no \(SiteManifest.path)")
@@ -66,7 +67,7 @@ public final class SearchIndex {
         if !stamp.isRecorded {
             let manifest: SiteManifest
             do {
-                manifest = try SiteManifest.decode(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + SiteManifest.path))))
+                manifest = try known ?? SiteManifest.decode(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + SiteManifest.path))))
             } catch {
                 throw SearchError.unusable("cannot read the manifest of \(folder): \(error)")
             }
@@ -74,9 +75,8 @@ public final class SearchIndex {
             SearchIndexStamp(folder: folder).record()
         }
         do {
-            return try SearchIndex(database: try SQLiteDatabase(path: folder + "/" + path, readOnly: true)) { path in
-                FileManager.default.contents(atPath: folder + "/" + path).map(Array.init)
-            }
+            return try SearchIndex(database: try SQLiteDatabase(path: folder + "/" + path, readOnly: true),
+                                   page: SearchIndexBuilder.files(of: folder))
         } catch let error as SearchError {
             throw error
         } catch {
@@ -86,7 +86,7 @@ public final class SearchIndex {
 
     /// Opens a copy of an index file's bytes (a bundle's), held in memory.
     /// - Parameter page: a saved file's bytes by its path in the folder (nil when missing).
-    public static func open(bytes: [UInt8], name: String, page: @escaping @Sendable (String) -> [UInt8]?) throws(SearchError)
+    static func open(bytes: [UInt8], name: String, page: @escaping @Sendable (String) -> [UInt8]?) throws(SearchError)
         -> SearchIndex {
         do {
             let database = try SQLiteDatabase(copyOf: bytes, name: name)
@@ -102,15 +102,17 @@ public final class SearchIndex {
 
     /// An index made now, held in memory, from `pages` (a manifest's resources) whose files
     /// `page` gives by path: for a bundle packed without one.
-    public static func make(pages: [(url: String, resource: SiteManifest.Resource)], name: String,
+    static func make(pages: [(url: String, resource: SiteManifest.Resource)], name: String,
                             page: @escaping @Sendable (String) -> [UInt8]?) throws(SearchError) -> SearchIndex {
-        let bytes: [UInt8]
         do {
-            bytes = try SearchIndexBuilder.bytes(pages: pages.sorted { $0.url.bytesPrecede($1.url) }, read: page)
+            let database = try SQLiteDatabase(path: ":memory:")
+            try SearchIndexBuilder.build(into: database, pages: pages.sorted { $0.url.bytesPrecede($1.url) }, read: page)
+            return try SearchIndex(database: database, page: page)
+        } catch let error as SearchError {
+            throw error
         } catch {
             throw SearchError.unusable("cannot index \(name): \(error)")
         }
-        return try open(bytes: bytes, name: name, page: page)
     }
 
     /// The pages matching `query`, best first.

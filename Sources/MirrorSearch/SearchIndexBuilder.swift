@@ -26,7 +26,7 @@ public enum SearchIndexBuilder {
     /// Brings `folder`'s index up to date with `pages` (a manifest's resources, in the byte
     /// order of their URLs), reading every page from its file.
     @discardableResult
-    public static func update(folder: String, pages: [Page]) throws(SearchError) -> SiteManifest.FileDigest {
+    static func update(folder: String, pages: [Page]) throws(SearchError) -> SiteManifest.FileDigest {
         try update(folder: folder, slices: { slices(of: pages) }, knownText: { _ in nil })
     }
 
@@ -39,17 +39,19 @@ public enum SearchIndexBuilder {
         }
     }
 
-    /// An index file's bytes, made from `pages` (a manifest's resources, in the byte order of
-    /// their URLs) whose files `read` gives by path.
-    static func bytes(pages: [Page], read: @Sendable (String) -> [UInt8]?) throws -> [UInt8] {
-        let path = FileManager.default.temporaryDirectory.path + "/mirror-search-\(UUID().uuidString).sqlite"
-        defer { unlink(path) }
+    /// Makes the index in `database` (an empty one) from `pages` (a manifest's resources, in the
+    /// byte order of their URLs) whose files `read` gives by path.
+    static func build(into database: SQLiteDatabase, pages: [Page], read: @Sendable (String) -> [UInt8]?) throws {
         let titles = try siteTitles(slices(of: pages)) { page in
             read(page.resource.path).flatMap { HTMLTitle.title(in: Array($0.prefix(titlePrefix)), contentType: page.resource.contentType) }
         }
-        try build(path, pages: slices(of: pages), knownText: { _ in nil }, read: read, titles: titles,
+        try build(into: database, pages: slices(of: pages), knownText: { _ in nil }, read: read, titles: titles,
                   fingerprint: try fingerprint(slices(of: pages)))
-        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// Reads a saved file of `folder` by its path in the folder.
+    static func files(of folder: String) -> @Sendable (String) -> [UInt8]? {
+        { path in FileManager.default.contents(atPath: folder + "/" + path).map(Array.init) }
     }
 
     /// Brings `folder`'s index up to date with the pages `slices` hands over (each call makes a
@@ -62,8 +64,9 @@ public enum SearchIndexBuilder {
         do {
             let fingerprint = try Self.fingerprint(slices())
             if let digest = try digest(ofIndexAt: path, fingerprint: fingerprint) { return digest }
-            AbandonedFiles.remove(in: folder + "/.mirror", prefix: "search.sqlite.partial-")
-            let temporary = path + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
+            let partial = ".partial-"
+            AbandonedFiles.remove(in: (path as NSString).deletingLastPathComponent, prefix: (path as NSString).lastPathComponent + partial)
+            let temporary = path + partial + "\(ProcessInfo.processInfo.processIdentifier)"
             unlink(temporary)
             defer { unlink(temporary) }
             let titles = try siteTitles(slices()) { page in
@@ -71,9 +74,9 @@ public enum SearchIndexBuilder {
                 defer { try? file.close() }
                 return HTMLTitle.title(in: Array((try? file.read(upToCount: titlePrefix)) ?? Data()), contentType: page.resource.contentType)
             }
-            try build(temporary, pages: slices(), knownText: knownText, read: { path in
-                FileManager.default.contents(atPath: folder + "/" + path).map(Array.init)
-            }, titles: titles, fingerprint: fingerprint)
+            // Closed before it is renamed into place.
+            try build(into: SQLiteDatabase(path: temporary), pages: slices(), knownText: knownText, read: files(of: folder), titles: titles,
+                      fingerprint: fingerprint)
             guard rename(temporary, path) == 0 else { throw SearchError.unusable("cannot write \(path): \(String(cString: strerror(errno)))") }
             guard let digest = try digest(ofIndexAt: path, fingerprint: fingerprint) else {
                 throw SearchError.unusable("the index written to \(path) cannot be read back")
@@ -128,10 +131,9 @@ public enum SearchIndexBuilder {
         return SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: bytes)), size: bytes.count)
     }
 
-    private static func build(_ path: String, pages next: () throws -> [Page], knownText: (Page) -> HTMLText?,
+    private static func build(into database: SQLiteDatabase, pages next: () throws -> [Page], knownText: (Page) -> HTMLText?,
                               read: @Sendable (String) -> [UInt8]?, titles: SiteTitles, fingerprint: String) throws {
-        let database = try SQLiteDatabase(path: path)
-        // A file of its own, renamed into place when whole: no journal to keep, no fsync mid-way.
+        // A file of its own, renamed into place when whole (or memory): no journal to keep, no fsync mid-way.
         // Pages of 2 KiB (FTS5's leaves sized to fit): each table's last page is half as large,
         // which is a tenth of a small site's index, for 1.5 % more on a large one.
         try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 2048")

@@ -76,13 +76,8 @@ struct SearchCommand: ParsableCommand {
         }
         if isFolder.boolValue { return try SearchIndex.open(folder: source) }
         do {
-            if let bundle = try SeekableBundle.open(path: source), bundle.contains(SearchIndex.path),
-               let index = try bundle.verifiedContents(of: SearchIndex.path) {
-                return try SearchIndex.open(bytes: index, name: "\(source): \(SearchIndex.path)") { path in
-                    (try? bundle.verifiedContents(of: path)) ?? nil
-                }
-            }
-            return try SearchIndex.open(bundle: BundleArchive(path: source))
+            if let bundle = try SeekableBundle.open(path: source), let index = try SearchIndex.open(bundle: bundle) { return index }
+            return try SearchIndex.open(archive: BundleArchive(path: source))
         } catch let error as BundleError {
             throw CommandFailure("\(source): \(error)", status: .badBundle)
         }

@@ -45,7 +45,7 @@ public final class BundleFiles: SiteFiles {
     }
 
     public func searchIndex() throws(SearchError) -> SearchIndex {
-        try SearchIndex.open(bundle: archive)
+        try SearchIndex.open(archive: archive)
     }
 
     private func copy(of path: String, size: Int) -> SiteFile? {

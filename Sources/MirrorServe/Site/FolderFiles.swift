@@ -57,7 +57,7 @@ public final class FolderFiles: SiteFiles {
     deinit { closeDescriptor(root) }
 
     public func searchIndex() throws(SearchError) -> SearchIndex {
-        try SearchIndex.open(folder: folder)
+        try SearchIndex.open(folder: folder, manifest: manifest)
     }
 
     public func openQuickly(_ path: String, range: Range<Int>) throws -> SiteFile? {
