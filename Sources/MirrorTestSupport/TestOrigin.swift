@@ -120,12 +120,20 @@ public final class TestOrigin: Sendable {
     /// The requests received for `path` (query ignored).
     public func requests(path: String) -> [TestRequest] { requests.filter { $0.path == path } }
 
+    /// Holds the answers to every request received after the first `count` (counted in `requests`)
+    /// until `releaseResponses()`; the requests are logged as they arrive.
+    public func holdResponses(after count: Int) { responder.hold.hold(after: count) }
+
+    /// Sends the held answers and stops holding.
+    public func releaseResponses() { responder.hold.release() }
+
     /// Forgets the requests received so far.
     public func clearLog() { responder.log.withLockedValue { $0.removeAll() } }
 
     /// Stops listening and drops open connections; a second call does nothing more.
     public func shutdown() async throws {
         try? await serverChannel.close()
+        responder.hold.release()
         serverTask.cancel()
         await serverTask.value
     }
@@ -138,6 +146,7 @@ private struct OriginResponder: Sendable {
     let log = NIOLockedValueBox<[TestRequest]>([])
     let connections = NIOLockedValueBox(0)
     let inFlight = NIOLockedValueBox((now: 0, peak: 0))
+    let hold = ResponseHold()
 
     func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>,
                arrivals: NIOLockedValueBox<[Date]>) async {
@@ -159,8 +168,9 @@ private struct OriginResponder: Sendable {
                     let request = TestRequest(
                         method: requestHead.method, uri: requestHead.uri, headers: requestHead.headers,
                         body: body, time: arrival)
-                    log.withLockedValue { $0.append(request) }
+                    let received = log.withLockedValue { $0.append(request); return $0.count }
                     if closesOnNextRequest { return }
+                    await hold.wait(received: received)
                     inFlight.withLockedValue { $0.now += 1; $0.peak = max($0.peak, $0.now) }
                     defer { inFlight.withLockedValue { $0.now -= 1 } }
                     let response = await respond(to: request)
