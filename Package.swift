@@ -194,6 +194,14 @@ let package = Package(
         .executableTarget(name: "mirror-browser-bench", dependencies: ["MirrorBrowser"], swiftSettings: settings),
         // Claims and records URLs of a shared crawl without fetching: the frontier's rate (scripts/bench-shared.sh).
         .executableTarget(name: "mirror-shared-bench", dependencies: ["MirrorShared", "MirrorCrawl"], swiftSettings: settings),
+        // Examples/CachedFetch's program, built with the package so scripts/check-library runs it
+        // without building the dependencies a second time for the example's own package.
+        .executableTarget(
+            name: "cached-fetch",
+            dependencies: ["MirrorCache", "MirrorHTTP"],
+            path: "Examples/CachedFetch/Sources/CachedFetch",
+            swiftSettings: settings
+        ),
         // Writes cache entries until killed; the crash tests SIGKILL it at random moments.
         .executableTarget(
             name: "mirror-cache-torture",
