@@ -43,7 +43,7 @@ final class BrowserProcess: Sendable {
             throw BrowserError.launchFailed("cannot make the browser's pipes: \(String(cString: strerror(errno)))")
         }
         let toBrowser = commandPipe, fromBrowser = eventPipe
-        let log = open(profile + "/browser.log", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let log = (try? PosixFile.open(profile + "/browser.log", flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)) ?? -1
         let argv = [executable] + arguments + ["--remote-debugging-pipe", "--user-data-dir=\(profile)", "about:blank"]
         let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
         let exit = ProcessExit()

@@ -1,3 +1,5 @@
+import MirrorCore
+
 /// Why a folder cannot be packed, or a bundle cannot be read, unpacked or imported.
 /// Each names the file or entry at fault.
 public enum BundleError: Error, CustomStringConvertible {
@@ -36,5 +38,10 @@ public enum BundleError: Error, CustomStringConvertible {
         case .destinationExists(let path): return "\(path) already exists and is not an empty folder; choose another or remove it"
         case .io(let path, let message): return "\(path): \(message)"
         }
+    }
+
+    /// A failed system call on a file or folder, as `io`.
+    static func io(_ error: FileSystemError) -> BundleError {
+        .io(path: error.path, message: error.message)
     }
 }

@@ -60,7 +60,7 @@ private struct EntryHandler {
     var locations: [String: Range<Int>] = [:]
     private var current: (path: String, hasher: SHA256, size: Int, file: OutputFile?)?
     private var manifestBytes: [UInt8]?
-    private var folders: Set<String> = []
+    private let folders = FolderMaker()
     /// Offset in the tar stream of the current file's data, once its first bytes came.
     private var dataStart: Int?
 
@@ -120,13 +120,9 @@ private struct EntryHandler {
         return summary
     }
 
-    private mutating func makeFolder(_ path: String) throws {
-        guard let root, folders.insert(path).inserted else { return }
-        do {
-            try FileManager.default.createDirectory(atPath: root + "/" + path, withIntermediateDirectories: true)
-        } catch {
-            throw BundleError.io(path: path, message: error.localizedDescription)
-        }
+    private func makeFolder(_ path: String) throws {
+        guard let root else { return }
+        do { try folders.make(root + "/" + path) } catch { throw BundleError.io(path: path, message: error.message) }
     }
 
     private mutating func makeFile(_ path: String) throws -> OutputFile? {

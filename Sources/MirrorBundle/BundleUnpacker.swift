@@ -49,8 +49,8 @@ public struct BundleUnpacker {
         }
         do {
             let summary = try read(bundle, into: temporary)
-            if exists { rmdir(destination) }
-            guard rename(temporary, destination) == 0 else { throw OutputFile.failure(destination) }
+            if exists { try? PosixFile.removeFolder(destination) }
+            do { try PosixFile.rename(temporary, to: destination) } catch { throw BundleError.io(error) }
             return summary
         } catch {
             try? fileManager.removeItem(atPath: temporary)

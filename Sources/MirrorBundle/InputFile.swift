@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 
 /// A file read in large chunks with plain system calls (bundles move hundreds of megabytes),
 /// in order with `readChunks`, or at any offset from any thread with `readBytes(at:into:)`.
@@ -10,10 +11,9 @@ final class InputFile: Sendable {
     /// Opens `path`; a missing file throws `missing`.
     init(path: String, missing: @autoclosure () -> BundleError) throws {
         self.path = path
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { throw missing() }
-            throw BundleError.io(path: path, message: String(cString: strerror(errno)))
+        do { descriptor = try PosixFile.open(path, flags: O_RDONLY) } catch {
+            if error.code == ENOENT { throw missing() }
+            throw BundleError.io(error)
         }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
@@ -30,24 +30,18 @@ final class InputFile: Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let count = read(descriptor, buffer.baseAddress, chunkSize)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw BundleError.io(path: path, message: String(cString: strerror(errno)))
-            }
+            let count: Int
+            do { count = try PosixFile.read(descriptor, into: buffer, path: path) } catch { throw BundleError.io(error) }
             if count == 0 { return }
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            if count < chunkSize { return }  // the end of the file
         }
     }
 
     /// Reads up to `buffer.count` bytes at `offset` (without moving the file position);
     /// returns how many, 0 at the end of the file.
     func readBytes(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        while true {
-            let count = pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
-            if count >= 0 { return count }
-            if errno != EINTR { throw BundleError.io(path: path, message: String(cString: strerror(errno))) }
-        }
+        do { return try PosixFile.read(descriptor, at: offset, into: buffer, path: path) } catch { throw BundleError.io(error) }
     }
 
     /// The `count` bytes at `offset`; nil when the file ends before them or cannot be read.

@@ -9,16 +9,13 @@ final class OutputFile {
 
     init(path: String) throws {
         self.path = path
-        descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Self.failure(path) }
+        do { descriptor = try PosixFile.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW) } catch { throw BundleError.io(error) }
     }
 
     deinit { try? finish() }
 
     func append(_ bytes: UnsafeRawBufferPointer) throws {
-        if let code = FileWriting.writeAll(descriptor, bytes) {
-            throw Self.failure(path, code: code)
-        }
+        do { try PosixFile.writeAll(descriptor, bytes, path: path) } catch { throw BundleError.io(error) }
     }
 
     func append(_ bytes: [UInt8]) throws {
@@ -30,11 +27,6 @@ final class OutputFile {
         guard descriptor >= 0 else { return }
         let result = close(descriptor)
         descriptor = -1
-        if result != 0 { throw Self.failure(path) }
-    }
-
-    /// The error for the last failed call, in words (a full disk says "No space left on device").
-    static func failure(_ path: String, code: Int32 = errno) -> BundleError {
-        BundleError.io(path: path, message: String(cString: strerror(code)))
+        if result != 0 { throw BundleError.io(FileSystemError(path: path, code: errno)) }
     }
 }

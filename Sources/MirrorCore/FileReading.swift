@@ -9,46 +9,60 @@ import Darwin
 public enum FileReading {
     /// The bytes of the file at `path`; nil when there is no such file.
     public static func contents(of path: String) throws(FileSystemError) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            throw FileSystemError(path: path, code: errno)
-        }
+        guard let descriptor = try openUnlessMissing(path) else { return nil }
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw FileSystemError(path: path, code: errno) }
+        guard let stamp = PosixFile.stamp(descriptor) else { throw FileSystemError(path: path, code: errno) }
         // One byte more than its size, to see the end in the same read; in pieces after that
-        // if it grows. Not zeroed first: the bytes are read over at once.
-        let expected = max(Int(status.st_size), 0) + 1
-        var failure: Int32?
-        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
-            failure = readAll(descriptor, into: buffer, count: &count)
-        }
-        if failure == nil && bytes.count == expected {
+        // if it grows.
+        let expected = max(Int(stamp.size), 0) + 1
+        var bytes = try read(descriptor, upTo: expected, path: path)
+        if bytes.count == expected {
             var piece = [UInt8](repeating: 0, count: 1 << 16)
-            while failure == nil {
-                var got = 0
-                piece.withUnsafeMutableBufferPointer { failure = readAll(descriptor, into: $0, count: &got) }
+            while true {
+                var failure: FileSystemError?
+                let got = piece.withUnsafeMutableBytes { buffer in
+                    do throws(FileSystemError) { return try PosixFile.read(descriptor, into: buffer, path: path) } catch {
+                        failure = error
+                        return 0
+                    }
+                }
+                if let failure { throw failure }
                 if got == 0 { break }
                 bytes += piece[..<got]
             }
         }
-        if let failure { throw FileSystemError(path: path, code: failure) }
         return bytes
     }
 
-    /// Reads into `buffer` until it is full or the file ends; sets `count` to the bytes read.
-    /// The error code on failure.
-    private static func readAll(_ descriptor: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>, count: inout Int) -> Int32? {
-        while count < buffer.count {
-            let got = read(descriptor, buffer.baseAddress! + count, buffer.count - count)
-            if got < 0 {
-                if errno == EINTR { continue }
-                return errno
+    /// The bytes of the file at `path` when it holds exactly `expectedSize` bytes; nil when there
+    /// is no such file or it has another length. `stamp` is set to the stamp of the file read
+    /// (from its descriptor, so it is that file's even if the path is replaced meanwhile).
+    public static func contents(of path: String, expectedSize: Int, stamp: inout FileStamp?) throws(FileSystemError) -> [UInt8]? {
+        guard let descriptor = try openUnlessMissing(path) else { return nil }
+        defer { close(descriptor) }
+        stamp = PosixFile.stamp(descriptor)
+        // One byte more than expected, to notice a longer file.
+        let bytes = try read(descriptor, upTo: expectedSize + 1, path: path)
+        return bytes.count == expectedSize ? bytes : nil
+    }
+
+    /// A descriptor to read the file at `path`; nil when there is no such file.
+    private static func openUnlessMissing(_ path: String) throws(FileSystemError) -> Int32? {
+        do { return try PosixFile.open(path, flags: O_RDONLY) } catch where error.code == ENOENT { return nil }
+    }
+
+    /// Up to `count` bytes, fewer only when the file ends first. Not zeroed first: the bytes are
+    /// read over at once.
+    private static func read(_ descriptor: Int32, upTo count: Int, path: String) throws(FileSystemError) -> [UInt8] {
+        var failure: FileSystemError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            do throws(FileSystemError) {
+                initialized = try PosixFile.read(descriptor, into: UnsafeMutableRawBufferPointer(buffer), path: path)
+            } catch {
+                failure = error
             }
-            if got == 0 { break }
-            count += got
         }
-        return nil
+        if let failure { throw failure }
+        return bytes
     }
 }

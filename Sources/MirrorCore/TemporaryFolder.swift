@@ -30,9 +30,7 @@ public final class TemporaryFolder: Sendable {
     /// Makes the folder and its subfolders, keeping those that exist. The error, if any, names
     /// the folder that could not be made.
     public func create() throws(FileSystemError) {
-        for folder in [path] + Self.subfolders.map({ "\(path)/\($0)" }) where mkdir(folder, 0o755) != 0 && errno != EEXIST {
-            throw FileSystemError(path: folder, code: errno)
-        }
+        for folder in [path] + Self.subfolders.map({ "\(path)/\($0)" }) { try PosixFile.makeFolder(folder) }
     }
 
     /// The paths of the files in it: in its subfolders, and directly in it (an older layout).

@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 public import MirrorHTML
 import MirrorSQLite
 public import MirrorSite
@@ -63,8 +64,9 @@ public final class CrawlJournal: SiteLedger {
     /// Fails when another process is crawling into the same folder.
     public init(folder: String, fresh: Bool) throws {
         try FileManager.default.createDirectory(atPath: folder + "/.mirror", withIntermediateDirectories: true)
-        lock = open(folder + "/.mirror/journal.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lock >= 0 else { throw CrawlJournalError.cannotLock(folder: folder, reason: String(cString: strerror(errno))) }
+        do { lock = try PosixFile.open(folder + "/.mirror/journal.lock", flags: O_RDWR | O_CREAT) } catch {
+            throw CrawlJournalError.cannotLock(folder: folder, reason: error.message)
+        }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
             close(lock)
             throw CrawlJournalError.busy(folder: folder)

@@ -1,3 +1,5 @@
+import MirrorCore
+
 /// Failures writing or reading the offline folder.
 public enum SiteError: Error, CustomStringConvertible {
     case unmappable(String)
@@ -10,5 +12,10 @@ public enum SiteError: Error, CustomStringConvertible {
         case .io(let path, let message): return "cannot write \(path): \(message)"
         case .unreadable(let path, let message): return "cannot read \(path): \(message)"
         }
+    }
+
+    /// A failed system call on a file or folder, as `io`.
+    static func io(_ error: FileSystemError) -> SiteError {
+        .io(path: error.path, message: error.message)
     }
 }

@@ -1,5 +1,6 @@
 public import Foundation
 import CSpawn
+import MirrorCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -66,9 +67,9 @@ public final class Subprocess: Sendable {
             case .null: path = "/dev/null"
             case .file(let file): path = file
             }
-            let descriptor = open(path, flags | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else {
-                throw ChildProcess.Failure(message: "cannot open \(path) for \(executable): \(String(cString: strerror(errno)))")
+            let descriptor: Int32
+            do { descriptor = try PosixFile.open(path, flags: flags) } catch {
+                throw ChildProcess.Failure(message: "cannot open \(path) for \(executable): \(error.message)")
             }
             opened.append(descriptor)
             return descriptor

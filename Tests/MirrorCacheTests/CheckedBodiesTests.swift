@@ -1,14 +1,12 @@
 import Foundation
 @testable import MirrorCache
+import MirrorCore
 import Testing
 
 @Suite("Checked bodies: bounded, the most recent kept")
 struct CheckedBodiesTests {
-    private static func stamp(_ inode: UInt64) -> PosixIO.FileStamp {
-        var info = stat()
-        info.st_ino = .init(inode)
-        info.st_size = 100
-        return PosixIO.FileStamp(info)
+    private static func stamp(_ inode: UInt64) -> FileStamp {
+        FileStamp(device: 0, inode: inode, size: 100, modified: 0, modifiedNanoseconds: 0)
     }
 
     @Test func keepsTheLastGenerationAndForgetsOlderOnes() {

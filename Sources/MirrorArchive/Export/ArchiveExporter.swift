@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 
 /// `mirror export`: writes a cache's or a mirrored folder's responses as a WARC 1.1 file
 /// (`.warc.gz`, one gzip member per record) or as a WACZ package (the WARC, a CDXJ index, a page
@@ -98,7 +99,7 @@ public struct ArchiveExporter {
         let temporary = "\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)"
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         var summary = try write(temporary)
-        guard rename(temporary, path) == 0 else { throw ArchiveError.io(path: path, message: String(cString: strerror(errno))) }
+        do { try PosixFile.rename(temporary, to: path) } catch { throw ArchiveError.io(path: error.path, message: error.message) }
         summary.output = path
         return summary
     }

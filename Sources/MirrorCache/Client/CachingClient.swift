@@ -220,7 +220,7 @@ public final class CachingClient: Sendable {
         let size = writer.finish().size
         let body = size == 0 ? ResponseBody.empty : writer.retained.map { ResponseBody(bytes: $0) }
             ?? ResponseBody(file: BodyFile(path: writer.temporaryPath, size: size, digest: nil, isTemporary: true))
-        if size == 0 || writer.retained != nil { PosixIO.remove(writer.temporaryPath) }
+        if size == 0 || writer.retained != nil { try? PosixFile.remove(writer.temporaryPath) }
         return CacheResponse(status: response.status, headers: headers, body: body, outcome: outcome)
     }
 

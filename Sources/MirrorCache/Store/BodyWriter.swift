@@ -24,13 +24,13 @@ public final class BodyWriter {
         self.temporaryPath = temporaryPath
         self.limit = limit
         self.retainLimit = retainLimit
-        descriptor = try PosixIO.open(temporaryPath, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+        do { descriptor = try PosixFile.open(temporaryPath, flags: O_WRONLY | O_CREAT | O_TRUNC) } catch { throw .io(error) }
     }
 
     deinit {
         if descriptor >= 0 {
             close(descriptor)
-            PosixIO.remove(temporaryPath)
+            try? PosixFile.remove(temporaryPath)
         }
     }
 
@@ -40,7 +40,7 @@ public final class BodyWriter {
             throw .bodyTooLarge(url: "", limit: limit)
         }
         hasher.update(bufferPointer: bytes)
-        try PosixIO.writeAll(descriptor, bytes, path: temporaryPath)
+        do { try PosixFile.writeAll(descriptor, bytes, path: temporaryPath) } catch { throw .io(error) }
         size += bytes.count
         if size <= retainLimit { retained?.append(contentsOf: bytes) } else { retained = nil }
     }
@@ -56,8 +56,8 @@ public final class BodyWriter {
 
     /// Closes the file and returns the body's digest and the file's stamp (nil when it cannot
     /// be read); the file stays until the store moves it.
-    func finish() -> (digest: String, size: Int, stamp: PosixIO.FileStamp?) {
-        let stamp = PosixIO.stamp(descriptor)
+    func finish() -> (digest: String, size: Int, stamp: FileStamp?) {
+        let stamp = PosixFile.stamp(descriptor)
         close(descriptor)
         descriptor = -1
         return (Hex.string(hasher.finalize()), size, stamp)

@@ -1,3 +1,5 @@
+import MirrorCore
+
 /// A failure of the cache engine, with a message a person can act on.
 ///
 /// A struct around a `Code`, not an enum, so that a new kind of failure is not a breaking change
@@ -27,6 +29,11 @@ public struct CacheError: Error, CustomStringConvertible, Equatable {
 
     public static func io(path: String, message: String) -> CacheError {
         CacheError(code: .io, subject: path, detail: message, description: "cache I/O error at \(path): \(message)")
+    }
+
+    /// A failed system call on a file or folder of the cache, as `io`.
+    static func io(_ error: FileSystemError) -> CacheError {
+        .io(path: error.path, message: error.message)
     }
 
     public static func corruptIndex(path: String, message: String) -> CacheError {

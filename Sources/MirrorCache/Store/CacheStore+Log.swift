@@ -46,7 +46,7 @@ extension CacheStore {
                     return try index.apply(records)
                 }
             }
-            for digest in orphans { PosixIO.remove(bodyPath(digest)) }
+            for digest in orphans { try? PosixFile.remove(bodyPath(digest)) }
             EntryLog.seal(log.path)
         }
         return recovered
@@ -75,7 +75,7 @@ extension CacheStore {
                 after = (last.url, last.id)
             }
         }  // sealed here, before the segments it replaces go
-        for path in outdated { PosixIO.remove(path) }
+        for path in outdated { try? PosixFile.remove(path) }
         try log?.truncate()
         try index.set(.logRecords, to: entries)
     }
@@ -87,15 +87,19 @@ extension CacheStore {
     static func adoptLegacyMetadata(_ directory: String) throws -> Int {
         let logFolder = directory + "/log"
         let pending = directory + "/pending"
-        if PosixIO.exists(pending) {
-            try PosixIO.makeDirectory(logFolder)
-            for name in FolderListing.names(in: pending) {
-                try PosixIO.rename("\(pending)/\(name)", "\(logFolder)/\(name)\(EntryLog.openSuffix)")
+        if PosixFile.exists(pending) {
+            do throws(FileSystemError) {
+                try PosixFile.makeFolder(logFolder)
+                for name in FolderListing.names(in: pending) {
+                    try PosixFile.rename("\(pending)/\(name)", to: "\(logFolder)/\(name)\(EntryLog.openSuffix)")
+                }
+            } catch {
+                throw CacheError.io(error)
             }
-            PosixIO.removeDirectory(pending)
+            try? PosixFile.removeFolder(pending)
         }
         let entries = directory + "/entries"
-        guard PosixIO.exists(entries) else { return 0 }
+        guard PosixFile.exists(entries) else { return 0 }
         var adopted = 0
         do {
             let log = try EntryLog(folder: logFolder)
@@ -103,18 +107,20 @@ extension CacheStore {
                 let folder = "\(entries)/\(shard)"
                 let paths = FolderListing.names(in: folder).map { "\(folder)/\($0)" }
                 let records = paths.compactMap { path -> [UInt8]? in
-                    guard let size = PosixIO.fileSize(path), size < 1 << 20,
-                          let bytes = try? PosixIO.readFile(path, expectedSize: size), LogRecord(bytes) != nil else { return nil }
+                    var stamp: FileStamp?
+                    guard let size = PosixFile.size(atPath: path), size < 1 << 20,
+                          let bytes = try? FileReading.contents(of: path, expectedSize: size, stamp: &stamp),
+                          LogRecord(bytes) != nil else { return nil }
                     return bytes
                 }
                 try log.append(records)
                 log.markCommitted()
                 adopted += records.count
-                for path in paths { PosixIO.remove(path) }  // once their records are in the log
-                PosixIO.removeDirectory(folder)
+                for path in paths { try? PosixFile.remove(path) }  // once their records are in the log
+                try? PosixFile.removeFolder(folder)
             }
         }  // sealed here
-        PosixIO.removeDirectory(entries)
+        try? PosixFile.removeFolder(entries)
         return adopted
     }
 }

@@ -23,7 +23,7 @@ extension CacheStore {
             }
             if intact { continue }
             bad.append(entry.id)
-            if PosixIO.exists(bodyPath(entry.digest)) {
+            if PosixFile.exists(bodyPath(entry.digest)) {
                 report.damagedBodies.append(entry.url)
             } else {
                 report.missingBodies.append(entry.url)
@@ -39,8 +39,8 @@ extension CacheStore {
         report.orphanFiles = orphans.count
         if repair {
             try remove(ids: bad)
-            for path in orphans { PosixIO.remove(path) }
-            for path in temporary.files() { PosixIO.remove(path) }
+            for path in orphans { try? PosixFile.remove(path) }
+            for path in temporary.files() { try? PosixFile.remove(path) }
             report.repaired = true
         }
         return report
@@ -56,8 +56,8 @@ extension CacheStore {
         } catch let error as CacheError where error.code == .corruptIndex {
             damagedIndex = error.detail
             let aside = indexPath + ".damaged-\(Int(Date().timeIntervalSince1970))"
-            try? PosixIO.rename(indexPath, aside)
-            for suffix in ["-wal", "-shm"] { PosixIO.remove(indexPath + suffix) }
+            try? PosixFile.rename(indexPath, to: aside)
+            for suffix in ["-wal", "-shm"] { try? PosixFile.remove(indexPath + suffix) }
         }
         let store = try CacheStore(directory: directory, configuration: configuration)
         var report = try store.verify(repair: true)
@@ -71,7 +71,7 @@ extension CacheStore {
     /// Whether `entry`'s body file is there, of its size and digest.
     func hasIntactBody(_ entry: CacheEntry) -> Bool {
         let path = bodyPath(entry.digest)
-        return PosixIO.fileSize(path) == entry.size
+        return PosixFile.size(atPath: path) == entry.size
             && BodyFile(path: path, size: entry.size, digest: entry.digest, isTemporary: false).isIntact()
     }
 }

@@ -123,9 +123,9 @@ public final class CacheStore: Sendable {
         try Self.makeLayout(directory)
         let adopted = try Self.adoptLegacyMetadata(directory)
         if adopted > 0 { logger.notice("moved \(adopted) entries' metadata files into the entry log") }
-        do { try temporary.create() } catch { throw CacheError.io(path: error.path, message: error.message) }
+        do { try temporary.create() } catch { throw CacheError.io(error) }
         let indexPath = directory + "/index.sqlite"
-        let indexWasLost = !PosixIO.exists(indexPath)
+        let indexWasLost = !PosixFile.exists(indexPath)
         writer = Mutex(try Self.openIndex(indexPath))
         let reader = try Self.openIndex(indexPath)
         try? reader.database.execute("PRAGMA cache_size=-1024")  // KB: lookups read a row at a time
@@ -195,8 +195,8 @@ public final class CacheStore: Sendable {
         let path = bodyPath(entry.digest)
         if entry.size <= configuration.memoryMaxBodySize && !checked.contains(entry.digest) {
             // Small and never checked: read whole, checked, and kept in memory.
-            var stamp: PosixIO.FileStamp?
-            guard let bytes = try? PosixIO.readFile(path, expectedSize: entry.size, stamp: &stamp), bytes.count == entry.size,
+            var stamp: FileStamp?
+            guard let bytes = try? FileReading.contents(of: path, expectedSize: entry.size, stamp: &stamp), bytes.count == entry.size,
                   Hex.string(SHA256.hash(data: bytes)) == entry.digest else {
                 dropDamaged(entry)
                 return nil
@@ -205,7 +205,7 @@ public final class CacheStore: Sendable {
             memory.put(entry.digest, bytes)
             return ResponseBody(bytes: bytes)
         }
-        guard PosixIO.fileSize(path) == entry.size else {
+        guard PosixFile.size(atPath: path) == entry.size else {
             dropDamaged(entry)
             return nil
         }
@@ -224,7 +224,7 @@ public final class CacheStore: Sendable {
     /// is linked without being opened: the link names the file by its path either way.
     public func linkBody(of entry: CacheEntry, to path: String) -> Bool {
         let source = bodyPath(entry.digest)
-        guard let stamp = PosixIO.stamp(atPath: source), stamp.size == Int64(entry.size) else { return false }
+        guard let stamp = PosixFile.stamp(atPath: source), stamp.size == Int64(entry.size) else { return false }
         if !checked.isChecked(entry.digest, stamp) {
             let file = BodyFile(path: source, size: entry.size, digest: entry.digest, isTemporary: false,
                                 checked: checked) { [weak self] in self?.dropDamaged(entry) }
@@ -276,14 +276,14 @@ public final class CacheStore: Sendable {
             status: head.status, headers: head.headers, requestTime: head.requestTime,
             responseTime: head.responseTime, digest: digest, size: size, lastAccess: configuration.now())
         let target = bodyPath(digest)
-        if PosixIO.fileSize(target) != size {
-            do { try PosixIO.rename(body.temporaryPath, target) } catch {
-                PosixIO.remove(body.temporaryPath)
-                throw error
+        if PosixFile.size(atPath: target) != size {
+            do { try PosixFile.rename(body.temporaryPath, to: target) } catch {
+                try? PosixFile.remove(body.temporaryPath)
+                throw CacheError.io(error)
             }
             if let stamp { checked.rememberWritten(digest, stamp) }
         } else {
-            PosixIO.remove(body.temporaryPath)  // an identical body already stored is kept
+            try? PosixFile.remove(body.temporaryPath)  // an identical body already stored is kept
         }
         try commit(entry)
         if let bytes = body.retained, bytes.count == size { memory.put(digest, bytes) }
@@ -322,10 +322,10 @@ public final class CacheStore: Sendable {
         try state.withLock { state in
             state.pendingAccess.removeAll()
             try state.log?.truncate()
-            for path in EntryLog.segments(in: logFolder, sealedOnly: true) { PosixIO.remove(path) }
+            for path in EntryLog.segments(in: logFolder, sealedOnly: true) { try? PosixFile.remove(path) }
         }
         memory.removeAll()
-        for digest in digests { PosixIO.remove(bodyPath(digest)) }
+        for digest in digests { try? PosixFile.remove(bodyPath(digest)) }
     }
 
     // MARK: Capacity
@@ -383,7 +383,7 @@ public final class CacheStore: Sendable {
             try compactLogIfOutdated(index: index, log: log)
             try index.checkpoint()
         }
-        PosixIO.syncFileSystem()
+        PosixFile.syncFileSystem()
     }
 
     // MARK: Internals
@@ -500,7 +500,7 @@ public final class CacheStore: Sendable {
     private func deleteBodies(_ digests: [String]) {
         for digest in digests {
             memory.remove(digest)
-            PosixIO.remove(bodyPath(digest))
+            try? PosixFile.remove(bodyPath(digest))
         }
     }
 
@@ -511,7 +511,7 @@ public final class CacheStore: Sendable {
         // Every entry sharing this body is damaged too.
         let ids = (try? withIndex { try $0.entryIDs(digest: entry.digest) }) ?? [entry.id]
         try? remove(ids: ids)
-        PosixIO.remove(bodyPath(entry.digest))
+        try? PosixFile.remove(bodyPath(entry.digest))
     }
 
     /// The access times noted since the last write, for `writeAccess`.
@@ -551,18 +551,11 @@ public final class CacheStore: Sendable {
     /// Creates the folders, including the 256 shards of `bodies/` (once, so storing an entry
     /// never has to create a folder).
     static func makeLayout(_ directory: String) throws(CacheError) {
-        guard !PosixIO.exists(directory + "/bodies/ff") else { return }
+        guard !PosixFile.exists(directory + "/bodies/ff") else { return }
+        let folders = FolderMaker()
         for shard in 0..<256 {
             let name = String(shard, radix: 16)
-            try makeDirectories("\(directory)/bodies/\(shard < 16 ? "0" : "")\(name)")
-        }
-    }
-
-    static func makeDirectories(_ path: String) throws(CacheError) {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw .io(path: path, message: (error as NSError).localizedDescription)
+            do { try folders.make("\(directory)/bodies/\(shard < 16 ? "0" : "")\(name)") } catch { throw .io(error) }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 import Synchronization
 
 /// The stored bodies whose digest this process has checked, each with the stamp of the file it
@@ -11,12 +12,12 @@ import Synchronization
 /// stamp for each (15 MB), and a body is hashed again only after that many others were noted.
 final class CheckedBodies: Sendable {
     private struct Stamps {
-        var newer: [String: PosixIO.FileStamp] = [:]
-        var older: [String: PosixIO.FileStamp] = [:]
+        var newer: [String: FileStamp] = [:]
+        var older: [String: FileStamp] = [:]
 
-        subscript(digest: String) -> PosixIO.FileStamp? { newer[digest] ?? older[digest] }
+        subscript(digest: String) -> FileStamp? { newer[digest] ?? older[digest] }
 
-        mutating func note(_ digest: String, _ stamp: PosixIO.FileStamp, generation: Int) {
+        mutating func note(_ digest: String, _ stamp: FileStamp, generation: Int) {
             if newer.count >= generation && newer[digest] == nil {
                 older = newer
                 newer = [:]
@@ -36,14 +37,14 @@ final class CheckedBodies: Sendable {
         stamps.withLock { $0[digest] != nil }
     }
 
-    func isChecked(_ digest: String, _ stamp: PosixIO.FileStamp) -> Bool {
+    func isChecked(_ digest: String, _ stamp: FileStamp) -> Bool {
         stamps.withLock { $0[digest] } == stamp
     }
 
     /// Notes that the file with `stamp` held the bytes of `digest`. As git's "racy clean" rule:
     /// a file modified in the last seconds could change again within the same timestamp tick,
     /// unseen; it is remembered only once older.
-    func remember(_ digest: String, _ stamp: PosixIO.FileStamp) {
+    func remember(_ digest: String, _ stamp: FileStamp) {
         guard stamp.modified < Int64(Date().timeIntervalSince1970) - 2 else { return }
         rememberWritten(digest, stamp)
     }
@@ -53,7 +54,7 @@ final class CheckedBodies: Sendable {
     /// again. No racy-clean wait here: only a change by another process within the same clock
     /// tick as the last write, keeping the size, would go unseen — the same window as between
     /// any check and the use of what it checked.
-    func rememberWritten(_ digest: String, _ stamp: PosixIO.FileStamp) {
+    func rememberWritten(_ digest: String, _ stamp: FileStamp) {
         stamps.withLock { $0.note(digest, stamp, generation: generation) }
     }
 }

@@ -43,11 +43,12 @@ final class EntryLog: @unchecked Sendable {
     /// Creates a segment in `folder` (made if needed), locked. It appears under its name only
     /// once locked, so no other store can take it for a dead writer's.
     init(folder: String) throws(CacheError) {
-        try PosixIO.makeDirectory(folder)
+        do { try PosixFile.makeFolder(folder) } catch { throw .io(error) }
         while true {
             let name = "\(folder)/\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-            let descriptor = try PosixIO.open(name + ".new", flags: O_WRONLY | O_CREAT | O_EXCL | O_APPEND)
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, rename(name + ".new", name + Self.openSuffix) == 0 else {
+            let descriptor: Int32
+            do { descriptor = try PosixFile.open(name + ".new", flags: O_WRONLY | O_CREAT | O_EXCL | O_APPEND) } catch { throw .io(error) }
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, (try? PosixFile.rename(name + ".new", to: name + Self.openSuffix)) != nil else {
                 close(descriptor)  // another store removed it as abandoned, between open and lock
                 continue
             }
@@ -60,7 +61,7 @@ final class EntryLog: @unchecked Sendable {
     /// Sealed when every record committed; left open, for the next store to index, when not.
     deinit {
         if isEmpty {
-            unlink(path)
+            try? PosixFile.remove(path)
         } else if !hasUncommitted {
             if markedThrough < committedThrough { try? write(Self.frame(LogRecord.committed(through: committedThrough).bytes)) }
             Self.seal(path)
@@ -95,18 +96,14 @@ final class EntryLog: @unchecked Sendable {
 
     /// Empties the segment (its records are all in a compacted segment, or cleared).
     func truncate() throws(CacheError) {
-        guard ftruncate(descriptor, 0) == 0 else { throw .io(path: path, message: PosixIO.errorMessage()) }
+        guard ftruncate(descriptor, 0) == 0 else { throw .io(FileSystemError(path: path, code: errno)) }
         recordsEnd = 0
         committedThrough = 0
         markedThrough = 0
     }
 
     private func write(_ bytes: [UInt8]) throws(CacheError) {
-        let failure = bytes.withUnsafeBytes { bytes -> CacheError? in
-            do throws(CacheError) { try PosixIO.writeAll(descriptor, bytes, path: path) } catch { return error }
-            return nil
-        }
-        if let failure { throw failure }
+        do { try PosixFile.writeAll(descriptor, bytes, path: path) } catch { throw .io(error) }
     }
 
     private static func frame(_ record: [UInt8]) -> [UInt8] {
@@ -124,8 +121,7 @@ final class EntryLog: @unchecked Sendable {
         FolderListing.forEachName(in: folder) { name in
             guard name.hasSuffix(openSuffix) else { return }
             let path = "\(folder)/\(name)"
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { return }
+            guard let descriptor = try? PosixFile.open(path, flags: O_RDONLY) else { return }
             defer { close(descriptor) }
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, let bytes = contents(of: path) else { return }  // its store is open
             // Only the records the last `committed` does not cover are decoded: a crawl killed half
@@ -165,7 +161,7 @@ final class EntryLog: @unchecked Sendable {
     /// Renames an open segment to its sealed name.
     static func seal(_ path: String) {
         guard path.hasSuffix(openSuffix) else { return }
-        _ = rename(path, String(path.dropLast(openSuffix.count)) + sealedSuffix)
+        try? PosixFile.rename(path, to: String(path.dropLast(openSuffix.count)) + sealedSuffix)
     }
 
     /// A segment's bytes; nil when it cannot be read (gone: sealed or removed meanwhile).

@@ -1,3 +1,4 @@
+import MirrorCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -29,7 +30,7 @@ final class GrowingBody: Sendable {
     /// Opens the file `BodyWriter` is writing.
     init(path: String) throws(CacheError) {
         self.path = path
-        descriptor = FileDescriptorBox(try PosixIO.open(path, flags: O_RDONLY))
+        do { descriptor = FileDescriptorBox(try PosixFile.open(path, flags: O_RDONLY)) } catch { throw .io(error) }
     }
 
     /// The writer wrote `count` more bytes.
@@ -62,8 +63,14 @@ final class GrowingBody: Sendable {
             let available = try await waitForBytes(after: offset)
             guard available > 0 else { return nil }
             var chunk = [UInt8](repeating: 0, count: min(maxLength, available))
-            let got = chunk.withUnsafeMutableBytes { pread(descriptor.value, $0.baseAddress, $0.count, off_t(offset)) }
-            guard got >= 0 else { throw CacheError.io(path: path, message: String(cString: strerror(errno))) }
+            var failure: FileSystemError?
+            let got = chunk.withUnsafeMutableBytes { buffer in
+                do throws(FileSystemError) { return try PosixFile.read(descriptor.value, at: offset, into: buffer, path: path) } catch {
+                    failure = error
+                    return 0
+                }
+            }
+            if let failure { throw CacheError.io(failure) }
             if got > 0 { return Array(chunk[0..<got]) }
         }
     }

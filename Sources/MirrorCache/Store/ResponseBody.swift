@@ -152,15 +152,15 @@ final class BodyFile: Sendable {
     }
 
     deinit {
-        if isTemporary { PosixIO.remove(path) }
+        if isTemporary { try? PosixFile.remove(path) }
     }
 
     func makeReader() throws -> Reader {
-        guard let descriptor = try? PosixIO.open(path, flags: O_RDONLY) else {
+        guard let descriptor = try? PosixFile.open(path, flags: O_RDONLY) else {
             onDamage()
             throw CacheError.corruptBody(url: path, digest: digest ?? "")
         }
-        return Reader(file: self, descriptor: FileDescriptorBox(descriptor), stamp: PosixIO.stamp(descriptor))
+        return Reader(file: self, descriptor: FileDescriptorBox(descriptor), stamp: PosixFile.stamp(descriptor))
     }
 
     /// Whether the file holds the body: read to its end and checked against the digest (not
@@ -179,14 +179,14 @@ final class BodyFile: Sendable {
     /// An open descriptor of the file when the store checked this very file (same stamp) and it
     /// has its size; the caller closes it. Nil otherwise: read it with `makeReader`, which checks.
     func openChecked() -> Int32? {
-        guard checked != nil, let descriptor = try? PosixIO.open(path, flags: O_RDONLY) else { return nil }
-        if let stamp = PosixIO.stamp(descriptor), stamp.size == size, isChecked(stamp) { return descriptor }
+        guard checked != nil, let descriptor = try? PosixFile.open(path, flags: O_RDONLY) else { return nil }
+        if let stamp = PosixFile.stamp(descriptor), stamp.size == size, isChecked(stamp) { return descriptor }
         close(descriptor)
         return nil
     }
 
     /// Whether the store checked the bytes of the file with this stamp.
-    fileprivate func isChecked(_ stamp: PosixIO.FileStamp?) -> Bool {
+    fileprivate func isChecked(_ stamp: FileStamp?) -> Bool {
         guard let digest, let checked, let stamp else { return false }
         return checked.isChecked(digest, stamp)
     }
@@ -196,14 +196,14 @@ final class BodyFile: Sendable {
         let file: BodyFile
         let descriptor: FileDescriptorBox
         /// The stamp of the file open, when it could be read.
-        let stamp: PosixIO.FileStamp?
+        let stamp: FileStamp?
         var hasher = SHA256()
         var total = 0
         var done = false
         /// Whether the digest is to be checked: not for a file checked before and unchanged since.
         let hashes: Bool
 
-        init(file: BodyFile, descriptor: FileDescriptorBox, stamp: PosixIO.FileStamp?) {
+        init(file: BodyFile, descriptor: FileDescriptorBox, stamp: FileStamp?) {
             self.file = file
             self.descriptor = descriptor
             self.stamp = stamp
@@ -216,7 +216,9 @@ final class BodyFile: Sendable {
             let length = Swift.max(1, Swift.min(maxLength, file.size - total + 1))
             var chunk = [UInt8](repeating: 0, count: length)
             let got = try chunk.withUnsafeMutableBytes { buffer in
-                try PosixIO.read(descriptor.value, into: buffer, path: file.path)
+                do throws(FileSystemError) { return try PosixFile.read(descriptor.value, into: buffer, path: file.path) } catch {
+                    throw CacheError.io(error)
+                }
             }
             if got == 0 {
                 done = true

@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import MirrorCore
 import Synchronization
 public import MirrorSearch
 public import MirrorSite
@@ -39,8 +40,7 @@ public final class FolderFiles: SiteFiles {
         self.folder = folder
         self.opensBeneath = Atomic(opensBeneath)
         recent = DescriptorCache(capacity: descriptors.capacity, validity: descriptors.validity, now: now)
-        root = folder.withCString { systemOpen($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard root >= 0 else { throw .source(path: folder, reason: String(cString: strerror(errno))) }
+        do { root = try PosixFile.open(folder, flags: O_RDONLY | O_DIRECTORY) } catch { throw .source(path: folder, reason: error.message) }
         let manifestPath = folder + "/" + SiteManifest.path
         guard let bytes = FileManager.default.contents(atPath: manifestPath) else {
             closeDescriptor(root)
@@ -110,5 +110,4 @@ public final class FolderFiles: SiteFiles {
     }
 }
 
-private func systemOpen(_ path: UnsafePointer<CChar>, _ flags: Int32) -> Int32 { open(path, flags) }
 private func closeDescriptor(_ descriptor: Int32) { _ = close(descriptor) }

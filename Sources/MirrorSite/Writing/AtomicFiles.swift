@@ -4,17 +4,16 @@ import Glibc
 import Darwin
 #endif
 import MirrorCore
-import Synchronization
 
 /// Creates the files of an offline folder the crash-safe way — written under `.mirror/tmp`,
-/// then renamed into place — with plain POSIX calls: one file and one rename per write, no
-/// fsync (a power loss is repaired from the cache by `--resume` or a re-crawl, as docs/crash-safety.md
-/// says), and each parent folder made once per run. Foundation's `createFile` wrote a second
-/// temporary file and synced it: one fsync per saved page.
+/// then renamed into place — with plain POSIX calls (`PosixFile`): one file and one rename per
+/// write, no fsync (a power loss is repaired from the cache by `--resume` or a re-crawl, as
+/// docs/crash-safety.md says), and each parent folder made once per run. Foundation's
+/// `createFile` wrote a second temporary file and synced it: one fsync per saved page.
 final class AtomicFiles: Sendable {
     /// Emptied when a writer opens the folder (one crawl at a time writes a folder).
     let temporary: TemporaryFolder
-    private let madeFolders = Mutex<Set<String>>([])
+    private let folders = FolderMaker()
 
     init(temporaryFolder: String) {
         temporary = TemporaryFolder(path: temporaryFolder)
@@ -23,25 +22,20 @@ final class AtomicFiles: Sendable {
     /// A new, empty temporary file: its path and an open descriptor to write it.
     func create() throws -> (path: String, descriptor: Int32) {
         let path = temporary.newPath()
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw SiteError.io(path: path, message: Self.lastError()) }
-        return (path, descriptor)
+        do { return (path, try PosixFile.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC)) } catch { throw SiteError.io(error) }
     }
 
     /// Writes all of `bytes` to `descriptor` (the file at `path`).
     func write(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
-        if let code = bytes.withUnsafeBytes({ FileWriting.writeAll(descriptor, $0) }) {
-            throw SiteError.io(path: path, message: Self.lastError(code))
-        }
+        do { try PosixFile.writeAll(descriptor, bytes, path: path) } catch { throw SiteError.io(error) }
     }
 
     /// Renames the temporary file `temporary` to `target`, making `target`'s folder first.
     func place(_ temporary: String, at target: String) throws {
         try makeParentFolder(of: target)
-        guard rename(temporary, target) == 0 else {
-            let message = Self.lastError()
-            unlink(temporary)
-            throw SiteError.io(path: target, message: message)
+        do { try PosixFile.rename(temporary, to: target) } catch {
+            try? PosixFile.remove(temporary)
+            throw SiteError.io(error)
         }
     }
 
@@ -53,7 +47,7 @@ final class AtomicFiles: Sendable {
         try makeParentFolder(of: target)
         if makeLink(target) { return true }
         let temporary = temporary.newPath()
-        guard access(target, F_OK) == 0, makeLink(temporary) else { return false }
+        guard PosixFile.exists(target), makeLink(temporary) else { return false }
         try place(temporary, at: target)
         return true
     }
@@ -77,10 +71,9 @@ final class AtomicFiles: Sendable {
     /// and no record of the new one, so the next crawl into the folder makes it again.
     func replace(_ bytes: [UInt8], at path: String) throws {
         let temporary = try written { try $0(bytes) }
-        if unlink(path) != 0 && errno != ENOENT {
-            let message = Self.lastError()
-            unlink(temporary)
-            throw SiteError.io(path: path, message: message)
+        do { try PosixFile.remove(path) } catch {
+            try? PosixFile.remove(temporary)
+            throw SiteError.io(error)
         }
         try place(temporary, at: path)
     }
@@ -90,8 +83,8 @@ final class AtomicFiles: Sendable {
     /// cannot be renamed there.
     func replace(_ bytes: [UInt8], at path: String, keepingOldAt kept: String) throws -> Bool {
         let temporary = try written { try $0(bytes) }
-        guard rename(path, kept) == 0 else {
-            unlink(temporary)
+        do { try PosixFile.rename(path, to: kept) } catch {
+            try? PosixFile.remove(temporary)
             return false
         }
         try place(temporary, at: path)
@@ -105,28 +98,14 @@ final class AtomicFiles: Sendable {
             defer { close(descriptor) }
             try produce { try write($0, to: descriptor, path: temporary) }
         } catch {
-            unlink(temporary)
+            try? PosixFile.remove(temporary)
             throw error
         }
         return temporary
     }
 
+    /// Makes the folder `path` is in (each folder once per run).
     private func makeParentFolder(of path: String) throws {
-        if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) { try makeFolder(String(path[..<slash])) }
+        do { try folders.makeParent(of: path) } catch { throw SiteError.io(error) }
     }
-
-    /// `mkdir -p`, remembered: a folder made (or found) once is not asked about again.
-    private func makeFolder(_ path: String) throws {
-        guard !path.isEmpty, !madeFolders.withLock({ $0.contains(path) }) else { return }
-        if mkdir(path, 0o755) != 0 && errno != EEXIST {
-            guard errno == ENOENT, let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else {
-                throw SiteError.io(path: path, message: Self.lastError())
-            }
-            try makeFolder(String(path[..<slash]))
-            if mkdir(path, 0o755) != 0 && errno != EEXIST { throw SiteError.io(path: path, message: Self.lastError()) }
-        }
-        madeFolders.withLock { _ = $0.insert(path) }
-    }
-
-    private static func lastError(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
 }

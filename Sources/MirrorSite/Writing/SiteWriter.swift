@@ -41,7 +41,7 @@ public final class SiteWriter: Sendable {
         files = AtomicFiles(temporaryFolder: temporary)
         try? FileManager.default.removeItem(atPath: temporary)
         try FileManager.default.createDirectory(atPath: directory + "/" + SiteManifest.originalsFolder, withIntermediateDirectories: true)
-        do { try files.temporary.create() } catch { throw SiteError.io(path: error.path, message: error.message) }
+        do { try files.temporary.create() } catch { throw SiteError.io(error) }
         var saved = try ledger.redirects()
         // A folder from before the ledger, or an unpacked bundle: adopt its manifest.
         if saved.isEmpty, try ledger.resources(after: nil, limit: 1).isEmpty,
@@ -106,7 +106,7 @@ public final class SiteWriter: Sendable {
         // A stored body's digest is known, and its file can be linked; another body is written
         // (and hashed) first, to a temporary file that is renamed into place or removed.
         var temporary: String?
-        defer { if let temporary { unlink(temporary) } }
+        defer { if let temporary { try? PosixFile.remove(temporary) } }
         let digest: String
         if let known = response.knownDigest {
             digest = known
@@ -171,7 +171,7 @@ public final class SiteWriter: Sendable {
                 try files.write(chunk, to: descriptor, path: temporary)
             }
         } catch {
-            unlink(temporary)
+            try? PosixFile.remove(temporary)
             throw SiteError.io(path: name, message: "\(error)")
         }
         return (temporary, Hex.string(hasher.finalize()))
@@ -283,7 +283,7 @@ public final class SiteWriter: Sendable {
             original = try FileReading.contents(of: originalPath)
             saved = if let original { original } else { try FileReading.contents(of: path) }
         } catch {
-            throw SiteError.io(path: error.path, message: error.message)
+            throw SiteError.io(error)
         }
         let hasOriginal = original != nil
         guard let bytes = saved else { return nil }
@@ -305,7 +305,7 @@ public final class SiteWriter: Sendable {
         do throws(FileSystemError) {
             current = hasOriginal ? try FileReading.contents(of: path) : bytes
         } catch {
-            throw SiteError.io(path: error.path, message: error.message)
+            throw SiteError.io(error)
         }
         if current == rewritten { return file }
         if !hasOriginal {
@@ -321,7 +321,7 @@ public final class SiteWriter: Sendable {
     /// between leaves records naming a deleted file, which the next crawl's finish moves alike.
     private func rejoinSpellings() throws {
         for move in try withRegistry({ $0.rejoin() }) {
-            unlink(directory + "/" + move.left)
+            try? PosixFile.remove(directory + "/" + move.left)
             guard let sharer = try fromLedger({ try $0.resource(of: move.sharer) }) else { continue }
             for url in move.urls {
                 guard var moved = try fromLedger({ try $0.resource(of: url) }) else { continue }
@@ -335,7 +335,7 @@ public final class SiteWriter: Sendable {
     private func removeUnusedOriginals(_ used: UsedOriginals) {
         let folder = directory + "/" + SiteManifest.originalsFolder
         FolderListing.forEachName(in: folder) { name in
-            if !used.contains(name) { unlink(folder + "/" + name) }
+            if !used.contains(name) { try? PosixFile.remove(folder + "/" + name) }
         }
     }
 
