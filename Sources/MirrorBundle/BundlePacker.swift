@@ -9,8 +9,9 @@ import MirrorSite
 /// their paths — compressed on every core as independent gzip members.
 ///
 /// Reproducible: entries are sorted and carry fixed times, owners and modes, and the gzip
-/// members are cut where the tar stream alone says (every 1 MiB, and before a file once a
-/// member holds 64 KiB), so the same folder always packs to the same bytes.
+/// members are cut where the tar stream alone says (every 1 MiB, every 64 KiB inside the search
+/// index, and before a file once a member holds 64 KiB), so the same folder always packs to the
+/// same bytes.
 /// Each file is checked against the manifest's digest while it is read; the bundle is
 /// written to a temporary file and renamed, so a failed pack leaves nothing behind.
 public struct BundlePacker {
@@ -40,6 +41,11 @@ public struct BundlePacker {
     /// or more loses little ratio to the restart (measured in BENCHMARKS.md); members still end
     /// every 1 MiB inside large files, and the cuts depend on the folder alone (reproducible).
     static let memberAtFile = 64 << 10
+    /// The most a gzip member holds.
+    static let memberSize = 1 << 20
+    /// The most a member holds inside the search index: a query reads a few dozen of its pages
+    /// in place (`SeekableBundle.reader(of:)`), inflating only the members that hold them.
+    static let indexMemberSize = 64 << 10
 
     public init(options: Options = Options()) {
         self.options = options
@@ -74,10 +80,10 @@ public struct BundlePacker {
                 try sink.append(bytes)
                 summary.bundleBytes += bytes.count
             }
-            let gzip = ParallelGzipEncoder(level: options.level, parallelism: options.parallelism) { member in
+            let gzip = ParallelGzipEncoder(level: options.level, memberSize: Self.memberSize, parallelism: options.parallelism) { member in
                 // One member per call; its size inflated is its trailer's last four bytes (members are small).
-                seekTable.members.append(.init(compressedOffset: summary.bundleBytes + BundleSeekTable.headerLength(member),
-                                               tarOffset: membersEnd))
+                seekTable.members.append(.init(start: summary.bundleBytes, tarOffset: membersEnd,
+                                               sha256: Array(SHA256.hash(data: member))))
                 membersEnd += member.suffix(4).reversed().reduce(0) { $0 << 8 | Int($1) }
                 try emit(member)
             }
@@ -105,8 +111,14 @@ public struct BundlePacker {
                 } else if path != ManifestCheck.manifestPath, let digest = files[path] {
                     try send(&buffer)
                     try gzip.endMember(ifAtLeast: Self.memberAtFile)
+                    let isIndex = path == SiteManifest.searchIndexPath
+                    if isIndex { gzip.memberSize = Self.indexMemberSize }
                     try copy(folder: folder, path: path, digest: digest, into: &tar, buffer: &buffer, drain: drain) { start in
                         seekTable.files.append((path, sent + start..<sent + start + digest.size, Hex.bytes(digest.sha256) ?? []))
+                    }
+                    if isIndex {
+                        try send(&buffer)
+                        gzip.memberSize = Self.memberSize
                     }
                     summary.files += 1
                     summary.contentBytes += digest.size
@@ -116,15 +128,14 @@ public struct BundlePacker {
             tar.finish(to: &buffer)
             try send(&buffer)
             try gzip.finish()
-            try emit(seekTable.encoded(at: summary.bundleBytes))
+            seekTable.archiveEnd = summary.bundleBytes
+            try emit(seekTable.encoded())
             try sink.finish()
             summary.sha256 = Hex.string(bundleHash.finalize())
-            guard rename(temporary, output) == 0 else {
-                throw BundleError.io(path: output, message: String(cString: strerror(errno)))
-            }
+            do { try PosixFile.rename(temporary, to: output) } catch { throw BundleError.io(error) }
         } catch {
             try? sink.finish()
-            unlink(temporary)
+            try? PosixFile.remove(temporary)
             throw error
         }
         return summary

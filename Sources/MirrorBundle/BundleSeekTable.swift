@@ -10,24 +10,33 @@ import MirrorSite
 /// long it is and its SHA-256. They decompress to nothing, so gzip and tar pass over them; the
 /// same bundle always gives the same table. Checking a bundle checks its table too (`check`).
 ///
-/// Each file's SHA-256 is in the table too, as in the manifest, so a reader that wants a few
-/// files need not read the manifest: a file read through the table is checked against it
-/// (`SeekableBundle`), and a table that does not hold together is ignored.
+/// Each member's SHA-256 is in the table, so a reader checks every member it inflates, and each
+/// file's, as in the manifest, so a reader that wants a few files need not read the manifest: a
+/// file read whole is checked against it too (`SeekableBundle`). A table that does not hold
+/// together is ignored.
 struct BundleSeekTable: Equatable {
-    /// A gzip member: where its deflate data starts in the bundle (after its header), and where
-    /// its bytes start in the tar stream.
+    /// A gzip member: where it starts in the bundle (its header), where its bytes start in the
+    /// tar stream, and the SHA-256 of its compressed bytes, header to trailer.
     struct Member: Equatable {
-        let compressedOffset: Int
+        let start: Int
         let tarOffset: Int
+        let sha256: [UInt8]
     }
 
     var members: [Member] = []
     /// Each regular file's bytes in the tar stream and their SHA-256, in the order they were written.
     var files: [(path: String, range: Range<Int>, sha256: [UInt8])] = []
+    /// Where the archive ends and the table starts: the end of the last member.
+    var archiveEnd = 0
 
     static func == (left: BundleSeekTable, right: BundleSeekTable) -> Bool {
-        left.members == right.members
+        left.members == right.members && left.archiveEnd == right.archiveEnd
             && left.files.elementsEqual(right.files) { $0.path == $1.path && $0.range == $1.range && $0.sha256 == $1.sha256 }
+    }
+
+    /// The bytes of member `index` in the bundle.
+    func compressedRange(ofMember index: Int) -> Range<Int> {
+        members[index].start..<(index + 1 < members.count ? members[index + 1].start : archiveEnd)
     }
 
     private static let form = "mirror seek table 1"
@@ -39,16 +48,17 @@ struct BundleSeekTable: Equatable {
     /// A longer table (about 600,000 files) is not read.
     private static let largestTable = 64 << 20
 
-    /// The table's gzip members, for a bundle whose archive ends at `offset`.
-    func encoded(at offset: Int) -> [UInt8] {
-        var table = PackedBytes(capacity: members.count * 8 + files.count * 64)
+    /// The table's gzip members, to follow the archive (at `archiveEnd`).
+    func encoded() -> [UInt8] {
+        var table = PackedBytes(capacity: members.count * 40 + files.count * 64)
         table.append(Self.form)
         table.append(members.count)
-        var previous = Member(compressedOffset: 0, tarOffset: 0)
+        var previous = (start: 0, tarOffset: 0)
         for member in members {
-            table.append(member.compressedOffset - previous.compressedOffset)
+            table.append(member.start - previous.start)
             table.append(member.tarOffset - previous.tarOffset)
-            previous = member
+            for byte in member.sha256 { table.append(byte: byte) }
+            previous = (member.start, member.tarOffset)
         }
         table.append(files.count)
         for file in files {
@@ -62,7 +72,7 @@ struct BundleSeekTable: Equatable {
             bytes += Self.member(id: "MS", data: table.bytes[start..<min(start + Self.dataPerMember, table.bytes.count)])
         }
         var trailer: [UInt8] = []
-        for value in [offset, bytes.count] { trailer += (0..<8).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
+        for value in [archiveEnd, bytes.count] { trailer += (0..<8).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
         trailer += SHA256.hash(data: table.bytes)
         return bytes + Self.member(id: "MT", data: trailer[...])
     }
@@ -110,26 +120,30 @@ struct BundleSeekTable: Equatable {
     private static func decode(_ encoded: [UInt8], archiveEnd: Int) -> BundleSeekTable? {
         var bytes = PackedBytes(reading: encoded)
         guard bytes.readString() == form, let memberCount = bytes.readCount() else { return nil }
-        var table = BundleSeekTable()
-        var previous = Member(compressedOffset: 0, tarOffset: 0)
+        var table = BundleSeekTable(archiveEnd: archiveEnd)
+        var previous = (start: 0, tarOffset: 0)
         for _ in 0..<memberCount {
-            guard let compressed = bytes.readInt(), let tar = bytes.readInt(), compressed > 0, tar > 0 || table.members.isEmpty,
-                  previous.compressedOffset + compressed < archiveEnd else { return nil }
-            previous = Member(compressedOffset: previous.compressedOffset + compressed, tarOffset: previous.tarOffset + tar)
-            table.members.append(previous)
+            guard let start = bytes.readInt(), let tar = bytes.readInt(), start > 0 || table.members.isEmpty,
+                  tar > 0 || table.members.isEmpty, previous.start + start < archiveEnd, let digest = digest(&bytes) else { return nil }
+            previous = (previous.start + start, previous.tarOffset + tar)
+            table.members.append(Member(start: previous.start, tarOffset: previous.tarOffset, sha256: digest))
         }
-        guard table.members.first?.tarOffset == 0, let fileCount = bytes.readCount() else { return nil }
+        guard table.members.first?.start == 0, table.members.first?.tarOffset == 0, let fileCount = bytes.readCount() else { return nil }
         for _ in 0..<fileCount {
             guard let path = bytes.readString(), let start = bytes.readInt(), let count = bytes.readInt(),
-                  start >= 0, count >= 0, start <= 1 << 50, count <= 1 << 50 else { return nil }
-            var digest: [UInt8] = []
-            for _ in 0..<32 {
-                guard let byte = bytes.readByte() else { return nil }
-                digest.append(byte)
-            }
+                  start >= 0, count >= 0, start <= 1 << 50, count <= 1 << 50, let digest = digest(&bytes) else { return nil }
             table.files.append((path, start..<start + count, digest))
         }
         return bytes.isAtEnd ? table : nil
+    }
+
+    private static func digest(_ bytes: inout PackedBytes) -> [UInt8]? {
+        var digest: [UInt8] = []
+        for _ in 0..<32 {
+            guard let byte = bytes.readByte() else { return nil }
+            digest.append(byte)
+        }
+        return digest
     }
 
     /// The data of the one subfield `id` of the gzip member at the start of `bytes`, when the
@@ -146,7 +160,8 @@ struct BundleSeekTable: Equatable {
     }
 
     /// Refuses a checked bundle whose end claims a seek table (a last gzip member with subfield
-    /// "MT") that cannot be read, or that lists other files than the manifest does.
+    /// "MT") that cannot be read, lists other files than the manifest does, or gives a member a
+    /// digest its bytes do not have.
     static func check(_ input: InputFile, files: [String: SiteManifest.FileDigest]) throws {
         guard input.size >= trailerSize, let end = input.bytes(at: input.size - trailerSize, count: trailerSize),
               end[0] == 0x1F, end[1] == 0x8B, end[12] == UInt8(ascii: "M"), end[13] == UInt8(ascii: "T") else { return }
@@ -155,6 +170,13 @@ struct BundleSeekTable: Equatable {
         guard listed.count == files.count, listed.allSatisfy({ file in
             files[file.path].map { $0.size == file.range.count && $0.sha256 == Hex.string(file.sha256) } ?? false
         }) else { throw BundleError.corrupt("its seek table does not match its manifest") }
+        for index in table.members.indices {
+            let range = table.compressedRange(ofMember: index)
+            guard let bytes = input.bytes(at: range.lowerBound, count: range.count),
+                  Array(SHA256.hash(data: bytes)) == table.members[index].sha256 else {
+                throw BundleError.corrupt("its seek table does not match the gzip member at byte \(range.lowerBound)")
+            }
+        }
     }
 
     private static func number(_ bytes: ArraySlice<UInt8>) -> Int {

@@ -11,7 +11,8 @@ import Synchronization
 /// with an empty dictionary, which costs about 0.1–0.5 % of size with 1 MiB members.
 public final class ParallelGzipEncoder {
     private let level: Int32
-    private let memberSize: Int
+    /// The most a member holds; a change applies from the next byte written.
+    public var memberSize: Int
     /// Bytes of complete members that are compressed together, on every core.
     private let batchBytes: Int
     private let output: ([UInt8]) throws -> Void
@@ -36,6 +37,7 @@ public final class ParallelGzipEncoder {
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         var rest = bytes[...]
         while !rest.isEmpty {
+            if current.count >= memberSize { try endMember() }
             let taken = rest.prefix(memberSize - current.count)
             current.append(contentsOf: taken)
             rest = rest.dropFirst(taken.count)

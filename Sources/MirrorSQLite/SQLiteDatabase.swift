@@ -57,6 +57,25 @@ public final class SQLiteDatabase {
         self.init(handle: connection, path: name)
     }
 
+    /// A read-only database whose file is read in place through `read`, page by page as queries
+    /// need them (one inside an archive, say): `read` fills a buffer from an offset of the
+    /// file's `size` bytes, and may be called from several threads. `name` is what errors call it.
+    public convenience init(
+        size: Int, name: String, read: @escaping @Sendable (_ into: UnsafeMutableRawBufferPointer, _ offset: Int) throws -> Void
+    ) throws(SQLiteError) {
+        let connection: OpaquePointer
+        do {
+            connection = try SQLiteReaderVFS.connect(SQLiteReaderVFS.File(size: size, read: read))
+        } catch {
+            throw SQLiteError(code: error.code, message: "\(error.message): \(name)")
+        }
+        self.init(handle: connection, path: name)
+    }
+
+    /// Why the last read of a database opened with `init(size:name:read:)` failed, when its
+    /// `read` threw; nil otherwise.
+    public var readFailure: (any Error)? { SQLiteReaderVFS.lastFailure(of: handle) }
+
     deinit {
         statements.removeAll()
         sqlite3_close_v2(handle)

@@ -52,7 +52,7 @@ public final class SearchIndex {
         } catch let error as SearchError {
             throw error
         } catch {
-            throw SearchError.unusable("cannot read the search index \(database.path): \(error)")
+            throw SearchError.unusable("cannot read the search index \(database.path): \(database.readFailure ?? error)")
         }
     }
 
@@ -84,12 +84,12 @@ public final class SearchIndex {
         }
     }
 
-    /// Opens a copy of an index file's bytes (a bundle's), held in memory.
+    /// Opens an index file someone else made (a bundle's) that `connect` opens read-only.
     /// - Parameter page: a saved file's bytes by its path in the folder (nil when missing).
-    static func open(bytes: [UInt8], name: String, page: @escaping @Sendable (String) -> [UInt8]?) throws(SearchError)
-        -> SearchIndex {
+    static func open(name: String, page: @escaping @Sendable (String) -> [UInt8]?,
+                     connect: () throws(SQLiteError) -> SQLiteDatabase) throws(SearchError) -> SearchIndex {
         do {
-            let database = try SQLiteDatabase(copyOf: bytes, name: name)
+            let database = try connect()
             // The bytes come from a file someone else made: no functions run from its schema.
             try database.execute("PRAGMA trusted_schema = OFF; PRAGMA cell_size_check = ON")
             return try SearchIndex(database: database, page: page)
@@ -127,6 +127,8 @@ public final class SearchIndex {
                 (row.string(0), row.string(1), row.string(2), row.string(3), row.double(4))
             }
         } catch {
+            // A page of an index read in place that could not be read is a damaged bundle, not a bad query.
+            if let failure = database.readFailure { throw SearchError.unusable("\(database.path): \(failure)") }
             throw SearchError.badQuery("the index could not answer it (\(error))")
         }
         let snippets = self.snippets.snippets(query, pages: found.map { ($0.path, $0.type.isEmpty ? nil : $0.type) })

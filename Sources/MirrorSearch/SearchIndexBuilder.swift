@@ -67,8 +67,8 @@ public enum SearchIndexBuilder {
             let partial = ".partial-"
             AbandonedFiles.remove(in: (path as NSString).deletingLastPathComponent, prefix: (path as NSString).lastPathComponent + partial)
             let temporary = path + partial + "\(ProcessInfo.processInfo.processIdentifier)"
-            unlink(temporary)
-            defer { unlink(temporary) }
+            try? PosixFile.remove(temporary)
+            defer { try? PosixFile.remove(temporary) }
             let titles = try siteTitles(slices()) { page in
                 guard let file = FileHandle(forReadingAtPath: folder + "/" + page.resource.path) else { return nil }
                 defer { try? file.close() }
@@ -77,7 +77,7 @@ public enum SearchIndexBuilder {
             // Closed before it is renamed into place.
             try build(into: SQLiteDatabase(path: temporary), pages: slices(), knownText: knownText, read: files(of: folder), titles: titles,
                       fingerprint: fingerprint)
-            guard rename(temporary, path) == 0 else { throw SearchError.unusable("cannot write \(path): \(String(cString: strerror(errno)))") }
+            do { try PosixFile.rename(temporary, to: path) } catch { throw SearchError.unusable("cannot write \(error)") }
             guard let digest = try digest(ofIndexAt: path, fingerprint: fingerprint) else {
                 throw SearchError.unusable("the index written to \(path) cannot be read back")
             }

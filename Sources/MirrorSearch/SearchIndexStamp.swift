@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 import MirrorSite
 
 /// The size and modification time of a folder's manifest and of its search index, noted in
@@ -32,8 +33,6 @@ public struct SearchIndexStamp {
     }
 
     private static func stamp(_ path: String) -> String? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return "\(status.st_size) \(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+        PosixFile.stamp(atPath: path).map { "\($0.size) \($0.modified).\($0.modifiedNanoseconds)" }
     }
 }

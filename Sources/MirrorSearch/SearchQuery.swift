@@ -7,19 +7,27 @@ import Foundation
 public struct SearchQuery: Sendable, Equatable {
     /// The query in FTS5's syntax.
     public let expression: String
-    /// The words it looks for, lower-cased (to find where a page holds them).
-    public let words: [String]
+    /// A word the query looks for, lower-cased, and whether it also matches the longer words
+    /// that start with it (`walk*`).
+    public struct Word: Sendable, Equatable {
+        public let text: String
+        public let isPrefix: Bool
+    }
+
+    /// The words it looks for (to find where a page holds them).
+    public let words: [Word]
 
     public init(_ text: String) throws(SearchError) {
         var parts: [String] = []
-        var words: [String] = []
+        var words: [Word] = []
         var expectsOperand = true
         var depth = 0
         var index = text.startIndex
         func operand(_ phrase: String, prefix: Bool) {
             if !expectsOperand { parts.append("AND") }
             parts.append("\"" + phrase.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix ? "*" : ""))
-            words += phrase.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
+            let phraseWords = phrase.lowercased().split { !$0.isLetter && !$0.isNumber }
+            words += phraseWords.indices.map { Word(text: String(phraseWords[$0]), isPrefix: prefix && $0 == phraseWords.count - 1) }
             expectsOperand = false
         }
         while index < text.endIndex {

@@ -39,6 +39,42 @@ struct SeekableBundleTests {
         _ = try BundleArchive(path: bundle)
     }
 
+    @Test func partsOfAFileAreReadInPlaceAndEachMemberIsChecked() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (site, bundle) = try packed()
+        // The largest file spans three members of 1 MiB.
+        let (path, bytes) = try #require(site.files.max { $0.value.count < $1.value.count })
+        let reader = try #require(try SeekableBundle.open(path: bundle)?.reader(of: path))
+        #expect(reader.size == bytes.count)
+        var generator = SeededGenerator(seed: 7)
+        for _ in 0..<50 {
+            let start = Int.random(in: 0..<bytes.count, using: &generator)
+            let count = Int.random(in: 0...min(3 << 20, bytes.count - start), using: &generator)
+            var read = [UInt8](repeating: 0, count: count)
+            try read.withUnsafeMutableBytes { try reader.read(into: $0, at: start) }
+            #expect(read == Array(bytes[start..<start + count]), "\(count) bytes at \(start)")
+        }
+        // A changed byte in one member (the middle of the bundle is inside the largest file): its
+        // parts are refused, the others' still read right.
+        var damaged = Array(try Data(contentsOf: URL(fileURLWithPath: bundle)))
+        damaged[damaged.count / 2] ^= 0x20
+        try Data(damaged).write(to: URL(fileURLWithPath: root + "/damaged.tar.gz"))
+        let damagedReader = try #require(try SeekableBundle.open(path: root + "/damaged.tar.gz")?.reader(of: path))
+        var refused = 0, read = 0
+        for start in stride(from: 0, to: bytes.count, by: 64 << 10) {
+            var part = [UInt8](repeating: 0, count: min(4096, bytes.count - start))
+            do {
+                try part.withUnsafeMutableBytes { try damagedReader.read(into: $0, at: start) }
+                #expect(part == Array(bytes[start..<start + part.count]), "the part at \(start) was read wrong")
+                read += 1
+            } catch {
+                #expect("\(error)".contains("does not match its seek table"), "\(error)")
+                refused += 1
+            }
+        }
+        #expect(refused >= 1 && read >= 1, "\(refused) parts refused, \(read) read")
+    }
+
     @Test func aDamagedTableIsIgnoredAndADamagedFileRefused() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let (site, bundle) = try packed()

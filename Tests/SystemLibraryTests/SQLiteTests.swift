@@ -1,6 +1,7 @@
 import Foundation
 import MirrorSQLite
 import MirrorTestSupport
+import Synchronization
 import Testing
 
 @Suite("SQLite in WAL mode")
@@ -79,5 +80,35 @@ final class SQLiteTests {
         } catch {
             #expect(error.isCorruption)
         }
+    }
+
+    /// A database read through a function, as `mirror search` reads a bundle's index in place:
+    /// a query reads only the pages it needs, and a read that fails says why.
+    @Test func aDatabaseIsQueriedInPlaceThroughReads() throws {
+        let path = folder.appendingPathComponent("in-place.db").path
+        let made = try SQLiteDatabase(path: path)
+        try made.execute("PRAGMA page_size = 4096; CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)")
+        try made.transaction {
+            for key in 0..<5_000 { try made.statement("INSERT INTO t VALUES (?, ?)").run([.integer(Int64(key)), .text("value \(key) " + String(repeating: "x", count: 100))]) }
+        }
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let pages = bytes.count / 4096
+        let read = Mutex<Set<Int>>([])
+        let database = try SQLiteDatabase(size: bytes.count, name: "in-place") { buffer, offset in
+            read.withLock { $0.insert(offset / 4096) }
+            bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + buffer.count])) }
+        }
+        #expect(try database.statement("SELECT v FROM t WHERE k = ?").firstRow([.integer(4321)]) { $0.string(0) }?.hasPrefix("value 4321 ") == true)
+        #expect(read.withLock { $0.count } <= 6 && pages > 100, "\(read.withLock { $0.count }) of \(pages) pages read")
+        #expect(throws: SQLiteError.self) { try database.execute("CREATE TABLE u (x)") }
+
+        struct Unreadable: Error {}
+        let failing = try SQLiteDatabase(size: bytes.count, name: "failing") { buffer, offset in
+            if offset > 0 { throw Unreadable() }
+            bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + buffer.count])) }
+        }
+        #expect(throws: SQLiteError.self) { try failing.execute("SELECT count(*) FROM t") }
+        #expect(failing.readFailure is Unreadable)
+        #expect(database.readFailure == nil)
     }
 }
