@@ -14,23 +14,50 @@ final class HTMLTextReader: HTMLEventHandler {
     }
 
     /// (Not `header`: an article's often holds its `h1`; a site's banner has its role.)
-    private static let roles: [UInt64: Role] = {
-        var roles: [UInt64: Role] = [:]
+    private static let roles: RoleTable = {
+        var roles = RoleTable()
         for name in ["script", "style", "noscript", "template", "nav", "footer", "aside", "select", "svg", "head"] {
-            roles[key(Array(name.utf8)), default: []].insert(.leftOut)
+            roles.insert(.leftOut, for: key(Array(name.utf8)))
         }
         for name in ["a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "i", "kbd", "mark", "q", "s", "samp",
                      "small", "span", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr", "font"] {
-            roles[key(Array(name.utf8)), default: []].insert(.inline)
+            roles.insert(.inline, for: key(Array(name.utf8)))
         }
-        for name in ["h1", "h2", "h3", "h4", "h5", "h6"] { roles[key(Array(name.utf8)), default: []].insert(.heading) }
-        roles[key(Array("title".utf8)), default: []].insert(.title)
+        for name in ["h1", "h2", "h3", "h4", "h5", "h6"] { roles.insert(.heading, for: key(Array(name.utf8))) }
+        roles.insert(.title, for: key(Array("title".utf8)))
         return roles
     }()
+
+    /// The roles of element names by key: open addressing in a small power-of-two table, looked
+    /// up for every element of every page, where a `Dictionary` hashes each key with SipHash.
+    private struct RoleTable {
+        private var keys = [UInt64](repeating: 0, count: 128)
+        private var roles = [Role](repeating: [], count: 128)
+
+        private static func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 57) }
+
+        mutating func insert(_ role: Role, for key: UInt64) {
+            var slot = Self.slot(key)
+            while keys[slot] != 0 && keys[slot] != key { slot = (slot + 1) & 127 }
+            keys[slot] = key
+            roles[slot].insert(role)
+        }
+
+        subscript(key: UInt64) -> Role {
+            var slot = Self.slot(key)
+            while keys[slot] != 0 {
+                if keys[slot] == key { return roles[slot] }
+                slot = (slot + 1) & 127
+            }
+            return []
+        }
+    }
     private static let leftOutRoles: Set<String> = ["navigation", "banner", "search", "contentinfo", "menu", "menubar"]
     /// Words of a class or id (split at spaces, `-` and `_`) that mark site navigation.
     private static let navigationWords: [[UInt8]] = ["nav", "navbar", "navigation", "sidebar", "sphinxsidebar", "menu",
                                                      "breadcrumb", "breadcrumbs", "related", "footer"].map { Array($0.utf8) }
+    /// The first letters of `navigationWords`, a bit each (by the letter's low five bits).
+    private static let navigationInitials: UInt32 = navigationWords.reduce(0) { $0 | 1 << UInt32($1[0] & 31) }
 
     let wantsText = true
     private let limit: Int
@@ -43,7 +70,8 @@ final class HTMLTextReader: HTMLEventHandler {
     @exclusivity(unchecked) private var heading: [UInt8] = []
     @exclusivity(unchecked) private var headingTexts: [String] = []
     @exclusivity(unchecked) private var names: [UInt8] = []
-    @exclusivity(unchecked) private var body: [UInt8] = []
+    /// The body's text, its white space collapsed as it comes.
+    private let body = CollapsedText()
     @exclusivity(unchecked) private var inTitle = 0
     @exclusivity(unchecked) private var inHeading = 0
 
@@ -72,7 +100,7 @@ final class HTMLTextReader: HTMLEventHandler {
 
     func startElement(_ name: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) {
         let key = Self.key(name)
-        var role = Self.roles[key] ?? []
+        var role = Self.roles[key]
         if leftOutDepth == 0 && !role.contains(.leftOut) && attributes.contains(where: Self.marksNavigation) { role.insert(.leftOut) }
         open.append((key, role))
         if role.contains(.leftOut) { leftOutDepth += 1 }
@@ -84,18 +112,26 @@ final class HTMLTextReader: HTMLEventHandler {
 
     func endElement(_ name: UnsafeBufferPointer<UInt8>) {
         let key = Self.key(name)
+        if let last = open.last, last.key == key {
+            close(last.role)
+            open.removeLast()
+            return
+        }
         // libxml2 closes what the markup left open; an end tag with no open element is dropped.
         guard let index = open.lastIndex(where: { $0.key == key }) else { return }
-        for element in open[index...].reversed() {
-            if element.role.contains(.leftOut) { leftOutDepth -= 1 }
-            if element.role.contains(.title) { inTitle -= 1 }
-            if element.role.contains(.heading) && separatingHeadings {
-                inHeading -= 1
-                if inHeading == 0 { finishHeading() }
-            }
-            separate(element.role)
-        }
+        for element in open[index...].reversed() { close(element.role) }
         open.removeSubrange(index...)
+    }
+
+    /// Leaves an element of `role`.
+    private func close(_ role: Role) {
+        if role.contains(.leftOut) { leftOutDepth -= 1 }
+        if role.contains(.title) { inTitle -= 1 }
+        if role.contains(.heading) && separatingHeadings {
+            inHeading -= 1
+            if inHeading == 0 { finishHeading() }
+        }
+        separate(role)
     }
 
     func characters(_ text: UnsafeBufferPointer<UInt8>) {
@@ -105,7 +141,7 @@ final class HTMLTextReader: HTMLEventHandler {
             if inHeading > 0 {
                 heading.append(contentsOf: text)
             } else if body.count < limit {
-                body.append(contentsOf: text.prefix(limit - body.count))
+                body.append(UnsafeBufferPointer(rebasing: text.prefix(limit - body.count)))
             }
         }
     }
@@ -121,7 +157,7 @@ final class HTMLTextReader: HTMLEventHandler {
     /// A block element's edge separates words; an inline one's does not.
     private func separate(_ role: Role) {
         guard !role.contains(.inline) else { return }
-        if inHeading > 0 { heading.append(0x20) } else if leftOutDepth == 0 && body.count < limit { body.append(0x20) }
+        if inHeading > 0 { heading.append(0x20) } else if leftOutDepth == 0 { body.separate() }
     }
 
     private func finishHeading() {
@@ -132,8 +168,10 @@ final class HTMLTextReader: HTMLEventHandler {
 
     func text() -> HTMLText {
         if !heading.isEmpty { finishHeading() }
-        return HTMLText(title: Self.collapsed(titleText), headings: headingTexts, names: Self.collapsed(names), body: Self.collapsed(body))
+        return HTMLText(title: Self.collapsed(titleText), headings: headingTexts, names: Self.collapsed(names),
+                        body: body.string)
     }
+
 
     private static func marksNavigation(_ attribute: HTMLAttributeBytes) -> Bool {
         let name = attribute.name
@@ -156,7 +194,8 @@ final class HTMLTextReader: HTMLEventHandler {
             }
             defer { start = end + 1 }
             let length = end - start
-            guard length >= 3 && length <= 13 else { continue }
+            // Every word of `navigationWords` starts with one of these letters.
+            guard length >= 3 && length <= 13, navigationInitials & (1 << UInt32((value[start] | 0x20) & 31)) != 0 else { continue }
             for word in navigationWords where word.count == length {
                 var same = true
                 for offset in 0..<length where value[start + offset] | 0x20 != word[offset] {
