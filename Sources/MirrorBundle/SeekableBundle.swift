@@ -1,7 +1,7 @@
 import Crypto
 import Dispatch
 import Foundation
-public import MirrorCompression
+import MirrorCompression
 import MirrorCore
 import Synchronization
 
