@@ -58,6 +58,9 @@ final class PageBudget: Sendable {
         }
     }
 
+    /// The calls of `admit` waiting now for a place.
+    var waiting: Int { state.withLock { $0.waiting.count } }
+
     /// An admitted page was saved: it counts for good.
     func saved(host: String) { settle(host: host, saved: true) }
 

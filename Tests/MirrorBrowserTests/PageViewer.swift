@@ -39,12 +39,25 @@ final class PageViewer: Sendable {
         await process.terminate()
     }
 
-    /// The view of `url` once it settled: the same view twice in a row, 300 ms apart.
+    /// The view of `url` once it settled: the same view twice in a row, 300 ms apart. The page's
+    /// target is closed before this returns or throws.
     func view(_ url: String) async throws -> PageView {
         let devTools = process.devTools
         let created = try await devTools.call("Target.createTarget", ["url": "about:blank"])
         let target = try #require(created["targetId"]?.string)
-        defer { Task { [devTools] in _ = try? await devTools.call("Target.closeTarget", ["targetId": .string(target)]) } }
+        let view: Result<PageView, any Error>
+        do {
+            view = .success(try await settledView(url, target: target))
+        } catch {
+            view = .failure(error)
+        }
+        _ = try? await devTools.call("Target.closeTarget", ["targetId": .string(target)])
+        return try view.get()
+    }
+
+    /// Opens `url` in `target` and reads its view until it settles.
+    private func settledView(_ url: String, target: String) async throws -> PageView {
+        let devTools = process.devTools
         let attached = try await devTools.call("Target.attachToTarget", ["targetId": .string(target), "flatten": true])
         let session = try #require(attached["sessionId"]?.string)
         try await devTools.call("Page.navigate", ["url": .string(url)], session: session)

@@ -27,12 +27,14 @@ struct DeadlineTests {
     }
 
     @Test func cancellingTheCallerEndsTheWait() async throws {
+        let (started, start) = AsyncStream.makeStream(of: Void.self)
         let task = Task {
             try await withDeadline(.now + .seconds(30), orThrow: { Expired() }) {
+                start.finish()
                 try await Task.sleep(for: .seconds(30))
             }
         }
-        try await Task.sleep(for: .milliseconds(50))
+        for await _ in started {}  // the operation runs
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
     }

@@ -16,7 +16,10 @@ struct PageBudgetTests {
             admitted.withLock { $0 = true }
             return reason
         }
-        try await Task.sleep(for: .milliseconds(100))
+        let deadline = ContinuousClock.now + .seconds(60)
+        while budget.waiting == 0 && !admitted.withLock({ $0 }) && ContinuousClock.now < deadline {  // until it waits
+            try await Task.sleep(for: .milliseconds(5))
+        }
         #expect(!admitted.withLock { $0 }, "a third page started while two held both places")
         budget.release(host: "a")
         #expect(await third.value == nil)

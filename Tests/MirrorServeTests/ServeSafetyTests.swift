@@ -17,61 +17,61 @@ struct ServeSafetyTests {
 
     @Test(arguments: [true, false])
     func hostilePathsNeverLeaveTheMirror(opensBeneath: Bool) async throws {
-        let mirror = try await ServedMirror.start { try FolderFiles(folder: $0, opensBeneath: opensBeneath) }
-        defer { Task { await mirror.stop() } }
-        try plantSecrets(beside: mirror)
-        let host = mirror.manifest.path(for: mirror.origin.url("/"))!.split(separator: "/")[0]
-        let targets = [
-            "/../secret.txt", "/..%2fsecret.txt", "/%2e%2e/secret.txt", "/%2e%2e%2fsecret.txt", "/%2E%2E%2Fsecret.txt",
-            "/\(host)/../../secret.txt", "/\(host)/%2e%2e/%2e%2e/secret.txt", "/_/../secret.txt", "/_/..%2f..%2fsecret.txt",
-            "/_/\(mirror.origin.authority)/../../../secret.txt", "/..\\secret.txt", "/%5c..%5csecret.txt",
-            "/frame.html%00.png", "/%00", "//secret.txt", "/.%2e/.%2e/secret.txt", "/\(host)/..%5c..%5csecret.txt",
-            "/.mirror/journal.sqlite", "/.mirror/../../secret.txt", "../secret.txt", "secret.txt", "*",
-            "http://127.0.0.1/../secret.txt", "/\(String(repeating: "a/", count: 3000))",
-        ]
-        for target in targets {
-            let response = try await mirror.request(target)
-            #expect([400, 404, 414].contains(response.status), "\(target): \(response.status)")
-            #expect(!response.text.contains(Self.secret), "\(target)")
+        try await ServedMirror.with(files: { try FolderFiles(folder: $0, opensBeneath: opensBeneath) }) { mirror in
+            try plantSecrets(beside: mirror)
+            let host = mirror.manifest.path(for: mirror.origin.url("/"))!.split(separator: "/")[0]
+            let targets = [
+                "/../secret.txt", "/..%2fsecret.txt", "/%2e%2e/secret.txt", "/%2e%2e%2fsecret.txt", "/%2E%2E%2Fsecret.txt",
+                "/\(host)/../../secret.txt", "/\(host)/%2e%2e/%2e%2e/secret.txt", "/_/../secret.txt", "/_/..%2f..%2fsecret.txt",
+                "/_/\(mirror.origin.authority)/../../../secret.txt", "/..\\secret.txt", "/%5c..%5csecret.txt",
+                "/frame.html%00.png", "/%00", "//secret.txt", "/.%2e/.%2e/secret.txt", "/\(host)/..%5c..%5csecret.txt",
+                "/.mirror/journal.sqlite", "/.mirror/../../secret.txt", "../secret.txt", "secret.txt", "*",
+                "http://127.0.0.1/../secret.txt", "/\(String(repeating: "a/", count: 3000))",
+            ]
+            for target in targets {
+                let response = try await mirror.request(target)
+                #expect([400, 404, 414].contains(response.status), "\(target): \(response.status)")
+                #expect(!response.text.contains(Self.secret), "\(target)")
+            }
+            let long = try await mirror.request("/frame.html", headers: ["X-Padding: \(String(repeating: "x", count: 200_000))"])
+            #expect(long.status == 400 || long.status == 431)
+            let after = try await mirror.request("/frame.html")
+            #expect(after.status == 200, "the server still answers")
         }
-        let long = try await mirror.request("/frame.html", headers: ["X-Padding: \(String(repeating: "x", count: 200_000))"])
-        #expect(long.status == 400 || long.status == 431)
-        let after = try await mirror.request("/frame.html")
-        #expect(after.status == 200, "the server still answers")
     }
 
     /// With `openat2` (one call) and without (a walk of the components).
     @Test(arguments: [true, false])
     func symlinksInsideTheFolderAreNotFollowedOut(opensBeneath: Bool) async throws {
-        let mirror = try await ServedMirror.start { try FolderFiles(folder: $0, opensBeneath: opensBeneath) }
-        defer { Task { await mirror.stop() } }
-        try plantSecrets(beside: mirror)
-        let manager = FileManager.default
-        let page = mirror.manifest.path(for: mirror.origin.url("/frame.html"))!
-        try manager.removeItem(atPath: mirror.folder + "/" + page)
-        try manager.createSymbolicLink(atPath: mirror.folder + "/" + page, withDestinationPath: mirror.harness.root + "/secret.txt")
-        let outside = mirror.harness.root + "/outside"
-        try manager.createDirectory(atPath: outside, withIntermediateDirectories: true)
-        let deep = mirror.manifest.path(for: mirror.origin.url("/docs/"))!
-        try Self.secret.write(toFile: outside + "/" + (deep as NSString).lastPathComponent, atomically: true, encoding: .utf8)
-        let folder = mirror.folder + "/" + (deep as NSString).deletingLastPathComponent
-        try manager.removeItem(atPath: folder)
-        try manager.createSymbolicLink(atPath: folder, withDestinationPath: outside)
-        for target in ["/frame.html", "/docs/", ServedMirror.encoded(page), ServedMirror.encoded(deep)] {
-            let response = try await mirror.request(target)
-            #expect(response.status == 500, "\(target): \(response.status)")
-            #expect(!response.text.contains(Self.secret), "\(target)")
+        try await ServedMirror.with(files: { try FolderFiles(folder: $0, opensBeneath: opensBeneath) }) { mirror in
+            try plantSecrets(beside: mirror)
+            let manager = FileManager.default
+            let page = mirror.manifest.path(for: mirror.origin.url("/frame.html"))!
+            try manager.removeItem(atPath: mirror.folder + "/" + page)
+            try manager.createSymbolicLink(atPath: mirror.folder + "/" + page, withDestinationPath: mirror.harness.root + "/secret.txt")
+            let outside = mirror.harness.root + "/outside"
+            try manager.createDirectory(atPath: outside, withIntermediateDirectories: true)
+            let deep = mirror.manifest.path(for: mirror.origin.url("/docs/"))!
+            try Self.secret.write(toFile: outside + "/" + (deep as NSString).lastPathComponent, atomically: true, encoding: .utf8)
+            let folder = mirror.folder + "/" + (deep as NSString).deletingLastPathComponent
+            try manager.removeItem(atPath: folder)
+            try manager.createSymbolicLink(atPath: folder, withDestinationPath: outside)
+            for target in ["/frame.html", "/docs/", ServedMirror.encoded(page), ServedMirror.encoded(deep)] {
+                let response = try await mirror.request(target)
+                #expect(response.status == 500, "\(target): \(response.status)")
+                #expect(!response.text.contains(Self.secret), "\(target)")
+            }
         }
     }
 
     @Test func aFileChangedSinceTheCrawlIsNotPassedOffAsTheSavedOne() async throws {
-        let mirror = try await ServedMirror.start()
-        defer { Task { await mirror.stop() } }
-        let page = mirror.manifest.path(for: mirror.origin.url("/frame.html"))!
-        try "edited".write(toFile: mirror.folder + "/" + page, atomically: true, encoding: .utf8)
-        let response = try await mirror.request("/frame.html")
-        #expect(response.status == 500)
-        #expect(response.text.contains("changed since the crawl"))
+        try await ServedMirror.with { mirror in
+            let page = mirror.manifest.path(for: mirror.origin.url("/frame.html"))!
+            try "edited".write(toFile: mirror.folder + "/" + page, atomically: true, encoding: .utf8)
+            let response = try await mirror.request("/frame.html")
+            #expect(response.status == 500)
+            #expect(response.text.contains("changed since the crawl"))
+        }
     }
 
     /// Timeouts of a second, for the tests of stalls; `headerTimeout` long unless given.
@@ -114,14 +114,14 @@ struct ServeSafetyTests {
     @Test(arguments: ServedMirror.Source.allCases)
     func aSlowButSteadyDownloadIsNotCut(source: ServedMirror.Source) async throws {
         let configuration = Self.stallingConfiguration(headerTimeout: .seconds(1))
-        let mirror = try await ServedMirror.start(source, configuration: configuration, withLong: true)
-        defer { Task { await mirror.stop() } }
-        let started = ContinuousClock.now
-        let body = try await Self.download("/media/long.bin", port: mirror.server.port, count: ServedMirror.long.count, pause: 0.01)
-        #expect(ContinuousClock.now - started > .seconds(2), "slower than the stall timeout as a whole")
-        #expect(body.count == ServedMirror.long.count)
-        let isWhole = body == ServedMirror.long  // not printed whole when it fails
-        #expect(isWhole)
+        try await ServedMirror.with(source, configuration: configuration, withLong: true) { mirror in
+            let started = ContinuousClock.now
+            let body = try await Self.download("/media/long.bin", port: mirror.server.port, count: ServedMirror.long.count, pause: 0.01)
+            #expect(ContinuousClock.now - started > .seconds(2), "slower than the stall timeout as a whole")
+            #expect(body.count == ServedMirror.long.count)
+            let isWhole = body == ServedMirror.long  // not printed whole when it fails
+            #expect(isWhole)
+        }
     }
 
     /// A server slower to make each piece of a file than the stall timeout (a bundle's file
@@ -130,10 +130,10 @@ struct ServeSafetyTests {
         let files = GeneratedFiles(size: 3 * GeneratedFiles.Reader.pieceSize, pieceDelay: 0.8)
         var configuration = Self.stallingConfiguration(headerTimeout: .seconds(1))
         configuration.stallTimeout = .milliseconds(300)
-        let server = try await HTTPServer.start(configuration, responder: SiteResponder(files: files))
-        defer { Task { await server.shutdown() } }
-        let body = try await Self.download("/big.bin", port: server.port, count: files.size, pause: 0)
-        #expect(body.count == files.size)
+        try await HTTPServer.with(configuration, responder: SiteResponder(files: files)) { server in
+            let body = try await Self.download("/big.bin", port: server.port, count: files.size, pause: 0)
+            #expect(body.count == files.size)
+        }
     }
 
     /// A client that stops reading a download is cut off once nothing moves for the stall
@@ -144,131 +144,131 @@ struct ServeSafetyTests {
     /// the download is cut all the same.
     @Test(arguments: ServedMirror.Source.allCases, [false, true])
     func aDownloadThatStopsIsCut(source: ServedMirror.Source, withRequestBehind: Bool) async throws {
-        let mirror = try await ServedMirror.start(source, configuration: Self.stallingConfiguration(), withLong: true)
-        defer { Task { await mirror.stop() } }
-        let server = mirror.server
-        let body = try await Self.download("/media/long.bin", port: server.port, count: ServedMirror.long.count, pause: 0,
-                                           pipelined: withRequestBehind ? ["/frame.html"] : [],
-                                           resumeWhen: { server.openConnections == 0 })
-        #expect(body.count < ServedMirror.long.count, "\(body.count) bytes")
-        let isPrefix = body == Array(ServedMirror.long.prefix(body.count))  // not printed whole when it fails
-        #expect(isPrefix)
+        try await ServedMirror.with(source, configuration: Self.stallingConfiguration(), withLong: true) { mirror in
+            let server = mirror.server
+            let body = try await Self.download("/media/long.bin", port: server.port, count: ServedMirror.long.count, pause: 0,
+                                               pipelined: withRequestBehind ? ["/frame.html"] : [],
+                                               resumeWhen: { server.openConnections == 0 })
+            #expect(body.count < ServedMirror.long.count, "\(body.count) bytes")
+            let isPrefix = body == Array(ServedMirror.long.prefix(body.count))  // not printed whole when it fails
+            #expect(isPrefix)
+        }
     }
 
     @Test func aRequestBodyThatStopsIsCut() async throws {
-        let mirror = try await ServedMirror.start(configuration: Self.stallingConfiguration())
-        defer { Task { await mirror.stop() } }
-        let port = mirror.server.port
-        let closed = try await RawHTTPConnection.run {
-            let connection = try RawHTTPConnection(port: port, timeout: 20)
-            try connection.send("GET /frame.html HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n0123456789")
-            return connection.isClosedByServer()
+        try await ServedMirror.with(configuration: Self.stallingConfiguration()) { mirror in
+            let port = mirror.server.port
+            let closed = try await RawHTTPConnection.run {
+                let connection = try RawHTTPConnection(port: port, timeout: 20)
+                try connection.send("GET /frame.html HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n0123456789")
+                return connection.isClosedByServer()
+            }
+            #expect(closed)
         }
-        #expect(closed)
     }
 
     @Test func idleAndTricklingClientsAreClosed() async throws {
         var configuration = ServerConfiguration(port: 0)
         configuration.headerTimeout = .milliseconds(500)
-        let mirror = try await ServedMirror.start(configuration: configuration)
-        defer { Task { await mirror.stop() } }
-        let port = mirror.server.port
-        let (idle, trickle, keptAlive) = try await RawHTTPConnection.run {
-            let idle = try RawHTTPConnection(port: port)
-            let trickle = try RawHTTPConnection(port: port)
-            var trickleCut = false
-            for byte in "GET /frame.html HTTP/1.1\r\nHost: x\r\n".utf8 where !trickleCut {
-                trickleCut = (try? trickle.send([byte])) == nil
-                Thread.sleep(forTimeInterval: 0.05)
+        try await ServedMirror.with(configuration: configuration) { mirror in
+            let port = mirror.server.port
+            let (idle, trickle, keptAlive) = try await RawHTTPConnection.run {
+                let idle = try RawHTTPConnection(port: port)
+                let trickle = try RawHTTPConnection(port: port)
+                var trickleCut = false
+                for byte in "GET /frame.html HTTP/1.1\r\nHost: x\r\n".utf8 where !trickleCut {
+                    trickleCut = (try? trickle.send([byte])) == nil
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+                let keptAlive = try RawHTTPConnection(port: port)
+                try keptAlive.send("GET /frame.html HTTP/1.1\r\nHost: x\r\n\r\n")
+                let answered = try keptAlive.readResponse().status == 200
+                return (idle.isClosedByServer(), trickleCut || trickle.isClosedByServer(), answered && keptAlive.isClosedByServer())
             }
-            let keptAlive = try RawHTTPConnection(port: port)
-            try keptAlive.send("GET /frame.html HTTP/1.1\r\nHost: x\r\n\r\n")
-            let answered = try keptAlive.readResponse().status == 200
-            return (idle.isClosedByServer(), trickleCut || trickle.isClosedByServer(), answered && keptAlive.isClosedByServer())
+            #expect(idle, "a connection that sends nothing is closed")
+            #expect(trickle, "a request head trickled for longer than the timeout is cut off")
+            #expect(keptAlive, "an idle keep-alive connection is closed after its response")
         }
-        #expect(idle, "a connection that sends nothing is closed")
-        #expect(trickle, "a request head trickled for longer than the timeout is cut off")
-        #expect(keptAlive, "an idle keep-alive connection is closed after its response")
     }
 
     @Test func aFloodOfConnectionsDoesNotStopTheServer() async throws {
         var configuration = ServerConfiguration(port: 0)
         configuration.maxConnections = 20
         configuration.headerTimeout = .seconds(120)  // the first client idles while the flood is opened
-        let mirror = try await ServedMirror.start(configuration: configuration)
-        defer { Task { await mirror.stop() } }
-        let port = mirror.server.port
-        let result = try await RawHTTPConnection.run {
-            let client = try RawHTTPConnection(port: port)
-            try client.send("GET /frame.html HTTP/1.1\r\nHost: x\r\n\r\n")
-            let first = try client.readResponse().status
-            let flood = try (0..<200).map { _ in try RawHTTPConnection(port: port, timeout: 30) }
-            try client.send("GET /frame.html HTTP/1.1\r\nHost: x\r\n\r\n")
-            let during = try client.readResponse().status
-            let refused = flood.suffix(100).filter { $0.isClosedByServer() }.count
-            return (first, during, refused)
+        try await ServedMirror.with(configuration: configuration) { mirror in
+            let port = mirror.server.port
+            let result = try await RawHTTPConnection.run {
+                let client = try RawHTTPConnection(port: port)
+                try client.send("GET /frame.html HTTP/1.1\r\nHost: x\r\n\r\n")
+                let first = try client.readResponse().status
+                let flood = try (0..<200).map { _ in try RawHTTPConnection(port: port, timeout: 30) }
+                try client.send("GET /frame.html HTTP/1.1\r\nHost: x\r\n\r\n")
+                let during = try client.readResponse().status
+                let refused = flood.suffix(100).filter { $0.isClosedByServer() }.count
+                return (first, during, refused)
+            }
+            #expect(result.0 == 200)
+            #expect(result.1 == 200, "a connection open before the flood goes on")
+            #expect(result.2 == 100, "connections over the limit are closed at once")
+            // The flood's sockets are closed by now, but the server counts them gone only once it
+            // reads each close: until then a newcomer may still be over the limit.
+            var after: Int?
+            for _ in 0..<300 where after != 200 {
+                after = try? await mirror.request("/frame.html").status
+                if after != 200 { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(after == 200, "once the flood has gone, new clients are answered")
         }
-        #expect(result.0 == 200)
-        #expect(result.1 == 200, "a connection open before the flood goes on")
-        #expect(result.2 == 100, "connections over the limit are closed at once")
-        // The flood's sockets are closed by now, but the server counts them gone only once it
-        // reads each close: until then a newcomer may still be over the limit.
-        var after: Int?
-        for _ in 0..<300 where after != 200 {
-            after = try? await mirror.request("/frame.html").status
-            if after != 200 { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        #expect(after == 200, "once the flood has gone, new clients are answered")
     }
 
     @Test func oneHundredConcurrentClients() async throws {
-        let mirror = try await ServedMirror.start()
-        defer { Task { await mirror.stop() } }
-        let pages = mirror.manifest.resources.filter { $0.value.status == 200 }.sorted { $0.key < $1.key }
-        let expected = try pages.map { try mirror.file($0.value.path) }
-        let targets = pages.map { mirror.target(of: $0.key) }
-        let port = mirror.server.port
-        let wrong = try await withThrowingTaskGroup(of: Int.self) { group in
-            for client in 0..<100 {
-                group.addTask {
-                    try await RawHTTPConnection.run {
-                        let connection = try RawHTTPConnection(port: port)
-                        var wrong = 0
-                        for step in 0..<5 {
-                            let index = (client * 7 + step) % targets.count
-                            try connection.send("GET \(targets[index]) HTTP/1.1\r\nHost: x\r\n\r\n")
-                            let response = try connection.readResponse()
-                            if response.status != 200 || response.body != expected[index] { wrong += 1 }
+        try await ServedMirror.with { mirror in
+            let pages = mirror.manifest.resources.filter { $0.value.status == 200 }.sorted { $0.key < $1.key }
+            let expected = try pages.map { try mirror.file($0.value.path) }
+            let targets = pages.map { mirror.target(of: $0.key) }
+            let port = mirror.server.port
+            let wrong = try await withThrowingTaskGroup(of: Int.self) { group in
+                for client in 0..<100 {
+                    group.addTask {
+                        try await RawHTTPConnection.run {
+                            let connection = try RawHTTPConnection(port: port)
+                            var wrong = 0
+                            for step in 0..<5 {
+                                let index = (client * 7 + step) % targets.count
+                                try connection.send("GET \(targets[index]) HTTP/1.1\r\nHost: x\r\n\r\n")
+                                let response = try connection.readResponse()
+                                if response.status != 200 || response.body != expected[index] { wrong += 1 }
+                            }
+                            return wrong
                         }
-                        return wrong
                     }
                 }
+                return try await group.reduce(0, +)
             }
-            return try await group.reduce(0, +)
+            #expect(wrong == 0)
         }
-        #expect(wrong == 0)
     }
 
     /// A 1 GiB file: a client that takes a few bytes and hangs up costs a few pieces, not the file.
     @Test func aClientHangingUpMidFileStopsTheReading() async throws {
         let counts = CountingFiles.Counts()
         let files = CountingFiles(base: GeneratedFiles(size: 1 << 30), counts: counts)
-        let server = try await HTTPServer.start(ServerConfiguration(port: 0), responder: SiteResponder(files: files))
-        defer { Task { await server.shutdown() } }
-        let port = server.port
-        let started = try await RawHTTPConnection.run {
-            let connection = try RawHTTPConnection(port: port)
-            try connection.send("GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n")
-            return try connection.receive(upTo: 1000).count
-        }  // the connection is closed here, with nearly all of the file unsent
-        #expect(started > 0)
-        var waited = 0
-        while counts.open != 0 && waited < 200 {
-            try await Task.sleep(for: .milliseconds(50))
-            waited += 1
+        try await HTTPServer.with(ServerConfiguration(port: 0), responder: SiteResponder(files: files)) { server in
+            let port = server.port
+            let started = try await RawHTTPConnection.run {
+                let connection = try RawHTTPConnection(port: port)
+                try connection.send("GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+                return try connection.receive(upTo: 1000).count
+            }  // the connection is closed here, with nearly all of the file unsent
+            #expect(started > 0)
+            var waited = 0
+            while counts.open != 0 && waited < 200 {
+                try await Task.sleep(for: .milliseconds(50))
+                waited += 1
+            }
+            #expect(counts.open == 0, "the file is closed")
+            #expect(counts.bytesRead < 64 << 20, "and not read on: \(counts.bytesRead) bytes")
         }
-        #expect(counts.open == 0, "the file is closed")
-        #expect(counts.bytesRead < 64 << 20, "and not read on: \(counts.bytesRead) bytes")
     }
 }
 

@@ -25,10 +25,12 @@ struct ServedMirror {
         return (0..<1_500_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }()
 
-    /// Crawls, then serves the folder or its bundle.
-    static func start(_ source: Source, configuration: ServerConfiguration = ServerConfiguration(port: 0),
-                      withLong: Bool = false) async throws -> ServedMirror {
-        try await start(configuration: configuration, withLong: withLong) { folder in
+    /// Crawls, then serves the folder or its bundle, and runs `body` with the mirror as
+    /// `with(configuration:withLong:files:isolation:_:)` does.
+    static func with<T>(_ source: Source, configuration: ServerConfiguration = ServerConfiguration(port: 0),
+                        withLong: Bool = false, isolation: isolated (any Actor)? = #isolation,
+                        _ body: (ServedMirror) async throws -> T) async throws -> T {
+        try await with(configuration: configuration, withLong: withLong, files: { folder in
             switch source {
             case .folder: return try FolderFiles(folder: folder)
             case .bundle, .bundleInflatedEveryTime:
@@ -36,36 +38,38 @@ struct ServedMirror {
                 return try BundleFiles(bundle: folder + ".tar.gz", copyDirectory: folder + "/..",
                                        copyLimit: source == .bundle ? 1 << 30 : 0)
             }
-        }
+        }, isolation: isolation, body)
     }
 
     /// A file larger than the kernel's socket buffers (4 MiB at most by default), made of `binary`.
     static let long: [UInt8] = Array([[UInt8]](repeating: binary, count: 11).joined())
 
-    /// Crawls, then serves the folder (or what `files` makes of it) with `configuration`;
-    /// `withLong` also saves `long` at `/media/long.bin`.
-    static func start(configuration: ServerConfiguration = ServerConfiguration(port: 0), withLong: Bool = false,
-                      files: (String) throws -> any SiteFiles = { try FolderFiles(folder: $0) }) async throws -> ServedMirror {
-        let origin = try await TestOrigin.start(site: .named("links"))
-        origin.route("/media/film.bin") { _ in
-            TestResponse(status: 200, headers: ["Content-Type": "application/octet-stream", "ETag": "\"film\""], body: binary)
+    /// Crawls, then serves the folder (or what `files` makes of it) with `configuration`, and runs
+    /// `body` with the mirror; `withLong` also saves `long` at `/media/long.bin`. The server and the
+    /// origin are shut down and the crawl's folder removed before it returns, also when the crawl or
+    /// `body` throws (the error is rethrown then).
+    static func with<T>(configuration: ServerConfiguration = ServerConfiguration(port: 0), withLong: Bool = false,
+                        files: (String) throws -> any SiteFiles = { try FolderFiles(folder: $0) },
+                        isolation: isolated (any Actor)? = #isolation,
+                        _ body: (ServedMirror) async throws -> T) async throws -> T {
+        try await TestOrigin.with(site: .named("links"), isolation: isolation) { origin in
+            origin.route("/media/film.bin") { _ in
+                TestResponse(status: 200, headers: ["Content-Type": "application/octet-stream", "ETag": "\"film\""], body: binary)
+            }
+            origin.route("/media/long.bin") { _ in
+                TestResponse(status: 200, headers: ["Content-Type": "application/octet-stream"], body: long)
+            }
+            return try await CrawlHarness.with(isolation: isolation) { harness in
+                let seeds = [origin.url("/"), origin.url("/media/film.bin")] + (withLong ? [origin.url("/media/long.bin")] : [])
+                _ = try await harness.crawl(seeds)
+                var configuration = configuration
+                configuration.port = 0
+                let responder = SiteResponder(files: try files(harness.root + "/out"))
+                return try await HTTPServer.with(configuration, responder: responder, isolation: isolation) { server in
+                    try await body(ServedMirror(harness: harness, origin: origin, server: server, manifest: try harness.manifest()))
+                }
+            }
         }
-        origin.route("/media/long.bin") { _ in
-            TestResponse(status: 200, headers: ["Content-Type": "application/octet-stream"], body: long)
-        }
-        let harness = CrawlHarness()
-        _ = try await harness.crawl([origin.url("/"), origin.url("/media/film.bin")] + (withLong ? [origin.url("/media/long.bin")] : []))
-        var configuration = configuration
-        configuration.port = 0
-        let server = try await HTTPServer.start(configuration, responder: SiteResponder(files: try files(harness.root + "/out")))
-        return ServedMirror(harness: harness, origin: origin, server: server, manifest: try harness.manifest())
-    }
-
-    /// Shuts the server and the origin down, then removes the crawl's folder.
-    func stop() async {
-        await server.shutdown()
-        try? await origin.shutdown()
-        harness.remove()
     }
 
     /// Sends one request with exactly this target and these header lines, on a new connection.
@@ -94,5 +98,23 @@ struct ServedMirror {
         "/" + path.split(separator: "/", omittingEmptySubsequences: false)
             .map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: ";"))) ?? String($0) }
             .joined(separator: "/")
+    }
+}
+
+extension HTTPServer {
+    /// Starts a server as `start` does, runs `body` with it, and awaits `shutdown()` afterwards, also
+    /// when `body` throws (its error is rethrown then).
+    static func with<T>(_ configuration: ServerConfiguration, responder: any HTTPResponder,
+                        isolation: isolated (any Actor)? = #isolation, _ body: (HTTPServer) async throws -> T) async throws -> T {
+        let server = try await start(configuration, responder: responder)
+        let result: T
+        do {
+            result = try await body(server)
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        await server.shutdown()
+        return result
     }
 }
