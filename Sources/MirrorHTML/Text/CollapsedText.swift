@@ -3,12 +3,14 @@
 /// body text during the crawl's parse, so it writes through a pointer into memory of its own,
 /// where appending to an `Array` piece by piece cost more than libxml2's parse of the text.
 final class CollapsedText {
-    private var bytes: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    // Touched for every piece of text of every page, by the one parse that owns it: the
+    // runtime's exclusivity checks are left out.
+    @exclusivity(unchecked) private var bytes: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
     /// The bytes collected so far.
-    private(set) var count = 0
+    @exclusivity(unchecked) private(set) var count = 0
     /// Whether a space is due before the next word.
-    private var space = false
+    @exclusivity(unchecked) private var space = false
 
     init() {
         capacity = 4096
@@ -24,6 +26,7 @@ final class CollapsedText {
     /// Appends `text`, collapsing its white space with what came before.
     func append(_ text: UnsafeBufferPointer<UInt8>) {
         reserve(count + text.count + 1)
+        let bytes = self.bytes
         var end = count
         var space = self.space
         for byte in text {
