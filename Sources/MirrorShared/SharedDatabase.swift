@@ -104,6 +104,10 @@ public final class SharedDatabase: Sendable {
                 replacePool(client)
             } catch is DeadlinePassed {
                 throw SharedCrawlError.unreachable(address: address, reason: "no connection within \(patience)")
+            } catch where pool.withLock({ $0.client !== client }) && ContinuousClock.now < deadline && !Task.isCancelled {
+                // Another attempt replaced this pool while this one ran on it: whatever ended it
+                // (a closed pool, a cancelled lease) says nothing of the database.
+                logger.info("a statement's pool was replaced (\(error)); trying again on the new one")
             } catch where Self.isTransient(error) && ContinuousClock.now + wait < deadline && !Task.isCancelled {
                 logger.info("the database is unreachable (\(error)); trying again in \(wait)")
                 try await Task.sleep(for: wait)
