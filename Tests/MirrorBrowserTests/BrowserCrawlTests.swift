@@ -63,21 +63,21 @@ extension BrowserSuites {
                 #expect(links.broken == 0 && links.local >= 8, "\(links)")
 
                 // Each page looks offline as it did online: text, images loaded, style applied.
-                let viewer = try await PageViewer.start()
                 do {
-                    for page in ["", "data.html", "built.html"] {
-                        let online = try await viewer.view(origin.url("/" + page))
-                        let offline = try await viewer.view("file://" + folder + (page.isEmpty ? "index.html" : page))
-                        #expect(online == offline, "\(page): online \(online)\noffline \(offline)")
-                        if page.isEmpty {
-                            #expect(online.images == ["more.png", "observed.png"] && online.text.contains("Data page")
-                                    && online.bodyStyle.contains("late-bg.png"), "\(online)")
+                    try await PageViewer.with { viewer in
+                        for page in ["", "data.html", "built.html"] {
+                            let online = try await viewer.view(origin.url("/" + page))
+                            let offline = try await viewer.view("file://" + folder + (page.isEmpty ? "index.html" : page))
+                            #expect(online == offline, "\(page): online \(online)\noffline \(offline)")
+                            if page.isEmpty {
+                                #expect(online.images == ["more.png", "observed.png"] && online.text.contains("Data page")
+                                        && online.bodyStyle.contains("late-bg.png"), "\(online)")
+                            }
                         }
                     }
                 } catch {
                     Issue.record(error)
                 }
-                await viewer.close()
 
                 // Offline, with the origin gone, the browser loads the pages against the cache alone and
                 // the same folder comes out.

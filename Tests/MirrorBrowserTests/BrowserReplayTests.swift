@@ -18,10 +18,10 @@ extension BrowserSuites {
                 ["crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache", "--bundle", root + "/out.tar.gz", "--browser"])
             try #require(crawl.status == 0, "\(crawl.stderr)")
             let pages = ["/", "/data.html", "/built.html", "/items/one.html"]
-            let viewer = try await PageViewer.start()
             var online: [String: PageView] = [:]
-            for page in pages { online[page] = try await viewer.view(origin.url(page)) }
-            await viewer.close()
+            try await PageViewer.with { viewer in
+                for page in pages { online[page] = try await viewer.view(origin.url(page)) }
+            }
             try await origin.shutdown()
 
             var servers: [ServerProcess] = []
@@ -30,22 +30,22 @@ extension BrowserSuites {
                 let server = try ServerProcess(arguments[0], Array(arguments.dropFirst()), log: root + "/\(servers.count).log")
                 servers.append(server)
                 let address = try await server.waitForURL()
-                let viewer = try await PageViewer.start()
-                for page in pages {
-                    let served = try await viewer.view(address.dropLast() + page)
-                    #expect(served == online[page], "\(name) \(page): \(served)\nonline: \(online[page]!)")
+                try await PageViewer.with { viewer in
+                    for page in pages {
+                        let served = try await viewer.view(address.dropLast() + page)
+                        #expect(served == online[page], "\(name) \(page): \(served)\nonline: \(online[page]!)")
+                    }
                 }
-                await viewer.close()
             }
             let replay = try ServerProcess("proxy", ["--mode", "replay", "--cache", root + "/cache"], log: root + "/replay.log")
             servers.append(replay)
             let proxy = try await replay.waitForURL()
-            let replayViewer = try await PageViewer.start(proxy: String(proxy.dropLast()))
-            for page in pages {
-                let replayed = try await replayViewer.view(origin.url(page))
-                #expect(replayed == online[page], "replay \(page): \(replayed)\nonline: \(online[page]!)")
+            try await PageViewer.with(proxy: String(proxy.dropLast())) { viewer in
+                for page in pages {
+                    let replayed = try await viewer.view(origin.url(page))
+                    #expect(replayed == online[page], "replay \(page): \(replayed)\nonline: \(online[page]!)")
+                }
             }
-            await replayViewer.close()
         }
     }
 }

@@ -26,7 +26,7 @@ final class PageViewer: Sendable {
 
     /// Starts Chromium, sending every request to `proxy` when one is given; a missing browser
     /// fails the test saying how to install it.
-    static func start(proxy: String? = nil) async throws -> PageViewer {
+    private static func start(proxy: String? = nil) async throws -> PageViewer {
         let executable = try BrowserTesting.executable()
         var arguments = ["--headless", "--no-first-run", "--disable-background-networking", "--disable-component-update",
                          "--window-size=1280,800", "--allow-file-access-from-files"]
@@ -37,6 +37,21 @@ final class PageViewer: Sendable {
 
     func close() async {
         await process.terminate()
+    }
+
+    /// Starts a viewer as `start` does, runs `body` with it, and closes it afterwards, also when
+    /// `body` throws (its error is rethrown then).
+    static func with<T>(proxy: String? = nil, isolation: isolated (any Actor)? = #isolation,
+                        _ body: (PageViewer) async throws -> T) async throws -> T {
+        let viewer = try await start(proxy: proxy)
+        do {
+            let result = try await body(viewer)
+            await viewer.close()
+            return result
+        } catch {
+            await viewer.close()
+            throw error
+        }
     }
 
     /// The view of `url` once it settled: the same view twice in a row, 300 ms apart. The page's
