@@ -9,7 +9,7 @@ import Synchronization
 /// A read-only SQLite VFS, "mirror-reader", whose files are read through Swift closures: a
 /// database inside an archive is queried in place, SQLite asking for the pages it needs and
 /// nothing else. Its files never change (`SQLITE_IOCAP_IMMUTABLE`), so SQLite takes no locks
-/// and looks for no journal; time and randomness come from the default VFS.
+/// and looks for no journal; temporary files, time and randomness come from the default VFS.
 enum SQLiteReaderVFS {
     /// What a file of this VFS reads through: its length, and a function that fills a buffer
     /// from an offset (the range always lies inside the file).
@@ -58,12 +58,19 @@ enum SQLiteReaderVFS {
         let vfs = UnsafeMutablePointer<sqlite3_vfs>.allocate(capacity: 1)
         vfs.initialize(to: sqlite3_vfs())
         vfs.pointee.iVersion = 1
-        vfs.pointee.szOsFile = Int32(MemoryLayout<sqlite3_file>.stride + MemoryLayout<UnsafeRawPointer>.size)
+        // Room for the default VFS's files too: it makes the temporary files a large sort spills to.
+        vfs.pointee.szOsFile = max(Int32(MemoryLayout<sqlite3_file>.stride + MemoryLayout<UnsafeRawPointer>.size),
+                                   fallback.pointee.szOsFile)
         vfs.pointee.mxPathname = 512
         vfs.pointee.zName = UnsafePointer(strdup(name))
         vfs.pointee.pAppData = UnsafeMutableRawPointer(fallback)
-        vfs.pointee.xOpen = { _, path, file, _, outFlags in
-            guard let path, let file else { return SQLITE_CANTOPEN }
+        vfs.pointee.xOpen = { vfs, path, file, flags, outFlags in
+            guard let file else { return SQLITE_CANTOPEN }
+            guard let path else {
+                // A temporary file (no name): the default VFS's.
+                let fallback = defaultVFS(vfs)
+                return fallback.pointee.xOpen(fallback, nil, file, flags, outFlags)
+            }
             file.pointee.pMethods = nil
             guard let found = opening.withLock({ $0[String(cString: path)] }) else { return SQLITE_CANTOPEN }
             SQLiteReaderVFS.context(of: file).initializeMemory(as: UnsafeRawPointer.self,

@@ -101,6 +101,11 @@ final class SQLiteTests {
         #expect(try database.statement("SELECT v FROM t WHERE k = ?").firstRow([.integer(4321)]) { $0.string(0) }?.hasPrefix("value 4321 ") == true)
         #expect(read.withLock { $0.count } <= 6 && pages > 100, "\(read.withLock { $0.count }) of \(pages) pages read")
         #expect(throws: SQLiteError.self) { try database.execute("CREATE TABLE u (x)") }
+        // A sort larger than the sorter's memory spills to a temporary file, which the default VFS makes.
+        try database.execute("PRAGMA cache_size = 1")
+        let sorted = try database.statement("SELECT v FROM t, (SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4) ORDER BY v DESC")
+            .rows { $0.string(0) }
+        #expect(sorted.count == 20_000 && sorted.first?.hasPrefix("value 999 ") == true)
 
         struct Unreadable: Error {}
         let failing = try SQLiteDatabase(size: bytes.count, name: "failing") { buffer, offset in
