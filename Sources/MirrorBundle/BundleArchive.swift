@@ -21,7 +21,7 @@ public import MirrorSite
 ///
 /// The bundle must not be changed in place while it is open (mirror replaces a bundle by
 /// renaming a new file over it, which an open archive does not see): reads are not checked again.
-public final class BundleArchive: BundleReading {
+public final class BundleArchive: Sendable {
     /// A regular file of the bundle.
     public struct File: Sendable, Hashable {
         public let size: Int

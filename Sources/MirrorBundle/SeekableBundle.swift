@@ -10,7 +10,7 @@ import Synchronization
 /// wanted. It is how `mirror search` queries a bundle's index in place and reads the pages of
 /// some results in milliseconds, where `BundleArchive` checks every byte first. Every member
 /// read is checked against the table's SHA-256 of it, and a file read whole against its own.
-public final class SeekableBundle: BundleReading {
+public final class SeekableBundle: Sendable {
     public let path: String
     private let input: InputFile
     private let table: BundleSeekTable
@@ -31,8 +31,6 @@ public final class SeekableBundle: BundleReading {
         let input = try InputFile(path: path, missing: .io(path: path, message: "no such file"))
         return BundleSeekTable.read(input).map { SeekableBundle(path: path, input: input, table: $0) }
     }
-
-    public func contains(_ path: String) -> Bool { files[path] != nil }
 
     /// The whole of the file at `path` (relative, as the manifest lists it), checked against its
     /// SHA-256; nil when the bundle has no such file. Its members are inflated on every core.

@@ -51,7 +51,7 @@ public enum SearchIndexBuilder {
 
     /// Reads a saved file of `folder` by its path in the folder.
     static func files(of folder: String) -> @Sendable (String) -> [UInt8]? {
-        { path in FileManager.default.contents(atPath: folder + "/" + path).map(Array.init) }
+        { path in (try? FileReading.contents(of: folder + "/" + path)) ?? nil }
     }
 
     /// Brings `folder`'s index up to date with the pages `slices` hands over (each call makes a
@@ -124,10 +124,10 @@ public enum SearchIndexBuilder {
 
     /// The digest of the index at `path` when it was made from pages of this fingerprint.
     private static func digest(ofIndexAt path: String, fingerprint: String) throws -> SiteManifest.FileDigest? {
-        guard let bytes = FileManager.default.contents(atPath: path) else { return nil }
         let made = try? SQLiteDatabase(path: path, readOnly: true).statement("SELECT value FROM meta WHERE key = 'fingerprint'")
             .firstRow([]) { $0.string(0) }
-        guard made == fingerprint else { return nil }
+        // Read (for its digest) only when it is the index wanted.
+        guard made == fingerprint, let bytes = (try? FileReading.contents(of: path)) ?? nil else { return nil }
         return SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: bytes)), size: bytes.count)
     }
 

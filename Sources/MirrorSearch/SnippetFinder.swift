@@ -45,9 +45,10 @@ final class SnippetFinder: Sendable {
         let read = page
         DispatchQueue.concurrentPerform(iterations: pages.count) { index in
             guard let bytes = read(pages[index].path) else { return }
+            let document = LoweredHTML(bytes)
             var firstWords = ""
             for extent in Extent.allCases {
-                guard let text = Self.text(of: bytes, contentType: pages[index].contentType, words: words, extent: extent) else { continue }
+                guard let text = Self.text(of: document, contentType: pages[index].contentType, words: words, extent: extent) else { continue }
                 if let snippet = marked(query, in: text) {
                     snippets.withLock { $0[index] = snippet }
                     return
@@ -59,16 +60,17 @@ final class SnippetFinder: Sendable {
         return snippets.withLock { $0 }
     }
 
-    /// The text of `html` that `extent` takes; nil when it is no more than a narrower one took
-    /// (the page holds none of the words as they are written, or one word only).
-    private static func text(of html: [UInt8], contentType: String?, words: [Word], extent: Extent) -> String? {
+    /// The text of `document` that `extent` takes; nil when it is no more than a narrower one
+    /// took (the page holds none of the words as they are written, or one word only).
+    private static func text(of document: LoweredHTML, contentType: String?, words: [Word], extent: Extent) -> String? {
+        let html = document.html
         let places: [Range<Int>]
         switch extent {
         case .rarestWord:
-            places = Self.places(of: words, in: html)
+            places = Self.places(of: words, in: document)
         case .everyWord:
             guard words.count > 1 else { return nil }
-            places = Self.places(of: words, in: html, anchoredAtEveryWord: true)
+            places = Self.places(of: words, in: document, anchoredAtEveryWord: true)
         case .whole:
             places = []
         }
@@ -81,23 +83,36 @@ final class SnippetFinder: Sendable {
     /// FTS5's snippet of `text` for `query`; nil when the text has no hit.
     private func marked(_ query: SearchQuery, in text: String) -> String? {
         database.withLock { database in
-            marked(query, in: text, database: database)
+            try? database.transaction {
+                try database.execute("DELETE FROM found")
+                try database.statement("INSERT INTO found (rowid, body) VALUES (1, ?)").run([.text(text)])
+                return try database.statement("SELECT snippet(found, 0, char(2), char(3), '…', 16) FROM found WHERE found MATCH ?")
+                    .firstRow([.text(query.expression)]) { $0.string(0) }
+            } ?? nil
         }
-    }
-
-    private func marked(_ query: SearchQuery, in text: String, database: SQLiteDatabase) -> String? {
-        try? database.transaction {
-            try database.execute("DELETE FROM found")
-            try database.statement("INSERT INTO found (rowid, body) VALUES (1, ?)").run([.text(text)])
-            return try database.statement("SELECT snippet(found, 0, char(2), char(3), '…', 16) FROM found WHERE found MATCH ?")
-                .firstRow([.text(query.expression)]) { $0.string(0) }
-        } ?? nil
     }
 
     /// A query word as bytes, lower-cased, and whether longer words that start with it match too.
     struct Word {
         let bytes: [UInt8]
         var isPrefix = false
+    }
+
+    /// A page's HTML with its ASCII letters lower-cased, made once for every place looked for,
+    /// and where its body starts (after `<body`; 0 without one).
+    struct LoweredHTML {
+        let html: [UInt8]
+        let lowered: [UInt8]
+        let body: Int
+
+        init(_ html: [UInt8]) {
+            self.html = html
+            lowered = [UInt8](unsafeUninitializedCapacity: html.count) { buffer, count in
+                for index in html.indices { buffer[index] = html[index] &- 0x41 < 26 ? html[index] | 0x20 : html[index] }
+                count = html.count
+            }
+            body = SnippetFinder.search(Array("<body".utf8), in: lowered, from: 0, to: lowered.count).map { $0 + 5 } ?? 0
+        }
     }
 
     /// The ranges of `html` (after `<body`) around the places where the first of `words` is
@@ -107,13 +122,9 @@ final class SnippetFinder: Sendable {
     /// (`href="#os.walk"`) or inside a longer one (`comprehensions`, `fwalk`) is no place: the
     /// index found the page by whole words of its text.
     /// - Parameter anchoredAtEveryWord: the places of each word in turn, as if it came first.
-    static func places(of words: [Word], in html: [UInt8], anchoredAtEveryWord: Bool = false) -> [Range<Int>] {
+    static func places(of words: [Word], in document: LoweredHTML, anchoredAtEveryWord: Bool = false) -> [Range<Int>] {
         guard !words.isEmpty else { return [] }
-        let lowered = [UInt8](unsafeUninitializedCapacity: html.count) { buffer, count in
-            for index in html.indices { buffer[index] = html[index] &- 0x41 < 26 ? html[index] | 0x20 : html[index] }
-            count = html.count
-        }
-        let body = search(Array("<body".utf8), in: lowered, from: 0, to: lowered.count).map { $0 + 5 } ?? 0
+        let (html, lowered, body) = (document.html, document.lowered, document.body)
         let anchors = anchoredAtEveryWord ? Array(words.indices) : [0]
         let chosen = anchors.flatMap { anchor in
             var others = words

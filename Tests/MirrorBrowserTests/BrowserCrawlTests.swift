@@ -107,17 +107,10 @@ extension BrowserSuites {
                 var settings = ChromiumRenderer.Settings(executable: try BrowserTesting.executable())
                 settings.interception = interception
                 settings.interceptionSPKI = interception.spkiSHA256
-                let renderer = try await ChromiumRenderer.start(settings)
-                let outcome: Result<CrawlReport, any Error>
-                do {
-                    outcome = .success(try await harness.crawl([origin.url("/")], renderer: renderer))
-                } catch {
-                    outcome = .failure(error)
+                let report = try await BrowserTesting.crawl([origin.url("/")], in: harness, renderer: try await ChromiumRenderer.start(settings)) {
+                    try await origin.shutdown()
+                    try await transport.shutdown()
                 }
-                await renderer.close()
-                try await origin.shutdown()
-                try await transport.shutdown()
-                let report = try outcome.get()
                 #expect(origin.baseURL.hasPrefix("https://"))
                 #expect(report.failures.isEmpty && report.browserNotes.isEmpty, "\(report.failures) \(report.browserNotes)")
                 for path in Self.scriptOnly {
@@ -145,21 +138,14 @@ extension BrowserSuites {
             }
             let transport = AsyncHTTPClientTransport(connectionsPerHost: perHost)
             try await CrawlHarness.with(transport: transport) { harness in
-                let renderer = try await BrowserTesting.renderer()
-                let outcome: Result<CrawlReport, any Error>
-                do {
-                    outcome = .success(try await harness.crawl([origin.url("/")], renderer: renderer) {
-                        $0.perHost = perHost
-                        $0.delay = delay
-                        $0.obeyRobots = false
-                    })
-                } catch {
-                    outcome = .failure(error)
+                let report = try await BrowserTesting.crawl([origin.url("/")], in: harness, renderer: try await BrowserTesting.renderer()) {
+                    $0.perHost = perHost
+                    $0.delay = delay
+                    $0.obeyRobots = false
+                } thenStop: {
+                    try await origin.shutdown()
+                    try await transport.shutdown()
                 }
-                await renderer.close()
-                try await origin.shutdown()
-                try await transport.shutdown()
-                let report = try outcome.get()
                 #expect(report.failures.isEmpty && report.browserNotes.isEmpty, "\(report.failures) \(report.browserNotes)")
                 for image in images { #expect(harness.fileExists("out", "\(origin.host)_\(origin.port)/\(image)")) }
                 let requests = origin.requests.filter { $0.path.hasSuffix(".png") }
@@ -211,20 +197,14 @@ extension BrowserSuites {
             try await CrawlHarness.with { harness in
                 let renderer = try await BrowserTesting.renderer(pageTimeout: .seconds(4), maxRequestsPerPage: 100)
                 let started = ContinuousClock.now
-                let outcome: Result<CrawlReport, any Error>
                 let secret = try URLPattern("secret")
-                do {
-                    outcome = .success(try await harness.crawl([origin.url("/")], renderer: renderer) {
-                        $0.concurrency = 2
-                        $0.exclude = [secret]
-                    })
-                } catch {
-                    outcome = .failure(error)
+                let report = try await BrowserTesting.crawl([origin.url("/")], in: harness, renderer: renderer) {
+                    $0.concurrency = 2
+                    $0.exclude = [secret]
+                } thenStop: {
+                    try await origin.shutdown()
                 }
                 let seconds = (ContinuousClock.now - started).components.seconds
-                await renderer.close()
-                try await origin.shutdown()
-                let report = try outcome.get()
                 #expect(seconds < 90, "the crawl took \(seconds) s")
                 func notes(_ page: String) -> [String] {
                     report.browserNotes.filter { $0.url.hasSuffix("/\(page).html") }.map { $0.message }

@@ -12,9 +12,9 @@ final class CollapsedText {
     /// Whether a space is due before the next word.
     @exclusivity(unchecked) private var space = false
 
-    init() {
-        capacity = 4096
-        bytes = .allocate(capacity: capacity)
+    init(capacity: Int = 4096) {
+        self.capacity = max(capacity, 1)
+        bytes = .allocate(capacity: self.capacity)
     }
 
     deinit {

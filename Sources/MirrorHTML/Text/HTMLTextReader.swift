@@ -208,21 +208,10 @@ final class HTMLTextReader: HTMLEventHandler {
         return false
     }
 
-    /// UTF-8 text with runs of ASCII white space (HTML's: space, tab, LF, FF, CR) made one space,
-    /// trimmed; done on bytes, as Swift's Character-wise split is slower than the whole parse.
+    /// `bytes` with runs of HTML's white space made one space, trimmed.
     private static func collapsed(_ bytes: [UInt8]) -> String {
-        var result: [UInt8] = []
-        result.reserveCapacity(bytes.count)
-        var pendingSpace = false
-        for byte in bytes {
-            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D {
-                pendingSpace = !result.isEmpty
-            } else {
-                if pendingSpace { result.append(0x20) }
-                pendingSpace = false
-                result.append(byte)
-            }
-        }
-        return String(decoding: result, as: UTF8.self)
+        let text = CollapsedText(capacity: bytes.count + 1)
+        bytes.withUnsafeBufferPointer { text.append($0) }
+        return text.string
     }
 }
