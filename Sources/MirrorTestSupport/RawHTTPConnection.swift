@@ -147,12 +147,12 @@ public struct RawHTTPResponse: Sendable {
 }
 
 #if os(Linux)
-private let streamSocket = Int32(SOCK_STREAM.rawValue)
+let streamSocket = Int32(SOCK_STREAM.rawValue)
 private func systemSend(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
     send(descriptor, bytes, count, Int32(MSG_NOSIGNAL))
 }
 #else
-private let streamSocket = SOCK_STREAM
+let streamSocket = SOCK_STREAM
 private func systemSend(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
     send(descriptor, bytes, count, 0)
 }
