@@ -51,6 +51,10 @@ public final class SharedDatabase: Sendable {
                                                          password: parts.password, database: name.isEmpty ? user : name, tls: tls)
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.maximumConnections = 16
+        // A commit does not wait for its WAL to reach the disk. A database that crashes loses
+        // the last moments of the crawl's progress, never its order (the log is replayed up to a
+        // point): claims go back to the queue, and what was fetched and not kept is fetched again.
+        configuration.options.additionalStartupParameters = [("synchronous_commit", "off")]
         address = "postgres://\(user)@\(host):\(parts.port ?? 5432)/\(name.isEmpty ? user : name)"
         self.configuration = configuration
         self.logger = logger

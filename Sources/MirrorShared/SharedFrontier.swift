@@ -1,6 +1,7 @@
 import Foundation
 public import MirrorCrawl
 import PostgresNIO
+import Synchronization
 
 /// The frontier of a shared crawl, in PostgreSQL: every worker claims URLs from it in batches.
 ///
@@ -45,6 +46,15 @@ public actor SharedFrontier: CrawlFrontier {
     private var heartbeat: Task<Void, Never>?
     /// What the heartbeat last failed with: the next call to `next()` throws it.
     private var lost: (any Error)?
+    /// URLs this worker knows the crawl has seen: it found, claimed or was told of them. The seen
+    /// set only grows in a round, so these are not asked of the database again.
+    private var seen = Set<String>()
+    /// Claims waiting for this worker's next release (or a short while) before claiming again.
+    private var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
+    private var nextWaiter = 0
+    /// URLs claimed with no response shared for them at the claim: their first request needs no
+    /// lookup of one (`SharedResponses`).
+    private let unanswered = Mutex(Set<String>())
 
     public init(crawl: SharedCrawl, configuration: CrawlConfiguration) {
         self.crawl = crawl
@@ -101,6 +111,7 @@ public actor SharedFrontier: CrawlFrontier {
         heartbeat?.cancel()
         heartbeat = nil
         stopped = true
+        wakeWaiting()
         let seqs = Array(held.values)
         held = [:]
         buffer = []
@@ -110,6 +121,7 @@ public actor SharedFrontier: CrawlFrontier {
 
     public func stop() {
         stopped = true
+        wakeWaiting()
     }
 
     public func forget() {}
@@ -128,8 +140,8 @@ public actor SharedFrontier: CrawlFrontier {
             if let claiming {
                 task = claiming
             } else {
-                let limit = max(1, batch - active)
-                task = Task { try await self.claim(limit: limit) }
+                let (limit, idleWorker) = (max(1, batch - active), active == 0)
+                task = Task { try await self.claim(limit: limit, askingIfDone: idleWorker) }
                 claiming = task
             }
             let claim = try await task.value
@@ -141,7 +153,8 @@ public actor SharedFrontier: CrawlFrontier {
                         try await crawl.markFinished()
                         return nil
                     }
-                    try await Task.sleep(for: idle)
+                    // A worker with requests in flight most often gets a slot when one of them ends.
+                    await pause(upTo: idle)
                     idle = min(idle * 2, .milliseconds(40))
                 } else {
                     idle = .milliseconds(5)
@@ -151,6 +164,34 @@ public actor SharedFrontier: CrawlFrontier {
         return nil
     }
 
+    /// Waits until this worker releases an item, or `limit` passed.
+    private func pause(upTo limit: Duration) async {
+        let id = nextWaiter
+        nextWaiter += 1
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: limit)
+            await self?.wake(id)
+        }
+        await withCheckedContinuation { waiting[id] = $0 }
+        timer.cancel()
+    }
+
+    private func wake(_ id: Int) {
+        waiting.removeValue(forKey: id)?.resume()
+    }
+
+    private func wakeWaiting() {
+        let woken = waiting.values
+        waiting = [:]
+        for continuation in woken { continuation.resume() }
+    }
+
+    /// Whether `url` was claimed with no response shared for it and not asked of since; true
+    /// once at most.
+    nonisolated func claimedUnanswered(_ url: String) -> Bool {
+        unanswered.withLock { $0.remove(url) != nil }
+    }
+
     /// What a claim took, and whether it found nothing queued nor claimed by anyone.
     private struct Claim: Sendable {
         var items: [CrawlItem] = []
@@ -158,60 +199,31 @@ public actor SharedFrontier: CrawlFrontier {
     }
 
     /// Claims up to `limit` queued URLs, oldest first, of the hosts with the oldest queue heads
-    /// and free slots that no other claim holds.
-    private func claim(limit: Int) async throws -> Claim {
-        let (crawl, perHost, leaseSeconds) = (self.crawl, self.perHost, self.leaseSeconds)
-        let (items, frontierEmpty) = try await database.transaction { connection -> ([(Int64, CrawlItem)], Bool) in
-            let logger = crawl.database.logger
-            var hosts: [String] = []
-            var slots: [Int] = []
-            for try await (host, robotsKnown) in try await connection.query("""
-                SELECT host, robots_known FROM mirror_hosts h WHERE crawl = \(crawl.id) AND head_seq IS NOT NULL
-                AND (SELECT count(*) FROM mirror_urls u WHERE u.crawl = h.crawl AND u.host = h.host AND u.state = 'claimed')
-                    < CASE WHEN robots_known THEN \(perHost) ELSE 1 END
-                ORDER BY head_seq LIMIT \(limit) FOR UPDATE SKIP LOCKED
-                """, logger: logger).decode((String, Bool).self) {
-                hosts.append(host)
-                slots.append(robotsKnown ? perHost : 1)
+    /// and free slots that no other claim holds. With `askingIfDone`, a claim of nothing also
+    /// says whether the whole crawl's frontier is empty.
+    private func claim(limit: Int, askingIfDone: Bool) async throws -> Claim {
+        let rows = try await database.query("""
+            SELECT seq, url, depth, role, hops, referrer, answered
+            FROM mirror_claim(\(crawl.id), \(crawl.worker), \(limit), \(perHost), \(leaseSeconds), \(askingIfDone))
+            """) { try $0.decode((Int64?, String?, Int?, String?, Int?, String?, Bool?).self) }
+        var items: [(Int64, CrawlItem, Bool)] = []
+        var frontierEmpty = false
+        for (seq, url, depth, role, hops, referrer, answered) in rows {
+            guard let seq, let url, let depth, let role, let hops, let answered else {
+                frontierEmpty = true
+                continue
             }
-            if hosts.isEmpty {
-                // Claims whose lease ended count as claimed here: the heartbeat returns them.
-                var busy = true
-                for try await value in try await connection.query("""
-                    SELECT EXISTS (SELECT 1 FROM mirror_hosts WHERE crawl = \(crawl.id) AND head_seq IS NOT NULL)
-                        OR EXISTS (SELECT 1 FROM mirror_urls WHERE crawl = \(crawl.id) AND state = 'claimed')
-                    """, logger: logger).decode(Bool.self) { busy = value }
-                return ([], !busy)
-            }
-            // The hosts are locked now, and this statement counts their claims again: it sees
-            // those committed since the statement above began. A host's picks are the first of
-            // its queue, so its new head is its first queued URL after them.
-            var items: [(Int64, CrawlItem)] = []
-            for try await (seq, url, depth, role, hops, referrer) in try await connection.query("""
-                WITH picked AS (
-                    UPDATE mirror_urls u SET state = 'claimed', worker = \(crawl.worker),
-                        lease_until = now() + \(leaseSeconds) * interval '1 second', fetches = u.fetches + 1
-                    FROM (SELECT c.seq FROM unnest(\(hosts)::text[], \(slots)::int8[]) AS f(host, slots)
-                          CROSS JOIN LATERAL (SELECT url, seq FROM mirror_urls
-                              WHERE crawl = \(crawl.id) AND host = f.host AND state = 'queued' ORDER BY seq
-                              LIMIT least(\(limit), greatest(0, f.slots - (SELECT count(*) FROM mirror_urls
-                                  WHERE crawl = \(crawl.id) AND host = f.host AND state = 'claimed')))) c
-                          ORDER BY c.seq LIMIT \(limit)) p
-                    WHERE u.seq = p.seq
-                    RETURNING u.seq, u.url, u.host, u.depth, u.role, u.hops, u.referrer),
-                heads AS (
-                    UPDATE mirror_hosts h SET head_seq = (SELECT min(u.seq) FROM mirror_urls u
-                        WHERE u.crawl = h.crawl AND u.host = h.host AND u.state = 'queued' AND u.seq > m.last)
-                    FROM (SELECT host, max(seq) AS last FROM picked GROUP BY host) m
-                    WHERE h.crawl = \(crawl.id) AND h.host = m.host)
-                SELECT seq, url, depth, role, hops, referrer FROM picked
-                """, logger: logger).decode((Int64, String, Int, String, Int, String?).self) {
-                items.append((seq, CrawlItem(url: url, depth: depth, role: CrawlRole(rawValue: role) ?? .page, hops: hops, referrer: referrer)))
-            }
-            return (items, false)
+            let item = CrawlItem(url: url, depth: depth, role: CrawlRole(rawValue: role) ?? .page, hops: hops, referrer: referrer)
+            items.append((seq, item, answered))
         }
         let claimed = items.sorted { $0.0 < $1.0 }.map(\.1)
-        for (seq, item) in items { held[item.url] = seq }
+        for (seq, item, _) in items {
+            held[item.url] = seq
+            remember(item.url)
+        }
+        unanswered.withLock { unanswered in
+            for (_, item, answered) in items where !answered { unanswered.insert(item.url) }
+        }
         return Claim(items: claimed, frontierEmpty: frontierEmpty)
     }
 
@@ -238,6 +250,8 @@ public actor SharedFrontier: CrawlFrontier {
     public func release(_ item: CrawlItem) {
         active -= 1
         held[item.url] = nil
+        unanswered.withLock { _ = $0.remove(item.url) }
+        wakeWaiting()
     }
 
     /// Records what `url` became. Outcomes recorded while a write runs are written together by
@@ -281,11 +295,20 @@ public actor SharedFrontier: CrawlFrontier {
     // MARK: The seen set
 
     public func firstSightings(_ urls: [String]) async throws -> [Bool] {
-        guard !urls.isEmpty else { return [] }
-        let known = Set(try await database.query("SELECT url FROM mirror_urls WHERE crawl = \(crawl.id) AND url = ANY(\(urls))") {
+        let asked = Array(Set(urls.filter { !seen.contains($0) }))
+        guard !asked.isEmpty else { return urls.map { _ in false } }
+        let known = Set(try await database.query("SELECT url FROM mirror_urls WHERE crawl = \(crawl.id) AND url = ANY(\(asked))") {
             try $0.decode(String.self)
         })
-        return urls.map { !known.contains($0) }
+        for url in known { remember(url) }
+        return urls.map { !seen.contains($0) }
+    }
+
+    /// Adds `url` to the URLs this worker knows were seen, forgetting them all past a million
+    /// (the database still knows).
+    private func remember(_ url: String) {
+        if seen.count >= 1_000_000 { seen = [] }
+        seen.insert(url)
     }
 
     public func isSeen(_ url: String) async throws -> Bool {
@@ -299,6 +322,8 @@ public actor SharedFrontier: CrawlFrontier {
             try await Self.insert(queued, skipped: skipped, crawl: crawl.id, robotsKnown: robotsKnown, delay: delay, on: connection,
                                   logger: crawl.database.logger)
         }
+        for item in queued { remember(item.url) }
+        for (item, _) in skipped { remember(item.url) }
         return skipped.map { inserted.contains($0.0.url) }
     }
 

@@ -16,11 +16,15 @@ import PostgresNIO
 public struct SharedResponses: ResponseExchange {
     private let crawl: SharedCrawl
     private let store: CacheStore
+    /// The frontier whose claims this worker fetches: it knows the URLs claimed with no shared
+    /// response, whose first request is not looked up here.
+    private let frontier: SharedFrontier?
     static let partSize = 1 << 20
 
-    public init(crawl: SharedCrawl, store: CacheStore) {
+    public init(crawl: SharedCrawl, store: CacheStore, frontier: SharedFrontier? = nil) {
         self.crawl = crawl
         self.store = store
+        self.frontier = frontier
     }
 
     private var database: SharedDatabase { crawl.database }
@@ -53,7 +57,7 @@ public struct SharedResponses: ResponseExchange {
         """
 
     public func response(for request: CacheRequest) async throws -> CacheResponse? {
-        guard request.method == .GET else { return nil }
+        guard request.method == .GET, frontier?.claimedUnanswered(request.url) != true else { return nil }
         let rows = try await database.query(PostgresQuery(unsafeSQL: """
             \(Self.selected) WHERE r.crawl = $1 AND r.url = $2 LIMIT 1
             """, binds: Self.binds(crawl.id, request.url)), read: Row.read)

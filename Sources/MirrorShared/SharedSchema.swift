@@ -97,7 +97,83 @@ enum SharedSchema {
             WHERE u.crawl = h.crawl AND u.host = h.host AND u.state = 'queued');
         CREATE INDEX mirror_hosts_ready ON mirror_hosts (crawl, head_seq) WHERE head_seq IS NOT NULL;
         """,
+        // A claim in one call: the server runs its two statements without a round trip to the
+        // worker in between, so the host rows it locks are held for as long as they run.
+        """
+        CREATE FUNCTION mirror_claim(p_crawl bigint, p_worker text, p_limit bigint, p_per_host bigint,
+                                     p_lease double precision, p_asking_if_done boolean)
+        RETURNS TABLE (seq bigint, url text, depth integer, role text, hops integer, referrer text, answered boolean)
+        LANGUAGE plpgsql AS $$
+        #variable_conflict use_column
+        DECLARE
+            v_hosts text[];
+            v_slots bigint[];
+        BEGIN
+            -- The hosts with the oldest queue heads and a free slot that no other claim holds,
+            -- locked until this claim ends (one slot until the host's robots.txt is known).
+            SELECT array_agg(f.host ORDER BY f.head_seq), array_agg(f.slots ORDER BY f.head_seq) INTO v_hosts, v_slots
+            FROM (SELECT h.host, h.head_seq, CASE WHEN h.robots_known THEN p_per_host ELSE 1 END AS slots
+                  FROM mirror_hosts h WHERE h.crawl = p_crawl AND h.head_seq IS NOT NULL
+                  AND (SELECT count(*) FROM mirror_urls u WHERE u.crawl = h.crawl AND u.host = h.host AND u.state = 'claimed')
+                      < CASE WHEN h.robots_known THEN p_per_host ELSE 1 END
+                  ORDER BY h.head_seq LIMIT p_limit FOR UPDATE SKIP LOCKED) f;
+            IF v_hosts IS NULL THEN
+                -- Nothing to claim. Asked, a row of NULLs says that nothing is queued or claimed
+                -- by anyone (claims whose lease ended count as claimed: a heartbeat returns them).
+                IF p_asking_if_done AND NOT EXISTS (SELECT 1 FROM mirror_hosts WHERE crawl = p_crawl AND head_seq IS NOT NULL)
+                   AND NOT EXISTS (SELECT 1 FROM mirror_urls WHERE crawl = p_crawl AND state = 'claimed') THEN
+                    RETURN QUERY SELECT NULL::bigint, NULL::text, NULL::integer, NULL::text, NULL::integer, NULL::text, NULL::boolean;
+                END IF;
+                RETURN;
+            END IF;
+            -- A statement of its own, so it counts the hosts' claims again, seeing those committed
+            -- since the statement above began. A host's picks are the first of its queue, so its
+            -- new head is its first queued URL after them.
+            RETURN QUERY
+            WITH picked AS (
+                UPDATE mirror_urls u SET state = 'claimed', worker = p_worker,
+                    lease_until = now() + p_lease * interval '1 second', fetches = u.fetches + 1
+                FROM (SELECT c.seq FROM unnest(v_hosts, v_slots) AS f(host, slots)
+                      CROSS JOIN LATERAL (SELECT q.seq FROM mirror_urls q
+                          WHERE q.crawl = p_crawl AND q.host = f.host AND q.state = 'queued' ORDER BY q.seq
+                          LIMIT least(p_limit, greatest(0, f.slots - (SELECT count(*) FROM mirror_urls k
+                              WHERE k.crawl = p_crawl AND k.host = f.host AND k.state = 'claimed')))) c
+                      ORDER BY c.seq LIMIT p_limit) p
+                WHERE u.seq = p.seq
+                RETURNING u.seq, u.url, u.host, u.depth, u.role, u.hops, u.referrer),
+            heads AS (
+                UPDATE mirror_hosts h SET head_seq = (SELECT min(q.seq) FROM mirror_urls q
+                    WHERE q.crawl = h.crawl AND q.host = h.host AND q.state = 'queued' AND q.seq > m.last)
+                FROM (SELECT k.host, max(k.seq) AS last FROM picked k GROUP BY k.host) m
+                WHERE h.crawl = p_crawl AND h.host = m.host)
+            SELECT p.seq, p.url, p.depth, p.role, p.hops, p.referrer,
+                EXISTS (SELECT 1 FROM mirror_responses r WHERE r.crawl = p_crawl AND r.url = p.url)
+            FROM picked p;
+        END
+        $$;
+        """,
     ]
+
+    /// The statements of a migration: split at each `;` that ends a line, outside `$$` quotes.
+    static func statements(in migration: String) -> [String] {
+        var statements: [String] = []
+        var current = ""
+        for (index, part) in migration.components(separatedBy: "$$").enumerated() {
+            if index > 0 { current += "$$" }
+            guard index.isMultiple(of: 2) else {
+                current += part
+                continue
+            }
+            let pieces = part.components(separatedBy: ";\n")
+            current += pieces[0]
+            for piece in pieces.dropFirst() {
+                statements.append(current)
+                current = piece
+            }
+        }
+        statements.append(current)
+        return statements.filter { !$0.allSatisfy(\.isWhitespace) }
+    }
 
     static var version: Int { migrations.count }
 
@@ -112,8 +188,8 @@ enum SharedSchema {
             guard current < version else { return }
             for migration in migrations[current...] {
                 // One statement per query: the extended protocol takes no more.
-                for statement in migration.split(separator: ";\n") where !statement.allSatisfy(\.isWhitespace) {
-                    try await connection.query(PostgresQuery(unsafeSQL: String(statement)), logger: database.logger)
+                for statement in statements(in: migration) {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: database.logger)
                 }
             }
             try await connection.query("DELETE FROM mirror_schema", logger: database.logger)

@@ -83,7 +83,7 @@ extension CrawlCommand {
         }
         let frontier = SharedFrontier(crawl: crawl, configuration: configuration)
         let crawler = Crawler(configuration: configuration, client: client, output: nil, journal: journal, frontier: frontier,
-                              exchange: SharedResponses(crawl: crawl, store: store), renderer: renderer,
+                              exchange: SharedResponses(crawl: crawl, store: store, frontier: frontier), renderer: renderer,
                               progress: quiet || verbose ? nil : ProgressLine().draw, events: verbose ? Self.log : nil)
         let run = Task { try await crawler.run(resume: false) }
         let interruption = InterruptHandler { run.cancel() }
