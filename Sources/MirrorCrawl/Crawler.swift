@@ -14,8 +14,8 @@ import Synchronization
 public final class Crawler: Sendable {
     public let configuration: CrawlConfiguration
     private let client: CachingClient
-    /// The folder written as responses arrive; nil for a worker of a shared crawl, which only
-    /// fetches (its folder is made once the crawl is done).
+    /// The folder written as responses arrive; nil for a crawl that only fetches (a worker of a
+    /// shared crawl without `-o`, or whose folder is made once the crawl is done).
     private let output: SiteWriter?
     /// The folder's journal: its pages' links and references, and its saved resources.
     private let journal: CrawlJournal
@@ -57,9 +57,17 @@ public final class Crawler: Sendable {
         self.renderer = renderer
     }
 
-    /// Crawls until the frontier is empty or a budget is spent. With `resume`, continues the
-    /// journal's crawl: URLs it finished are not fetched again.
+    /// Crawls until the frontier is empty or a budget is spent, then finishes the folder. With
+    /// `resume`, continues the journal's crawl: URLs it finished are not fetched again.
     public func run(resume: Bool) async throws -> CrawlReport {
+        let report = try await crawl(resume: resume)
+        try await finishFolder()
+        return report
+    }
+
+    /// Crawls until the frontier is empty or a budget is spent; the folder holds what was saved,
+    /// its links not rewritten yet (`finishFolder`).
+    public func crawl(resume: Bool) async throws -> CrawlReport {
         let started = ContinuousClock.now
         report.withLock {
             $0.seeds = configuration.seeds
@@ -90,6 +98,12 @@ public final class Crawler: Sendable {
             report.incomplete = pending > 0 || report.interrupted
             return report
         }
+        progress?(await snapshot(since: started))
+        return final
+    }
+
+    /// Rewrites the folder's links and writes its start page, manifest and search index.
+    public func finishFolder() async throws {
         // The cache's flush to disk waits on I/O while the folder's rewriting is CPU work: both at
         // once. The flush is for the cache; the folder is rebuilt from it (or by --resume) if a
         // power loss takes its last writes.
@@ -105,8 +119,6 @@ public final class Crawler: Sendable {
         }
         await flush.value
         try finished.get()
-        progress?(await snapshot(since: started))
-        return final
     }
 
     /// What makes the folder's search index from the ledger's pages, with the text the journal
@@ -259,9 +271,9 @@ public final class Crawler: Sendable {
             report.bytes += response.body.count
             if item.role == .page { report.pages += 1 } else { report.requisites += 1 }
         }
-        // Done only once its links are queued: a kill between the two never loses them.
         var links = try pageLinks(in: response, url: url, contentType: contentType)
         if let rendered { links = browserLinks(rendered, of: url, adding: links) }
+        // Done only once its links are queued: a kill between the two never loses them.
         try await discover(links, from: item)
         try await frontier.record(item.url, .done, status: response.status, detail: path)
         // A page loaded in the browser took a second or more: its record is committed at once,
@@ -338,6 +350,22 @@ public final class Crawler: Sendable {
     static func backoff(attempt: Int, retryAfter: String?) -> Duration {
         if let retryAfter, let seconds = Int(retryAfter.trimmingCharacters()) { return .seconds(min(max(seconds, 0), 30)) }
         return .milliseconds(min(500 << attempt, 30_000))
+    }
+
+    /// Saves in the folder what another worker of a shared crawl made of `url`: the response it
+    /// received, saved as this crawl would have saved it (a redirect, or a page and the links and
+    /// text the folder's finish needs), with nothing queued or counted. Not for `--browser`
+    /// crawls, whose pages are saved as the browser made them.
+    public func adopt(_ url: String, response: CacheResponse) async throws {
+        guard let parts = URLParts(url) else { return }
+        if (300..<400).contains(response.status), let location = response.headers.first(name: "location") {
+            guard let normalized = scope.resolve(location, against: parts) else { return }
+            try output?.redirect(from: url, to: normalized, response: CrawledResponse(response, store: client.store))
+            return
+        }
+        guard (200..<300).contains(response.status) else { return }
+        _ = try await output?.write(url: url, response: CrawledResponse(response, store: client.store))
+        _ = try pageLinks(in: response, url: parts, contentType: response.headers.first(name: "content-type"))
     }
 
     private func followRedirect(_ item: CrawlItem, response: CacheResponse, from url: URLParts, to location: String) async throws {

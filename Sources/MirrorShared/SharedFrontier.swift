@@ -285,7 +285,8 @@ public actor SharedFrontier: CrawlFrontier {
     private func write(_ outcomes: [Outcome]) async throws {
         try await database.query("""
             UPDATE mirror_urls u SET state = o.state, status = nullif(o.status, -1), detail = nullif(o.detail, ''),
-                lease_until = NULL, worker = \(crawl.worker)
+                lease_until = NULL, worker = \(crawl.worker),
+                done_seq = CASE WHEN o.state = 'done' THEN nextval('mirror_done_seq') END
             FROM unnest(\(outcomes.map(\.seq))::int8[], \(outcomes.map(\.state))::text[], \(outcomes.map(\.status))::int8[],
                         \(outcomes.map(\.detail))::text[]) AS o(seq, state, status, detail)
             WHERE u.seq = o.seq

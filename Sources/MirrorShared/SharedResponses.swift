@@ -30,8 +30,8 @@ public struct SharedResponses: ResponseExchange {
     private var database: SharedDatabase { crawl.database }
 
     /// One row of `mirror_responses`.
-    struct Row: Sendable {
-        let url: String
+    public struct Row: Sendable {
+        public let url: String
         let varyKey: String
         let status: Int
         let headers: String
@@ -62,9 +62,7 @@ public struct SharedResponses: ResponseExchange {
             \(Self.selected) WHERE r.crawl = $1 AND r.url = $2 LIMIT 1
             """, binds: Self.binds(crawl.id, request.url)), read: Row.read)
         guard let row = rows.first else { return nil }
-        let entry = try await bringIn(row)
-        guard let body = store.body(of: entry) else { throw SharedCrawlError.damagedBody(digest: row.digest) }
-        return CacheResponse(status: entry.status, headers: entry.headers, body: body, outcome: .shared, entry: entry)
+        return try await response(of: row)
     }
 
     public func share(_ response: CacheResponse, for request: CacheRequest) async throws {
@@ -92,21 +90,71 @@ public struct SharedResponses: ResponseExchange {
     }
 
     /// Brings every response of the crawl into this worker's cache (those it has are skipped);
-    /// returns how many it brought, reading 500 rows at a time.
+    /// returns how many it brought. The rows' keys are read 5,000 at a time, and the rows this
+    /// worker lacks with their bodies.
     public func bringAllIn() async throws -> Int {
         var after = ""
         var brought = 0
         while true {
-            let rows = try await database.query(PostgresQuery(unsafeSQL: """
-                \(Self.selected) WHERE r.crawl = $1 AND r.url > $2 ORDER BY r.url LIMIT 500
-                """, binds: Self.binds(crawl.id, after)), read: Row.read)
-            guard let last = rows.last else { return brought }
-            for row in rows where try store.entries(for: row.url).first(where: { $0.digest == row.digest }) == nil {
+            let keys = try await database.query("""
+                SELECT url, vary_key, digest FROM mirror_responses WHERE crawl = \(crawl.id) AND url > \(after) ORDER BY url LIMIT 5000
+                """) { try $0.decode((String, String, String).self) }
+            guard let last = keys.last else { return brought }
+            let missing = try keys.filter { url, varyKey, digest in
+                try store.entries(for: url).first(where: { $0.digest == digest && $0.varyKey == varyKey }) == nil
+            }.map(\.0)
+            for row in try await rows(of: missing) {
                 _ = try await bringIn(row)
                 brought += 1
             }
-            after = last.url
+            after = last.0
         }
+    }
+
+    /// What other workers did after the `done` mark (`mirror_urls.done_seq`), in that order, 500
+    /// at a time: each URL with the response it received and its mark. A URL done in a
+    /// transaction that ends later than a later mark's may be missed here; `othersDone()` lists all.
+    public func othersDone(after done: Int64) async throws -> [(done: Int64, response: Row)] {
+        try await database.query("""
+            SELECT u.done_seq, r.url, r.vary_key, r.status, r.headers, r.request_time, r.response_time, r.digest, r.size, b.bytes
+            FROM mirror_urls u JOIN mirror_responses r ON r.crawl = u.crawl AND r.url = u.url
+            LEFT JOIN mirror_bodies b ON b.digest = r.digest AND b.part = 0 AND b.parts = 1
+            WHERE u.crawl = \(crawl.id) AND u.done_seq > \(done) AND u.worker <> \(crawl.worker)
+            ORDER BY u.done_seq LIMIT 500
+            """) { row in
+            let (seq, url, varyKey, status, headers, requestTime, responseTime, digest, size, body) =
+                try row.decode((Int64, String, String, Int, String, Double, Double, String, Int, ByteBuffer?).self)
+            return (seq, Row(url: url, varyKey: varyKey, status: status, headers: headers, requestTime: requestTime,
+                             responseTime: responseTime, digest: digest, size: size, body: body))
+        }
+    }
+
+    /// Every URL another worker did.
+    public func othersDone() async throws -> [String] {
+        try await database.query("""
+            SELECT url FROM mirror_urls WHERE crawl = \(crawl.id) AND state = 'done' AND worker <> \(crawl.worker)
+            """) { try $0.decode(String.self) }
+    }
+
+    /// The rows of `urls` (those that have one), read 500 at a time.
+    public func rows(of urls: [String]) async throws -> [Row] {
+        var rows: [Row] = []
+        for start in stride(from: 0, to: urls.count, by: 500) {
+            let batch = Array(urls[start..<min(urls.count, start + 500)])
+            var binds = PostgresBindings()
+            binds.append(crawl.id)
+            binds.append(batch)
+            rows += try await database.query(PostgresQuery(unsafeSQL: "\(Self.selected) WHERE r.crawl = $1 AND r.url = ANY($2)", binds: binds),
+                                             read: Row.read)
+        }
+        return rows
+    }
+
+    /// `row`'s response, from this worker's cache, where it is brought first (`.shared`).
+    public func response(of row: Row) async throws -> CacheResponse {
+        let entry = try await bringIn(row)
+        guard let body = store.body(of: entry) else { throw SharedCrawlError.damagedBody(digest: row.digest) }
+        return CacheResponse(status: entry.status, headers: entry.headers, body: body, outcome: .shared, entry: entry)
     }
 
     /// `row`'s response in this worker's cache: the entry there when it has the same body,

@@ -152,6 +152,12 @@ enum SharedSchema {
         END
         $$;
         """,
+        // The order URLs were done in, so that a worker saves the others' as they come.
+        """
+        CREATE SEQUENCE mirror_done_seq;
+        ALTER TABLE mirror_urls ADD COLUMN done_seq bigint;
+        CREATE INDEX mirror_urls_done ON mirror_urls (crawl, done_seq) WHERE done_seq IS NOT NULL;
+        """,
     ]
 
     /// The statements of a migration: split at each `;` that ends a line, outside `$$` quotes.

@@ -11,8 +11,10 @@ import MirrorSite
 
 /// `mirror crawl --shared postgres://…`: this process is one worker of a crawl whose frontier,
 /// politeness, budgets and responses live in PostgreSQL. It fetches what it claims until the
-/// crawl's frontier is empty, then (with `-o DIR`) makes the whole folder from every worker's
-/// responses: an offline crawl of its cache, which the shared responses were brought into.
+/// crawl's frontier is empty. With `-o DIR` it makes the whole folder from every worker's
+/// responses: saved as they come, what it fetched and what the others did (`SharedFolderFeed`),
+/// then finished; with `--browser`, once the crawl is done, by an offline crawl of its cache
+/// with each page as its worker's browser made it.
 extension CrawlCommand {
     func runShared(_ address: String) async throws {
         let configuration = try crawlConfiguration()
@@ -48,14 +50,12 @@ extension CrawlCommand {
         let crawl = try await SharedCrawl.join(database, name: name, options: sharedValues(), configuration: configuration, lease: sharedOptions.lease.duration)
         if verbose { Output.log("-- worker \(crawl.worker) \(crawl.began ? "began" : "joined") round \(crawl.round) of \(name)") }
         let store = try CacheCommand.open(cacheOptions.directory(), configuration: .crawl)
-        var report = crawl.alreadyFinished ? CrawlReport() : try await fetch(crawl, store: store, configuration: configuration,
-                                                                               browserExecutable: browserExecutable)
+        var report = try await fetch(crawl, store: store, configuration: configuration, browserExecutable: browserExecutable)
         if report.interrupted {
             await crawl.leave(report: try Self.encoded(report))
             throw CommandFailure("interrupted; this worker's claims went back to the shared crawl", status: .interrupted)
         }
-        try await crawl.heartbeat(report: try Self.encoded(report))
-        if let output {
+        if let output, browser {
             try await assemble(crawl, into: output, store: store, configuration: configuration)
         }
         await crawl.leave(report: try Self.encoded(report))
@@ -64,39 +64,70 @@ extension CrawlCommand {
         try conclude(report, folder: output)
     }
 
-    /// This worker's part of the crawl: it claims and fetches until the shared frontier is empty.
+    /// This worker's part of the crawl: it claims and fetches until the shared frontier is empty
+    /// (unless it joined a finished round). With a folder to make and no browser, it saves there
+    /// what it fetches and what the others did as they do it, then finishes the folder.
     private func fetch(_ crawl: SharedCrawl, store: CacheStore, configuration: CrawlConfiguration,
                        browserExecutable: String?) async throws -> CrawlReport {
-        // The journal keeps the pages' links by body for the folder made at the end (in DIR, or
-        // in a temporary folder for a worker without one).
+        // The journal keeps the pages' links by body for the folder (in DIR, or in a temporary
+        // folder for a worker without one).
         let scratch = output ?? FileManager.default.temporaryDirectory.appendingPathComponent("mirror-worker-\(UUID().uuidString)").path
         defer { if output == nil { try? FileManager.default.removeItem(atPath: scratch) } }
         let journal: CrawlJournal
-        do { journal = try CrawlJournal(folder: scratch, fresh: true) } catch {
+        let writer: SiteWriter?
+        do {
+            journal = try CrawlJournal(folder: scratch, fresh: true)
+            writer = output != nil && browserExecutable == nil ? try SiteWriter(directory: scratch, ledger: journal) : nil
+        } catch {
             throw CommandFailure("cannot open the output folder \(scratch): \(ErrorText.plain(error))", status: .io)
         }
         let transport = AsyncHTTPClientTransport(connectionsPerHost: perHost, security: try tlsOptions.security())
         let client = CachingClient(store: store, transport: transport, configuration: clientConfiguration())
         var renderer: (any PageRenderer)?
-        if let browserExecutable {
+        if let browserExecutable, !crawl.alreadyFinished {
             renderer = RecordingRenderer(browser: try await startBrowser(browserExecutable, transport: transport), crawl: crawl)
         }
         let frontier = SharedFrontier(crawl: crawl, configuration: configuration)
-        let crawler = Crawler(configuration: configuration, client: client, output: nil, journal: journal, frontier: frontier,
-                              exchange: SharedResponses(crawl: crawl, store: store, frontier: frontier), renderer: renderer,
+        let responses = SharedResponses(crawl: crawl, store: store, frontier: frontier)
+        let crawler = Crawler(configuration: configuration, client: client, output: writer, journal: journal, frontier: frontier,
+                              exchange: responses, renderer: renderer,
                               progress: quiet || verbose ? nil : ProgressLine().draw, events: verbose ? Self.log : nil)
-        let run = Task { try await crawler.run(resume: false) }
+        let feed = writer.map { _ in SharedFolderFeed(responses: responses, crawler: crawler) }
+        let run = Task {
+            guard !crawl.alreadyFinished else { return CrawlReport() }
+            let following = feed.map { feed in Task { await feed.follow(every: .milliseconds(200)) } }
+            defer { following?.cancel() }
+            return try await crawler.crawl(resume: false)
+        }
         let interruption = InterruptHandler { run.cancel() }
         let result = await run.result
         interruption.cancel()
+        var unfinished: (any Error)?
+        if let report = try? result.get(), !report.interrupted {
+            do {
+                // Before the folder: a worker that finishes its own first adds up every report.
+                try await crawl.heartbeat(report: try Self.encoded(report))
+                if let feed {
+                    if verbose { Output.log(CrawlEvent.phase("saving what the other workers did").line) }
+                    try await feed.catchUp()
+                    _ = try await responses.bringAllIn()
+                    try await crawler.finishFolder()
+                }
+            } catch {
+                unfinished = error
+            }
+        }
         await frontier.close()
         await renderer?.close()
         try? await transport.shutdown()
+        if let error = unfinished as? SiteError { throw CommandFailure("cannot write the mirror in \(scratch): \(error)", status: .io) }
+        if let unfinished { throw unfinished }
         return try result.get()
     }
 
-    /// Makes the whole folder: every response of the crawl brought into this worker's cache,
-    /// then an offline crawl of it into `folder`, as a crawl of one process would have made it.
+    /// Makes the whole folder of a `--browser` crawl: every response of the crawl brought into
+    /// this worker's cache, then an offline crawl of it into `folder`, each page rendered as
+    /// recorded, as a crawl of one process would have made it.
     private func assemble(_ crawl: SharedCrawl, into folder: String, store: CacheStore, configuration: CrawlConfiguration) async throws {
         if verbose { Output.log(CrawlEvent.phase("bringing the shared crawl's responses into the cache").line) }
         let brought = try await SharedResponses(crawl: crawl, store: store).bringAllIn()
@@ -118,7 +149,7 @@ extension CrawlCommand {
         let transport = AsyncHTTPClientTransport(connectionsPerHost: 1, security: try tlsOptions.security())
         let client = CachingClient(store: store, transport: transport, configuration: offline)
         let crawler = Crawler(configuration: local, client: client, output: writer, journal: journal,
-                              renderer: browser ? RecordedRenderer(crawl: crawl) : nil, events: verbose ? Self.log : nil)
+                              renderer: RecordedRenderer(crawl: crawl), events: verbose ? Self.log : nil)
         let result = await Task { try await crawler.run(resume: false) }.result
         try? await transport.shutdown()
         if case .failure(let error as SiteError) = result { throw CommandFailure("cannot write the mirror in \(folder): \(error)", status: .io) }

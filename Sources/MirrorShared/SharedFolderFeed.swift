@@ -1,0 +1,54 @@
+public import MirrorCrawl
+
+/// Saves in this worker's folder what the other workers of a shared crawl did, while they do it:
+/// each URL another worker finished, with the response it shared, brought into this worker's
+/// cache and saved by its crawler (`Crawler.adopt`). When the crawl ends, `catchUp()` saves what
+/// is left, and the folder only needs finishing — the work of making it is spread over the crawl
+/// instead of following it.
+public actor SharedFolderFeed {
+    private let responses: SharedResponses
+    private let crawler: Crawler
+    /// The URLs saved so far.
+    private var adopted = Set<String>()
+    /// The `done` mark of the last URL read.
+    private var lastDone: Int64 = 0
+
+    public init(responses: SharedResponses, crawler: Crawler) {
+        self.responses = responses
+        self.crawler = crawler
+    }
+
+    /// Saves what the others did, again every `interval`, until cancelled. A failure (the
+    /// database unreachable) waits for the next round: the crawl itself reports it, and
+    /// `catchUp()` saves what was missed.
+    public func follow(every interval: Duration) async {
+        while !Task.isCancelled {
+            while let read = try? await saveNext(), read > 0, !Task.isCancelled {}
+            try? await Task.sleep(for: interval)
+        }
+    }
+
+    /// Saves every URL another worker did that is not saved yet; returns how many it saved.
+    @discardableResult
+    public func catchUp() async throws -> Int {
+        while try await saveNext() > 0 {}
+        let left = try await responses.othersDone().filter { !adopted.contains($0) }
+        for row in try await responses.rows(of: left) { try await save(row) }
+        return left.count
+    }
+
+    /// Saves the next URLs done after the last read; returns how many were read.
+    private func saveNext() async throws -> Int {
+        let done = try await responses.othersDone(after: lastDone)
+        for (mark, row) in done {
+            lastDone = max(lastDone, mark)
+            try await save(row)
+        }
+        return done.count
+    }
+
+    private func save(_ row: SharedResponses.Row) async throws {
+        guard adopted.insert(row.url).inserted else { return }
+        try await crawler.adopt(row.url, response: try await responses.response(of: row))
+    }
+}
