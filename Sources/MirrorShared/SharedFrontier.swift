@@ -295,14 +295,10 @@ public actor SharedFrontier: CrawlFrontier {
 
     // MARK: The seen set
 
+    /// The URLs this worker has not met: `add` inserts those the crawl has not seen either,
+    /// and leaves the others (a statement less per page than asking first).
     public func firstSightings(_ urls: [String]) async throws -> [Bool] {
-        let asked = Array(Set(urls.filter { !seen.contains($0) }))
-        guard !asked.isEmpty else { return urls.map { _ in false } }
-        let known = Set(try await database.query("SELECT url FROM mirror_urls WHERE crawl = \(crawl.id) AND url = ANY(\(asked))") {
-            try $0.decode(String.self)
-        })
-        for url in known { remember(url) }
-        return urls.map { !seen.contains($0) }
+        urls.map { !seen.contains($0) }
     }
 
     /// Adds `url` to the URLs this worker knows were seen, forgetting them all past a million
@@ -313,7 +309,10 @@ public actor SharedFrontier: CrawlFrontier {
     }
 
     public func isSeen(_ url: String) async throws -> Bool {
-        try await firstSightings([url]) == [false]
+        if seen.contains(url) { return true }
+        let known = try await database.query("SELECT 1 FROM mirror_urls WHERE crawl = \(crawl.id) AND url = \(url)") { _ in true }
+        if !known.isEmpty { remember(url) }
+        return !known.isEmpty
     }
 
     public func add(_ queued: [CrawlItem], skipped: [(CrawlItem, SkipReason)]) async throws -> [Bool] {
@@ -342,10 +341,9 @@ public actor SharedFrontier: CrawlFrontier {
         let referrers = items.map { $0.referrer ?? "" }
         let states = rows.map(\.1)
         let details = rows.map(\.2)
-        // One statement: the URLs, then their hosts (in host order, as every statement that
-        // locks several host rows and waits for them), each queue head moved back to the first
-        // URL queued now.
-        let allHosts = Set(hosts).sorted()
+        // One statement: the URLs, then the hosts of those inserted (in host order, as every
+        // statement that locks several host rows and waits for them), each queue head moved
+        // back to the first URL queued now. URLs the crawl had leave the host rows alone.
         var inserted = Set<String>()
         for try await url in try await connection.query("""
             WITH inserted AS (
@@ -359,9 +357,8 @@ public actor SharedFrontier: CrawlFrontier {
                 RETURNING url, host, seq, state),
             heads AS (
                 INSERT INTO mirror_hosts AS h (crawl, host, robots_known, delay, head_seq)
-                SELECT \(crawl)::int8, n.host, \(robotsKnown), \(delay), q.head FROM unnest(\(allHosts)::text[]) AS n(host)
-                LEFT JOIN (SELECT host, min(seq) AS head FROM inserted WHERE state = 'queued' GROUP BY host) q ON q.host = n.host
-                ORDER BY n.host
+                SELECT \(crawl)::int8, i.host, \(robotsKnown), \(delay), min(i.seq) FILTER (WHERE i.state = 'queued')
+                FROM inserted i GROUP BY i.host ORDER BY i.host
                 ON CONFLICT (crawl, host) DO UPDATE SET head_seq = least(h.head_seq, excluded.head_seq))
             SELECT url FROM inserted
             """, logger: logger).decode(String.self) { inserted.insert(url) }

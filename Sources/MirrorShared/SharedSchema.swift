@@ -98,12 +98,13 @@ enum SharedSchema {
         CREATE INDEX mirror_hosts_ready ON mirror_hosts (crawl, head_seq) WHERE head_seq IS NOT NULL;
         """,
         // A claim in one call: the server runs its two statements without a round trip to the
-        // worker in between, so the host rows it locks are held for as long as they run.
+        // worker in between, so the host rows it locks are held for as long as they run. Their
+        // plans are made once per connection (the same indexes serve every crawl and host).
         """
         CREATE FUNCTION mirror_claim(p_crawl bigint, p_worker text, p_limit bigint, p_per_host bigint,
                                      p_lease double precision, p_asking_if_done boolean)
         RETURNS TABLE (seq bigint, url text, depth integer, role text, hops integer, referrer text, answered boolean)
-        LANGUAGE plpgsql AS $$
+        LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
         #variable_conflict use_column
         DECLARE
             v_hosts text[];
