@@ -147,6 +147,16 @@ public final class SharedDatabase: Sendable {
         }
     }
 
+    /// Runs a statement prepared once per connection (`SharedStatement`), retried as `retrying` does.
+    @discardableResult
+    func execute<Statement: SharedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
+        try await retrying { [logger] connection in
+            var rows: [Statement.Row] = []
+            for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+            return rows
+        }
+    }
+
     /// Whether `error` means the database could not be reached or went away (as opposed to a
     /// statement it refused): a connection error, or a server error of class 08 (connection),
     /// 57 (shut down, restarting) or 40 (serialization failure, deadlock).

@@ -202,10 +202,7 @@ public actor SharedFrontier: CrawlFrontier {
     /// and free slots that no other claim holds. With `askingIfDone`, a claim of nothing also
     /// says whether the whole crawl's frontier is empty.
     private func claim(limit: Int, askingIfDone: Bool) async throws -> Claim {
-        let rows = try await database.query("""
-            SELECT seq, url, depth, role, hops, referrer, answered
-            FROM mirror_claim(\(crawl.id), \(crawl.worker), \(limit), \(perHost), \(leaseSeconds), \(askingIfDone))
-            """) { try $0.decode((Int64?, String?, Int?, String?, Int?, String?, Bool?).self) }
+        let rows = try await database.execute(ClaimCall(values: [crawl.id, crawl.worker, limit, perHost, leaseSeconds, askingIfDone]))
         var items: [(Int64, CrawlItem, Bool)] = []
         var frontierEmpty = false
         for (seq, url, depth, role, hops, referrer, answered) in rows {
@@ -225,6 +222,15 @@ public actor SharedFrontier: CrawlFrontier {
             for (_, item, answered) in items where !answered { unanswered.insert(item.url) }
         }
         return Claim(items: claimed, frontierEmpty: frontierEmpty)
+    }
+
+    private struct ClaimCall: SharedStatement {
+        static let sql = "SELECT seq, url, depth, role, hops, referrer, answered FROM mirror_claim($1, $2, $3, $4, $5, $6)"
+        let values: [any PostgresEncodable & Sendable]
+
+        func decodeRow(_ row: PostgresRow) throws -> (Int64?, String?, Int?, String?, Int?, String?, Bool?) {
+            try row.decode((Int64?, String?, Int?, String?, Int?, String?, Bool?).self)
+        }
     }
 
     /// Puts the claims whose lease ended (their worker died or lost the database) back in the queue.
@@ -283,14 +289,21 @@ public actor SharedFrontier: CrawlFrontier {
     }
 
     private func write(_ outcomes: [Outcome]) async throws {
-        try await database.query("""
+        try await database.execute(OutcomesWrite(values: [
+            crawl.worker, outcomes.map(\.seq), outcomes.map(\.state), outcomes.map(\.status), outcomes.map(\.detail),
+        ]))
+    }
+
+    private struct OutcomesWrite: SharedStatement {
+        static let sql = """
             UPDATE mirror_urls u SET state = o.state, status = nullif(o.status, -1), detail = nullif(o.detail, ''),
-                lease_until = NULL, worker = \(crawl.worker),
+                lease_until = NULL, worker = $1,
                 done_seq = CASE WHEN o.state = 'done' THEN nextval('mirror_done_seq') END
-            FROM unnest(\(outcomes.map(\.seq))::int8[], \(outcomes.map(\.state))::text[], \(outcomes.map(\.status))::int8[],
-                        \(outcomes.map(\.detail))::text[]) AS o(seq, state, status, detail)
+            FROM unnest($2::int8[], $3::text[], $4::int8[], $5::text[]) AS o(seq, state, status, detail)
             WHERE u.seq = o.seq
-            """)
+            """
+        typealias Row = ()
+        let values: [any PostgresEncodable & Sendable]
     }
 
     // MARK: The seen set
@@ -344,25 +357,32 @@ public actor SharedFrontier: CrawlFrontier {
         // One statement: the URLs, then the hosts of those inserted (in host order, as every
         // statement that locks several host rows and waits for them), each queue head moved
         // back to the first URL queued now. URLs the crawl had leave the host rows alone.
+        let statement = Insert(values: [crawl, urls, hosts, depths, roles, hops, referrers, states, details, robotsKnown, delay])
         var inserted = Set<String>()
-        for try await url in try await connection.query("""
+        for try await url in try await connection.execute(statement, logger: logger) { inserted.insert(url) }
+        return inserted
+    }
+
+    private struct Insert: SharedStatement {
+        static let sql = """
             WITH inserted AS (
                 INSERT INTO mirror_urls (crawl, url, host, depth, role, hops, referrer, state, detail)
-                SELECT \(crawl)::int8, r.url, r.host, r.depth, r.role, r.hops, nullif(r.referrer, ''), r.state, nullif(r.detail, '')
-                FROM unnest(\(urls)::text[], \(hosts)::text[], \(depths)::int8[], \(roles)::text[], \(hops)::int8[],
-                            \(referrers)::text[], \(states)::text[], \(details)::text[])
+                SELECT $1::int8, r.url, r.host, r.depth, r.role, r.hops, nullif(r.referrer, ''), r.state, nullif(r.detail, '')
+                FROM unnest($2::text[], $3::text[], $4::int8[], $5::text[], $6::int8[], $7::text[], $8::text[], $9::text[])
                      WITH ORDINALITY AS r(url, host, depth, role, hops, referrer, state, detail, position)
                 ORDER BY r.position
                 ON CONFLICT DO NOTHING
                 RETURNING url, host, seq, state),
             heads AS (
                 INSERT INTO mirror_hosts AS h (crawl, host, robots_known, delay, head_seq)
-                SELECT \(crawl)::int8, i.host, \(robotsKnown), \(delay), min(i.seq) FILTER (WHERE i.state = 'queued')
+                SELECT $1::int8, i.host, $10::bool, $11::float8, min(i.seq) FILTER (WHERE i.state = 'queued')
                 FROM inserted i GROUP BY i.host ORDER BY i.host
                 ON CONFLICT (crawl, host) DO UPDATE SET head_seq = least(h.head_seq, excluded.head_seq))
             SELECT url FROM inserted
-            """, logger: logger).decode(String.self) { inserted.insert(url) }
-        return inserted
+            """
+        let values: [any PostgresEncodable & Sendable]
+
+        func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
     }
 
     // MARK: Politeness

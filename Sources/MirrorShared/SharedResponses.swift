@@ -76,17 +76,23 @@ public struct SharedResponses: ResponseExchange {
         let headers = String(decoding: try JSONEncoder().encode(head.headers.map { [$0.name, $0.value] }), as: UTF8.self)
         let parts = max(1, (bytes.count + Self.partSize - 1) / Self.partSize)
         try await storeParts(bytes, digest: digest, parts: parts)
-        // The first part and the row in one statement: most bodies have one part.
-        try await database.query("""
+        try await database.execute(Share(values: [
+            digest, parts, ByteBuffer(bytes: bytes.prefix(Self.partSize)), crawl.id, request.url, response.entry?.varyKey ?? "",
+            head.status, headers, head.requestTime, head.responseTime, bytes.count, crawl.worker,
+        ]))
+    }
+
+    /// A body's first part and the row that names it, in one statement: most bodies have one part.
+    private struct Share: SharedStatement {
+        static let sql = """
             WITH body AS (
-                INSERT INTO mirror_bodies (digest, part, parts, bytes)
-                VALUES (\(digest), 0, \(parts), \(ByteBuffer(bytes: bytes.prefix(Self.partSize))))
-                ON CONFLICT DO NOTHING)
+                INSERT INTO mirror_bodies (digest, part, parts, bytes) VALUES ($1, 0, $2, $3) ON CONFLICT DO NOTHING)
             INSERT INTO mirror_responses (crawl, url, vary_key, status, headers, request_time, response_time, digest, size, worker)
-            VALUES (\(crawl.id), \(request.url), \(response.entry?.varyKey ?? ""), \(head.status), \(headers), \(head.requestTime),
-                    \(head.responseTime), \(digest), \(bytes.count), \(crawl.worker))
+            VALUES ($4, $5, $6, $7, $8, $9, $10, $1, $11, $12)
             ON CONFLICT DO NOTHING
-            """)
+            """
+        typealias Row = ()
+        let values: [any PostgresEncodable & Sendable]
     }
 
     /// Brings every response of the crawl into this worker's cache (those it has are skipped);

@@ -98,8 +98,8 @@ enum SharedSchema {
         CREATE INDEX mirror_hosts_ready ON mirror_hosts (crawl, head_seq) WHERE head_seq IS NOT NULL;
         """,
         // A claim in one call: the server runs its two statements without a round trip to the
-        // worker in between, so the host rows it locks are held for as long as they run. Their
-        // plans are made once per connection (the same indexes serve every crawl and host).
+        // worker in between, so the host rows it locks are held for as long as they run. Its
+        // statements are planned once per connection (the same indexes serve every crawl and host).
         """
         CREATE FUNCTION mirror_claim(p_crawl bigint, p_worker text, p_limit bigint, p_per_host bigint,
                                      p_lease double precision, p_asking_if_done boolean)
