@@ -1,9 +1,9 @@
-# Sourced by the benchmarks: a throwaway PostgreSQL on 127.0.0.1 (initdb into a folder under /tmp,
-# as the postgres user when run as root, which PostgreSQL refuses). Sets $shared (the address
+# Sourced by the benchmarks: a throwaway PostgreSQL on 127.0.0.1 (initdb into a folder under
+# $pg_parent, default /tmp, as the postgres user when run as root, which PostgreSQL refuses). Sets $shared (the address
 # workers are given), $pg_data, and pg_stop and psql_shared (a statement's result, unaligned).
 source "$(dirname "${BASH_SOURCE[0]}")/free-port.sh"
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-pg_folder=$(mktemp -d /tmp/mirror-bench-postgres.XXXXXX)
+pg_folder=$(mktemp -d "${pg_parent:-/tmp}/mirror-bench-postgres.XXXXXX")
 pg_data=$pg_folder/data
 pg_port=$(free_port)
 as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
