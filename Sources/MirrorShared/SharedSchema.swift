@@ -99,12 +99,13 @@ enum SharedSchema {
         """,
         // A claim in one call: the server runs its two statements without a round trip to the
         // worker in between, so the host rows it locks are held for as long as they run. Its
-        // statements are planned once per connection (the same indexes serve every crawl and host).
+        // statements are planned for their values (PostgreSQL's default): a plan made without
+        // them turned to scanning every URL of the database once it held a few crawls.
         """
         CREATE FUNCTION mirror_claim(p_crawl bigint, p_worker text, p_limit bigint, p_per_host bigint,
                                      p_lease double precision, p_asking_if_done boolean)
         RETURNS TABLE (seq bigint, url text, depth integer, role text, hops integer, referrer text, answered boolean)
-        LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
+        LANGUAGE plpgsql AS $$
         #variable_conflict use_column
         DECLARE
             v_hosts text[];
