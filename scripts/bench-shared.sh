@@ -25,9 +25,10 @@ claims_bench="$(dirname "$mirror")/mirror-shared-bench"
 # The folders, caches and database go to /dev/shm when it is there: three workers on one machine
 # write three caches and folders and the database to one virtual disk, which here varies by
 # seconds from run to run (on three machines each worker has a disk of its own).
-pg_parent=${TMPDIR:-/tmp}
-[ -d /dev/shm ] && [ -w /dev/shm ] && pg_parent=/dev/shm
-work=$(mktemp -d "$pg_parent/mirror-shared-bench.XXXXXX")
+files=${TMPDIR:-/tmp}
+[ -d /dev/shm ] && [ -w /dev/shm ] && files=/dev/shm
+pg_parent=$files  # where scripts/lib/postgres.sh puts the database
+work=$(mktemp -d "$files/mirror-shared-bench.XXXXXX")
 chmod 755 "$work"  # nginx's workers read the site from it
 python3 scripts/gen-site.py "$work/site" "$pages"
 docs=$work/site source scripts/lib/docs-origin.sh

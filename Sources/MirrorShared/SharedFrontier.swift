@@ -309,7 +309,7 @@ public actor SharedFrontier: CrawlFrontier {
     // MARK: The seen set
 
     /// The URLs this worker has not met: `add` inserts those the crawl has not seen either,
-    /// and leaves the others (a statement less per page than asking first).
+    /// and leaves the others, so a page's links cost no statement before their insert.
     public func firstSightings(_ urls: [String]) async throws -> [Bool] {
         urls.map { !seen.contains($0) }
     }

@@ -99,8 +99,8 @@ enum SharedSchema {
         """,
         // A claim in one call: the server runs its two statements without a round trip to the
         // worker in between, so the host rows it locks are held for as long as they run. Its
-        // statements are planned for their values (PostgreSQL's default): a plan made without
-        // them turned to scanning every URL of the database once it held a few crawls.
+        // statements are planned for their values (PostgreSQL's default): without them, the
+        // planner cannot know the claim takes a few URLs, and may join by scanning them all.
         """
         CREATE FUNCTION mirror_claim(p_crawl bigint, p_worker text, p_limit bigint, p_per_host bigint,
                                      p_lease double precision, p_asking_if_done boolean)
