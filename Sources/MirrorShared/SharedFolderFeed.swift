@@ -23,7 +23,7 @@ public actor SharedFolderFeed {
     /// `catchUp()` saves what was missed.
     public func follow(every interval: Duration) async {
         while !Task.isCancelled {
-            while let read = try? await saveNext(), read > 0, !Task.isCancelled {}
+            while (try? await saveNext()) == true, !Task.isCancelled {}
             try? await Task.sleep(for: interval)
         }
     }
@@ -31,20 +31,19 @@ public actor SharedFolderFeed {
     /// Saves every URL another worker did that is not saved yet; returns how many it saved.
     @discardableResult
     public func catchUp() async throws -> Int {
-        while try await saveNext() > 0 {}
+        while try await saveNext() {}
         let left = try await responses.othersDone().filter { !adopted.contains($0) }
         for row in try await responses.rows(of: left) { try await save(row) }
         return left.count
     }
 
-    /// Saves the next URLs done after the last read; returns how many were read.
-    private func saveNext() async throws -> Int {
+    /// Saves the next URLs done after the last read; false when there were none.
+    private func saveNext() async throws -> Bool {
         let done = try await responses.othersDone(after: lastDone)
-        for (mark, row) in done {
-            lastDone = max(lastDone, mark)
-            try await save(row)
-        }
-        return done.count
+        guard let last = done.last else { return false }
+        lastDone = last
+        for row in done.rows { try await save(row) }
+        return true
     }
 
     private func save(_ row: SharedResponses.Row) async throws {

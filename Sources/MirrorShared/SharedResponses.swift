@@ -50,16 +50,18 @@ public struct SharedResponses: ResponseExchange {
         }
     }
 
-    /// The rows of `mirror_responses`, each with its body when that is one part.
-    private static let selected = """
-        SELECT r.url, r.vary_key, r.status, r.headers, r.request_time, r.response_time, r.digest, r.size, b.bytes
-        FROM mirror_responses r LEFT JOIN mirror_bodies b ON b.digest = r.digest AND b.part = 0 AND b.parts = 1
+    /// The rows `responses` names `r` (rows of `mirror_responses`), each with its body when that is one part.
+    private static func selected(from responses: String) -> String {
         """
+        SELECT r.url, r.vary_key, r.status, r.headers, r.request_time, r.response_time, r.digest, r.size, b.bytes
+        FROM \(responses) LEFT JOIN mirror_bodies b ON b.digest = r.digest AND b.part = 0 AND b.parts = 1
+        """
+    }
 
     public func response(for request: CacheRequest) async throws -> CacheResponse? {
         guard request.method == .GET, frontier?.claimedUnanswered(request.url) != true else { return nil }
         let rows = try await database.query(PostgresQuery(unsafeSQL: """
-            \(Self.selected) WHERE r.crawl = $1 AND r.url = $2 LIMIT 1
+            \(Self.selected(from: "mirror_responses r")) WHERE r.crawl = $1 AND r.url = $2 LIMIT 1
             """, binds: Self.binds(crawl.id, request.url)), read: Row.read)
         guard let row = rows.first else { return nil }
         return try await response(of: row)
@@ -117,22 +119,19 @@ public struct SharedResponses: ResponseExchange {
         }
     }
 
-    /// What other workers did after the `done` mark (`mirror_urls.done_seq`), in that order, 500
-    /// at a time: each URL with the response it received and its mark. A URL done in a
-    /// transaction that ends later than a later mark's may be missed here; `othersDone()` lists all.
-    public func othersDone(after done: Int64) async throws -> [(done: Int64, response: Row)] {
-        try await database.query("""
-            SELECT u.done_seq, r.url, r.vary_key, r.status, r.headers, r.request_time, r.response_time, r.digest, r.size, b.bytes
-            FROM mirror_urls u JOIN mirror_responses r ON r.crawl = u.crawl AND r.url = u.url
-            LEFT JOIN mirror_bodies b ON b.digest = r.digest AND b.part = 0 AND b.parts = 1
-            WHERE u.crawl = \(crawl.id) AND u.done_seq > \(done) AND u.worker <> \(crawl.worker)
-            ORDER BY u.done_seq LIMIT 500
-            """) { row in
-            let (seq, url, varyKey, status, headers, requestTime, responseTime, digest, size, body) =
-                try row.decode((Int64, String, String, Int, String, Double, Double, String, Int, ByteBuffer?).self)
-            return (seq, Row(url: url, varyKey: varyKey, status: status, headers: headers, requestTime: requestTime,
-                             responseTime: responseTime, digest: digest, size: size, body: body))
-        }
+    /// What other workers did after the `done` mark (`mirror_urls.done_seq`), 500 URLs at a
+    /// time: the last mark read (nil when there is none) and the responses of those URLs. A URL
+    /// done in a transaction that ends later than a later mark's may be missed here;
+    /// `othersDone()` lists all.
+    ///
+    /// The marks and the responses are two reads: the responses are read by their key (`rows(of:)`).
+    public func othersDone(after done: Int64) async throws -> (last: Int64?, rows: [Row]) {
+        let marks = try await database.query("""
+            SELECT done_seq, url FROM mirror_urls WHERE crawl = \(crawl.id) AND done_seq > \(done) AND worker <> \(crawl.worker)
+            ORDER BY done_seq LIMIT 500
+            """) { try $0.decode((Int64, String).self) }
+        guard let last = marks.last?.0 else { return (nil, []) }
+        return (last, try await rows(of: marks.map(\.1)))
     }
 
     /// Every URL another worker did.
@@ -143,6 +142,10 @@ public struct SharedResponses: ResponseExchange {
     }
 
     /// The rows of `urls` (those that have one), read 500 at a time.
+    ///
+    /// Each URL's rows are read by their key, in a subquery the planner keeps (`OFFSET 0`): with
+    /// statistics that predate the crawl (a new crawl's id, tables that grew since they were last
+    /// analyzed), it takes the crawl for a row or two, and read every row of it for each URL.
     public func rows(of urls: [String]) async throws -> [Row] {
         var rows: [Row] = []
         for start in stride(from: 0, to: urls.count, by: 500) {
@@ -150,8 +153,10 @@ public struct SharedResponses: ResponseExchange {
             var binds = PostgresBindings()
             binds.append(crawl.id)
             binds.append(batch)
-            rows += try await database.query(PostgresQuery(unsafeSQL: "\(Self.selected) WHERE r.crawl = $1 AND r.url = ANY($2)", binds: binds),
-                                             read: Row.read)
+            rows += try await database.query(PostgresQuery(unsafeSQL: Self.selected(from: """
+                unnest($2::text[]) AS k(url)
+                CROSS JOIN LATERAL (SELECT * FROM mirror_responses r WHERE r.crawl = $1 AND r.url = k.url OFFSET 0) r
+                """), binds: binds), read: Row.read)
         }
         return rows
     }
