@@ -160,6 +160,19 @@ enum SharedSchema {
         ALTER TABLE mirror_urls ADD COLUMN done_seq bigint;
         CREATE INDEX mirror_urls_done ON mirror_urls (crawl, done_seq) WHERE done_seq IS NOT NULL;
         """,
+        // No statistics of the crawl columns. Each crawl has an id that statistics gathered
+        // before it never saw, and the planner took such a crawl for a row or two: a claim of a
+        // crawl of many hosts read every host row of it to move one queue head. Without them, a
+        // crawl is taken for a small share of its table, and its rows are found by their other
+        // columns too. Setting the column's type again drops the statistics gathered so far.
+        """
+        ALTER TABLE mirror_urls ALTER COLUMN crawl SET STATISTICS 0, ALTER COLUMN crawl TYPE bigint;
+        ALTER TABLE mirror_responses ALTER COLUMN crawl SET STATISTICS 0, ALTER COLUMN crawl TYPE bigint;
+        ALTER TABLE mirror_hosts ALTER COLUMN crawl SET STATISTICS 0, ALTER COLUMN crawl TYPE bigint;
+        ALTER TABLE mirror_budgets ALTER COLUMN crawl SET STATISTICS 0, ALTER COLUMN crawl TYPE bigint;
+        ALTER TABLE mirror_renders ALTER COLUMN crawl SET STATISTICS 0, ALTER COLUMN crawl TYPE bigint;
+        ALTER TABLE mirror_workers ALTER COLUMN crawl SET STATISTICS 0, ALTER COLUMN crawl TYPE bigint;
+        """,
     ]
 
     /// The statements of a migration: split at each `;` that ends a line, outside `$$` quotes.
