@@ -143,9 +143,9 @@ public struct SharedResponses: ResponseExchange {
 
     /// The rows of `urls` (those that have one), read 500 at a time.
     ///
-    /// Each URL's rows are read by their key, in a subquery the planner keeps (`OFFSET 0`): with
-    /// statistics that predate the crawl (a new crawl's id, tables that grew since they were last
-    /// analyzed), it takes the crawl for a row or two, and read every row of it for each URL.
+    /// Each URL's rows are read by their key, in a subquery the planner keeps (`OFFSET 0`): given
+    /// the URLs as a list, a planner that takes the crawl for a few rows reads every row of it and
+    /// keeps those of the list.
     public func rows(of urls: [String]) async throws -> [Row] {
         var rows: [Row] = []
         for start in stride(from: 0, to: urls.count, by: 500) {
