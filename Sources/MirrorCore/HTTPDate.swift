@@ -10,14 +10,58 @@ public enum HTTPDate {
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// Formats seconds since the epoch as `Sun, 06 Nov 1994 08:49:37 GMT`.
+    /// Formats seconds since the epoch as `Sun, 06 Nov 1994 08:49:37 GMT`, within the years
+    /// 0000 to 9999 that the form can write (a time outside them is taken as their first or last
+    /// second). Arithmetic only (`civil`), written byte by byte: a crawl's finish reads every
+    /// saved page's `Date` and `Last-Modified` back this way, where `gmtime_r` and string
+    /// interpolation took most of the time.
     public static func format(_ seconds: Int64) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+        let seconds = min(max(seconds, -62_167_219_200), 253_402_300_799)
+        let (days, second) = seconds.quotientAndRemainder(dividingBy: 86_400)
+        let day = second < 0 ? days - 1 : days
+        let secondOfDay = Int(second < 0 ? second + 86_400 : second)
+        let (year, month, dayOfMonth) = civil(daysSinceEpoch: day)
+        let weekday = Int((day % 7 + 11) % 7)  // 1970-01-01 was a Thursday
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(29)
+        bytes += dayBytes[weekday]
+        bytes += [UInt8(ascii: ","), UInt8(ascii: " ")]
+        append(dayOfMonth, digits: 2, to: &bytes)
+        bytes.append(UInt8(ascii: " "))
+        bytes += monthBytes[month - 1]
+        bytes.append(UInt8(ascii: " "))
+        append(year, digits: 4, to: &bytes)
+        bytes.append(UInt8(ascii: " "))
+        append(secondOfDay / 3600, digits: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        append(secondOfDay / 60 % 60, digits: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        append(secondOfDay % 60, digits: 2, to: &bytes)
+        bytes += Array(" GMT".utf8)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func append(_ value: Int, digits: Int, to bytes: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<digits { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
+    }
+
+    /// The date of a day counted from 1970-01-01 (month 1...12): Howard Hinnant's
+    /// `civil_from_days`, the inverse of `daysSinceEpoch`.
+    static func civil(daysSinceEpoch days: Int64) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0)), Int(month), Int(day))
     }
 
     private static let longDays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]

@@ -62,18 +62,28 @@ public enum SearchIndexBuilder {
         throws(SearchError) -> SiteManifest.FileDigest {
         let path = folder + "/" + SearchIndex.path
         do {
-            let fingerprint = try Self.fingerprint(slices())
-            if let digest = try digest(ofIndexAt: path, fingerprint: fingerprint) { return digest }
+            // An index there is kept when it was made from these pages; a folder without one
+            // (a first crawl) reads its pages once less.
+            var known: String?
+            if PosixFile.exists(path) {
+                let fingerprint = try Self.fingerprint(slices())
+                if let digest = try digest(ofIndexAt: path, fingerprint: fingerprint) { return digest }
+                known = fingerprint
+            }
             let partial = ".partial-"
             AbandonedFiles.remove(in: (path as NSString).deletingLastPathComponent, prefix: (path as NSString).lastPathComponent + partial)
             let temporary = path + partial + "\(ProcessInfo.processInfo.processIdentifier)"
             try? PosixFile.remove(temporary)
             defer { try? PosixFile.remove(temporary) }
+            // The titles are read from the indexed pages, the fingerprint's pages.
+            var made = Fingerprint()
             let titles = try siteTitles(slices()) { page in
+                if known == nil { made.add(page) }
                 guard let file = FileHandle(forReadingAtPath: folder + "/" + page.resource.path) else { return nil }
                 defer { try? file.close() }
                 return HTMLTitle.title(in: Array((try? file.read(upToCount: titlePrefix)) ?? Data()), contentType: page.resource.contentType)
             }
+            let fingerprint = known ?? made.value
             // Closed before it is renamed into place.
             try build(into: SQLiteDatabase(path: temporary), pages: slices(), knownText: knownText, read: files(of: folder), titles: titles,
                       fingerprint: fingerprint)
@@ -97,15 +107,25 @@ public enum SearchIndexBuilder {
 
     /// What the index is made from, hashed: each indexed page's URL, file, body digest and type
     /// (the body's, not the saved file's: rewriting its links leaves a page's text as it is).
-    private static func fingerprint(_ next: () throws -> [Page]) throws -> String {
-        var hash = SHA256()
-        hash.update(data: Array("mirror search index \(version)\n".utf8))
-        while case let slice = try next(), !slice.isEmpty {
-            for (url, resource) in slice where isIndexed(resource) {
-                hash.update(data: Array("\(url)\t\(resource.path)\t\(resource.sha256)\t\(resource.contentType ?? "")\n".utf8))
-            }
+    private struct Fingerprint {
+        private var hash = SHA256()
+
+        init() { hash.update(data: Array("mirror search index \(version)\n".utf8)) }
+
+        mutating func add(_ page: Page) {
+            let resource = page.resource
+            hash.update(data: Array("\(page.url)\t\(resource.path)\t\(resource.sha256)\t\(resource.contentType ?? "")\n".utf8))
         }
-        return Hex.string(hash.finalize())
+
+        var value: String { Hex.string(hash.finalize()) }
+    }
+
+    private static func fingerprint(_ next: () throws -> [Page]) throws -> String {
+        var fingerprint = Fingerprint()
+        while case let slice = try next(), !slice.isEmpty {
+            for page in slice where isIndexed(page.resource) { fingerprint.add(page) }
+        }
+        return fingerprint.value
     }
 
     /// Bytes of a page read for its title: titles come early.

@@ -16,6 +16,24 @@ struct HTTPDateTests {
         #expect(HTTPDate.format(0) == "Thu, 01 Jan 1970 00:00:00 GMT")
     }
 
+    /// The arithmetic formatting writes what the C library's calendar gives, over four
+    /// centuries and at their edges.
+    @Test func formatsAsTheCLibraryDoes() {
+        var random = SystemRandomNumberGenerator()
+        let edges: [Int64] = [-1, 0, 86_399, 86_400, 951_782_400, 4_107_542_399, -2_208_988_800, 253_402_300_799]
+        for seconds in edges + (0..<5000).map({ _ in Int64.random(in: -2_208_988_800...7_258_118_400, using: &random) }) {
+            var time = time_t(seconds)
+            var parts = tm()
+            gmtime_r(&time, &parts)
+            var buffer = [CChar](repeating: 0, count: 64)
+            let count = strftime(&buffer, buffer.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
+            let expected = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            #expect(HTTPDate.format(seconds) == expected, "\(seconds)")
+        }
+        #expect(HTTPDate.format(.max) == "Fri, 31 Dec 9999 23:59:59 GMT")
+        #expect(HTTPDate.format(.min) == "Sat, 01 Jan 0000 00:00:00 GMT")
+    }
+
     @Test(arguments: ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"])
     func parsesAllThreeForms(text: String) {
         #expect(HTTPDate.parse(text) == example)
