@@ -28,12 +28,14 @@ public actor SharedFolderFeed {
         }
     }
 
-    /// Saves every URL another worker did that is not saved yet; returns how many it saved.
+    /// Saves every URL another worker did that is not saved yet, then brings into the cache the
+    /// other responses they shared (robots.txt, failures); returns how many URLs it saved.
     @discardableResult
     public func catchUp() async throws -> Int {
         while try await saveNext() {}
         let left = try await responses.othersDone().filter { !adopted.contains($0) }
         for row in try await responses.rows(of: left) { try await save(row) }
+        _ = try await responses.bringAllIn(except: adopted, includingOwn: false)
         return left.count
     }
 

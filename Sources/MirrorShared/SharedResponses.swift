@@ -97,19 +97,22 @@ public struct SharedResponses: ResponseExchange {
         let values: [any PostgresEncodable & Sendable]
     }
 
-    /// Brings every response of the crawl into this worker's cache (those it has are skipped);
-    /// returns how many it brought. The rows' keys are read 5,000 at a time, and the rows this
-    /// worker lacks with their bodies.
-    public func bringAllIn() async throws -> Int {
+    /// Brings the responses of the crawl into this worker's cache, except those of `saved` (URLs
+    /// already brought in) and those it has; returns how many it brought. Without `includingOwn`,
+    /// only those other workers shared: a worker that saves what it fetches has its own. The
+    /// rows' keys are read 5,000 at a time, and the rows this worker lacks with their bodies.
+    public func bringAllIn(except saved: Set<String> = [], includingOwn: Bool = true) async throws -> Int {
         var after = ""
         var brought = 0
+        let sharer = includingOwn ? "" : crawl.worker
         while true {
             let keys = try await database.query("""
-                SELECT url, vary_key, digest FROM mirror_responses WHERE crawl = \(crawl.id) AND url > \(after) ORDER BY url LIMIT 5000
+                SELECT url, vary_key, digest FROM mirror_responses
+                WHERE crawl = \(crawl.id) AND url > \(after) AND worker <> \(sharer) ORDER BY url LIMIT 5000
                 """) { try $0.decode((String, String, String).self) }
             guard let last = keys.last else { return brought }
             let missing = try keys.filter { url, varyKey, digest in
-                try store.entries(for: url).first(where: { $0.digest == digest && $0.varyKey == varyKey }) == nil
+                try !saved.contains(url) && store.entries(for: url).first(where: { $0.digest == digest && $0.varyKey == varyKey }) == nil
             }.map(\.0)
             for row in try await rows(of: missing) {
                 _ = try await bringIn(row)

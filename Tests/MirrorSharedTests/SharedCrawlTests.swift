@@ -73,6 +73,17 @@ struct SharedCrawlTests {
             #expect(status.stdout.contains("queued 0, claimed 0, done \(Set(paths).count - 1)"), "\(status.stdout)")
             #expect(status.stdout.contains("repeated claims 0"), "\(status.stdout)")
             #expect(status.stdout.components(separatedBy: "  worker ").count == 4, "\(status.stdout)")
+
+            // Each worker's cache holds the whole crawl, robots.txt included: an offline crawl of
+            // any of them makes the folder again without a request.
+            origin.clearLog()
+            for number in 1...3 {
+                let offline = try await ChildProcess.run(mirror, ["crawl", origin.url("/"), "--offline", "-o", "\(root)/offline\(number)",
+                                                                  "--cache", "\(root)/c\(number)", "--quiet"])
+                #expect(offline.status == 0, "worker \(number): \(offline.stderr)")
+                #expect(FolderContents.files("\(root)/offline\(number)", excluding: [".mirror/"]) == expected, "worker \(number)'s cache")
+            }
+            #expect(origin.requests.isEmpty, "\(origin.requests.map(\.path))")
         }
     }
 

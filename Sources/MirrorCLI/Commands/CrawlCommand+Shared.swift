@@ -110,7 +110,6 @@ extension CrawlCommand {
                 if let feed {
                     if verbose { Output.log(CrawlEvent.phase("saving what the other workers did").line) }
                     try await feed.catchUp()
-                    _ = try await responses.bringAllIn()
                     try await crawler.finishFolder()
                 }
             } catch {
