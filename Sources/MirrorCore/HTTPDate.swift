@@ -12,9 +12,8 @@ public enum HTTPDate {
 
     /// Formats seconds since the epoch as `Sun, 06 Nov 1994 08:49:37 GMT`, within the years
     /// 0000 to 9999 that the form can write (a time outside them is taken as their first or last
-    /// second). Arithmetic only (`civil`), written byte by byte: a crawl's finish reads every
-    /// saved page's `Date` and `Last-Modified` back this way, where `gmtime_r` and string
-    /// interpolation took most of the time.
+    /// second). Arithmetic only (`civil`), written byte by byte: a crawl's finish formats every
+    /// saved page's `Date` and `Last-Modified` again, to check that they read back exactly.
     public static func format(_ seconds: Int64) -> String {
         let seconds = min(max(seconds, -62_167_219_200), 253_402_300_799)
         let (days, second) = seconds.quotientAndRemainder(dividingBy: 86_400)
@@ -25,7 +24,7 @@ public enum HTTPDate {
         var bytes = [UInt8]()
         bytes.reserveCapacity(29)
         bytes += dayBytes[weekday]
-        bytes += [UInt8(ascii: ","), UInt8(ascii: " ")]
+        bytes.append(contentsOf: ", ".utf8)
         append(dayOfMonth, digits: 2, to: &bytes)
         bytes.append(UInt8(ascii: " "))
         bytes += monthBytes[month - 1]
@@ -37,7 +36,7 @@ public enum HTTPDate {
         append(secondOfDay / 60 % 60, digits: 2, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         append(secondOfDay % 60, digits: 2, to: &bytes)
-        bytes += Array(" GMT".utf8)
+        bytes.append(contentsOf: " GMT".utf8)
         return String(decoding: bytes, as: UTF8.self)
     }
 

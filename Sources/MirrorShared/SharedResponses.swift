@@ -104,11 +104,10 @@ public struct SharedResponses: ResponseExchange {
     public func bringAllIn(except saved: Set<String> = [], includingOwn: Bool = true) async throws -> Int {
         var after = ""
         var brought = 0
-        let sharer = includingOwn ? "" : crawl.worker
         while true {
             let keys = try await database.query("""
                 SELECT url, vary_key, digest FROM mirror_responses
-                WHERE crawl = \(crawl.id) AND url > \(after) AND worker <> \(sharer) ORDER BY url LIMIT 5000
+                WHERE crawl = \(crawl.id) AND url > \(after) AND (\(includingOwn) OR worker <> \(crawl.worker)) ORDER BY url LIMIT 5000
                 """) { try $0.decode((String, String, String).self) }
             guard let last = keys.last else { return brought }
             let missing = try keys.filter { url, varyKey, digest in

@@ -159,10 +159,10 @@ enum SharedSchema {
         CREATE INDEX mirror_urls_done ON mirror_urls (crawl, done_seq) WHERE done_seq IS NOT NULL;
         """,
         // No statistics of the crawl columns. Each crawl has an id that statistics gathered
-        // before it never saw, and the planner took such a crawl for a row or two: a claim of a
-        // crawl of many hosts read every host row of it to move one queue head. Without them, a
-        // crawl is taken for a small share of its table, and its rows are found by their other
-        // columns too. Setting the column's type again drops the statistics gathered so far.
+        // before it never saw, and a planner that takes such a crawl for a row or two reads all
+        // of it where it wants one row (every host row of a crawl of many hosts, to move one
+        // queue head). Without them, a crawl is taken for a small share of its table, and its
+        // rows are found by their other columns too. Setting the column's type again drops the statistics gathered so far.
         // The claim's plans, which then do not depend on which crawl it is, are made once per
         // connection: a claim spends no time planning (about a quarter of its time in a crawl of
         // one host).
