@@ -70,11 +70,20 @@ let package = Package(
             swiftSettings: settings
         ),
 
+        // Credentials of private sites: the cookie jar (RFC 6265bis, public suffixes, cookies.txt),
+        // HTTP authentication, ~/.netrc, and which origins each credential may go to.
+        .target(
+            name: "MirrorCredentials",
+            dependencies: ["MirrorCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: settings
+        ),
+
         // The crawler: frontier, scope, robots.txt, politeness, journal, report.
         .target(
             name: "MirrorCrawl",
             dependencies: [
                 "MirrorCore", "MirrorCache", "MirrorHTML", "MirrorSQLite", "MirrorSite", "MirrorCompression", "MirrorSearch",
+                "MirrorCredentials",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -169,7 +178,7 @@ let package = Package(
         .target(
             name: "MirrorCLI",
             dependencies: [
-                "CHeap", "MirrorCache", "MirrorHTTP", "MirrorCrawl", "MirrorSite", "MirrorBundle", "MirrorArchive", "MirrorHTML",
+                "CHeap", "MirrorCache", "MirrorHTTP", "MirrorCrawl", "MirrorCredentials", "MirrorSite", "MirrorBundle", "MirrorArchive", "MirrorHTML",
                 "MirrorCompression", "MirrorServe", "MirrorProxy", "MirrorSQLite", "MirrorBrowser", "MirrorSearch", "MirrorShared",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -279,6 +288,7 @@ let package = Package(
             swiftSettings: settings
         ),
         .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore"], swiftSettings: settings),
+        .testTarget(name: "MirrorCredentialsTests", dependencies: ["MirrorCredentials", "MirrorCore"], swiftSettings: settings),
         .testTarget(
             name: "MirrorServeTests",
             dependencies: [

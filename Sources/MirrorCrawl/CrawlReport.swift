@@ -21,6 +21,24 @@ public struct CrawlReport: Sendable, Codable {
         public let message: String
     }
 
+    /// An origin that answered 401 or 407: it wants credentials the crawl was not given (or
+    /// refused those it was). Listed once per origin.
+    public struct CredentialsWanted: Sendable, Codable, Equatable {
+        public let origin: String
+        public let status: Int
+        /// The realm its challenge named.
+        public let realm: String?
+        /// True when the request carried credentials: the origin refused them.
+        public let refused: Bool
+    }
+
+    /// Where the site ended the login session: the response that deleted a cookie the user gave.
+    public struct SessionEnd: Sendable, Codable, Equatable {
+        public let url: String
+        /// The cookie's name (never its value).
+        public let cookie: String
+    }
+
     public var seeds: [String] = []
     public var startedAt: Double = 0
     public var seconds: Double = 0
@@ -42,6 +60,9 @@ public struct CrawlReport: Sendable, Codable {
     public var snapshots = 0
     /// Pages that timed out, opened dialogs or windows, navigated away…, or whose browser failed.
     public var browserNotes: [BrowserNote] = []
+    public var credentialsWanted: [CredentialsWanted] = []
+    /// Set when the crawl stopped because the site ended the login session.
+    public var sessionEnded: SessionEnd?
     /// True when the crawl stopped before its frontier was empty (budget, signal, error).
     public var incomplete = false
     /// True when the crawl was cancelled (Ctrl-C) before it was done.
@@ -72,6 +93,10 @@ extension CrawlReport {
             total.rendered += report.rendered
             total.snapshots += report.snapshots
             total.browserNotes += report.browserNotes
+            for wanted in report.credentialsWanted where !total.credentialsWanted.contains(where: { $0.origin == wanted.origin }) {
+                total.credentialsWanted.append(wanted)
+            }
+            total.sessionEnded = total.sessionEnded ?? report.sessionEnded
             total.incomplete = total.incomplete || report.incomplete
             total.interrupted = total.interrupted || report.interrupted
         }

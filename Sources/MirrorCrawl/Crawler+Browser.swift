@@ -29,8 +29,8 @@ extension Crawler {
     }
 
     /// One request the page makes in the browser, as a requisite of the page: scope, robots.txt,
-    /// politeness and the cache apply as to any other, and a URL refused is counted in the
-    /// report's skips once, as a link would be.
+    /// politeness, credentials and the cache apply as to any other, and a URL refused is counted
+    /// in the report's skips once, as a link would be.
     func browserFetch(_ original: CacheRequest, for page: CrawlItem) async -> PageFetchResult {
         guard let parts = URLParts(original.url), let url = scope.resolve(original.url, against: parts) else {
             return .refused("not an http(s) URL")
@@ -56,7 +56,6 @@ extension Crawler {
         }
         var request = original
         request.url = url
-        for (name, value) in configuration.headers { request.headers.replaceOrAdd(name: name, value: value) }
         do {
             return .response(try await send(request))
         } catch {

@@ -2,6 +2,7 @@ public import Logging
 public import MirrorCache
 import MirrorCore
 import MirrorCompression
+public import MirrorCredentials
 import MirrorHTML
 import MirrorSearch
 public import MirrorSite
@@ -36,13 +37,22 @@ public final class Crawler: Sendable {
 
     /// Shares every response with the other workers of a shared crawl; nil for a crawl of one process.
     let exchange: (any ResponseExchange)?
+    /// The user's headers, login and cookies, and the cookies the sites set: every request's
+    /// credential fields come from here, for the crawl's own origins only.
+    public let credentials: CrawlCredentials
+    /// Set when a response deleted a cookie the user gave: no request is sent after it.
+    let sessionEnd = Mutex<SessionEnded?>(nil)
 
-    /// - Parameter frontier: where the URLs wait; by default in this process and `journal`.
+    /// - Parameters:
+    ///   - frontier: where the URLs wait; by default in this process and `journal`.
+    ///   - credentials: the user's login and cookies; by default the configuration's headers and
+    ///     an empty cookie jar.
     public init(configuration: CrawlConfiguration, client: CachingClient, output: SiteWriter?, journal: CrawlJournal,
                 frontier: (any CrawlFrontier)? = nil, exchange: (any ResponseExchange)? = nil,
-                renderer: (any PageRenderer)? = nil, logger: Logger = Logger(label: "mirror.crawl"),
+                renderer: (any PageRenderer)? = nil, credentials: CrawlCredentials? = nil, logger: Logger = Logger(label: "mirror.crawl"),
                 progress: (@Sendable (CrawlProgress) -> Void)? = nil, events: (@Sendable (CrawlEvent) -> Void)? = nil) {
         self.configuration = configuration
+        self.credentials = credentials ?? CrawlCredentials(configuration: configuration)
         self.client = client
         self.output = output
         self.journal = journal
@@ -199,8 +209,8 @@ public final class Crawler: Sendable {
             } else {
                 do {
                     try await process(item)
-                } catch where Task.isCancelled {
-                    // Interrupted: the URL stays queued, and the next run (--resume) fetches it.
+                } catch where Task.isCancelled || error is SessionEnded {
+                    // Interrupted, or the login ended: the URL stays queued, and the next run (--resume) fetches it.
                 } catch {
                     recordFailure(item, status: nil, message: "\(error)")
                     try? await frontier.record(item.url, .failed, status: nil, detail: "\(error)")
@@ -301,7 +311,7 @@ public final class Crawler: Sendable {
 
     /// Fetches through the cache, retrying timeouts, connection errors, 429 and 5xx with backoff.
     private func fetch(_ item: CrawlItem) async throws -> CacheResponse {
-        let request = CacheRequest(url: item.url, headers: configuration.headers)
+        let request = CacheRequest(url: item.url)
         var attempt = 0
         while true {
             do {
@@ -321,11 +331,12 @@ public final class Crawler: Sendable {
         }
     }
 
-    /// Sends one request the crawl's way: with its User-Agent, after its host's turn has come
-    /// (`--delay`, Crawl-delay), answered by what the cache stored since the crawl started
-    /// (so a resumed crawl does not fetch it again), and logged (`--verbose`).
+    /// Sends one request the crawl's way: with its User-Agent and its credentials where they may
+    /// go (answering an authentication challenge once), after its host's turn has come (`--delay`,
+    /// Crawl-delay), answered by what the cache stored since the crawl started (so a resumed crawl
+    /// does not fetch it again), its cookies kept, and logged (`--verbose`).
     @Sendable func send(_ original: CacheRequest) async throws -> CacheResponse {
-        var request = original
+        var request = authorized(original)
         request.reuseStoredSince = frontier.crawlStartedAt
         request.headers.replaceOrAdd(name: "User-Agent", value: configuration.userAgent)
         // Another worker of a shared crawl may have it already: then it comes from there.
@@ -333,6 +344,19 @@ public final class Crawler: Sendable {
             events?(.request(url: request.url, status: shared.status, outcome: shared.outcome, bytes: shared.body.count, milliseconds: 0))
             return shared
         }
+        var response = try await roundTrip(request)
+        if let retry = try challenged(response, to: request) {
+            request = retry
+            response = try await roundTrip(request)
+            _ = try challenged(response, to: request)
+        }
+        return response
+    }
+
+    /// One exchange through the cache, in its host's turn; what it set is kept, and it is shared
+    /// with the other workers and logged.
+    private func roundTrip(_ request: CacheRequest) async throws -> CacheResponse {
+        try checkSession()
         let host = Frontier.host(of: request.url)
         let spaced = try await frontier.waitTurn(host)
         let sent = ContinuousClock.now
@@ -340,6 +364,7 @@ public final class Crawler: Sendable {
         do { outcome = .success(try await client.fetch(request)) } catch { outcome = .failure(error) }
         if spaced { await frontier.requestEnded(host) }
         let response = try outcome.get()
+        try await keepCookies(of: response, for: request)
         try await exchange?.share(response, for: request)
         events?(.request(url: request.url, status: response.status, outcome: response.outcome, bytes: response.body.count,
                          milliseconds: Int((ContinuousClock.now - sent).seconds * 1000)))
@@ -433,7 +458,7 @@ public final class Crawler: Sendable {
                 url = scope.resolve(link.reference, against: base)
             }
             guard let url else { continue }
-            let resolvedLink = PageLinks.Link(url: url, kind: link.kind)
+            let resolvedLink = PageLinks.Link(url: url, kind: link.kind, endsSession: link.endsSession)
             if seen.insert(resolvedLink).inserted { links.append(resolvedLink) }
         }
         return links
@@ -450,25 +475,32 @@ public final class Crawler: Sendable {
             .joined(separator: "\n")
     }
 
-    /// Turns a page's links into frontier items, checking scope and recording skips.
+    /// Turns a page's links into frontier items, checking scope and recording skips. While the
+    /// crawl carries the user's credentials, a link that would end the session is not followed.
     private func discover(_ page: PageLinks, from item: CrawlItem) async throws {
         var offers: [CrawlItem] = []
+        let loggingOut = credentials.carriesCredentials ? Set(page.links.filter { link in
+            link.kind == .navigation && (link.endsSession || LogoutWords.matches(link.url))
+        }.map(\.url)) : []
         for link in page.links {
             // A requisite page (a frame) contributes its requisites only.
             if item.role == .requisite && link.kind == .navigation { continue }
+            if link.kind == .navigation && loggingOut.contains(link.url) { continue }
             let role: CrawlRole = link.kind == .navigation ? .page : .requisite
             let depth = role == .page ? item.depth + 1 : item.depth
             offers.append(CrawlItem(url: link.url, depth: depth, role: role, hops: 0, referrer: item.url))
         }
-        try await offer(offers)
+        try await offer(offers, refusing: loggingOut.sorted().map { url in
+            (CrawlItem(url: url, depth: item.depth + 1, role: .page, hops: 0, referrer: item.url), .logout)
+        })
     }
 
     /// Queues the items not seen before that are in scope (their URLs are normalized), and
-    /// counts the others' skips once.
-    private func offer(_ offers: [CrawlItem]) async throws {
+    /// counts the others' skips once, with those of `refusals` (refused already).
+    private func offer(_ offers: [CrawlItem], refusing refusals: [(CrawlItem, SkipReason)] = []) async throws {
         var accepted: [CrawlItem] = []
-        var refused: [(CrawlItem, SkipReason)] = []
-        let fresh = try await frontier.firstSightings(offers.map(\.url))
+        let fresh = try await frontier.firstSightings(offers.map(\.url) + refusals.map(\.0.url))
+        var refused = zip(refusals, fresh.dropFirst(offers.count)).filter(\.1).map(\.0)
         for (item, isNew) in zip(offers, fresh) where isNew {
             guard let parts = URLParts(item.url) else { continue }
             if let reason = scope.check(parts, normalized: item.url, role: item.role, depth: item.depth) {

@@ -7,15 +7,18 @@ struct PageLinks: Equatable {
     struct Link: Hashable {
         let url: String
         let kind: LinkKind
+        /// A link that would end a login session ("Log out"): not followed while the crawl carries credentials.
+        var endsSession = false
     }
 
     var links: [Link] = []
 
-    /// One line per link, "n URL" or "r URL" (normalized URLs hold no spaces or line breaks).
+    /// One line per link, "n URL", "x URL" (a navigation link that ends a session) or "r URL"
+    /// (normalized URLs hold no spaces or line breaks).
     var encoded: [UInt8] {
         var bytes: [UInt8] = []
         for link in links {
-            bytes.append(link.kind == .navigation ? UInt8(ascii: "n") : UInt8(ascii: "r"))
+            bytes.append(link.kind == .requisite ? UInt8(ascii: "r") : link.endsSession ? UInt8(ascii: "x") : UInt8(ascii: "n"))
             bytes.append(UInt8(ascii: " "))
             bytes.append(contentsOf: link.url.utf8)
             bytes.append(UInt8(ascii: "\n"))
@@ -33,11 +36,12 @@ struct PageLinks: Equatable {
             guard line.count > 2, line[line.startIndex + 1] == UInt8(ascii: " ") else { return nil }
             let kind: LinkKind
             switch line.first {
-            case UInt8(ascii: "n"): kind = .navigation
+            case UInt8(ascii: "n"), UInt8(ascii: "x"): kind = .navigation
             case UInt8(ascii: "r"): kind = .requisite
             default: return nil
             }
-            links.append(Link(url: String(decoding: line.dropFirst(2), as: UTF8.self), kind: kind))
+            links.append(Link(url: String(decoding: line.dropFirst(2), as: UTF8.self), kind: kind,
+                              endsSession: line.first == UInt8(ascii: "x")))
         }
     }
 }

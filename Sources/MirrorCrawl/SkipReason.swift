@@ -16,4 +16,5 @@ public enum SkipReason: String, Sendable, Codable, CaseIterable {
     case redirectLoop = "redirect loop"
     case tooLarge = "larger than --max-file-size"
     case offlineMiss = "not in the cache (--offline)"
+    case logout = "would end the login session (a logout link)"
 }

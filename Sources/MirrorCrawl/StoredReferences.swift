@@ -9,7 +9,7 @@ import MirrorHTML
 enum StoredReferences {
     /// Part of each page's journal key: references kept by another version of the locator or of
     /// this form are not used (the page is parsed again).
-    static let version = "references 2"
+    static let version = "references 3"
 
     static func encode(_ references: [HTMLReference]) -> [UInt8] {
         var bytes = PackedBytes(capacity: references.count * 24)

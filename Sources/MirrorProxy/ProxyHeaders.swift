@@ -17,9 +17,11 @@ enum ProxyHeaders {
         return forwarded
     }
 
-    /// The upstream's (or the cache's) headers as sent to the client.
-    static func response(_ headers: HTTPHeaders, via: String, status: CacheStatus) -> HTTPHeaders {
+    /// The upstream's (or the cache's) headers as sent to the client, with the `Set-Cookie`
+    /// values of the exchange this client caused (the cache stores none).
+    static func response(_ headers: HTTPHeaders, setCookies: [String] = [], via: String, status: CacheStatus) -> HTTPHeaders {
         var forwarded = CachePolicy.storableHeaders(headers)
+        for value in setCookies { forwarded.add(name: "Set-Cookie", value: value) }
         appendVia(via, to: &forwarded)
         forwarded.replaceOrAdd(name: "Cache-Status", value: status.fieldValue)
         return forwarded

@@ -85,7 +85,7 @@ public struct ProxyResponder: HTTPResponder {
         if response.outcome == .offlineMiss && configuration.mode == .replay {
             return replayMiss(url)
         }
-        var headers = ProxyHeaders.response(response.headers, via: configuration.via, status: status)
+        var headers = ProxyHeaders.response(response.headers, setCookies: response.setCookies, via: configuration.via, status: status)
         var code = HTTPResponseStatus(statusCode: response.status)
         var selected = 0..<(response.body.lengthIsKnown ? response.body.count : Int.max)
         var conditions = request.headers
@@ -156,7 +156,8 @@ public struct ProxyResponder: HTTPResponder {
         } catch {
             return Self.failure(error, url: request.url, via: configuration.via)
         }
-        let headers = ProxyHeaders.response(response.headers, via: configuration.via, status: .passthrough)
+        let headers = ProxyHeaders.response(response.headers, setCookies: response.headers["set-cookie"], via: configuration.via,
+                                            status: .passthrough)
         let body = response.body
         return ServerResponse(status: HTTPResponseStatus(statusCode: response.status), headers: headers, body: .stream { writer in
             for try await chunk in body { try await writer.write(ByteBuffer(bytes: chunk)) }

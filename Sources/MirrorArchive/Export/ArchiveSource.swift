@@ -66,7 +66,7 @@ public struct ArchiveSource {
                 for entry in page {
                     try body(ArchivedResponse(
                         url: entry.url, status: entry.status, headers: entry.headers, requestTime: entry.requestTime,
-                        responseTime: entry.responseTime, varyKey: entry.varyKey, sha256: entry.digest, size: entry.size,
+                        responseTime: entry.responseTime, varyKey: entry.shareableVaryKey, sha256: entry.digest, size: entry.size,
                         body: .cache(store, entry)))
                 }
                 guard let next = page.last else { return }

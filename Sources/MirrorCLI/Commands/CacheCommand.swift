@@ -73,8 +73,10 @@ struct CacheCommand: AsyncParsableCommand {
         func run() async throws {
             let entries = try common.openStore().allEntries()
             if common.json { return try Output.json(entries.map(EntrySummary.init)) }
+            // A private entry was obtained with credentials: only a request with the same ones is answered from it.
             for entry in entries {
-                Output.line("\(entry.status)  \(Output.bytes(entry.size).padding(toLength: 9, withPad: " ", startingAt: 0))  \(entry.url)")
+                Output.line("\(entry.status)  \(Output.bytes(entry.size).padding(toLength: 9, withPad: " ", startingAt: 0))  "
+                            + (entry.isPrivate ? "private  " : "") + entry.url)
             }
         }
     }
@@ -98,6 +100,7 @@ struct CacheCommand: AsyncParsableCommand {
                       stored:     \(HTTPDate.format(Int64(detail.summary.responseTime)))
                       age:        \(Int(detail.age)) s, fresh for \(Int(detail.freshnessLifetime)) s (\(detail.isFresh ? "fresh" : "stale"))
                       vary:       \(detail.summary.varyKey.isEmpty ? "-" : detail.summary.varyKey.replacingOccurrences(of: "\n", with: "; "))
+                      private:    \(detail.summary.isPrivate ? "yes, obtained with credentials" : "no")
                       headers:
                     \(detail.headers.map { "    \($0)" }.joined(separator: "\n"))
                     """)
@@ -249,7 +252,10 @@ struct EntrySummary: Encodable {
     let status: Int
     let size: Int
     let digest: String
+    /// The Vary key without what stands for credentials.
     let varyKey: String
+    /// Obtained with credentials: answers only requests that carry the same ones.
+    let isPrivate: Bool
     let requestTime: Double
     let responseTime: Double
     let lastAccess: Double
@@ -259,7 +265,8 @@ struct EntrySummary: Encodable {
         status = entry.status
         size = entry.size
         digest = entry.digest
-        varyKey = entry.varyKey
+        varyKey = entry.shareableVaryKey
+        isPrivate = entry.isPrivate
         requestTime = entry.requestTime
         responseTime = entry.responseTime
         lastAccess = entry.lastAccess

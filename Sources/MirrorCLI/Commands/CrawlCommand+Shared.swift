@@ -5,6 +5,7 @@ import MirrorBrowser
 import MirrorCache
 import MirrorCore
 import MirrorCrawl
+import MirrorCredentials
 import MirrorHTTP
 import MirrorShared
 import MirrorSite
@@ -18,6 +19,7 @@ import MirrorSite
 extension CrawlCommand {
     func runShared(_ address: String) async throws {
         let configuration = try crawlConfiguration()
+        let credentials = try credentialOptions.credentials(for: configuration)
         let browserExecutable = try locateBrowser()
         if resume { throw CommandFailure("--resume does not apply to --shared: a shared crawl always continues", status: .usage) }
         let database: SharedDatabase
@@ -27,9 +29,10 @@ extension CrawlCommand {
             throw Self.sharedFailure(error)
         }
         do {
-            try await runWorker(database, configuration: configuration, browserExecutable: browserExecutable)
+            try await runWorker(database, configuration: configuration, credentials: credentials, browserExecutable: browserExecutable)
         } catch {
             await database.close()
+            try? credentialOptions.save(credentials)
             throw Self.sharedFailure(error)
         }
         await database.close()
@@ -38,7 +41,8 @@ extension CrawlCommand {
     /// How long the worker waits for a database that went away: a few leases.
     private var sharedPatience: Duration { .seconds(max(10, 3 * sharedOptions.lease.seconds)) }
 
-    private func runWorker(_ database: SharedDatabase, configuration: CrawlConfiguration, browserExecutable: String?) async throws {
+    private func runWorker(_ database: SharedDatabase, configuration: CrawlConfiguration, credentials: CrawlCredentials,
+                           browserExecutable: String?) async throws {
         let name = sharedOptions.crawlName ?? defaultCrawlName(configuration)
         if sharedOptions.status {
             guard let status = try await SharedStatus.read(database, name: name) else {
@@ -50,14 +54,16 @@ extension CrawlCommand {
         let crawl = try await SharedCrawl.join(database, name: name, options: sharedValues(), configuration: configuration, lease: sharedOptions.lease.duration)
         if verbose { Output.log("-- worker \(crawl.worker) \(crawl.began ? "began" : "joined") round \(crawl.round) of \(name)") }
         let store = try CacheCommand.open(cacheOptions.directory(), configuration: .crawl)
-        var report = try await fetch(crawl, store: store, configuration: configuration, browserExecutable: browserExecutable)
+        var report = try await fetch(crawl, store: store, configuration: configuration, credentials: credentials,
+                                     browserExecutable: browserExecutable)
         if report.interrupted {
             await crawl.leave(report: try Self.encoded(report))
             throw CommandFailure("interrupted; this worker's claims went back to the shared crawl", status: .interrupted)
         }
         if let output, browser {
-            try await assemble(crawl, into: output, store: store, configuration: configuration)
+            try await assemble(crawl, into: output, store: store, configuration: configuration, credentials: credentials)
         }
+        try credentialOptions.save(credentials)
         await crawl.leave(report: try Self.encoded(report))
         let reports = try await crawl.reports().compactMap { try? JSONDecoder().decode(CrawlReport.self, from: Data($0.utf8)) }
         report = CrawlReport.merged(reports.isEmpty ? [report] : reports)
@@ -67,7 +73,7 @@ extension CrawlCommand {
     /// This worker's part of the crawl: it claims and fetches until the shared frontier is empty
     /// (unless it joined a finished round). With a folder to make and no browser, it saves there
     /// what it fetches and what the others did as they do it, then finishes the folder.
-    private func fetch(_ crawl: SharedCrawl, store: CacheStore, configuration: CrawlConfiguration,
+    private func fetch(_ crawl: SharedCrawl, store: CacheStore, configuration: CrawlConfiguration, credentials: CrawlCredentials,
                        browserExecutable: String?) async throws -> CrawlReport {
         // The journal keeps the pages' links by body for the folder (in DIR, or in a temporary
         // folder for a worker without one).
@@ -90,7 +96,7 @@ extension CrawlCommand {
         let frontier = SharedFrontier(crawl: crawl, configuration: configuration)
         let responses = SharedResponses(crawl: crawl, store: store, frontier: frontier)
         let crawler = Crawler(configuration: configuration, client: client, output: writer, journal: journal, frontier: frontier,
-                              exchange: responses, renderer: renderer,
+                              exchange: responses, renderer: renderer, credentials: credentials,
                               progress: quiet || verbose ? nil : ProgressLine().draw, events: verbose ? Self.log : nil)
         let feed = writer.map { _ in SharedFolderFeed(responses: responses, crawler: crawler) }
         let run = Task {
@@ -127,7 +133,8 @@ extension CrawlCommand {
     /// Makes the whole folder of a `--browser` crawl: every response of the crawl brought into
     /// this worker's cache, then an offline crawl of it into `folder`, each page rendered as
     /// recorded, as a crawl of one process would have made it.
-    private func assemble(_ crawl: SharedCrawl, into folder: String, store: CacheStore, configuration: CrawlConfiguration) async throws {
+    private func assemble(_ crawl: SharedCrawl, into folder: String, store: CacheStore, configuration: CrawlConfiguration,
+                          credentials: CrawlCredentials) async throws {
         if verbose { Output.log(CrawlEvent.phase("bringing the shared crawl's responses into the cache").line) }
         let brought = try await SharedResponses(crawl: crawl, store: store).bringAllIn()
         if verbose { Output.log(CrawlEvent.phase("making the folder from the cache (\(brought) responses brought in)").line) }
@@ -148,7 +155,7 @@ extension CrawlCommand {
         let transport = AsyncHTTPClientTransport(connectionsPerHost: 1, security: try tlsOptions.security())
         let client = CachingClient(store: store, transport: transport, configuration: offline)
         let crawler = Crawler(configuration: local, client: client, output: writer, journal: journal,
-                              renderer: RecordedRenderer(crawl: crawl), events: verbose ? Self.log : nil)
+                              renderer: RecordedRenderer(crawl: crawl), credentials: credentials, events: verbose ? Self.log : nil)
         let result = await Task { try await crawler.run(resume: false) }.result
         try? await transport.shutdown()
         if case .failure(let error as SiteError) = result { throw CommandFailure("cannot write the mirror in \(folder): \(error)", status: .io) }
@@ -162,7 +169,8 @@ extension CrawlCommand {
             "--allow-host": allowHost.joined(separator: " "), "--include": include.joined(separator: " "),
             "--exclude": exclude.joined(separator: " "), "--no-requisites": String(noRequisites), "--per-host": String(perHost),
             "--delay": delay.map { String($0.seconds) } ?? "", "--ignore-robots": String(ignoreRobots), "--sitemaps": String(sitemaps),
-            "--user-agent": userAgent ?? "", "--header": header.joined(separator: " | "),
+            // The headers' digest, not their values: the database is no place for a token.
+            "--user-agent": userAgent ?? "", "--header": header.isEmpty ? "" : "sha256:" + Hex.string(SHA256.hash(data: Array(header.joined(separator: "\n").utf8))),
             "--max-file-size": maxFileSize.map { String($0.bytes) } ?? "", "--browser": String(browser),
         ]
     }

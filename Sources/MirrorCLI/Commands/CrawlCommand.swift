@@ -4,6 +4,7 @@ import MirrorBrowser
 import MirrorCache
 import MirrorCore
 import MirrorCrawl
+import MirrorCredentials
 import MirrorHTTP
 import MirrorProxy
 import MirrorSearch
@@ -25,6 +26,9 @@ struct CrawlCommand: AsyncParsableCommand {
               mirror crawl https://docs.example.org/ -o docs --max-age 1d --max-time 30m
               mirror crawl https://example.org/ --offline --cache ./cache -o copy
               mirror crawl https://app.example.org/ -o app --browser --browser-tabs 4
+              mirror crawl https://intranet.example.org/docs/ -o docs --cookies cookies.txt
+              mirror crawl https://wiki.example.org/ -o wiki --user alice --password-file ~/.wiki-password
+              mirror crawl https://api.example.org/docs/ -o docs --header "Authorization: Bearer $TOKEN"
             """
     )
 
@@ -49,7 +53,9 @@ struct CrawlCommand: AsyncParsableCommand {
     @Flag(help: "Do not obey robots.txt.") var ignoreRobots = false
     @Flag(help: "Also crawl the URLs listed in the sites' sitemaps.") var sitemaps = false
     @Option(help: "The User-Agent header.") var userAgent: String?
-    @Option(help: ArgumentHelp("An extra request header.", valueName: "K: V")) var header: [String] = []
+    @Option(help: ArgumentHelp("An extra request header, sent to the seeds' origins and --allow-host hosts only.", valueName: "K: V"))
+    var header: [String] = []
+    @OptionGroup var credentialOptions: CredentialOptions
     @Option(help: ArgumentHelp("A request's time limit (seconds, or 30s, 2m…).", valueName: "DURATION"))
     var timeout = TimeSpan(seconds: 30)
     @Option(help: "Retries for a failed request.") var retries: Int = 2
@@ -93,6 +99,7 @@ struct CrawlCommand: AsyncParsableCommand {
     func run() async throws {
         if let address = sharedOptions.address { return try await runShared(address) }
         let configuration = try crawlConfiguration()
+        let credentials = try credentialOptions.credentials(for: configuration)
         let browserExecutable = try locateBrowser()
         let store = try CacheCommand.open(cacheOptions.directory(), configuration: .crawl)
         let journal: CrawlJournal
@@ -113,7 +120,7 @@ struct CrawlCommand: AsyncParsableCommand {
         var renderer: ChromiumRenderer?
         if let browserExecutable { renderer = try await startBrowser(browserExecutable, transport: transport) }
         let crawler = Crawler(configuration: configuration, client: client, output: writer, journal: journal,
-                              renderer: renderer, progress: progress, events: events)
+                              renderer: renderer, credentials: credentials, progress: progress, events: events)
         let crawl = Task { try await crawler.run(resume: resume) }
         // Ctrl-C stops fetching, then finishes the folder (links rewritten, manifest written)
         // with what was saved; a second Ctrl-C quits at once.
@@ -122,6 +129,7 @@ struct CrawlCommand: AsyncParsableCommand {
         interruption.cancel()
         await renderer?.close()
         try? await transport.shutdown()
+        try credentialOptions.save(credentials)
         let report: CrawlReport
         switch result {
         case .success(let value): report = value
@@ -145,6 +153,16 @@ struct CrawlCommand: AsyncParsableCommand {
             }
         }
         if !quiet { ProgressLine.summary(report, output: folder) }
+        for wanted in report.credentialsWanted {
+            MirrorCommand.printError("mirror: \(wanted.origin) \(wanted.refused ? "refused the credentials" : "wants credentials") "
+                                     + "(\(wanted.status)\(wanted.realm.map { ", realm \"\($0)\"" } ?? ""))"
+                                     + (wanted.refused ? "" : ": give --user, --cookies or --header"))
+        }
+        if let ended = report.sessionEnded {
+            throw CommandFailure("the site ended the login session: \(ended.url) deleted the cookie \(ended.cookie). The crawl stopped "
+                                 + "there and saved nothing after it; log in again (fresh --cookies) and run with --resume",
+                                 status: .sessionEnded)
+        }
         if report.interrupted {
             throw CommandFailure("interrupted; the folder holds what was saved, `--resume` continues", status: .interrupted)
         }
@@ -166,8 +184,12 @@ struct CrawlCommand: AsyncParsableCommand {
     }
 
     func crawlConfiguration() throws -> CrawlConfiguration {
-        for url in urls where URLNormalizer.normalize(url) == nil {
-            throw CommandFailure("not an absolute http(s) URL: \(url)", status: .usage)
+        for url in urls {
+            guard let parts = URLParts(url) else { throw CommandFailure("not an absolute http(s) URL: \(url)", status: .usage) }
+            if parts.userinfo != nil {
+                throw CommandFailure("a user or password in a URL is visible to everyone on this machine (ps): give --user NAME "
+                                     + "and the password with --password-file FILE, $MIRROR_PASSWORD or ~/.netrc", status: .usage)
+            }
         }
         var configuration = CrawlConfiguration(seeds: urls)
         configuration.maxDepth = depth

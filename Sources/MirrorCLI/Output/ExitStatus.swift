@@ -23,6 +23,9 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     /// The database of a shared crawl (`--shared`) could not be reached, or went away for longer
     /// than the worker waits.
     case sharedDatabase = 13
+    /// The site ended the login session (a response deleted a cookie the user gave): the crawl
+    /// stopped before saving login pages; `--resume` with fresh credentials continues.
+    case sessionEnded = 14
     /// Interrupted by Ctrl-C: what was saved is kept and finished; `--resume` continues.
     case interrupted = 130
 
@@ -40,6 +43,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
         case .cacheDamaged: return "the cache has damaged or missing entries"
         case .brokenLinks: return "the folder has broken links (mirror check)"
         case .sharedDatabase: return "the shared crawl's database could not be reached (mirror crawl --shared)"
+        case .sessionEnded: return "the site ended the login session; the crawl stopped (--resume with fresh credentials continues)"
         case .interrupted: return "interrupted (Ctrl-C); what was saved is kept, --resume continues"
         }
     }

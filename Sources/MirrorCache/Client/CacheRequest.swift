@@ -10,14 +10,19 @@ public struct CacheRequest: Sendable {
     /// answers without asking the origin, whatever its freshness. A crawl passes its start, so
     /// that after `kill -9` and `--resume` what it already fetched is not fetched again.
     public var reuseStoredSince: Double?
+    /// A fingerprint of the credentials the request carries (a crawl's login), nil for none: what
+    /// it receives is stored private to them, and only requests with the same fingerprint are
+    /// answered from it (RFC 9111 §3.5). The fingerprint is kept in the cache, never the credentials.
+    public var credentials: String?
 
     public init(url: String, method: HTTPMethod = .GET, headers: HTTPHeaders = [:], body: [UInt8]? = nil,
-                reuseStoredSince: Double? = nil) {
+                reuseStoredSince: Double? = nil, credentials: String? = nil) {
         self.url = url
         self.method = method
         self.headers = headers
         self.body = body
         self.reuseStoredSince = reuseStoredSince
+        self.credentials = credentials
     }
 }
 
@@ -55,6 +60,9 @@ public struct CacheResponse: Sendable {
     /// The response came from another, identical request's exchange (single flight): this request
     /// caused no exchange of its own (RFC 9211's `collapsed`).
     public var collapsed = false
+    /// The `Set-Cookie` values of the exchange that brought this response (none from the store,
+    /// which keeps none): for the caller's cookie jar, or a proxy's client. Never in `headers`.
+    public var setCookies: [String] = []
 
     public init(status: Int, headers: HTTPHeaders, body: ResponseBody, outcome: CacheOutcome, entry: CacheEntry? = nil) {
         self.status = status

@@ -67,15 +67,16 @@ public final class CachingClient: Sendable {
         }
         if configuration.mode == .offline && request.method == .HEAD { request.method = .GET }
         let filed = configuration.admission.cacheKey(url)
-        let key = CacheKey(url: filed, flight: "\(request.method.rawValue) \(filed)\n"
+        let key = CacheKey(url: filed, flight: "\(request.method.rawValue) \(filed) \(request.credentials ?? "")\n"
             + request.headers.map { "\($0.name.lowercased()):\($0.value)" }.sorted().joined(separator: "\n"))
         if var live = liveDownloads.withLock({ $0[key.flight] }) {
             live.collapsed = true
+            live.setCookies = []  // a session handed to the request that caused the exchange, not to this one
             return live
         }
         // A stored response that needs no exchange with the origin is answered here, outside the
         // single flight: that is for requests that go to the network, and would cost a task per hit.
-        let stored = try store.entry(for: key.url, request: request.headers).map { entry in
+        let stored = try store.entry(for: key.url, request: request.headers, credentials: request.credentials).map { entry in
             StoredCandidate(entry: entry, decision: policy.reuse(entry.head, request: request.headers, now: now(), mode: configuration.mode))
         }
         if let stored, let response = reusable(stored, for: request, key: key) { return response }
@@ -84,6 +85,7 @@ public final class CachingClient: Sendable {
             try await self.answer(admitted, key: key, stored: stored)
         }
         response.collapsed = joined
+        if joined { response.setCookies = [] }
         return response
     }
 
@@ -165,7 +167,8 @@ public final class CachingClient: Sendable {
             try await Self.drain(response.body)
             let head = policy.updated(stored.head, with: response.headers, requestTime: requestTime, responseTime: responseTime)
             let entry = try store.updateHead(of: stored, to: head)
-            if let answer = fromStore(entry, age: policy.currentAge(head, now: now()), outcome: .revalidated, for: request) {
+            if var answer = fromStore(entry, age: policy.currentAge(head, now: now()), outcome: .revalidated, for: request) {
+                answer.setCookies = Self.setCookies(response.headers)
                 return answer
             }
             return try await fetchFromOrigin(request, key: key)  // the body was damaged: fetch it again
@@ -200,7 +203,10 @@ public final class CachingClient: Sendable {
             url: URLParts(request.url)!, method: request.method, headers: request.headers) ? .miss : .bypass
         guard request.method != .HEAD else {
             try await Self.drain(response.body)
-            return CacheResponse(status: response.status, headers: response.headers, body: .empty, outcome: outcome)
+            var answer = CacheResponse(status: response.status, headers: CachePolicy.storableHeaders(response.headers),
+                                       body: .empty, outcome: outcome)
+            answer.setCookies = Self.setCookies(response.headers)
+            return answer
         }
         let storable = outcome == .miss
             && policy.canStore(method: request.method, request: request.headers, status: response.status, response: response.headers)
@@ -211,17 +217,25 @@ public final class CachingClient: Sendable {
         try await copy(response.body, decoder: decoder, into: writer, url: request.url)
         let headers = decoder.storedHeaders(size: writer.size)
         let head = CachedResponseHead(status: response.status, headers: headers, requestTime: requestTime, responseTime: responseTime)
+        var answer: CacheResponse?
         if storable {
-            let entry = try store.store(url: key.url, request: request.headers, head: head, body: writer)
-            if let body = store.body(of: entry) {
-                return CacheResponse(status: entry.status, headers: entry.headers, body: body, outcome: .miss, entry: entry)
-            }
+            let entry = try store.store(url: key.url, request: request.headers, credentials: request.credentials, head: head, body: writer)
+            answer = store.body(of: entry).map { CacheResponse(status: entry.status, headers: entry.headers, body: $0, outcome: .miss, entry: entry) }
         }
-        let size = writer.finish().size
-        let body = size == 0 ? ResponseBody.empty : writer.retained.map { ResponseBody(bytes: $0) }
-            ?? ResponseBody(file: BodyFile(path: writer.temporaryPath, size: size, digest: nil, isTemporary: true))
-        if size == 0 || writer.retained != nil { try? PosixFile.remove(writer.temporaryPath) }
-        return CacheResponse(status: response.status, headers: headers, body: body, outcome: outcome)
+        if answer == nil {
+            let size = writer.finish().size
+            let body = size == 0 ? ResponseBody.empty : writer.retained.map { ResponseBody(bytes: $0) }
+                ?? ResponseBody(file: BodyFile(path: writer.temporaryPath, size: size, digest: nil, isTemporary: true))
+            if size == 0 || writer.retained != nil { try? PosixFile.remove(writer.temporaryPath) }
+            answer = CacheResponse(status: response.status, headers: headers, body: body, outcome: outcome)
+        }
+        answer!.setCookies = Self.setCookies(response.headers)
+        return answer!
+    }
+
+    /// The `Set-Cookie` values of a response as received.
+    private static func setCookies(_ headers: HTTPHeaders) -> [String] {
+        headers["set-cookie"]
     }
 
     /// Returns at once a response whose body follows the download into the store; the entry is
@@ -234,8 +248,9 @@ public final class CachingClient: Sendable {
         let announced = decoder.decodes ? nil : response.headers.first(name: "content-length").flatMap(Int.init)
         var liveHeaders = decoder.storedHeaders(size: announced ?? 0)
         if announced == nil { liveHeaders.remove(name: "content-length") }
-        let live = CacheResponse(status: response.status, headers: liveHeaders,
+        var live = CacheResponse(status: response.status, headers: liveHeaders,
                                  body: ResponseBody(growing: growing, announcedLength: announced), outcome: .miss)
+        live.setCookies = Self.setCookies(response.headers)
         liveDownloads.withLock { $0[key.flight] = live }
         let store = self.store
         Task {
@@ -244,7 +259,7 @@ public final class CachingClient: Sendable {
                 try await copy(response.body, decoder: decoder, into: writer, url: request.url) { growing.appended($0) }
                 let head = CachedResponseHead(status: response.status, headers: decoder.storedHeaders(size: writer.size),
                                               requestTime: requestTime, responseTime: responseTime)
-                try store.store(url: key.url, request: request.headers, head: head, body: writer)
+                try store.store(url: key.url, request: request.headers, credentials: request.credentials, head: head, body: writer)
                 outcome = .success(())
             } catch {
                 outcome = .failure(error)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import MirrorCore
 public import NIOHTTP1
@@ -27,6 +28,14 @@ public struct CachePolicy: Sendable {
         "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "trailer",
         "proxy-authenticate", "proxy-authorization", "proxy-authentication-info",
     ]
+
+    /// Fields that hand a visitor a session: never stored, so that a replay never gives one
+    /// visitor's cookies to another. The caller that wants them reads `CacheResponse.setCookies`.
+    public static let neverStored: Set<String> = ["set-cookie", "set-cookie2"]
+
+    /// Request fields that carry credentials. Their values are stored nowhere, not even in a
+    /// Vary key (where a digest of them stands instead).
+    public static let credentialFields: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
     // MARK: §3 Storing responses
 
@@ -74,7 +83,7 @@ public struct CachePolicy: Sendable {
         var kept = HTTPHeaders()
         for (name, value) in headers {
             let lower = name.lowercased()
-            if !hopByHop.contains(lower) && !named.contains(lower) { kept.add(name: name, value: value) }
+            if !hopByHop.contains(lower) && !neverStored.contains(lower) && !named.contains(lower) { kept.add(name: name, value: value) }
         }
         return kept
     }
@@ -235,15 +244,38 @@ public struct CachePolicy: Sendable {
 
     /// The request's values of the fields the stored response's Vary names, in a canonical form;
     /// nil when Vary is `*` (never matches). An absent field (`name`) differs from an empty one
-    /// (`name=`): §4.1 lets an absent field match only an absent field.
-    public static func varyKey(responseHeaders: HTTPHeaders, request: HTTPHeaders) -> String? {
+    /// (`name=`): §4.1 lets an absent field match only an absent field. A credential field's value
+    /// is held as a digest (`name=#…`). With `credentials`, the fingerprint of the credentials the
+    /// request carried, the key ends with a `@private=` line: the response is found only by
+    /// requests that carry the same ones (§3.5, for every field, not Authorization alone).
+    public static func varyKey(responseHeaders: HTTPHeaders, request: HTTPHeaders, credentials: String? = nil) -> String? {
         let names = responseHeaders[canonicalForm: "vary"].map { $0.lowercased() }
         if names.contains("*") { return nil }
-        return Set(names).sorted().map { name in
+        var lines = Set(names).sorted().map { name in
             let values = request[name].map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
             if values.isEmpty { return name }
-            return "\(name)=\(values.joined(separator: ", "))"
+            let value = values.joined(separator: ", ")
+            return credentialFields.contains(name) ? "\(name)=#\(digest(value))" : "\(name)=\(value)"
+        }
+        if let credentials { lines.append(privateMark + credentials) }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Starts the line of a Vary key that makes its entry private to some credentials.
+    static let privateMark = "@private="
+
+    /// `varyKey` as it may leave the cache (a folder's manifest, a bundle, a WARC request record):
+    /// without the credentials' fingerprint and the digests of credential fields.
+    public static func shareable(varyKey: String) -> String {
+        guard varyKey.contains("#") || varyKey.contains(privateMark) else { return varyKey }
+        return varyKey.split(separator: "\n").filter { line in
+            !line.hasPrefix(privateMark) && !credentialFields.contains { line.hasPrefix($0 + "=#") }
         }.joined(separator: "\n")
+    }
+
+    /// A short digest of a credential's value, for matching without keeping it.
+    private static func digest(_ value: String) -> String {
+        Hex.string(SHA256.hash(data: Array("mirror vary credential\n\(value)".utf8)).prefix(16))
     }
 
     // MARK: Helpers

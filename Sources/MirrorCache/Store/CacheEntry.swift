@@ -19,6 +19,14 @@ public struct CacheEntry: Sendable, Equatable {
     public var size: Int
     public var lastAccess: Double
 
+    /// Obtained with credentials (or varying on one): found only by requests that carry the same.
+    public var isPrivate: Bool {
+        varyKey.contains(CachePolicy.privateMark) || varyKey.contains("=#")
+    }
+
+    /// The Vary key as it may leave the cache (`CachePolicy.shareable(varyKey:)`).
+    public var shareableVaryKey: String { CachePolicy.shareable(varyKey: varyKey) }
+
     public var head: CachedResponseHead {
         CachedResponseHead(status: status, headers: headers, requestTime: requestTime, responseTime: responseTime)
     }

@@ -158,10 +158,11 @@ public final class CacheStore: Sendable {
 
     // MARK: Reading
 
-    /// The stored response for `url` whose Vary fields match `request`, if any.
-    public func entry(for url: String, request: HTTPHeaders) throws -> CacheEntry? {
+    /// The stored response for `url` whose Vary fields match `request`, if any; with
+    /// `credentials` (the fingerprint of those the request carries), only one private to them.
+    public func entry(for url: String, request: HTTPHeaders, credentials: String? = nil) throws -> CacheEntry? {
         try entries(for: url).first { entry in
-            CachePolicy.varyKey(responseHeaders: entry.headers, request: request) == entry.varyKey
+            CachePolicy.varyKey(responseHeaders: entry.headers, request: request, credentials: credentials) == entry.varyKey
         }
     }
 
@@ -257,23 +258,25 @@ public final class CacheStore: Sendable {
         try BodyWriter(temporaryPath: temporary.newPath(), limit: limit, retainLimit: configuration.memoryMaxBodySize)
     }
 
-    /// Stores a response whose body was written with `body`; replaces the variant with the same Vary key.
+    /// Stores a response whose body was written with `body`; replaces the variant with the same
+    /// Vary key. With `credentials`, the entry is private to them (`entry(for:request:credentials:)`).
     @discardableResult
-    public func store(url: String, method: String = "GET", request: HTTPHeaders, head: CachedResponseHead,
-                      body: BodyWriter) throws -> CacheEntry {
-        let varyKey = CachePolicy.varyKey(responseHeaders: head.headers, request: request) ?? ""
+    public func store(url: String, method: String = "GET", request: HTTPHeaders, credentials: String? = nil,
+                      head: CachedResponseHead, body: BodyWriter) throws -> CacheEntry {
+        let varyKey = CachePolicy.varyKey(responseHeaders: head.headers, request: request, credentials: credentials) ?? ""
         return try store(url: url, method: method, varyKey: varyKey, head: head, body: body)
     }
 
     /// Stores a response under an already computed Vary key (reloading a bundle, where the
-    /// original request is gone but its key was kept).
+    /// original request is gone but its key was kept). Whatever stores a response comes here:
+    /// its `Set-Cookie` fields are dropped (`CachePolicy.neverStored`).
     @discardableResult
     public func store(url: String, method: String = "GET", varyKey: String, head: CachedResponseHead,
                       body: BodyWriter) throws -> CacheEntry {
         let (digest, size, stamp) = body.finish()
         let entry = CacheEntry(
             id: Self.entryID(method: method, url: url, varyKey: varyKey), method: method, url: url, varyKey: varyKey,
-            status: head.status, headers: head.headers, requestTime: head.requestTime,
+            status: head.status, headers: Self.withoutSessions(head.headers), requestTime: head.requestTime,
             responseTime: head.responseTime, digest: digest, size: size, lastAccess: configuration.now())
         let target = bodyPath(digest)
         if PosixFile.size(atPath: target) != size {
@@ -296,12 +299,20 @@ public final class CacheStore: Sendable {
     public func updateHead(of entry: CacheEntry, to head: CachedResponseHead) throws -> CacheEntry {
         var updated = entry
         updated.status = head.status
-        updated.headers = head.headers
+        updated.headers = Self.withoutSessions(head.headers)
         updated.requestTime = head.requestTime
         updated.responseTime = head.responseTime
         updated.lastAccess = configuration.now()
         try commit(updated)
         return updated
+    }
+
+    /// `headers` without the fields that are never stored.
+    private static func withoutSessions(_ headers: HTTPHeaders) -> HTTPHeaders {
+        guard headers.contains(where: { CachePolicy.neverStored.contains($0.name.lowercased()) }) else { return headers }
+        var kept = headers
+        for name in CachePolicy.neverStored { kept.remove(name: name) }
+        return kept
     }
 
     /// Removes every variant of `url`; returns how many entries went.

@@ -5,11 +5,16 @@ public struct ExtractedLink: Sendable, Equatable, Hashable {
     public let kind: LinkKind
     /// Where the reference came from, e.g. `a[href]`, `img[srcset]`, `style[url]`, `css @import`.
     public let source: String
+    /// Whether following the link would likely end the user's session: the `href` of an `a` or
+    /// `area` whose URL, `title`, `aria-label`, `alt` (an `area`'s) or text reads as "log out"
+    /// (`LogoutWords`). A crawl that carries a login does not follow it. False for all other links.
+    public var endsSession: Bool
 
-    public init(reference: String, kind: LinkKind, source: String) {
+    public init(reference: String, kind: LinkKind, source: String, endsSession: Bool = false) {
         self.reference = reference
         self.kind = kind
         self.source = source
+        self.endsSession = endsSession
     }
 
     /// A link for `raw` once trimmed, or nil when it names nothing to fetch: empty, fragment-only

@@ -16,7 +16,9 @@ public struct HTMLLinks: Sendable, Equatable {
         links.reserveCapacity(references.count)
         for reference in references {
             switch reference.role {
-            case .link: links.append(ExtractedLink(reference: reference.value, kind: reference.kind, source: reference.source))
+            case .link:
+                links.append(ExtractedLink(
+                    reference: reference.value, kind: reference.kind, source: reference.source, endsSession: reference.endsSession))
             case .base: baseHref = reference.value
             }
         }

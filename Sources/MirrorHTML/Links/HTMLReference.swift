@@ -20,14 +20,18 @@ public struct HTMLReference: Sendable, Equatable {
     public let kind: LinkKind
     /// Where the reference is, e.g. `a[href]`, `img[srcset]`, `style[url]`, `link @import`.
     public let source: String
+    /// Whether the link would likely end the user's session (see `ExtractedLink.endsSession`):
+    /// only ever true for the `href` of an `a` or `area`.
+    public internal(set) var endsSession: Bool
 
     public init(range: Range<Int>, value: String, role: Role, inAttribute: Bool, kind: LinkKind = .requisite,
-                source: String = "") {
+                source: String = "", endsSession: Bool = false) {
         self.range = range
         self.value = value
         self.role = role
         self.inAttribute = inAttribute
         self.kind = kind
         self.source = source
+        self.endsSession = endsSession
     }
 }

@@ -17,6 +17,14 @@
 ///
 /// A UTF-16 or UTF-32 document has no references (the scanners read ASCII-compatible bytes);
 /// its links come from its UTF-8 transcoding.
+///
+/// The link of an `a` or `area` `href` whose URL, `title`, `aria-label`, `alt` (an `area`'s) or
+/// text (an `a`'s, as libxml2 reports it, up to `anchorTextLimit` bytes) reads as "log out"
+/// (`LogoutWords`) `endsSession`. An `a` start tag is reported before its text, so its text is
+/// read until the element ends (libxml2 reports the end of elements it closes itself too), the
+/// next `a` starts, the limit is reached or the document ends; only then is its link marked.
+/// Without the page's text (`finish(readingText: false)`), libxml2 reports text and end tags
+/// only while such an `a` is open (`wantsText`).
 public final class HTMLReferenceLocator: HTMLEventHandler {
     private let charset: String
     private let isUTF8: Bool
@@ -45,6 +53,20 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     public private(set) var text: HTMLText?
     /// Reads the text during the parse that locates the references.
     private var textReader: HTMLTextReader?
+    /// The link of the `a` whose text is being read, if any; the text so far, its white space
+    /// collapsed (storage reused from one `a` to the next).
+    private var anchor: AnchorLink?
+    @exclusivity(unchecked) private var anchorText: [UInt8] = []
+    /// How much of an `a`'s text is read: "log out" links say so in a few words.
+    static let anchorTextLimit = 200
+
+    /// Where the link of an `a` or `area` is, while the document is parsed.
+    private enum AnchorLink {
+        /// `references[index]`.
+        case reference(Int)
+        /// `unplaced.links[index]`.
+        case unplaced(Int)
+    }
 
     public init(charset: String = "utf-8") {
         self.charset = charset
@@ -71,6 +93,7 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
         }
         textReader = readingText ? HTMLTextReader(limit: HTMLText.bodyLimit) : nil
         HTMLSAXParser.parse(document, charset: charset, handler: self)
+        if anchor != nil { endAnchor() }
         text = textReader?.text()
         textReader = nil
         references.sort { $0.range.lowerBound < $1.range.lowerBound }
@@ -96,18 +119,30 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
 
     // MARK: HTMLEventHandler
 
-    var wantsText: Bool { textReader != nil }
+    var wantsText: Bool { textReader != nil || anchor != nil }
 
     func endElement(_ name: UnsafeBufferPointer<UInt8>) {
         textReader?.endElement(name)
+        if anchor != nil, name.spells("a") { endAnchor() }
     }
 
     func characters(_ text: UnsafeBufferPointer<UInt8>) {
         textReader?.characters(text)
+        if anchor != nil { readAnchorText(text) }
     }
 
     func startElement(_ element: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) {
         textReader?.startElement(element, attributes: attributes)
+        let isAnchor = element.spells("a")
+        guard isAnchor || element.spells("area") else { return locateReferences(element, attributes: attributes) }
+        if isAnchor, anchor != nil { endAnchor() }
+        let (placed, unplacedCount) = (references.count, unplaced.links.count)
+        locateReferences(element, attributes: attributes)
+        noteSessionEnd(element, isAnchor: isAnchor, attributes: attributes, placedFrom: placed, unplacedFrom: unplacedCount)
+    }
+
+    /// The references of a start tag.
+    private func locateReferences(_ element: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) {
         roles.removeAll(keepingCapacity: true)
         // An attribute libxml2 reports empty has no link (written without a value, or read by
         // libxml2 from bytes that are no attribute to the byte scanner: `srcset<p =x`).
@@ -139,6 +174,63 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
             add(role, document.beforeNUL(range))
         }
         placedEnd = max(placedEnd, references.last?.range.upperBound ?? 0)
+    }
+
+    // MARK: Session-ending links
+
+    /// Marks the `href` link the `a` or `area` just reported added (after `placedFrom` in
+    /// `references` or `unplacedFrom` in `unplaced.links`) when its attributes read as "log
+    /// out"; else, for an `a`, starts reading its text.
+    private func noteSessionEnd(
+        _ element: UnsafeBufferPointer<UInt8>, isAnchor: Bool, attributes: [HTMLAttributeBytes], placedFrom: Int,
+        unplacedFrom: Int
+    ) {
+        let source = isAnchor ? "a[href]" : "area[href]"
+        let link: AnchorLink
+        if let index = references[placedFrom...].firstIndex(where: { $0.source == source }) {
+            link = .reference(index)
+        } else if let index = unplaced.links[unplacedFrom...].firstIndex(where: { $0.source == source }) {
+            link = .unplaced(index)
+        } else {
+            return  // no href, or one that names nothing to fetch
+        }
+        for attribute in attributes where !attribute.value.isEmpty {
+            let name = attribute.name
+            guard name.spells("href") || name.spells("title") || name.spells("aria-label") || !isAnchor && name.spells("alt")
+            else { continue }
+            if LogoutWords.matches(attribute.value) { return markEndsSession(link) }
+        }
+        guard isAnchor else { return }
+        anchor = link
+        anchorText.removeAll(keepingCapacity: true)
+    }
+
+    /// Adds text of the open `a`, its white space collapsed; once `anchorTextLimit` bytes are
+    /// read, the `a` is judged.
+    private func readAnchorText(_ text: UnsafeBufferPointer<UInt8>) {
+        for byte in text {
+            if ExtractedLink.isASCIIWhitespace(byte) {
+                if let last = anchorText.last, last != 0x20 { anchorText.append(0x20) }
+            } else {
+                anchorText.append(byte)
+            }
+            if anchorText.count >= Self.anchorTextLimit { return endAnchor() }
+        }
+    }
+
+    /// Judges the text of the open `a`, and stops reading it.
+    private func endAnchor() {
+        guard let link = anchor else { return }
+        anchor = nil
+        if anchorText.withUnsafeBufferPointer { LogoutWords.matches($0) } { markEndsSession(link) }
+        anchorText.removeAll(keepingCapacity: true)
+    }
+
+    private func markEndsSession(_ link: AnchorLink) {
+        switch link {
+        case .reference(let index): references[index].endsSession = true
+        case .unplaced(let index): unplaced.links[index].endsSession = true
+        }
     }
 
     // MARK: Locating
@@ -222,7 +314,8 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
                 kept.append(reference)
                 end = reference.range.upperBound
             } else if reference.role == .link {
-                unplaced.links.append(ExtractedLink(reference: reference.value, kind: reference.kind, source: reference.source))
+                unplaced.links.append(ExtractedLink(
+                    reference: reference.value, kind: reference.kind, source: reference.source, endsSession: reference.endsSession))
             }
         }
         references = kept

@@ -25,7 +25,9 @@ enum HTMLSAXParser {
         _ = initialized
         guard let start = document.baseAddress, document.count > 0, document.count <= Int(Int32.max) else { return }
         let session = Session(handler: handler)
-        var sax = saxHandler(text: handler.wantsText)
+        var sax = saxHandler()
+        setText(handler.wantsText, in: &sax)
+        session.hearsText = handler.wantsText
         start.withMemoryRebound(to: CChar.self, capacity: document.count) { bytes in
             guard let context = htmlCreateMemoryParserCtxt(bytes, Int32(document.count)) else { return }
             defer { htmlFreeParserCtxt(context) }
@@ -38,7 +40,9 @@ enum HTMLSAXParser {
                 let ownTable = context.pointee.sax
                 context.pointee.sax = sax
                 context.pointee.userData = Unmanaged.passUnretained(session).toOpaque()
+                session.sax = sax
                 _ = htmlParseDocument(context)
+                session.sax = nil
                 context.pointee.sax = ownTable
                 context.pointee.userData = nil
             }
@@ -73,6 +77,10 @@ enum HTMLSAXParser {
         let handler: any HTMLEventHandler
         /// The attributes of the start tag being reported; kept to reuse its storage.
         var attributes: [HTMLAttributeBytes] = []
+        /// The handler table libxml2 calls during the parse, and whether its text callbacks
+        /// (end tags, text) are set.
+        var sax: UnsafeMutablePointer<htmlSAXHandler>?
+        var hearsText = false
 
         init(handler: any HTMLEventHandler) {
             self.handler = handler
@@ -84,11 +92,20 @@ enum HTMLSAXParser {
             guard let userData else { return }
             Unmanaged<Session>.fromOpaque(userData)._withUnsafeGuaranteedRef(body)
         }
+
+        /// Sets or clears the text callbacks when the handler's `wantsText` changed: libxml2 looks
+        /// a callback up in the table each time it has something to report.
+        func followWantsText() {
+            let wants = handler.wantsText
+            guard wants != hearsText, let sax else { return }
+            HTMLSAXParser.setText(wants, in: &sax.pointee)
+            hearsText = wants
+        }
     }
 
-    /// The SAX callbacks: start tags, and end tags and text runs when `text`; errors silenced
+    /// The SAX callbacks: start tags (end tags and text runs are `setText`'s); errors silenced
     /// (it recovers).
-    private static func saxHandler(text: Bool) -> htmlSAXHandler {
+    private static func saxHandler() -> htmlSAXHandler {
         var sax = htmlSAXHandler()
         // Without the SAX2 magic, libxml2 does not take `serror` from this table.
         sax.initialized = XML_SAX2_MAGIC
@@ -106,25 +123,43 @@ enum HTMLSAXParser {
                     }
                 }
                 session.handler.startElement(HTMLSAXParser.bytes(name), attributes: session.attributes)
-            }
-        }
-        if text {
-            sax.endElement = { userData, name in
-                guard let name else { return }
-                Session.with(userData) { $0.handler.endElement(HTMLSAXParser.bytes(name)) }
-            }
-            sax.characters = { userData, characters, length in
-                guard let characters, length > 0 else { return }
-                Session.with(userData) { $0.handler.characters(UnsafeBufferPointer(start: characters, count: Int(length))) }
-            }
-            // libxml2 reports the text of <script> and <style> as CDATA blocks.
-            sax.cdataBlock = { userData, characters, length in
-                guard let characters, length > 0 else { return }
-                Session.with(userData) { $0.handler.characters(UnsafeBufferPointer(start: characters, count: Int(length))) }
+                session.followWantsText()
             }
         }
         sax.serror = { _, _ in }
         return sax
+    }
+
+    /// Sets (`text`) or clears the callbacks of end tags and text runs in `sax`.
+    private static func setText(_ text: Bool, in sax: inout htmlSAXHandler) {
+        guard text else {
+            sax.endElement = nil
+            sax.characters = nil
+            sax.cdataBlock = nil
+            return
+        }
+        sax.endElement = { userData, name in
+            guard let name else { return }
+            Session.with(userData) { session in
+                session.handler.endElement(HTMLSAXParser.bytes(name))
+                session.followWantsText()
+            }
+        }
+        sax.characters = { userData, characters, length in
+            guard let characters, length > 0 else { return }
+            Session.with(userData) { session in
+                session.handler.characters(UnsafeBufferPointer(start: characters, count: Int(length)))
+                session.followWantsText()
+            }
+        }
+        // libxml2 reports the text of <script> and <style> as CDATA blocks.
+        sax.cdataBlock = { userData, characters, length in
+            guard let characters, length > 0 else { return }
+            Session.with(userData) { session in
+                session.handler.characters(UnsafeBufferPointer(start: characters, count: Int(length)))
+                session.followWantsText()
+            }
+        }
     }
 
     /// A NUL-terminated string of libxml2 as a buffer.

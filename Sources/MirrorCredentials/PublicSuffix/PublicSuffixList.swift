@@ -1,0 +1,69 @@
+public import MirrorCore
+
+/// The Mozilla Public Suffix List (publicsuffix.org): the domains under which anyone may
+/// register names (`com`, `co.uk`, `github.io`). A cookie for one of them would go to every
+/// site under it, so the cookie jar refuses such cookies. Both the ICANN and the PRIVATE
+/// section count, as in browsers.
+public struct PublicSuffixList: Sendable {
+    /// Where Debian's `publicsuffix` package puts the list.
+    public static let systemPath = "/usr/share/publicsuffix/public_suffix_list.dat"
+
+    /// Plain rules (`co.uk`).
+    private var rules: Set<String> = []
+    /// Wildcard rules without their `*.` (`ck` for `*.ck`).
+    private var wildcards: Set<String> = []
+    /// Exception rules without their `!` (`www.ck` for `!www.ck`).
+    private var exceptions: Set<String> = []
+
+    /// Parses the list's text format: one rule per line, read up to the first whitespace;
+    /// `//` comments and blank lines skipped. Internationalized rules are kept in Unicode and
+    /// in their `xn--` form.
+    public init(_ text: String) {
+        for line in text.utf8.split(separator: UInt8(ascii: "\n")) {
+            let rule = line.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") }
+            guard !rule.isEmpty, !rule.starts(with: "//".utf8) else { continue }
+            var text = Substring(rule)
+            if text.hasPrefix("!") {
+                text = text.dropFirst()
+                insert(text, into: &exceptions)
+            } else if text.hasPrefix("*.") {
+                text = text.dropFirst(2)
+                insert(text, into: &wildcards)
+            } else {
+                insert(text, into: &rules)
+            }
+        }
+    }
+
+    private func insert(_ rule: Substring, into set: inout Set<String>) {
+        set.insert(String(rule))
+        if let ascii = Punycode.asciiDomain(rule) { set.insert(ascii) }
+    }
+
+    /// The list at `path`; nil when there is no file there.
+    public static func load(path: String) throws(FileSystemError) -> PublicSuffixList? {
+        guard let bytes = try FileReading.contents(of: path) else { return nil }
+        return PublicSuffixList(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The system's list (`systemPath`); nil when it is missing or unreadable.
+    public static func system() -> PublicSuffixList? {
+        try? load(path: systemPath)
+    }
+
+    /// Whether `domain` (lower-cased, ASCII or Unicode, no trailing dot) is a public suffix:
+    /// a rule names it, a wildcard rule names its parent, or it is a single label (the list's
+    /// implicit `*` rule) — unless an exception rule names it or one of its parents.
+    public func isPublicSuffix(_ domain: String) -> Bool {
+        var suffix = Substring(domain)
+        var parent: Substring?
+        while true {
+            if exceptions.contains(String(suffix)) { return false }
+            guard let dot = suffix.utf8.firstIndex(of: UInt8(ascii: ".")) else { break }
+            suffix = suffix[suffix.index(after: dot)...]
+            if parent == nil { parent = suffix }
+        }
+        guard let parent else { return !domain.isEmpty }
+        return rules.contains(domain) || wildcards.contains(String(parent))
+    }
+}
