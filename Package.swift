@@ -95,7 +95,7 @@ let package = Package(
         .target(
             name: "MirrorBrowser",
             dependencies: [
-                "CSpawn", "MirrorCore", "MirrorCache", "MirrorCrawl", "MirrorServe", "MirrorProxy",
+                "CSpawn", "MirrorCore", "MirrorCache", "MirrorCrawl", "MirrorCredentials", "MirrorServe", "MirrorProxy",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -238,7 +238,7 @@ let package = Package(
         // A crawl harness for the tests of the modules a crawl feeds (real store, transport and crawler).
         .target(
             name: "MirrorCrawlTesting",
-            dependencies: ["MirrorCache", "MirrorCrawl", "MirrorHTTP", "MirrorSite", "MirrorTestSupport"],
+            dependencies: ["MirrorCache", "MirrorCrawl", "MirrorCredentials", "MirrorHTTP", "MirrorSite", "MirrorTestSupport"],
             swiftSettings: settings
         ),
 
@@ -266,7 +266,10 @@ let package = Package(
         ),
         .testTarget(
             name: "MirrorCrawlTests",
-            dependencies: ["MirrorCrawl", "MirrorHTTP", "MirrorSite", "MirrorSQLite", "MirrorCrawlTesting", "MirrorTestSupport", "MirrorCompression"],
+            dependencies: [
+                "MirrorCrawl", "MirrorCredentials", "MirrorHTTP", "MirrorSite", "MirrorSQLite", "MirrorCrawlTesting", "MirrorTestSupport",
+                "MirrorCompression", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: settings
         ),
         .testTarget(

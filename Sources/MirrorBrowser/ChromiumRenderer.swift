@@ -1,5 +1,6 @@
 import Foundation
 public import MirrorCrawl
+public import MirrorCredentials
 public import MirrorServe
 import Synchronization
 #if canImport(Glibc)
@@ -83,7 +84,11 @@ public actor ChromiumRenderer: PageRenderer {
     /// The running browser's process id (nil when none runs).
     var browserProcessID: pid_t? { browser?.process.pid }
 
-    public func render(_ url: String, fetch: @escaping PageFetch) async throws -> RenderedPage {
+    /// Loads `url` in a free tab. With `cookies`, the tab's browser context holds the jar's
+    /// cookies while the page loads (`document.cookie` and the page's scripts see the login) and
+    /// what the page changed comes back into the jar once it has been read (`PageLoop`); nil
+    /// leaves the context's cookies as they are (`mirror-browser-bench`).
+    public func render(_ url: String, cookies: CookieJar? = nil, fetch: @escaping PageFetch) async throws -> RenderedPage {
         let tab = await takeTab()
         defer { returnTab(tab) }
         var failed: RunningBrowser?
@@ -91,7 +96,7 @@ public actor ChromiumRenderer: PageRenderer {
             let browser = try await runningBrowser(replacing: failed)
             do {
                 let context = try await browser.context(for: tab, proxyPort: settings.direct ? nil : servers[tab].port)
-                return try await PageLoop(settings: settings).load(url, fetch: fetch, in: browser, context: context,
+                return try await PageLoop(settings: settings).load(url, cookies: cookies, fetch: fetch, in: browser, context: context,
                                                                    proxy: settings.direct ? nil : proxies[tab])
             } catch {
                 // Try the page once more; in another browser when this one ended (crashed).

@@ -1,22 +1,39 @@
 import Foundation
 import MirrorCrawl
+import MirrorCredentials
 
 /// Loads one page in one tab and reads what it became: navigate, wait for the load event, then
 /// for the network to be idle (as the tab's proxy counts it), scroll to the bottom in steps
 /// (again while scrolling brings more content), back to the top, idle again; then the rendered
 /// DOM's links, and its snapshot when content came by `fetch`/XHR. The whole is bounded by the
-/// page timeout: a page that never settles is read as it is then, and its notes say so.
+/// page timeout: a page that never settles is read as it is then, and its notes say so. With a
+/// cookie jar, the tab's browser context holds the jar's cookies (and no others) while the page
+/// loads, and what the page set comes back into the jar once it has been read.
 struct PageLoop: Sendable {
     let settings: ChromiumRenderer.Settings
 
-    /// - Parameter proxy: the tab's proxy, which counts the page's requests; nil when the page
-    ///   loads straight from the network, its requests counted from the browser's events.
-    func load(_ url: String, fetch: @escaping PageFetch, in browser: RunningBrowser, context: String,
+    /// - Parameters:
+    ///   - jar: the crawl's cookies, given to the context before the page loads and kept from it
+    ///     after; nil: the context's cookies are left as they are.
+    ///   - proxy: the tab's proxy, which counts the page's requests; nil when the page loads
+    ///     straight from the network, its requests counted from the browser's events.
+    func load(_ url: String, cookies jar: CookieJar?, fetch: @escaping PageFetch, in browser: RunningBrowser, context: String,
               proxy: PageProxy?) async throws -> RenderedPage {
         let deadline = ContinuousClock.now + settings.pageTimeout
         let devTools = browser.devTools
         let traffic = PageTraffic(limit: settings.maxRequestsPerPage, fetch: fetch)
         let events = PageEvents(counting: proxy == nil ? traffic : nil)
+        // Before the page's target exists: the previous page's cookies go, the jar's come.
+        let cookies = jar.map { BrowserCookies(jar: $0, context: context, devTools: devTools) }
+        var given: [Cookie] = []
+        if let cookies {
+            do {
+                given = try await cookies.give(timeout: min(max(deadline - .now, .seconds(1)), .seconds(5)))
+            } catch {
+                try Self.checkAlive(devTools, events)
+                events.note("the browser could not be given the crawl's cookies (\(error)): its scripts did not see them")
+            }
+        }
         proxy?.attach(traffic)
         defer { proxy?.attach(nil) }
         let created = try await devTools.call("Target.createTarget", ["url": "about:blank", "browserContextId": .string(context)])
@@ -33,7 +50,7 @@ struct PageLoop: Sendable {
             }
             defer { devTools.stopListening(session: session) }
             result = .success(try await settleAndRead(url, session: session, devTools: devTools, traffic: traffic, events: events,
-                                                      deadline: deadline))
+                                                      cookies: cookies.map { ($0, given) }, deadline: deadline))
         } catch {
             result = .failure(error)
         }
@@ -43,8 +60,9 @@ struct PageLoop: Sendable {
         return try result.get()
     }
 
+    /// - Parameter cookies: the context's cookies and what it was given, kept once the page is read.
     private func settleAndRead(_ url: String, session: String, devTools: DevToolsPipe, traffic: PageTraffic, events: PageEvents,
-                               deadline: ContinuousClock.Instant) async throws -> RenderedPage {
+                               cookies: (store: BrowserCookies, given: [Cookie])?, deadline: ContinuousClock.Instant) async throws -> RenderedPage {
         try await devTools.call("Page.enable", session: session)
         try await devTools.call("Network.enable", session: session)
 
@@ -85,6 +103,15 @@ struct PageLoop: Sendable {
             events.note("made more than \(settings.maxRequestsPerPage) requests; the rest were refused")
         }
         try Self.checkAlive(devTools, events)
+        // What the page's scripts and responses set, into the jar (never into the page, which is stored).
+        if let cookies {
+            do {
+                try await cookies.store.keep(given: cookies.given, timeout: grace)
+            } catch {
+                try Self.checkAlive(devTools, events)
+                events.note("the cookies it set could not be read from the browser (\(error)): they are not kept")
+            }
+        }
         page.requested = traffic.requested
         page.notes = events.notes
         return page

@@ -11,6 +11,9 @@ import Synchronization
 /// decrypted with the interception CA) is answered through the crawl's `PageFetch`, and counted
 /// in the page's `PageTraffic`. With no page loading it refuses everything: that is also how
 /// Chromium's own background traffic is answered (the browser-wide proxy never has a page).
+/// The browser's own `Cookie` and `Authorization` fields are replaced by the crawl's (for the
+/// crawl's origins only) when the request is sent; a response's `Set-Cookie` fields reach the
+/// browser as they reached the crawl's jar.
 final class PageProxy: HTTPResponder {
     private let page = Mutex<PageTraffic?>(nil)
 
@@ -50,6 +53,9 @@ final class PageProxy: HTTPResponder {
             var headers = CachePolicy.storableHeaders(response.headers)
             for name in ["content-length", "content-encoding", "transfer-encoding"] { headers.remove(name: name) }
             if response.body.lengthIsKnown { headers.add(name: "Content-Length", value: String(response.body.count)) }
+            // What the exchange set is in the crawl's jar already (the cache keeps none of it);
+            // the browser gets it too, so that the page sees within its load what the server set.
+            for value in response.setCookies { headers.add(name: "Set-Cookie", value: value) }
             return ServerResponse(status: HTTPResponseStatus(statusCode: response.status), headers: headers,
                                   body: request.method == .HEAD ? .empty : .cached(response.body, range: 0..<Int.max))
         }

@@ -12,7 +12,10 @@ extension Crawler {
         guard let renderer else { return nil }
         let started = ContinuousClock.now
         do {
-            let page = try await renderer.render(item.url) { [self] request in await self.browserFetch(request, for: item) }
+            // The browser shares the crawl's jar: it sees the login, and what the page sets is kept.
+            let page = try await renderer.render(item.url, cookies: credentials.jar) { [self] request in
+                await self.browserFetch(request, for: item)
+            }
             for note in page.notes { recordNote(item, note) }
             report.withLock { report in
                 report.rendered += 1

@@ -476,10 +476,11 @@ public final class Crawler: Sendable {
     }
 
     /// Turns a page's links into frontier items, checking scope and recording skips. While the
-    /// crawl carries the user's credentials, a link that would end the session is not followed.
+    /// crawl holds a session with the page's site, a link that would end it is not followed.
     private func discover(_ page: PageLinks, from item: CrawlItem) async throws {
         var offers: [CrawlItem] = []
-        let loggingOut = credentials.carriesCredentials ? Set(page.links.filter { link in
+        let holdsSession = URLParts(item.url).map(credentials.holdsSession) ?? false
+        let loggingOut = holdsSession ? Set(page.links.filter { link in
             link.kind == .navigation && (link.endsSession || LogoutWords.matches(link.url))
         }.map(\.url)) : []
         for link in page.links {

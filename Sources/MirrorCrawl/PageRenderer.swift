@@ -1,4 +1,5 @@
 public import MirrorCache
+public import MirrorCredentials
 
 /// Loads a saved HTML page the way a browser does (its scripts run, everything they request
 /// goes through `fetch`) and says what the page became: `mirror crawl --browser`. The crawler
@@ -6,8 +7,17 @@ public import MirrorCache
 /// pages load at once.
 public protocol PageRenderer: Sendable {
     /// Loads `url`; each request the page makes is answered by `fetch`, which applies the
-    /// crawl's rules (scope, robots.txt, politeness) and its cache.
-    func render(_ url: String, fetch: @escaping PageFetch) async throws -> RenderedPage
+    /// crawl's rules (scope, robots.txt, politeness, credentials) and its cache.
+    ///
+    /// - Parameter cookies: the crawl's jar, shared with the browser for this page. Before the
+    ///   page loads, the browser is given the jar's unexpired cookies (so `document.cookie` and
+    ///   the page's scripts see the logged-in state; the requests themselves carry the crawl's
+    ///   cookies whatever the browser holds, added by `fetch` for the crawl's own origins only).
+    ///   After the page has settled and been read, the cookies the browser holds that the page
+    ///   changed — set by its scripts with `document.cookie`, or by its responses — come back into
+    ///   the jar as cookies no user gave. nil: the browser's cookies are left as they are. The
+    ///   cookies never go into the `RenderedPage`, which is stored and shared.
+    func render(_ url: String, cookies: CookieJar?, fetch: @escaping PageFetch) async throws -> RenderedPage
     /// Ends the browser; `render` is not called again.
     func close() async
 }
@@ -21,7 +31,7 @@ public enum PageFetchResult: Sendable {
     case refused(String)
 }
 
-/// What a page became in the browser.
+/// What a page became in the browser. It holds no cookie: it is stored in a shared crawl's database.
 public struct RenderedPage: Sendable, Codable {
     /// The targets of the rendered DOM's `a` and `area` links, absolute.
     public var links: [String] = []

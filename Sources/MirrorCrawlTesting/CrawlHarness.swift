@@ -1,6 +1,7 @@
 import Foundation
 public import MirrorCache
 public import MirrorCrawl
+public import MirrorCredentials
 import MirrorHTTP
 public import MirrorSite
 
@@ -33,7 +34,7 @@ public struct CrawlHarness: Sendable {
     }
 
     public func crawl(_ seeds: [String], output name: String = "out", mode: CacheMode = .standard, resume: Bool = false,
-               maxBodySize: Int = 1 << 30, renderer: (any PageRenderer)? = nil,
+               maxBodySize: Int = 1 << 30, renderer: (any PageRenderer)? = nil, credentials: CrawlCredentials? = nil,
                _ configure: (inout CrawlConfiguration) -> Void = { _ in }) async throws -> CrawlReport {
         var configuration = CrawlConfiguration(seeds: seeds)
         configuration.retries = 1
@@ -50,7 +51,7 @@ public struct CrawlHarness: Sendable {
         let journal = try CrawlJournal(folder: output, fresh: !resume)
         let crawler = Crawler(configuration: configuration, client: client,
                               output: try SiteWriter(directory: output, ledger: journal), journal: journal,
-                              renderer: renderer)
+                              renderer: renderer, credentials: credentials)
         return try await crawler.run(resume: resume)
     }
 

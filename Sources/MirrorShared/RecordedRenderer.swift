@@ -1,5 +1,6 @@
 import Foundation
 public import MirrorCrawl
+public import MirrorCredentials
 
 /// What the workers of a shared crawl recorded of each page they loaded in the browser
 /// (`RecordingRenderer`), handed back as if the page were loaded again: the folder a worker
@@ -11,7 +12,8 @@ public struct RecordedRenderer: PageRenderer {
         self.crawl = crawl
     }
 
-    public func render(_ url: String, fetch: @escaping PageFetch) async throws -> RenderedPage {
+    /// The recorded page; `cookies` are not used (no page loads, so none is set).
+    public func render(_ url: String, cookies: CookieJar?, fetch: @escaping PageFetch) async throws -> RenderedPage {
         let pages = try await crawl.database.query("SELECT page FROM mirror_renders WHERE crawl = \(crawl.id) AND url = \(url)") {
             try $0.decode(String.self)
         }

@@ -1,5 +1,6 @@
 import Foundation
 public import MirrorCrawl
+public import MirrorCredentials
 
 /// Loads pages in a browser for a worker of a shared crawl, and records what each became in
 /// `mirror_renders`, so that every worker makes the folder from the same rendering
@@ -13,8 +14,9 @@ public struct RecordingRenderer: PageRenderer {
         self.crawl = crawl
     }
 
-    public func render(_ url: String, fetch: @escaping PageFetch) async throws -> RenderedPage {
-        let page = try await browser.render(url, fetch: fetch)
+    /// Loads `url` in the browser with the crawl's `cookies` (which the record leaves out).
+    public func render(_ url: String, cookies: CookieJar?, fetch: @escaping PageFetch) async throws -> RenderedPage {
+        let page = try await browser.render(url, cookies: cookies, fetch: fetch)
         let encoded = String(decoding: try JSONEncoder().encode(page), as: UTF8.self)
         try await crawl.database.query("""
             INSERT INTO mirror_renders (crawl, url, page) VALUES (\(crawl.id), \(url), \(encoded))

@@ -55,9 +55,12 @@ import Testing
         <p>Last: <a href="/z">log out
         """
 
-    /// The links of `html` through the crawler's path, as `reference (ends session)` lines.
-    private func links(_ html: String, readingText: Bool, charset: String = "utf-8") -> (links: [ExtractedLink], locator: HTMLReferenceLocator, references: [HTMLReference]) {
-        let locator = HTMLReferenceLocator(charset: charset)
+    /// What the crawler's path gives for `html`: the located references, then the links (and the
+    /// locator, for the text).
+    private func links(
+        _ html: String, readingText: Bool
+    ) -> (links: [ExtractedLink], locator: HTMLReferenceLocator, references: [HTMLReference]) {
+        let locator = HTMLReferenceLocator(charset: "utf-8")
         locator.feed(Array(html.utf8))
         let references = locator.finish(readingText: readingText)
         return (locator.links.links, locator, references)
@@ -71,7 +74,9 @@ import Testing
             "/signup", "/design", "/z",
         ])
         #expect(found.filter(\.endsSession).map(\.reference) == ["/logout", "/session/destroy", "/s", "/x", "/y", "/t", "/z"])
-        #expect(found.filter(\.endsSession).allSatisfy { $0.kind == .navigation && ($0.source == "a[href]" || $0.source == "area[href]") })
+        #expect(found.filter(\.endsSession).allSatisfy {
+            $0.kind == .navigation && ($0.source == "a[href]" || $0.source == "area[href]")
+        })
     }
 
     @Test(arguments: [false, true])
@@ -99,6 +104,9 @@ import Testing
         ])
         #expect(plain.references.map(\.value) == marked.references.map { $0.value.replacing("/logout", with: "/lagout") })
         #expect(marked.links.map(\.reference) == marked.references.map(\.value))
+        // Each range still holds its reference as written.
+        let bytes = Array(Self.page.utf8)
+        #expect(marked.references.allSatisfy { String(decoding: bytes[$0.range], as: UTF8.self) == $0.value })
         if readingText {
             #expect(marked.locator.text?.body.utf8.count == plain.locator.text?.body.utf8.count)
             #expect(marked.locator.text?.title == "Account")

@@ -36,6 +36,27 @@ struct ProxyModeTests {
         await replay.stop()
     }
 
+    /// Recording hands `Set-Cookie` to the client whose request brought it, and stores the response
+    /// without it: the replay, to any client, gives nobody that session.
+    @Test func setCookieGoesToItsClientAndIsNeverRecorded() async throws {
+        let origin = try await TestOrigin.start()
+        let secret = "S-\(UUID().uuidString)"
+        origin.route("/page") { _ in .html("page", headers: [("Cache-Control", "max-age=600"), ("Set-Cookie", "sid=\(secret); HttpOnly")]) }
+        let recorder = try await ProxyHarness.reverse(origin)
+        let recorded = try await recorder.request("GET", "/page")
+        #expect(recorded.header("set-cookie") == "sid=\(secret); HttpOnly")
+        let hit = try await recorder.request("GET", "/page")
+        #expect(hit.header("cache-status")?.contains("hit") == true && hit.header("set-cookie") == nil)
+        await recorder.stop(keepingCache: true)
+        let replay = try await ProxyHarness.reverse(origin, mode: .replay, cacheFolder: recorder.cacheFolder)
+        let replayed = try await replay.request("GET", "/page")
+        #expect(replayed.text == "page" && replayed.header("set-cookie") == nil)
+        let files = FolderContents.files(recorder.cacheFolder)
+        #expect(!files.isEmpty && files.values.allSatisfy { $0.firstRange(of: Array(secret.utf8)) == nil })
+        await replay.stop()
+        try await origin.shutdown()
+    }
+
     @Test func onMiss404() async throws {
         let origin = try await TestOrigin.start()
         let replay = try await ProxyHarness.reverse(origin, mode: .replay) { $0.missStatus = 404 }

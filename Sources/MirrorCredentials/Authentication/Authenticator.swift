@@ -34,7 +34,8 @@ public final class Authenticator: Sendable {
                 return "Basic " + Data("\(login.user):\(login.password)".utf8).base64EncodedString()
             case .digest(let challenge, let count):
                 origins[url.origin] = .digest(challenge, count: count + 1)
-                return challenge.authorization(login: login, method: method, url: url, count: count + 1)
+                let cnonce = Hex.string((0..<8).map { _ in UInt8.random(in: 0...255) })
+                return challenge.authorization(login: login, method: method, url: url, count: count + 1, cnonce: cnonce)
             }
         }
     }
@@ -84,9 +85,9 @@ struct DigestChallenge {
         stale = challenge.parameters["stale"]?.lowercased() == "true"
     }
 
-    func authorization(login: Login, method: String, url: URLParts, count: Int) -> String {
+    /// The `Authorization` value of the `count`th request with this nonce, `cnonce` the client's nonce.
+    func authorization(login: Login, method: String, url: URLParts, count: Int, cnonce: String) -> String {
         let uri = (url.path.isEmpty ? "/" : url.path) + (url.query.map { "?" + $0 } ?? "")
-        let cnonce = Hex.string((0..<8).map { _ in UInt8.random(in: 0...255) })
         let nc = String(String(count, radix: 16).suffix(8)).leftPadded(to: 8)
         var secret = hash("\(login.user):\(realm):\(login.password)")
         if algorithm.hasSuffix("-SESS") { secret = hash("\(secret):\(nonce):\(cnonce)") }

@@ -26,15 +26,18 @@ public struct Login: Sendable, Equatable {
         for source in sources {
             switch source {
             case .file(let path):
-                let text: String
+                let bytes: [UInt8]
                 do {
-                    guard let bytes = try FileReading.contents(of: path) else { throw LoginError.unreadablePasswordFile(path: path, reason: "no such file") }
-                    text = String(decoding: bytes, as: UTF8.self)
+                    guard let contents = try FileReading.contents(of: path) else {
+                        throw LoginError.unreadablePasswordFile(path: path, reason: "no such file")
+                    }
+                    bytes = contents
                 } catch let error as FileSystemError {
                     throw LoginError.unreadablePasswordFile(path: path, reason: "\(error)")
                 }
-                let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-                let password = line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
+                var line = bytes.prefix { $0 != UInt8(ascii: "\n") }
+                if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+                let password = String(decoding: line, as: UTF8.self)
                 guard !password.isEmpty else { throw LoginError.emptyPasswordFile(path: path) }
                 return Login(user: user, password: password)
             case .environment(let value):

@@ -9,11 +9,27 @@ public struct PublicSuffixList: Sendable {
     public static let systemPath = "/usr/share/publicsuffix/public_suffix_list.dat"
 
     /// Plain rules (`co.uk`).
-    private var rules: Set<String> = []
+    private var rules: Set<Key> = []
     /// Wildcard rules without their `*.` (`ck` for `*.ck`).
-    private var wildcards: Set<String> = []
+    private var wildcards: Set<Key> = []
     /// Exception rules without their `!` (`www.ck` for `!www.ck`).
-    private var exceptions: Set<String> = []
+    private var exceptions: Set<Key> = []
+
+    /// A slice of the list's text or of a looked-up domain, hashed and compared as bytes: no
+    /// string is made for a rule or a lookup, and no Unicode normalization is done (the list is
+    /// normalized and lower-cased already).
+    private struct Key: Hashable, Sendable {
+        var text: Substring
+
+        static func == (left: Key, right: Key) -> Bool {
+            left.text.utf8.count == right.text.utf8.count && left.text.utf8.elementsEqual(right.text.utf8)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            let hashed = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            if hashed == nil { for byte in text.utf8 { hasher.combine(byte) } }
+        }
+    }
 
     /// Parses the list's text format: one rule per line, read up to the first whitespace;
     /// `//` comments and blank lines skipped. Internationalized rules are kept in Unicode and
@@ -25,19 +41,19 @@ public struct PublicSuffixList: Sendable {
             var text = Substring(rule)
             if text.hasPrefix("!") {
                 text = text.dropFirst()
-                insert(text, into: &exceptions)
+                Self.insert(text, into: &exceptions)
             } else if text.hasPrefix("*.") {
                 text = text.dropFirst(2)
-                insert(text, into: &wildcards)
+                Self.insert(text, into: &wildcards)
             } else {
-                insert(text, into: &rules)
+                Self.insert(text, into: &rules)
             }
         }
     }
 
-    private func insert(_ rule: Substring, into set: inout Set<String>) {
-        set.insert(String(rule))
-        if let ascii = Punycode.asciiDomain(rule) { set.insert(ascii) }
+    private static func insert(_ rule: Substring, into set: inout Set<Key>) {
+        set.insert(Key(text: rule))
+        if rule.utf8.contains(where: { $0 >= 0x80 }) { set.insert(Key(text: Substring(Punycode.asciiDomain(rule)))) }
     }
 
     /// The list at `path`; nil when there is no file there.
@@ -55,15 +71,16 @@ public struct PublicSuffixList: Sendable {
     /// a rule names it, a wildcard rule names its parent, or it is a single label (the list's
     /// implicit `*` rule) — unless an exception rule names it or one of its parents.
     public func isPublicSuffix(_ domain: String) -> Bool {
-        var suffix = Substring(domain)
+        let domain = Substring(domain)
+        var suffix = domain
         var parent: Substring?
         while true {
-            if exceptions.contains(String(suffix)) { return false }
+            if exceptions.contains(Key(text: suffix)) { return false }
             guard let dot = suffix.utf8.firstIndex(of: UInt8(ascii: ".")) else { break }
             suffix = suffix[suffix.index(after: dot)...]
             if parent == nil { parent = suffix }
         }
         guard let parent else { return !domain.isEmpty }
-        return rules.contains(domain) || wildcards.contains(String(parent))
+        return rules.contains(Key(text: domain)) || wildcards.contains(Key(text: parent))
     }
 }

@@ -4,21 +4,19 @@ enum Punycode {
     private static let base = 36, tMin = 1, tMax = 26, skew = 38, damp = 700
 
     /// The ASCII form of a domain: each label with non-ASCII characters becomes `xn--` and its
-    /// Punycode; nil when it is ASCII already. Labels are taken as written (the list is
-    /// lower-cased and normalized already).
-    static func asciiDomain(_ domain: some StringProtocol) -> String? {
-        guard !domain.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-        let labels = domain.split(separator: ".", omittingEmptySubsequences: false).map { label in
-            label.utf8.allSatisfy { $0 < 0x80 } ? String(label) : "xn--" + encode(label.unicodeScalars.map(\.value))
+    /// Punycode. Labels are taken as written (the list is lower-cased and normalized already).
+    static func asciiDomain(_ domain: Substring) -> String {
+        let labels = domain.unicodeScalars.split(separator: ".", omittingEmptySubsequences: false).map { label in
+            label.allSatisfy(\.isASCII) ? String(label) : "xn--" + encode(label.map(\.value))
         }
         return labels.joined(separator: ".")
     }
 
     /// The Punycode of a label's code points (RFC 3492 §6.3), without the `xn--` prefix.
     static func encode(_ input: [UInt32]) -> String {
-        var output = input.filter { $0 < 0x80 }.map { Character(Unicode.Scalar(UInt8($0))) }
+        var output = input.filter { $0 < 0x80 }.map { UInt8($0) }
         let basicCount = output.count
-        if basicCount > 0 { output.append("-") }
+        if basicCount > 0 { output.append(UInt8(ascii: "-")) }
         var n: UInt32 = 0x80, delta = 0, bias = 72, handled = basicCount
         while handled < input.count {
             let next = input.filter { $0 >= n }.min()!
@@ -44,11 +42,11 @@ enum Punycode {
             delta += 1
             n += 1
         }
-        return String(output)
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private static func digit(_ value: Int) -> Character {
-        Character(Unicode.Scalar(UInt8(value < 26 ? 0x61 + value : 0x30 + value - 26)))
+    private static func digit(_ value: Int) -> UInt8 {
+        UInt8(value < 26 ? 0x61 + value : 0x30 + value - 26)
     }
 
     private static func adapt(_ delta: Int, points: Int, first: Bool) -> Int {

@@ -46,6 +46,12 @@ public final class CrawlCredentials: Sendable {
         carriesCredentials = !headers.isEmpty || login != nil || jar.cookies.contains { $0.given }
     }
 
+    /// Whether requests to `url` carry a login: credentials the user gave, or cookies of the site
+    /// (a session it opened). A crawl that holds a session does not follow links that end it.
+    public func holdsSession(for url: URLParts) -> Bool {
+        carriesCredentials || (scope.admits(url) && jar.cookieHeader(for: url) != nil)
+    }
+
     /// Names of the request fields that carry credentials of this crawl: a request made elsewhere
     /// (the browser's) has its own removed before `fields(for:method:)` are added.
     public var fieldNames: Set<String> {

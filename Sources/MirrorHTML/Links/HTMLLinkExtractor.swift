@@ -15,6 +15,8 @@
 ///
 /// The links are the references `HTMLReferenceLocator` finds, so what is crawled and what is
 /// rewritten come from one libxml2 pass and cannot drift apart.
+/// An `a` or `area` link whose URL, title or text reads as "log out" `endsSession` (see
+/// `HTMLReferenceLocator` and `LogoutWords`).
 /// One instance serves one document and one task at a time.
 public final class HTMLLinkExtractor {
     private let locator: HTMLReferenceLocator

@@ -18,7 +18,8 @@ public struct HTMLLinks: Sendable, Equatable {
             switch reference.role {
             case .link:
                 links.append(ExtractedLink(
-                    reference: reference.value, kind: reference.kind, source: reference.source, endsSession: reference.endsSession))
+                    reference: reference.value, kind: reference.kind, source: reference.source,
+                    endsSession: reference.endsSession))
             case .base: baseHref = reference.value
             }
         }

@@ -202,7 +202,7 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
         }
         guard isAnchor else { return }
         anchor = link
-        anchorText.removeAll(keepingCapacity: true)
+        if anchorText.capacity < Self.anchorTextLimit { anchorText.reserveCapacity(Self.anchorTextLimit) }
     }
 
     /// Adds text of the open `a`, its white space collapsed; once `anchorTextLimit` bytes are

@@ -16,6 +16,7 @@
 /// It runs on the bytes, with no allocation: each word is packed into an integer as it is read
 /// (every word that counts has at most eight letters).
 public enum LogoutWords {
+    /// Whether `text` reads as "log out" (see above).
     public static func matches(_ text: some StringProtocol) -> Bool {
         if let found = text.utf8.withContiguousStorageIfAvailable({ matches($0) }) { return found }
         var reader = WordReader()
