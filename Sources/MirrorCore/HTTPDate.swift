@@ -96,7 +96,7 @@ public enum HTTPDate {
     /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (month 1...12; a day
     /// past the month's end counts on into the next, as `timegm` does). Howard Hinnant's
     /// `days_from_civil`: arithmetic only, where `timegm` takes the C library's time-zone lock.
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int64 {
+    public static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400

@@ -52,6 +52,14 @@ final class PrivateSiteTests {
         }
     }
 
+    /// A 401 with `WWW-Authenticate: <challenge>`.
+    static func challenge(_ challenge: String) -> TestResponse {
+        var response = TestResponse.html("<title>401</title>Who are you?")
+        response.status = 401
+        response.headers.add(name: "WWW-Authenticate", value: challenge)
+        return response
+    }
+
     func crawl(_ url: String, _ options: [String], environment: [String: String] = [:]) async throws -> ChildProcess.Result {
         try await ChildProcess.run(MirrorProcess.executable, ["crawl", url, "-o", root + "/out", "--cache", root + "/cache",
                                                               "--bundle", root + "/site.tar.gz", "--report", root + "/report.json",
@@ -141,10 +149,8 @@ final class PrivateSiteTests {
             try await TestOrigin.with { origin in
                 let password = "PASSWORD-\(UUID().uuidString)"
                 let authorization = "Basic " + Data("alice:\(password)".utf8).base64EncodedString()
-                var challenge = TestResponse.html("<title>401</title>Who are you?")
-                challenge.status = 401
-                challenge.headers.add(name: "WWW-Authenticate", value: "Basic realm=\"Docs\", charset=\"UTF-8\"")
-                Self.serve(origin, other: other, allows: { $0.header("authorization") == authorization }, refusal: challenge)
+                Self.serve(origin, other: other, allows: { $0.header("authorization") == authorization },
+                           refusal: Self.challenge("Basic realm=\"Docs\", charset=\"UTF-8\""))
                 try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
                 try (password + "\n").write(toFile: root + "/password", atomically: true, encoding: .utf8)
                 let result = try await crawl(origin.url("/"), ["--user", "alice", "--password-file", root + "/password"])
@@ -200,10 +206,8 @@ final class PrivateSiteTests {
             try await TestOrigin.with { origin in
                 let password = "PASSWORD-\(UUID().uuidString)"
                 let authorization = "Basic " + Data("bob:\(password)".utf8).base64EncodedString()
-                var challenge = TestResponse.html("Who are you?")
-                challenge.status = 401
-                challenge.headers.add(name: "WWW-Authenticate", value: "Basic realm=\"Team docs\"")
-                Self.serve(origin, other: other, allows: { $0.header("authorization") == authorization }, refusal: challenge)
+                Self.serve(origin, other: other, allows: { $0.header("authorization") == authorization },
+                           refusal: Self.challenge("Basic realm=\"Team docs\""))
                 let fromEnvironment = try await crawl(origin.url("/"), ["--user", "bob"], environment: ["MIRROR_PASSWORD": password])
                 try expectMirrored(fromEnvironment, origin: origin, other: other)
 

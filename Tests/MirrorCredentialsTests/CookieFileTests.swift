@@ -2,15 +2,15 @@ import Foundation
 import MirrorCredentials
 import Testing
 
-/// A new empty folder under the system's temporary folder.
-func makeTemporaryFolder(_ label: String) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
-
 @Suite("cookies.txt")
 struct CookieFileTests {
+    /// A new empty folder under the system's temporary folder.
+    static func makeTemporaryFolder(_ label: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
     static let now: Double = 1_700_000_000
 
     /// As curl writes it (`-c`), with an expired cookie at the end.
@@ -75,7 +75,7 @@ struct CookieFileTests {
             "# Netscape HTTP Cookie File\n\texample.com\tFALSE\tdocs\tFALSE\t0\tsid\tSUPERSECRET",
         ]
         for sample in samples {
-            let error = try #require(throws: CookieFileError.self) { try CookieFile.parse(sample, path: "/home/u/cookies.txt", now: Self.now) }
+            let error = try #require(throws: CredentialFileError.self) { try CookieFile.parse(sample, path: "/home/u/cookies.txt", now: Self.now) }
             #expect(error.line == 2)
             #expect(error.description.hasPrefix("/home/u/cookies.txt:2: "))
             #expect(!error.description.contains("SECRET"))
@@ -83,7 +83,7 @@ struct CookieFileTests {
     }
 
     @Test func writesAtomicallyForTheOwnerOnly() throws {
-        let folder = try makeTemporaryFolder("cookie-file")
+        let folder = try Self.makeTemporaryFolder("cookie-file")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/cookies.txt"
         let cookies = try CookieFile.parse(Self.curlSample, path: path, now: Self.now)
@@ -96,7 +96,7 @@ struct CookieFileTests {
     }
 
     @Test func missingFileIsAnError() {
-        #expect(throws: CookieFileError(path: "/nonexistent/cookies.txt", line: nil, problem: "there is no such file")) {
+        #expect(throws: CredentialFileError(path: "/nonexistent/cookies.txt", line: nil, problem: "there is no such file")) {
             try CookieFile.load(path: "/nonexistent/cookies.txt")
         }
     }
@@ -104,7 +104,7 @@ struct CookieFileTests {
     @Test func aJarOfParsedCookiesSendsThem() throws {
         let jar = CookieJar(publicSuffixes: PublicSuffixList.system(), now: { Self.now })
         jar.add(try CookieFile.parse(Self.curlSample, path: "cookies.txt", now: Self.now))
-        #expect(jar.cookieHeader(for: url("https://www.example.com/docs/x")) == "lang=en-US; sid=abc123")
-        #expect(jar.cookieHeader(for: url("http://www.example.com/docs/x")) == "lang=en-US")
+        #expect(jar.cookieHeader(for: CookieJarTests.url("https://www.example.com/docs/x")) == "lang=en-US; sid=abc123")
+        #expect(jar.cookieHeader(for: CookieJarTests.url("http://www.example.com/docs/x")) == "lang=en-US")
     }
 }

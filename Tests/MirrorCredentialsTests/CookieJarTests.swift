@@ -3,28 +3,24 @@ import MirrorCredentials
 import Synchronization
 import Testing
 
-/// A clock the test moves by hand.
-final class TestClock: Sendable {
-    private let seconds: Mutex<Double>
-
-    init(_ seconds: Double = 1_700_000_000) {
-        self.seconds = Mutex(seconds)
-    }
-
-    var now: Double { seconds.withLock { $0 } }
-
-    func advance(by interval: Double) {
-        seconds.withLock { $0 += interval }
-    }
-}
-
-func url(_ text: String) -> URLParts {
-    URLParts(text)!
-}
-
 @Suite("Cookie jar")
 struct CookieJarTests {
-    let clock = TestClock()
+    /// A clock the test moves by hand.
+    final class Clock: Sendable {
+        private let seconds: Mutex<Double>
+
+        init(_ seconds: Double = 1_700_000_000) {
+            self.seconds = Mutex(seconds)
+        }
+
+        var now: Double { seconds.withLock { $0 } }
+
+        func advance(by interval: Double) {
+            seconds.withLock { $0 += interval }
+        }
+    }
+
+    let clock = Clock()
     let jar: CookieJar
 
     init() throws {
@@ -32,13 +28,17 @@ struct CookieJarTests {
         jar = CookieJar(publicSuffixes: try #require(PublicSuffixList.system()), now: { clock.now })
     }
 
+    static func url(_ text: String) -> URLParts {
+        URLParts(text)!
+    }
+
     /// The one change of one Set-Cookie value.
     func receive(_ value: String, from address: String) -> CookieJar.Change {
-        jar.receive([value], from: url(address))[0]
+        jar.receive([value], from: Self.url(address))[0]
     }
 
     func header(_ address: String) -> String? {
-        jar.cookieHeader(for: url(address))
+        jar.cookieHeader(for: Self.url(address))
     }
 
     func isRefused(_ change: CookieJar.Change) -> Bool {
@@ -48,7 +48,7 @@ struct CookieJarTests {
 
     @Test func rfcExamples() {
         let changes = jar.receive(["SID=31d4d96e407aad42; Path=/; Secure; HttpOnly", "lang=en-US; Path=/; Domain=example.com"],
-                                  from: url("https://www.example.com/"))
+                                  from: Self.url("https://www.example.com/"))
         #expect(changes.allSatisfy { if case .stored = $0 { true } else { false } })
         #expect(header("https://www.example.com/") == "SID=31d4d96e407aad42; lang=en-US")
         #expect(header("https://docs.example.com/") == "lang=en-US")
@@ -97,8 +97,8 @@ struct CookieJarTests {
 
     @Test func withoutAListOnlyTheHostItselfIsTaken() {
         let jar = CookieJar(publicSuffixes: nil, now: { 1_700_000_000 })
-        #expect(isRefused(jar.receive(["a=1; Domain=example.com"], from: url("https://www.example.com/"))[0]))
-        guard case .stored(let cookie) = jar.receive(["b=1; Domain=www.example.com"], from: url("https://www.example.com/"))[0] else {
+        #expect(isRefused(jar.receive(["a=1; Domain=example.com"], from: Self.url("https://www.example.com/"))[0]))
+        guard case .stored(let cookie) = jar.receive(["b=1; Domain=www.example.com"], from: Self.url("https://www.example.com/"))[0] else {
             Issue.record("not stored")
             return
         }
@@ -112,7 +112,7 @@ struct CookieJarTests {
     }
 
     @Test func hostOnlyAndDomainCookies() {
-        _ = jar.receive(["host=1", "domain=2; Domain=Example.com"], from: url("https://example.com/"))
+        _ = jar.receive(["host=1", "domain=2; Domain=Example.com"], from: Self.url("https://example.com/"))
         #expect(header("https://example.com/") == "host=1; domain=2")
         #expect(header("https://sub.example.com/") == "domain=2")
         #expect(header("https://notexample.com/") == nil)
@@ -264,8 +264,8 @@ struct CookieJarTests {
     }
 
     @Test func removeExpiredKeepsTheRestInOrder() {
-        _ = jar.receive(["b=1; Max-Age=10", "a=1", "c=1; Max-Age=100"], from: url("https://b.example/"))
-        _ = jar.receive(["z=1"], from: url("https://a.example/"))
+        _ = jar.receive(["b=1; Max-Age=10", "a=1", "c=1; Max-Age=100"], from: Self.url("https://b.example/"))
+        _ = jar.receive(["z=1"], from: Self.url("https://a.example/"))
         clock.advance(by: 20)
         jar.removeExpired()
         #expect(jar.cookies.map(\.name) == ["z", "a", "c"])

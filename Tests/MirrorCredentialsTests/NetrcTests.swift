@@ -53,7 +53,7 @@ struct NetrcTests {
             ("login x password TOPSECRET\nmachine a", 1),
         ]
         for sample in samples {
-            let error = try #require(throws: NetrcError.self) { try Netrc(sample.text, path: "/home/u/.netrc") }
+            let error = try #require(throws: CredentialFileError.self) { try Netrc(sample.text, path: "/home/u/.netrc") }
             #expect(error.line == sample.line, "\(error)")
             #expect(error.description.hasPrefix("/home/u/.netrc:\(sample.line): "))
             #expect(!error.description.contains("SECRET"))
@@ -67,7 +67,7 @@ struct NetrcTests {
     }
 
     @Test func loadsAFile() throws {
-        let folder = try makeTemporaryFolder("netrc")
+        let folder = try CookieFileTests.makeTemporaryFolder("netrc")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/netrc"
         try "machine h.example login u password p\n".write(toFile: path, atomically: false, encoding: .utf8)

@@ -25,6 +25,8 @@ struct PublicSuffixListTests {
         #expect(Self.sample.isPublicSuffix("co.uk"))
         #expect(!Self.sample.isPublicSuffix("example.co.uk"))
         #expect(!Self.sample.isPublicSuffix("example.com"))
+        #expect(Self.sample.isPublicSuffix("co.uk."))
+        #expect(!Self.sample.isPublicSuffix("example.co.uk."))
         #expect(Self.sample.isPublicSuffix("github.io"))
         #expect(!Self.sample.isPublicSuffix("me.github.io"))
     }

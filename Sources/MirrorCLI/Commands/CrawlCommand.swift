@@ -26,9 +26,9 @@ struct CrawlCommand: AsyncParsableCommand {
               mirror crawl https://docs.example.org/ -o docs --max-age 1d --max-time 30m
               mirror crawl https://example.org/ --offline --cache ./cache -o copy
               mirror crawl https://app.example.org/ -o app --browser --browser-tabs 4
-              mirror crawl https://intranet.example.org/docs/ -o docs --cookies cookies.txt
-              mirror crawl https://wiki.example.org/ -o wiki --user alice --password-file ~/.wiki-password
-              mirror crawl https://api.example.org/docs/ -o docs --header "Authorization: Bearer $TOKEN"
+              mirror crawl https://intranet.example.org/ -o docs --cookies cookies.txt
+              mirror crawl https://wiki.example.org/ --user alice --password-file pw
+              mirror crawl https://example.org/ --header "Authorization: Bearer $T"
             """
     )
 

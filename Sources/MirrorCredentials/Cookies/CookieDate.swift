@@ -1,3 +1,5 @@
+import MirrorCore
+
 /// The lenient cookie-date algorithm of RFC 6265bis §5.1.1, which reads the dates servers really
 /// send in `Expires` (`Wed, 09-Jun-2021 10:18:14 GMT`, two-digit years, missing weekdays) where
 /// the strict HTTP date grammar of `HTTPDate.parse` gives up.
@@ -24,7 +26,7 @@ enum CookieDate {
         if (70...99).contains(year) { year += 1900 } else if (0...69).contains(year) { year += 2000 }
         guard year >= 1601, day <= daysIn(month: month, year: year), day >= 1, time.hour <= 23, time.minute <= 59, time.second <= 59
         else { return nil }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let days = HTTPDate.daysSinceEpoch(year: year, month: month, day: day)
         return Double(days * 86_400 + Int64(time.hour * 3600 + time.minute * 60 + time.second))
     }
 
@@ -66,17 +68,5 @@ enum CookieDate {
         case 4, 6, 9, 11: return 30
         default: return 31
         }
-    }
-
-    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (month 1...12):
-    /// Howard Hinnant's `days_from_civil`.
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let m = Int64(month)
-        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

@@ -18,7 +18,7 @@ public enum CookieFile {
     /// The cookies of a cookies.txt text read from `path` (named in errors), marked `given`;
     /// those expired at `now` are skipped. CRLF line ends are taken; the value is everything
     /// after the sixth tab, and may be missing (curl writes an empty value so).
-    public static func parse(_ text: String, path: String, now: Double = WallClock.now()) throws(CookieFileError) -> [Cookie] {
+    public static func parse(_ text: String, path: String, now: Double = WallClock.now()) throws(CredentialFileError) -> [Cookie] {
         var cookies: [Cookie] = []
         for (number, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             var line = Substring(bytes)
@@ -30,25 +30,25 @@ public enum CookieFile {
                 let start = line.drop { $0 == " " || $0 == "\t" }
                 if start.isEmpty || start.hasPrefix("#") { continue }
             }
-            do throws(CookieFileError.Problem) {
+            do throws(CredentialFileError.Problem) {
                 let cookie = try parseLine(line, httpOnly: httpOnly, now: now)
                 if !cookie.isExpired(at: now) { cookies.append(cookie) }
             } catch {
-                throw CookieFileError(path: path, line: number + 1, problem: error.text)
+                throw CredentialFileError(path: path, line: number + 1, problem: error.text)
             }
         }
         return cookies
     }
 
     /// The cookies of the cookies.txt file at `path`, as `parse` reads them.
-    public static func load(path: String, now: Double = WallClock.now()) throws(CookieFileError) -> [Cookie] {
+    public static func load(path: String, now: Double = WallClock.now()) throws(CredentialFileError) -> [Cookie] {
         let bytes: [UInt8]?
-        do { bytes = try FileReading.contents(of: path) } catch { throw CookieFileError(path: path, line: nil, problem: error.message) }
-        guard let bytes else { throw CookieFileError(path: path, line: nil, problem: "there is no such file") }
+        do { bytes = try FileReading.contents(of: path) } catch { throw CredentialFileError(path: path, line: nil, problem: error.message) }
+        guard let bytes else { throw CredentialFileError(path: path, line: nil, problem: "there is no such file") }
         return try parse(String(decoding: bytes, as: UTF8.self), path: path, now: now)
     }
 
-    private static func parseLine(_ line: Substring, httpOnly: Bool, now: Double) throws(CookieFileError.Problem) -> Cookie {
+    private static func parseLine(_ line: Substring, httpOnly: Bool, now: Double) throws(CredentialFileError.Problem) -> Cookie {
         let fields = line.utf8.split(separator: UInt8(ascii: "\t"), maxSplits: 6, omittingEmptySubsequences: false).map { Substring($0) }
         guard fields.count >= 6 else {
             throw .init("has \(fields.count) tab-separated fields where cookies.txt has 7 (domain, include subdomains, path, "
@@ -64,7 +64,7 @@ public enum CookieFile {
         }
         guard !fields[5].isEmpty else { throw .init("has no cookie name in its sixth field") }
         let value = fields.count == 7 ? fields[6] : ""
-        guard !(fields[5] + value).utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+        guard !(fields[5] + value).utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
             throw .init("has control characters in the cookie's name or value")
         }
         // Session cookies are written with expiry 0; some exporters write -1.
@@ -73,7 +73,7 @@ public enum CookieFile {
                       expires: expiry > 0 ? expiry : nil, creation: now, given: true)
     }
 
-    private static func flag(_ text: Substring, field: String) throws(CookieFileError.Problem) -> Bool {
+    private static func flag(_ text: Substring, field: String) throws(CredentialFileError.Problem) -> Bool {
         switch text.uppercased() {
         case "TRUE": return true
         case "FALSE": return false
@@ -126,7 +126,7 @@ public enum CookieFile {
     }
 }
 
-extension CookieFileError {
+extension CredentialFileError {
     /// What is wrong with one line, before the file and line number are added.
     struct Problem: Error {
         let text: String

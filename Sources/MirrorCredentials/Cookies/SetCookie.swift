@@ -1,6 +1,7 @@
 /// A `Set-Cookie` header field's value, parsed (RFC 6265bis §5.6): what the server asked for,
-/// before the jar checks it against the request's URL (§5.7).
-public struct SetCookie: Sendable, Equatable {
+/// before the jar checks it against the request's URL (§5.7). Its description leaves the value
+/// out, as `Cookie`'s does.
+public struct SetCookie: Sendable, Equatable, CustomStringConvertible {
     public var name: String
     public var value: String
     /// When it expires, from Max-Age (which wins) or Expires, at most 400 days ahead; nil when
@@ -25,5 +26,9 @@ public struct SetCookie: Sendable, Equatable {
         self.secure = secure
         self.httpOnly = httpOnly
         self.sameSite = sameSite
+    }
+
+    public var description: String {
+        "Set-Cookie \(name)" + (domain.map { " for Domain=\($0)" } ?? "")
     }
 }

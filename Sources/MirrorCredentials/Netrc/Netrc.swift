@@ -21,7 +21,7 @@ public struct Netrc: Sendable, Equatable, CustomStringConvertible {
     /// Parses the text of a .netrc file read from `path` (named in errors): `machine NAME`,
     /// `default`, then `login`, `password` and `account` with their values; `macdef NAME` and
     /// the lines up to the next blank one are skipped.
-    public init(_ text: String, path: String) throws(NetrcError) {
+    public init(_ text: String, path: String) throws(CredentialFileError) {
         var tokenizer = NetrcTokenizer(text)
         do throws(NetrcTokenizer.Failure) {
             while let token = try tokenizer.next() {
@@ -49,7 +49,7 @@ public struct Netrc: Sendable, Equatable, CustomStringConvertible {
                 }
             }
         } catch {
-            throw NetrcError(path: path, line: error.line, problem: error.problem)
+            throw CredentialFileError(path: path, line: error.line, problem: error.problem)
         }
     }
 
@@ -61,10 +61,10 @@ public struct Netrc: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The file at `path`; nil when there is none.
-    public static func load(path: String) throws(NetrcError) -> Netrc? {
+    public static func load(path: String) throws(CredentialFileError) -> Netrc? {
         let bytes: [UInt8]?
-        do { bytes = try FileReading.contents(of: path) } catch { throw NetrcError(path: path, line: nil, problem: error.message) }
-        return try bytes.map { bytes throws(NetrcError) in try Netrc(String(decoding: bytes, as: UTF8.self), path: path) }
+        do { bytes = try FileReading.contents(of: path) } catch { throw CredentialFileError(path: path, line: nil, problem: error.message) }
+        return try bytes.map { bytes throws(CredentialFileError) in try Netrc(String(decoding: bytes, as: UTF8.self), path: path) }
     }
 
     /// Where curl looks for the file: `$NETRC`, else `$HOME/.netrc`, else `.netrc` in the home

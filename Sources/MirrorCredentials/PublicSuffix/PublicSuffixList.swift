@@ -67,11 +67,12 @@ public struct PublicSuffixList: Sendable {
         try? load(path: systemPath)
     }
 
-    /// Whether `domain` (lower-cased, ASCII or Unicode, no trailing dot) is a public suffix:
-    /// a rule names it, a wildcard rule names its parent, or it is a single label (the list's
-    /// implicit `*` rule) — unless an exception rule names it or one of its parents.
+    /// Whether `domain` (lower-cased, ASCII or Unicode) is a public suffix: a rule names it, a
+    /// wildcard rule names its parent, or it is a single label (the list's implicit `*` rule) —
+    /// unless an exception rule names it or one of its parents. A trailing dot (`com.`) changes
+    /// nothing.
     public func isPublicSuffix(_ domain: String) -> Bool {
-        let domain = Substring(domain)
+        let domain = domain.hasSuffix(".") ? Substring(domain).dropLast() : Substring(domain)
         var suffix = domain
         var parent: Substring?
         while true {

@@ -1,6 +1,6 @@
-/// A .netrc file that cannot be read: the file, the line, and what is wrong. It never quotes
-/// the file's words, one of which may be a password.
-public struct NetrcError: Error, Sendable, Equatable, CustomStringConvertible {
+/// A credentials file (cookies.txt, .netrc) that cannot be read: the file, the line, and what is
+/// wrong with it. It never quotes the file's words, any of which may be a secret.
+public struct CredentialFileError: Error, Sendable, Equatable, CustomStringConvertible {
     public let path: String
     /// 1-based; nil when the file as a whole is the problem.
     public let line: Int?
