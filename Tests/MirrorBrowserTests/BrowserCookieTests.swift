@@ -1,4 +1,6 @@
 import Foundation
+@testable import MirrorBrowser
+import MirrorCredentials
 import MirrorTestSupport
 import Testing
 
@@ -52,6 +54,38 @@ extension BrowserSuites {
             }
             origin.route("/login") { _ in .html("<title>Log in</title><form method=post>Please log in</form>") }
             other.route("/pixel.png") { _ in TestResponse(headers: ["Content-Type": "image/png"], body: Array("PNG bytes".utf8)) }
+        }
+
+        /// The jar's cookies as `Storage.setCookies` takes them, and `Storage.getCookies`'s as the jar's.
+        @Test func cookiesAreWrittenAndReadTheDevToolsWay() throws {
+            let hostOnly = BrowserCookies.parameter(Cookie(name: "a", value: "1", domain: "app.example.org", path: "/docs", secure: true,
+                                                           httpOnly: true, expires: 2_000_000_000, sameSite: "strict", creation: 0))
+            #expect(hostOnly == ["name": "a", "value": "1", "url": "https://app.example.org/docs", "path": "/docs", "secure": true,
+                                 "httpOnly": true, "sameSite": "Strict", "expires": .number(2_000_000_000)])
+            let domain = BrowserCookies.parameter(Cookie(name: "b", value: "2", domain: "example.org", hostOnly: false, sameSite: "None",
+                                                         creation: 0))
+            // SameSite=None without Secure would be dropped by Chromium: it goes without the attribute.
+            #expect(domain == ["name": "b", "value": "2", "domain": ".example.org", "path": "/", "secure": false, "httpOnly": false])
+
+            let read = try #require(BrowserCookies.cookie(["name": "seen", "value": "1", "domain": ".example.org", "path": "/",
+                                                           "expires": -1, "httpOnly": false, "secure": false, "session": true,
+                                                           "sameSite": "Lax"], now: 5))
+            #expect(read == Cookie(name: "seen", value: "1", domain: "example.org", hostOnly: false, sameSite: "Lax", creation: 5))
+            let persistent = try #require(BrowserCookies.cookie(["name": "p", "value": "2", "domain": "127.0.0.1", "path": "/x",
+                                                                 "expires": .number(1_900_000_000.5), "session": false, "httpOnly": true], now: 5))
+            #expect(persistent.hostOnly && persistent.domain == "127.0.0.1" && persistent.expires == 1_900_000_000.5 && persistent.httpOnly
+                    && !persistent.given)
+            // A partitioned cookie belongs to one top-level site, which the jar cannot say: not kept.
+            #expect(BrowserCookies.cookie(["name": "c", "value": "3", "domain": "cdn.example", "path": "/", "session": true,
+                                           "partitionKey": ["topLevelSite": "https://example.org", "hasCrossSiteAncestor": true]], now: 5) == nil)
+            // Chromium caps an expiry at 400 days: a given cookie that lasts longer is unchanged.
+            let now = 1_800_000_000.0
+            let long = Cookie(name: "l", value: "v", domain: "example.org", expires: now + 800 * 86400, creation: 0)
+            var capped = long
+            capped.expires = now + 400 * 86400
+            #expect(BrowserCookies.isSame(capped, long, now: now))
+            capped.value = "w"
+            #expect(!BrowserCookies.isSame(capped, long, now: now))
         }
 
         @Test func theBrowserSharesTheJarAndWhatThePageSetsIsKept() async throws {

@@ -1,5 +1,5 @@
 import MirrorCore
-import MirrorCredentials
+@testable import MirrorCredentials
 import Testing
 
 @Suite("Where a crawl's credentials go")
@@ -77,5 +77,16 @@ struct CrawlCredentialsTests {
         #expect(withLogin.fields(for: try url("https://docs.example.org/b"), method: "GET").contains { $0.name == "Authorization" })
         let withToken = try credentials(headers: [.init(name: "Authorization", value: "Bearer T")], login: login)
         #expect(!withToken.challenged(challenge, url: try url("https://docs.example.org/a"), sent: "Bearer T"))
+    }
+}
+
+@Suite("Key stretching")
+struct KeyStretchingTests {
+    /// RFC 7914 §11's PBKDF2-HMAC-SHA256 test vector (its first 32 bytes).
+    @Test func pbkdf2MatchesTheRFCVector() {
+        let key = KeyStretching.derive(Array("passwd".utf8), salt: Array("salt".utf8), iterations: 1)
+        #expect(Hex.string(key) == "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc")
+        let stretched = KeyStretching.derive(Array("Password".utf8), salt: Array("NaCl".utf8), iterations: 80_000)
+        #expect(Hex.string(stretched) == "4ddcd8f60b98be21830cee5ef22701f9641a4418d04c0414aeff08876b34ab56")
     }
 }

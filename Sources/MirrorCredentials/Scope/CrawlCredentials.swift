@@ -74,18 +74,22 @@ public final class CrawlCredentials: Sendable {
     /// A fingerprint of what the user gave that goes to `url`'s origin, nil when nothing does:
     /// the responses of a crawl with credentials are stored private to it. Cookies the site sets
     /// during the crawl are left out, so that a nightly crawl with the same login finds its cache.
+    /// It is a slow hash (`KeyStretching`), salted with the origin: a cache folder that travels
+    /// (a CI cache) is no help in guessing a password.
     public func fingerprint(for url: URLParts) -> String? {
         guard carriesCredentials, scope.admits(url) else { return nil }
-        if let known = fingerprints.withLock({ $0[url.origin] }) { return known }
-        var hash = SHA256()
-        hash.update(data: Array("mirror credentials 1\n".utf8))
-        for field in headers.map({ "\($0.name.lowercased()): \($0.value)" }).sorted() { hash.update(data: Array((field + "\n").utf8)) }
-        if let authenticator { hash.update(data: Array("login \(authenticator.identity)\n".utf8)) }
-        let given = jar.cookies.filter { $0.given && $0.domainMatches(url.host) }.map { "\($0.domain) \($0.path) \($0.name)=\($0.value)" }
-        for cookie in given.sorted() { hash.update(data: Array("cookie \(cookie)\n".utf8)) }
-        let fingerprint = Hex.string(hash.finalize().prefix(16))
-        fingerprints.withLock { $0[url.origin] = fingerprint }
-        return fingerprint
+        // Made under the lock: the crawl's first requests to an origin would otherwise each make it.
+        return fingerprints.withLock { known in
+            if let fingerprint = known[url.origin] { return fingerprint }
+            var material = headers.map { "header \($0.name.lowercased()): \($0.value)\n" }.sorted()
+            if let authenticator { material.append("login \(authenticator.identity)\n") }
+            material += jar.cookies.filter { $0.given && $0.domainMatches(url.host) }
+                .map { "cookie \($0.domain) \($0.path) \($0.name)=\($0.value)\n" }.sorted()
+            let fingerprint = Hex.string(KeyStretching.derive(Array(material.joined().utf8),
+                                                              salt: Array("mirror credentials 1 \(url.origin)".utf8)).prefix(16))
+            known[url.origin] = fingerprint
+            return fingerprint
+        }
     }
 
     /// What a response to a request for `url` meant for the login.
