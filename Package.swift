@@ -106,7 +106,7 @@ let package = Package(
         .target(
             name: "MirrorShared",
             dependencies: [
-                "MirrorCore", "MirrorCache", "MirrorCrawl",
+                "MirrorCore", "MirrorCache", "MirrorCrawl", "MirrorCredentials",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

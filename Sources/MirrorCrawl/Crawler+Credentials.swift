@@ -79,8 +79,7 @@ extension CrawlCredentials {
     public convenience init(configuration: CrawlConfiguration, login: Login? = nil,
                             jar: CookieJar = CookieJar(publicSuffixes: PublicSuffixList.system())) {
         let seeds = configuration.seeds.compactMap(URLParts.init)
-        self.init(scope: CredentialScope(seeds: seeds, allowedHosts: configuration.allowedHosts), seeds: seeds,
-                  allowedHosts: configuration.allowedHosts,
+        self.init(seeds: seeds, allowedHosts: configuration.allowedHosts,
                   headers: configuration.headers.map { CrawlCredentials.Field(name: $0.name, value: $0.value) },
                   login: login, jar: jar)
     }

@@ -28,8 +28,7 @@ struct CrawlCredentialsTests {
         throws -> CrawlCredentials
     {
         let seeds = [try url("https://docs.example.org/")]
-        return CrawlCredentials(scope: CredentialScope(seeds: seeds, allowedHosts: []), seeds: seeds, allowedHosts: [],
-                                headers: headers, login: login, jar: jar)
+        return CrawlCredentials(seeds: seeds, allowedHosts: [], headers: headers, login: login, jar: jar)
     }
 
     @Test func theUsersHeadersAndCookieGoInScopeOnly() throws {

@@ -28,13 +28,13 @@ public final class CrawlCredentials: Sendable {
     }
 
     /// - Parameters:
+    ///   - seeds, allowedHosts: the crawl's scope (`CredentialScope`).
     ///   - headers: the user's extra request fields; the pairs of a `Cookie` among them join the
     ///     jar as cookies the user gave, for the seeds' hosts and the allowed ones.
     ///   - login: answers the Basic and Digest challenges of the scope's origins.
     ///   - jar: the crawl's cookies, with those the user gave already in it.
-    public init(scope: CredentialScope, seeds: [URLParts], allowedHosts: [HostPattern], headers: [Field], login: Login?,
-                jar: CookieJar) {
-        self.scope = scope
+    public init(seeds: [URLParts], allowedHosts: [HostPattern], headers: [Field], login: Login?, jar: CookieJar) {
+        scope = CredentialScope(seeds: seeds, allowedHosts: allowedHosts)
         self.jar = jar
         let cookieFields = headers.filter { $0.name.lowercased() == "cookie" }
         self.headers = headers.filter { $0.name.lowercased() != "cookie" }
