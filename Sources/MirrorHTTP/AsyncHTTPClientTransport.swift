@@ -9,6 +9,8 @@ import NIOHTTP1
 public final class AsyncHTTPClientTransport: HTTPTransport {
     private let client: HTTPClient
     private let connectTimeout: Duration
+    /// Why https cannot be used (no trust store), nil when it can.
+    private let missingTrustStore: String?
 
     /// - Parameters:
     ///   - connectionsPerHost: the pool's limit of open connections to one host.
@@ -30,9 +32,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         configuration.tracing.tracer = nil
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.connectTimeout = connectTimeout
+        missingTrustStore = security.missingTrustStore
     }
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        if let missingTrustStore, request.url.utf8.prefix(6).elementsEqual("https:".utf8) {
+            throw TrustStoreMissing(url: request.url, reason: missingTrustStore)
+        }
         var outgoing = HTTPClientRequest(url: request.url)
         outgoing.method = request.method
         outgoing.headers = request.headers

@@ -11,9 +11,13 @@ public struct TransportSecurity: Sendable {
     private var extraAuthorities: [NIOSSLCertificate] = []
     /// False when certificates are not checked at all (`--no-check-certificate`).
     public private(set) var verifiesCertificates = true
+    /// Why the system's trust store, which these choices use, cannot be loaded (none installed).
+    private var systemStoreProblem: String?
 
     /// The system's trust store, certificates verified.
-    public init() {}
+    public init() {
+        systemStoreProblem = Self.systemStore
+    }
 
     /// - Parameters:
     ///   - caCertificateFiles: PEM files of certificate authorities to trust as well.
@@ -23,6 +27,14 @@ public struct TransportSecurity: Sendable {
     /// - Throws: `TransportSecurity.Failure` naming a file that cannot be read or holds no certificate.
     public init(caCertificateFiles: [String], verifiesCertificates: Bool = true,
                 environment: [String: String]) throws {
+        try self.init(caCertificateFiles: caCertificateFiles, verifiesCertificates: verifiesCertificates, environment: environment,
+                      systemStore: Self.systemStore)
+    }
+
+    /// - Parameter systemStore: why the system's trust store cannot be loaded, nil when it can
+    ///   (tests stand in for a system without one).
+    init(caCertificateFiles: [String], verifiesCertificates: Bool = true, environment: [String: String],
+         systemStore: String?) throws {
         self.verifiesCertificates = verifiesCertificates
         for path in caCertificateFiles { extraAuthorities += try Self.certificates(in: path) }
         if let file = environment["SSL_CERT_FILE"], !file.isEmpty {
@@ -37,13 +49,36 @@ public struct TransportSecurity: Sendable {
             }
             trustStore = directory
         }
-        // Load the trust store now, so that a bad one is reported once, here, rather than by every request.
-        do {
-            _ = try NIOSSLContext(configuration: tlsConfiguration)
-        } catch {
-            throw Failure(message: "cannot load the trust store \(trustStore ?? "of the system"): \(error)")
+        if let trustStore {
+            // A store the user named is loaded now, so that a bad one is reported once, here.
+            do {
+                _ = try NIOSSLContext(configuration: tlsConfiguration)
+            } catch {
+                throw Failure(message: "cannot load the trust store \(trustStore): \(error)")
+            }
+        } else if verifiesCertificates {
+            // The system's may be missing (no ca-certificates): http needs none, and the
+            // authorities --ca-certificate names are then trusted alone.
+            systemStoreProblem = systemStore
         }
     }
+
+    /// Why an https request cannot be made, nil when it can: the system has no trust store and no
+    /// authority was named instead. Plain http works all the same.
+    public var missingTrustStore: String? {
+        extraAuthorities.isEmpty ? systemStoreProblem : nil
+    }
+
+    /// Why the system's trust store cannot be loaded, nil when it can; read once per process.
+    private static let systemStore: String? = {
+        do {
+            _ = try NIOSSLContext(configuration: .makeClientConfiguration())
+            return nil
+        } catch {
+            return "this system has no store of trusted certificate authorities (\(error)): install ca-certificates "
+                + "(apt-get install ca-certificates), or give --ca-certificate FILE or SSL_CERT_FILE; http needs none"
+        }
+    }()
 
     /// NIOSSL's client configuration for these choices.
     var tlsConfiguration: TLSConfiguration {
@@ -52,7 +87,13 @@ public struct TransportSecurity: Sendable {
             configuration.certificateVerification = .none
             return configuration
         }
-        if let trustStore { configuration.trustRoots = .file(trustStore) }
+        if let trustStore {
+            configuration.trustRoots = .file(trustStore)
+        } else if systemStoreProblem != nil {
+            // No system store to load: the named authorities alone (none: https requests are refused before they start).
+            configuration.trustRoots = .certificates(extraAuthorities)
+            return configuration
+        }
         if !extraAuthorities.isEmpty { configuration.additionalTrustRoots = [.certificates(extraAuthorities)] }
         return configuration
     }

@@ -2,7 +2,7 @@ import Foundation
 import MirrorCache
 import MirrorCore
 import MirrorCrawl
-import MirrorHTTP
+@testable import MirrorHTTP
 import MirrorCrawlTesting
 import MirrorTestSupport
 import Testing
@@ -127,6 +127,32 @@ struct HTTPSCrawlTests {
         }
         try await origin.shutdown()
         #expect(response.status == 200)
+    }
+
+    /// On a system without a trust store (no ca-certificates): http works, https is refused
+    /// before it starts with what to install, and the authorities --ca-certificate names are
+    /// trusted alone.
+    @Test func withoutASystemTrustStoreHTTPWorksAndHTTPSSaysWhatToInstall() async throws {
+        let none = "this system has no store of trusted certificate authorities"
+        let bare = try TransportSecurity(caCertificateFiles: [], environment: [:], systemStore: none)
+        #expect(bare.missingTrustStore == none)
+        let plain = try await TestOrigin.start()
+        plain.route("/") { _ in .html("plain") }
+        #expect(try await Self.send(TransportRequest(url: plain.url("/")), security: bare).status == 200)
+        try await plain.shutdown()
+        let origin = try await TestOrigin.start(tls: try authority.serverIdentity())
+        origin.route("/") { _ in .html("secure") }
+        await #expect(throws: TrustStoreMissing(url: origin.url("/"), reason: none)) {
+            try await Self.send(TransportRequest(url: origin.url("/")), security: bare)
+        }
+        #expect(origin.connections == 0)
+        let named = try await authority.withCertificateFile { file in
+            let security = try TransportSecurity(caCertificateFiles: [file], environment: [:], systemStore: none)
+            #expect(security.missingTrustStore == nil)
+            return try await Self.send(TransportRequest(url: origin.url("/")), security: security)
+        }
+        try await origin.shutdown()
+        #expect(named.status == 200)
     }
 
     @Test func unusableTrustFilesAreNamed() throws {
