@@ -68,9 +68,14 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
         case unplaced(Int)
     }
 
-    public init(charset: String = "utf-8") {
+    /// Whether links that end a session are looked for (`endsSession`); the rewriting, which
+    /// needs only the references' places, does not pay for their text.
+    private let detectsSessionEnds: Bool
+
+    public init(charset: String = "utf-8", detectsSessionEnds: Bool = true) {
         self.charset = charset
         isUTF8 = CharsetDecoder.isUTF8(charset)
+        self.detectsSessionEnds = detectsSessionEnds
     }
 
     /// Adds the next chunk of the document.
@@ -83,7 +88,7 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     public func finish(readingText: Bool = false) -> [HTMLReference] {
         guard CharsetSniffer.isASCIICompatible(charset) else {
             if let utf8 = CharsetDecoder.utf8(document[...], from: charset) {
-                let transcoded = HTMLReferenceLocator(charset: "utf-8")
+                let transcoded = HTMLReferenceLocator(charset: "utf-8", detectsSessionEnds: detectsSessionEnds)
                 transcoded.feed(utf8)
                 _ = transcoded.finish(readingText: readingText)
                 unplaced = transcoded.links
@@ -110,9 +115,9 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
         return links
     }
 
-    /// The references of a whole document.
+    /// The references of a whole document, for rewriting them (no session ends looked for).
     public static func references(in html: [UInt8], charset: String = "utf-8") -> [HTMLReference] {
-        let locator = HTMLReferenceLocator(charset: charset)
+        let locator = HTMLReferenceLocator(charset: charset, detectsSessionEnds: false)
         locator.feed(html)
         return locator.finish()
     }
@@ -134,7 +139,7 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     func startElement(_ element: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) {
         textReader?.startElement(element, attributes: attributes)
         let isAnchor = element.spells("a")
-        guard isAnchor || element.spells("area") else { return locateReferences(element, attributes: attributes) }
+        guard detectsSessionEnds, isAnchor || element.spells("area") else { return locateReferences(element, attributes: attributes) }
         if isAnchor, anchor != nil { endAnchor() }
         let (placed, unplacedCount) = (references.count, unplaced.links.count)
         locateReferences(element, attributes: attributes)
