@@ -9,7 +9,8 @@ import MirrorSQLite
 
 /// `mirror`: the root command. Subcommands do the work; this type only routes and maps errors to exit codes.
 public struct MirrorCommand: AsyncParsableCommand {
-    public static let version = "0.1.0"
+    /// The version: the source's (the literal, which `scripts/package` reads), unless the packaging script stamped a tag's.
+    public static let version = BuildInfo.stampedVersion ?? "0.1.0"
 
     public static let configuration = CommandConfiguration(
         commandName: "mirror",
@@ -24,7 +25,7 @@ public struct MirrorCommand: AsyncParsableCommand {
             Exit codes:
             \(ExitStatus.allCases.map { "  \($0.rawValue)  \($0.meaning)" }.joined(separator: "\n"))
             """,
-        version: "mirror \(version) (libxml2 \(LibXML2.version), zlib \(Zlib.version), SQLite \(SQLiteDatabase.libraryVersion))",
+        version: "mirror \(version) (commit \(BuildInfo.commit); libxml2 \(LibXML2.version), zlib \(Zlib.version), SQLite \(SQLiteDatabase.libraryVersion))",
         subcommands: [
             CrawlCommand.self, CheckCommand.self, PackCommand.self, UnpackCommand.self, ServeCommand.self,
             ProxyCommand.self, CacheCommand.self, ExportCommand.self, SearchCommand.self,
