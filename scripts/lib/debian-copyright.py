@@ -130,6 +130,10 @@ def licence_of(name, text):
         return "BSD-3-clause", text
     if name.startswith("CC0 1.0"):
         return "CC0-1.0", text
+    if name.startswith("zlib License"):
+        return "Zlib", text
+    if name.startswith("Unicode License v3"):
+        return "Unicode-3.0", text
     fail(f"no Debian short name for the licence '{name}': teach scripts/lib/debian-copyright.py")
 
 
@@ -393,21 +397,17 @@ for s in parts["The Swift runtime, Foundation and libdispatch"]:
     for ref, _ in text_refs(body):
         if ref not in refs:
             refs.append(ref)
-    if refs:
-        shorts = [licence_of(*texts[r])[0] for r in refs]
-        paragraphs.append(files_paragraph(files, "Apple Inc. and the Swift project authors", " and ".join(shorts), None,
-                                          f"{s['title']}.\n{comment}"))
-    elif "Unicode-3.0" in body:
-        licence_paragraphs["Unicode-3.0"] = (
-            "The Unicode License v3 (SPDX Unicode-3.0), https://www.unicode.org/license.txt; the\n"
-            "Swift toolchain does not install its text. ICU's LICENSE file\n"
-            "(https://github.com/unicode-org/icu/blob/main/LICENSE) adds the terms of the third-party\n"
-            "data inside ICU."
-        )
-        paragraphs.append(files_paragraph(files, "2016 and later Unicode, Inc. and others", "Unicode-3.0", None,
+    if not refs:
+        fail(f"no licence found for '{s['title']}'")
+    licences = [licence_of(*texts[r]) for r in refs]
+    if len(licences) == 1 and licences[0][1] is not None:      # a text of its own, such as ICU's
+        short, full = licences[0]
+        paragraphs.append(files_paragraph(files, "2016 and later Unicode, Inc. and others" if short == "Unicode-3.0"
+                                          else "the copyright holders named in the licence", short, full,
                                           f"{s['title']}.\n{comment}"))
     else:
-        fail(f"no licence found for '{s['title']}'")
+        paragraphs.append(files_paragraph(files, "Apple Inc. and the Swift project authors",
+                                          " and ".join(short for short, _ in licences), None, f"{s['title']}.\n{comment}"))
 
 for short in sorted(licence_paragraphs):
     paragraphs.append(field("License", short + "\n" + licence_paragraphs[short]))
