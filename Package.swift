@@ -95,7 +95,7 @@ let package = Package(
         .target(
             name: "MirrorBrowser",
             dependencies: [
-                "CSpawn", "MirrorCore", "MirrorCache", "MirrorCrawl", "MirrorCredentials", "MirrorServe", "MirrorProxy",
+                "CSpawn", "MirrorCore", "MirrorCompression", "MirrorCache", "MirrorCrawl", "MirrorCredentials", "MirrorServe", "MirrorProxy",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],

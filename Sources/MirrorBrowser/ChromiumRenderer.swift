@@ -31,6 +31,9 @@ public actor ChromiumRenderer: PageRenderer {
         /// from the browser's own network events: the floor `scripts/bench-browser.sh` measures
         /// the crawl against (the same browser, page loop and tabs).
         public var direct = false
+        /// Each page's live screenshot and snapshot are taken, for the offline check
+        /// (`checkOffline`).
+        public var checksPages = false
 
         public init(executable: String) {
             self.executable = executable
@@ -107,6 +110,21 @@ public actor ChromiumRenderer: PageRenderer {
         throw BrowserError.closed("unreachable")
     }
 
+    /// Opens the copy at `fileURL` in a tab of its own browser context, whose proxy refuses
+    /// everything (no network), and compares its screenshot with `live`. A copy whose screenshot
+    /// has another size than the live one counts every pixel as differing.
+    public func compareOffline(_ fileURL: String, with live: [UInt8]) async throws -> ScreenComparison? {
+        let tab = await takeTab()
+        defer { returnTab(tab) }
+        let browser = try await runningBrowser(replacing: nil)
+        let context = try await browser.context(for: RunningBrowser.offlineSlot, proxyPort: background.port)
+        let offline = try await PageLoop(settings: settings).screenshotOffline(fileURL, in: browser, context: context)
+        let liveImage = try PNGImage(live)
+        let offlineImage = try PNGImage(offline)
+        let pixels = liveImage.width * liveImage.height
+        return ScreenComparison(differing: liveImage.differingPixels(from: offlineImage) ?? pixels, pixels: pixels, offline: offline)
+    }
+
     /// The browser, launched when there is none or when `failed` is the one running.
     private func runningBrowser(replacing failed: RunningBrowser?) async throws -> RunningBrowser {
         if closed { throw BrowserError.closed("the browser was closed") }
@@ -138,6 +156,10 @@ public actor ChromiumRenderer: PageRenderer {
             "--disable-component-update", "--disable-sync", "--disable-default-apps", "--disable-extensions",
             "--disable-breakpad", "--disable-domain-reliability", "--disable-client-side-phishing-detection",
             "--metrics-recording-only", "--mute-audio", "--password-store=basic", "--use-mock-keychain",
+            // Every tab renders as if in front: a page in a background tab gets no animation frames,
+            // so scroll handlers would not run before its DOM is read.
+            "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+            "--disable-backgrounding-occluded-windows",
             "--window-size=\(settings.windowSize.width),\(settings.windowSize.height)",
         ]
         // Whatever is not a page's goes to a proxy that refuses it.

@@ -4,8 +4,10 @@ import MirrorCredentials
 
 /// Loads one page in one tab and reads what it became: navigate, wait for the load event, then
 /// for the network to be idle (as the tab's proxy counts it), scroll to the bottom in steps
-/// (again while scrolling brings more content), back to the top, idle again; then the rendered
-/// DOM's links, and its snapshot when content came by `fetch`/XHR. The whole is bounded by the
+/// (again while scrolling brings more content), back to the top, idle again, and the page's own
+/// frames and transitions run their course (`PageScripts.settle`, also before scrolling, when
+/// the screenshot the offline check compares with is taken); then the rendered DOM's links, and
+/// its snapshot when content came by `fetch`/XHR (or the check may need it). The whole is bounded by the
 /// page timeout: a page that never settles is read as it is then, and its notes say so. With a
 /// cookie jar, the tab's browser context holds the jar's cookies (and no others) while the page
 /// loads, and what the page set comes back into the jar once it has been read.
@@ -36,10 +38,51 @@ struct PageLoop: Sendable {
         }
         proxy?.attach(traffic)
         defer { proxy?.attach(nil) }
+        return try await inNewTab(of: browser, context: context, events: events) { session in
+            try await settleAndRead(url, session: session, devTools: devTools, traffic: traffic, events: events,
+                                    cookies: cookies.map { ($0, given) }, deadline: deadline)
+        }
+    }
+
+    /// Opens the saved copy at `fileURL` in `context` (whose proxy refuses every request) as a
+    /// visitor would: its load event, its network idle (counted from the browser's events), its
+    /// frames and transitions settled; returns its screenshot.
+    func screenshotOffline(_ fileURL: String, in browser: RunningBrowser, context: String) async throws -> [UInt8] {
+        let deadline = ContinuousClock.now + settings.pageTimeout
+        let devTools = browser.devTools
+        let traffic = PageTraffic(limit: settings.maxRequestsPerPage) { _ in .refused("offline") }
+        let events = PageEvents(counting: traffic)
+        return try await inNewTab(of: browser, context: context, events: events) { session in
+            try await Self.prepare(session: session, devTools: devTools)
+            _ = try? await devTools.call("Page.navigate", ["url": .string(fileURL)], session: session,
+                                         timeout: max(deadline - .now, .seconds(1)))
+            var settled = await waitForLoad(events, devTools: devTools, deadline: deadline)
+            if settled { settled = await traffic.waitIdle(quiet: settings.quietTime, deadline: deadline) }
+            if settled { settled = await settle(session: session, devTools: devTools, deadline: deadline) }
+            try Self.checkAlive(devTools, events)
+            guard settled else { throw BrowserError.closed("the copy did not settle within \(settings.pageTimeout)") }
+            return try await Self.screenshot(session: session, devTools: devTools, timeout: max(deadline - .now, .seconds(1)))
+        }
+    }
+
+    /// Turns on the page's and network's events, and focus: a page that thinks it is in a tab
+    /// nobody looks at may hold back its animation frames, and with them its scroll handlers.
+    private static func prepare(session: String, devTools: DevToolsPipe) async throws {
+        try await devTools.call("Page.enable", session: session)
+        try await devTools.call("Network.enable", session: session)
+        try await devTools.call("Emulation.setFocusEmulationEnabled", ["enabled": true], session: session)
+    }
+
+    /// Runs `body` with the session of a new tab in `context`, its events going to `events`
+    /// (dialogs dismissed); the tab is closed after, before the slot's next page starts, so a
+    /// page's late requests never count as the next one's.
+    private func inNewTab<Value>(of browser: RunningBrowser, context: String, events: PageEvents,
+                                 _ body: (_ session: String) async throws -> Value) async throws -> Value {
+        let devTools = browser.devTools
         let created = try await devTools.call("Target.createTarget", ["url": "about:blank", "browserContextId": .string(context)])
         guard let target = created["targetId"]?.string else { throw BrowserError.protocolError("no target id") }
         browser.route(target: target, to: events)
-        let result: Result<RenderedPage, any Error>
+        let result: Result<Value, any Error>
         do {
             let attached = try await devTools.call("Target.attachToTarget", ["targetId": .string(target), "flatten": true])
             guard let session = attached["sessionId"]?.string else { throw BrowserError.protocolError("no session id") }
@@ -49,12 +92,10 @@ struct PageLoop: Sendable {
                 }
             }
             defer { devTools.stopListening(session: session) }
-            result = .success(try await settleAndRead(url, session: session, devTools: devTools, traffic: traffic, events: events,
-                                                      cookies: cookies.map { ($0, given) }, deadline: deadline))
+            result = .success(try await body(session))
         } catch {
             result = .failure(error)
         }
-        // Closed before the tab's next page starts: a page's late requests must not count as the next one's.
         browser.route(target: target, to: nil)
         _ = try? await devTools.call("Target.closeTarget", ["targetId": .string(target)], timeout: .seconds(5))
         return try result.get()
@@ -63,8 +104,7 @@ struct PageLoop: Sendable {
     /// - Parameter cookies: the context's cookies and what it was given, kept once the page is read.
     private func settleAndRead(_ url: String, session: String, devTools: DevToolsPipe, traffic: PageTraffic, events: PageEvents,
                                cookies: (store: BrowserCookies, given: [Cookie])?, deadline: ContinuousClock.Instant) async throws -> RenderedPage {
-        try await devTools.call("Page.enable", session: session)
-        try await devTools.call("Network.enable", session: session)
+        try await Self.prepare(session: session, devTools: devTools)
 
         var page = RenderedPage()
         // A navigation that does not commit by the deadline is a page that did not settle, read as it is.
@@ -73,6 +113,11 @@ struct PageLoop: Sendable {
         if let error = navigation?["errorText"]?.string { events.note("the browser could not load it: \(error)") }
         var settled = await waitForLoad(events, devTools: devTools, deadline: deadline)
         if settled { settled = await traffic.waitIdle(quiet: settings.quietTime, deadline: deadline) }
+        if settled { settled = await self.settle(session: session, devTools: devTools, deadline: deadline) }
+        // The page as a visitor sees it on opening it, before any scrolling: what its copy is checked against.
+        if settled && settings.checksPages {
+            page.screenshot = try? await Self.screenshot(session: session, devTools: devTools, timeout: max(deadline - .now, .seconds(1)))
+        }
         if settled { settled = await scroll(session: session, devTools: devTools, traffic: traffic, deadline: deadline) }
         try Self.checkAlive(devTools, events)
         if !settled {
@@ -91,9 +136,11 @@ struct PageLoop: Sendable {
             } else if Self.withoutFragment(location) != Self.withoutFragment(url) {
                 events.note("navigated itself to \(location): the original page is saved")
                 page.links.append(location)
-            } else if events.dataByScript {
+            } else if events.dataByScript || settings.checksPages {
+                // Read last: making the scripts inert changes the DOM.
                 if let snapshot = try? await Self.evaluate(PageScripts.snapshot, session: session, devTools: devTools, timeout: grace) {
                     page.snapshot = Array(snapshot.utf8)
+                    page.form = events.dataByScript ? .snapshot : .original
                 }
             }
         } else {
@@ -144,8 +191,26 @@ struct PageLoop: Sendable {
             height = reached
         }
         guard (try? await Self.evaluate(PageScripts.scrollToTop, session: session, devTools: devTools,
-                                   timeout: max(deadline - .now, .milliseconds(1)))) != nil else { return false }
-        return await traffic.waitIdle(quiet: settings.quietTime, deadline: deadline)
+                                   timeout: max(deadline - .now, .milliseconds(1)))) != nil,
+              await settle(session: session, devTools: devTools, deadline: deadline),
+              await traffic.waitIdle(quiet: settings.quietTime, deadline: deadline) else { return false }
+        // What the page's scroll handlers fetched or changed on the way back has settled too.
+        return await settle(session: session, devTools: devTools, deadline: deadline)
+    }
+
+    /// Lets the page's own frames, transitions and animations run their course (`PageScripts.settle`).
+    func settle(session: String, devTools: DevToolsPipe, deadline: ContinuousClock.Instant) async -> Bool {
+        (try? await Self.evaluate(PageScripts.settle, session: session, devTools: devTools,
+                                  timeout: max(deadline - .now, .milliseconds(1)))) != nil
+    }
+
+    /// The window's content as a PNG.
+    static func screenshot(session: String, devTools: DevToolsPipe, timeout: Duration) async throws -> [UInt8] {
+        let result = try await devTools.call("Page.captureScreenshot", ["format": "png"], session: session, timeout: timeout)
+        guard let text = result["data"]?.string, let data = Data(base64Encoded: text) else {
+            throw BrowserError.protocolError("no screenshot data")
+        }
+        return Array(data)
     }
 
     /// Runs `expression` in the page of `session` (awaiting a promise) and returns its value as text.

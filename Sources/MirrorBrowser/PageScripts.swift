@@ -19,6 +19,28 @@ enum PageScripts {
         { const root = document.scrollingElement || document.documentElement; if (root) root.scrollTop = 0; 0 }
         """
 
+    /// Waits until what the page does on its own has run its course: two animation frames (a
+    /// scroll event is dispatched in the frame after the scroll, and its handlers often defer
+    /// their work to the next frame), then the CSS transitions and animations that are running
+    /// (finite ones, at most 2 s), then two frames again. A header that changes on scroll is
+    /// back in its opening state after this, not in the state the scroll left it in.
+    static let settle = """
+        (async () => {
+          const frame = () => new Promise(resolve => requestAnimationFrame(() => resolve()));
+          await frame(); await frame();
+          const until = performance.now() + 2000;
+          while (performance.now() < until && document.getAnimations) {
+            const running = document.getAnimations().filter(a => a.playState === 'running' &&
+              a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+            if (running.length === 0) break;
+            await Promise.race([Promise.all(running.map(a => a.finished.catch(() => {}))),
+                                new Promise(resolve => setTimeout(resolve, Math.max(0, until - performance.now())))]);
+          }
+          await frame(); await frame();
+          return 0;
+        })()
+        """
+
     /// Where the page is, and the absolute targets of its links and frames.
     static let links = """
         JSON.stringify({

@@ -41,6 +41,9 @@ final class RunningBrowser: Sendable {
         pages.withLock { $0[target] = events }
     }
 
+    /// The slot of the context the offline check opens copies in (`ChromiumRenderer.compareOffline`).
+    static let offlineSlot = -1
+
     /// The browser context of tab `slot`, created on first use with the proxy on `proxyPort`
     /// (nil: none).
     func context(for slot: Int, proxyPort: Int?) async throws -> String {

@@ -32,6 +32,9 @@ public struct CrawlConfiguration: Sendable {
     /// Make the folder's search index (`SearchIndexBuilder`) when it is finished, from the text
     /// read in the same parse as each page's links.
     public var searchIndex = true
+    /// Keep the live and offline screenshots of `--browser`'s offline check in the folder's
+    /// `.mirror/checks/`.
+    public var keepsCheckScreenshots = false
     // Trap defences.
     public var maxURLLength = 2048
     /// A path segment repeated more than this many times marks a trap (/a/a/a/…).

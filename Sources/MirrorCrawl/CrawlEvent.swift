@@ -6,6 +6,8 @@ public enum CrawlEvent: Sendable {
     case request(url: String, status: Int, outcome: CacheOutcome, bytes: Int, milliseconds: Int)
     /// A page was loaded in the browser (`--browser`); `snapshot` when its copy is the rendered DOM.
     case rendered(url: String, milliseconds: Int, snapshot: Bool)
+    /// A page's copy was checked offline against the live page (`--browser`).
+    case checked(url: String, form: RenderedPage.CopyForm, outcome: CrawlReport.PageCheck.Outcome, retried: Bool)
     /// A phase of the crawl began.
     case phase(String)
 
@@ -16,6 +18,8 @@ public enum CrawlEvent: Sendable {
             return "GET \(url) \(status) \(outcome.rawValue) \(bytes) B \(milliseconds) ms"
         case .rendered(let url, let milliseconds, let snapshot):
             return "BROWSER \(url) \(milliseconds) ms\(snapshot ? " (saved as its rendered DOM)" : "")"
+        case .checked(let url, let form, let outcome, let retried):
+            return "CHECK \(url) \(outcome)" + (retried ? " (retried; the \(form.rawValue) form kept)" : "")
         case .phase(let name):
             return "-- \(name)"
         }

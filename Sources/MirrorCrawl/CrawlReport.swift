@@ -32,6 +32,44 @@ public struct CrawlReport: Sendable, Codable {
         public let refused: Bool
     }
 
+    /// The offline check of a page loaded in the browser (`--browser`): its copy, opened from
+    /// the folder with no network, against the live page as it opened, at the same window size.
+    public struct PageCheck: Sendable, Codable, Equatable {
+        public enum Outcome: Sendable, Codable, Equatable, CustomStringConvertible {
+            case identical
+            /// `share` of the window's pixels differ (0 < share ≤ 1).
+            case differs(share: Double)
+            /// The copy could not be compared (why).
+            case unchecked(String)
+
+            public var description: String {
+                switch self {
+                case .identical: "identical"
+                case .differs(let share): "\(Self.percent(share)) of pixels differ"
+                case .unchecked(let why): "not checked: \(why)"
+                }
+            }
+
+            /// A share as a percentage that is never shown as 0 when some pixels differ.
+            private static func percent(_ share: Double) -> String {
+                let value = share * 100
+                if value < 0.01 { return "<0.01%" }
+                let hundredths = Int((value * 100).rounded())
+                return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)%"
+            }
+        }
+
+        public let url: String
+        /// The form the folder keeps.
+        public let form: RenderedPage.CopyForm
+        /// True when the copy differed and the other form was tried.
+        public let retried: Bool
+        public let outcome: Outcome
+        /// The live and the offline screenshots, relative to the folder, when they are kept
+        /// (`--keep-check-screenshots`).
+        public let screenshots: [String]?
+    }
+
     /// Where the site ended the login session: the response that deleted a cookie the user gave.
     public struct SessionEnd: Sendable, Codable, Equatable {
         public let url: String
@@ -60,6 +98,8 @@ public struct CrawlReport: Sendable, Codable {
     public var snapshots = 0
     /// Pages that timed out, opened dialogs or windows, navigated away…, or whose browser failed.
     public var browserNotes: [BrowserNote] = []
+    /// Each page's offline check, in the order the pages were saved.
+    public var pageChecks: [PageCheck] = []
     public var credentialsWanted: [CredentialsWanted] = []
     /// Set when the crawl stopped because the site ended the login session.
     public var sessionEnded: SessionEnd?
@@ -93,6 +133,7 @@ extension CrawlReport {
             total.rendered += report.rendered
             total.snapshots += report.snapshots
             total.browserNotes += report.browserNotes
+            total.pageChecks += report.pageChecks
             for wanted in report.credentialsWanted where !total.credentialsWanted.contains(where: { $0.origin == wanted.origin }) {
                 total.credentialsWanted.append(wanted)
             }

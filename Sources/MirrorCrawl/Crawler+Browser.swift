@@ -19,9 +19,9 @@ extension Crawler {
             for note in page.notes { recordNote(item, note) }
             report.withLock { report in
                 report.rendered += 1
-                if page.snapshot != nil { report.snapshots += 1 }
+                if page.form == .snapshot { report.snapshots += 1 }
             }
-            events?(.rendered(url: item.url, milliseconds: Int((ContinuousClock.now - started).seconds * 1000), snapshot: page.snapshot != nil))
+            events?(.rendered(url: item.url, milliseconds: Int((ContinuousClock.now - started).seconds * 1000), snapshot: page.form == .snapshot))
             return page
         } catch where Task.isCancelled {
             return nil

@@ -14,10 +14,10 @@ import Synchronization
 /// with every saved response written to the offline folder as it arrives.
 public final class Crawler: Sendable {
     public let configuration: CrawlConfiguration
-    private let client: CachingClient
+    let client: CachingClient
     /// The folder written as responses arrive; nil for a crawl that only fetches (a worker of a
     /// shared crawl without `-o`, or whose folder is made once the crawl is done).
-    private let output: SiteWriter?
+    let output: SiteWriter?
     /// The folder's journal: its pages' links and references, and its saved resources.
     private let journal: CrawlJournal
     let scope: ScopeRules
@@ -34,6 +34,8 @@ public final class Crawler: Sendable {
     let events: (@Sendable (CrawlEvent) -> Void)?
     /// Loads each saved page in a browser (`--browser`); nil for a crawl of the bytes alone.
     let renderer: (any PageRenderer)?
+    /// The pages the browser loaded, waiting for the offline check; nil without a browser or a folder.
+    let checks: PageChecks?
 
     /// Shares every response with the other workers of a shared crawl; nil for a crawl of one process.
     let exchange: (any ResponseExchange)?
@@ -65,14 +67,16 @@ public final class Crawler: Sendable {
         self.progress = progress
         self.events = events
         self.renderer = renderer
+        checks = renderer == nil ? nil : output.map { PageChecks(siteFolder: $0.directory) }
     }
 
     /// Crawls until the frontier is empty or a budget is spent, then finishes the folder. With
     /// `resume`, continues the journal's crawl: URLs it finished are not fetched again.
     public func run(resume: Bool) async throws -> CrawlReport {
-        let report = try await crawl(resume: resume)
+        _ = try await crawl(resume: resume)
         try await finishFolder()
-        return report
+        try await checkPages()
+        return report.withLock { $0 }
     }
 
     /// Crawls until the frontier is empty or a budget is spent; the folder holds what was saved,
@@ -83,6 +87,7 @@ public final class Crawler: Sendable {
             $0.seeds = configuration.seeds
             $0.startedAt = Date().timeIntervalSince1970
         }
+        checks?.clearLeftovers()
         if try await seedFrontier(resume: resume), configuration.sitemaps { try await discoverSitemaps() }
         let ticker = progress.map { callback in
             Task { [weak self] in
@@ -274,8 +279,9 @@ public final class Crawler: Sendable {
         }
         let contentType = response.headers.first(name: "content-type")
         let rendered = item.role == .page && Self.isHTML(contentType, url: url) ? await render(item) : nil
-        let saved = rendered?.snapshot.map { Self.snapshotResponse($0, of: response) } ?? response
+        let saved = rendered?.copy.map { Self.snapshotResponse($0, of: response) } ?? response
         let path = try await output?.write(url: item.url, response: CrawledResponse(saved, store: client.store))
+        if let rendered, let path { try checks?.add(item, savedAt: path, page: rendered) }
         report.withLock { report in
             report.fetched += 1
             report.bytes += response.body.count
@@ -310,7 +316,7 @@ public final class Crawler: Sendable {
     }
 
     /// Fetches through the cache, retrying timeouts, connection errors, 429 and 5xx with backoff.
-    private func fetch(_ item: CrawlItem) async throws -> CacheResponse {
+    func fetch(_ item: CrawlItem) async throws -> CacheResponse {
         let request = CacheRequest(url: item.url)
         var attempt = 0
         while true {

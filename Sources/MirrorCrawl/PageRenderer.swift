@@ -18,8 +18,34 @@ public protocol PageRenderer: Sendable {
     ///   the jar as cookies no user gave. nil: the browser's cookies are left as they are. The
     ///   cookies never go into the `RenderedPage`, which is stored and shared.
     func render(_ url: String, cookies: CookieJar?, fetch: @escaping PageFetch) async throws -> RenderedPage
+    /// Opens the saved copy at `fileURL` (a `file://` URL in the folder) with no network, as a
+    /// visitor would open it, and compares it with `live`, a `RenderedPage.screenshot`, pixel by
+    /// pixel; nil when this renderer cannot (it loads no page).
+    func compareOffline(_ fileURL: String, with live: [UInt8]) async throws -> ScreenComparison?
     /// Ends the browser; `render` is not called again.
     func close() async
+}
+
+extension PageRenderer {
+    public func compareOffline(_ fileURL: String, with live: [UInt8]) async throws -> ScreenComparison? { nil }
+}
+
+/// A page's offline copy against the live page, as screenshots of the same window.
+public struct ScreenComparison: Sendable {
+    /// The pixels that differ (in any channel), and all of them.
+    public var differing: Int
+    public var pixels: Int
+    /// The copy's screenshot, a PNG.
+    public var offline: [UInt8]
+
+    public init(differing: Int, pixels: Int, offline: [UInt8]) {
+        self.differing = differing
+        self.pixels = pixels
+        self.offline = offline
+    }
+
+    public var identical: Bool { differing == 0 }
+    public var share: Double { pixels == 0 ? 0 : Double(differing) / Double(pixels) }
 }
 
 /// The crawl's answer to one request a page makes in the browser.
@@ -39,13 +65,45 @@ public struct RenderedPage: Sendable, Codable {
     public var frames: [String] = []
     /// The URLs the page loaded with a successful response (its requisites, whatever asked for them).
     public var requested: [String] = []
-    /// The rendered DOM, with its doctype and its scripts made inert, when content came by
-    /// `fetch`/XHR (which cannot work from `file://`); nil when the original page with its links
-    /// rewritten shows the same offline.
+    /// The rendered DOM, with its doctype and its scripts made inert: the copy when content came
+    /// by `fetch`/XHR (which cannot work from `file://`), else the other form the offline check
+    /// may try.
     public var snapshot: [UInt8]?
+    /// Which form the folder's copy of the page takes.
+    public var form: CopyForm = .original
+    /// The live page as a visitor sees it on opening it (the top of the window, its load and
+    /// network settled, before any scrolling), as a PNG: what the offline check compares the copy
+    /// with. Not recorded with the page.
+    public var screenshot: [UInt8]?
     /// What happened that a person should know: the page timed out, opened a dialog or a window,
     /// navigated itself away, started a download, made too many requests.
     public var notes: [String] = []
 
     public init() {}
+
+    /// The two forms a page's copy can take.
+    public enum CopyForm: String, Sendable, Codable {
+        /// The page's own bytes with links rewritten: its scripts run offline as they did online.
+        case original
+        /// `snapshot`, the rendered DOM with its scripts inert.
+        case snapshot
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case links, frames, requested, snapshot, form, notes
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        links = try container.decode([String].self, forKey: .links)
+        frames = try container.decode([String].self, forKey: .frames)
+        requested = try container.decode([String].self, forKey: .requested)
+        snapshot = try container.decodeIfPresent([UInt8].self, forKey: .snapshot)
+        // Recorded before there were two forms: a snapshot was always the copy.
+        form = try container.decodeIfPresent(CopyForm.self, forKey: .form) ?? (snapshot == nil ? .original : .snapshot)
+        notes = try container.decode([String].self, forKey: .notes)
+    }
+
+    /// The bytes the folder's copy is made of: the snapshot, or nil for the page's own bytes.
+    public var copy: [UInt8]? { form == .snapshot ? snapshot : nil }
 }

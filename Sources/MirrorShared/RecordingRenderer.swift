@@ -25,6 +25,10 @@ public struct RecordingRenderer: PageRenderer {
         return page
     }
 
+    public func compareOffline(_ fileURL: String, with live: [UInt8]) async throws -> ScreenComparison? {
+        try await browser.compareOffline(fileURL, with: live)
+    }
+
     public func close() async {
         await browser.close()
     }

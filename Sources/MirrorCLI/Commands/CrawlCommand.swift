@@ -79,6 +79,14 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Pages loaded in the browser at once (--browser).", valueName: "N")) var browserTabs: Int = 2
     @Option(help: ArgumentHelp("The most a page may take to load and settle in the browser (--browser).", valueName: "DURATION"))
     var pageTimeout = TimeSpan(seconds: 30)
+    @Flag(help: """
+        Do not check each page's copy against the live page (--browser): by default the copy is opened from the \
+        folder with no network and compared with the page as it opened, pixel by pixel, and a copy that differs \
+        is tried once in its other form.
+        """)
+    var noPageCheck = false
+    @Flag(help: "Keep the check's live and offline screenshots of each page in the folder's .mirror/checks/ (--browser).")
+    var keepCheckScreenshots = false
     @Flag(help: "Make no search index (.mirror/search.sqlite) for mirror search; it is made on first use then.")
     var noIndex = false
     @OptionGroup var sharedOptions: SharedOptions
@@ -214,6 +222,7 @@ struct CrawlCommand: AsyncParsableCommand {
         configuration.retries = max(0, retries)
         configuration.maxFileSize = maxFileSize.map { Int($0.bytes) }
         configuration.searchIndex = !noIndex
+        configuration.keepsCheckScreenshots = keepCheckScreenshots
         return configuration
     }
 
@@ -243,6 +252,7 @@ struct CrawlCommand: AsyncParsableCommand {
         var settings = ChromiumRenderer.Settings(executable: executable)
         settings.tabs = max(1, browserTabs)
         settings.pageTimeout = pageTimeout.duration
+        settings.checksPages = !noPageCheck
         let authority = try ProxyCommand.CertificateAuthority.load(cacheOptions.directory())
         settings.interception = authority
         settings.interceptionSPKI = authority.spkiSHA256

@@ -32,6 +32,17 @@ struct ProgressLine: Sendable {
         if report.rendered > 0 {
             lines.append("browser: loaded \(report.rendered) pages" + (report.snapshots > 0 ? ", \(report.snapshots) saved as their rendered DOM" : ""))
         }
+        if !report.pageChecks.isEmpty {
+            let identical = report.pageChecks.filter { $0.outcome == .identical }.count
+            let differing = report.pageChecks.filter { if case .differs = $0.outcome { true } else { false } }
+            let unchecked = report.pageChecks.count - identical - differing.count
+            lines.append("browser: checked \(report.pageChecks.count) copies offline against the live pages: \(identical) identical"
+                         + (differing.isEmpty ? "" : ", \(differing.count) differ") + (unchecked == 0 ? "" : ", \(unchecked) not checked"))
+            for check in report.pageChecks where check.outcome != .identical {
+                lines.append("browser: \(check.url): \(check.outcome) (\(check.form.rawValue) form)")
+                if lines.count > 40 { break }
+            }
+        }
         for note in report.browserNotes.prefix(10) { lines.append("browser: \(note.url): \(note.message)") }
         if report.browserNotes.count > 10 { lines.append("… and \(report.browserNotes.count - 10) more browser notes (see --report)") }
         FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))

@@ -1,0 +1,154 @@
+import MirrorCache
+import MirrorCore
+
+/// `--browser`'s offline check. Once the folder is finished, each page the browser loaded is
+/// opened from the folder with no network and compared, pixel by pixel, with the live page as
+/// it opened (`PageRenderer.compareOffline`). A page whose copy differs is saved once more in its
+/// other form (its rendered DOM with scripts inert, or its own bytes with scripts running), the
+/// folder finished again and the page compared again; the form that differs less stays.
+extension Crawler {
+    /// Checks the pages loaded since the last check; each result goes into the report, and to
+    /// the log as a `CHECK` line.
+    func checkPages() async throws {
+        guard let renderer, let output, let checks else { return }
+        let pending = checks.take()
+        guard !pending.isEmpty else {
+            checks.removeFolderIfEmpty()
+            return
+        }
+        events?(.phase("checking \(pending.count) pages offline"))
+        let first = await compare(pending, renderer: renderer, folder: output.directory, checks: checks)
+        var kept = Dictionary(uniqueKeysWithValues: pending.map { ($0.number, (form: $0.form, result: first[$0.number])) })
+        // Each page whose copy differs, saved in its other form and compared again.
+        var retried: [PageChecks.Pending] = []
+        for page in pending where (try? first[page.number]?.get())?.identical == false {
+            if let other = try await resave(page, in: page.form.other, checks: checks) { retried.append(other) }
+        }
+        if !retried.isEmpty {
+            try await finishFolder()
+            let second = await compare(retried, renderer: renderer, folder: output.directory, checks: checks)
+            // The form that differs less stays: one that differs more goes back to the first.
+            var restored = false
+            for page in retried {
+                let before = (try? first[page.number]?.get())?.differing ?? .max
+                if let after = try? second[page.number]?.get(), after.differing < before {
+                    kept[page.number] = (page.form, second[page.number])
+                } else {
+                    restored = try await resave(page, in: page.form.other, checks: checks) != nil || restored
+                }
+            }
+            if restored { try await finishFolder() }
+        }
+        let keepsScreenshots = configuration.keepsCheckScreenshots
+        for page in pending {
+            guard let (form, result) = kept[page.number] else { continue }
+            let check = CrawlReport.PageCheck(
+                url: page.item.url, form: form, retried: retried.contains { $0.number == page.number },
+                outcome: Self.outcome(of: result),
+                screenshots: keepsScreenshots ? [checks.livePath(page.number), checks.offlinePath(page.number)]
+                    .map { String($0.dropFirst(output.directory.count + 1)) } : nil)
+            report.withLock { report in
+                report.pageChecks.append(check)
+                if form != page.form { report.snapshots += form == .snapshot ? 1 : -1 }
+            }
+            events?(.checked(url: page.item.url, form: form, outcome: check.outcome, retried: check.retried))
+            if !keepsScreenshots { checks.removeFiles(of: page.number) }
+        }
+        checks.removeFolderIfEmpty()
+    }
+
+    /// Compares each page's copy with its live screenshot, a few at a time (the renderer bounds
+    /// its tabs); the copy's screenshot is kept beside the live one.
+    private func compare(_ pages: [PageChecks.Pending], renderer: any PageRenderer, folder: String,
+                         checks: PageChecks) async -> [Int: Result<ScreenComparison, any Error>] {
+        await withTaskGroup(of: (Int, Result<ScreenComparison, any Error>).self) { group in
+            var results: [Int: Result<ScreenComparison, any Error>] = [:]
+            var next = 0
+            func start() {
+                guard next < pages.count else { return }
+                let page = pages[next]
+                next += 1
+                group.addTask {
+                    do {
+                        guard let live = try FileReading.contents(of: checks.livePath(page.number)) else {
+                            throw CheckError.missing("the live screenshot")
+                        }
+                        guard let comparison = try await renderer.compareOffline(Self.fileURL(folder + "/" + page.path), with: live) else {
+                            throw CheckError.missing("a browser that can open the copy")
+                        }
+                        try PageChecks.write(comparison.offline, to: checks.offlinePath(page.number))
+                        return (page.number, .success(comparison))
+                    } catch {
+                        return (page.number, .failure(error))
+                    }
+                }
+            }
+            for _ in 0..<4 { start() }
+            for await (number, result) in group {
+                results[number] = result
+                start()
+            }
+            return results
+        }
+    }
+
+    /// Saves `page` again in `form`; the pending check of the page in that form, or nil when
+    /// that form cannot be had (no snapshot was taken, or the page's bytes are gone).
+    private func resave(_ page: PageChecks.Pending, in form: RenderedPage.CopyForm,
+                        checks: PageChecks) async throws -> PageChecks.Pending? {
+        guard let output else { return nil }
+        let response: CacheResponse
+        do {
+            response = try await fetch(page.item)
+        } catch {
+            return nil
+        }
+        guard (200..<300).contains(response.status) else { return nil }
+        let saved: CacheResponse
+        switch form {
+        case .original:
+            saved = response
+        case .snapshot:
+            guard let snapshot = try FileReading.contents(of: checks.snapshotPath(page.number)) else { return nil }
+            saved = Self.snapshotResponse(snapshot, of: response)
+        }
+        let path = try await output.write(url: page.item.url, response: CrawledResponse(saved, store: client.store))
+        return PageChecks.Pending(item: page.item, path: path, form: form, number: page.number)
+    }
+
+    private static func outcome(of result: Result<ScreenComparison, any Error>?) -> CrawlReport.PageCheck.Outcome {
+        switch result {
+        case .success(let comparison): comparison.identical ? .identical : .differs(share: comparison.share)
+        case .failure(let error): .unchecked("\(error)")
+        case nil: .unchecked("not compared")
+        }
+    }
+
+    /// `path` as a `file://` URL, each byte but letters, digits, `-._~` and `/` percent-encoded.
+    static func fileURL(_ path: String) -> String {
+        var url = "file://"
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                url.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                url += "%" + Hex.string([byte]).uppercased()
+            }
+        }
+        return url
+    }
+
+    enum CheckError: Error, CustomStringConvertible {
+        case missing(String)
+        var description: String {
+            switch self {
+            case .missing(let what): "no \(what)"
+            }
+        }
+    }
+}
+
+extension RenderedPage.CopyForm {
+    var other: Self { self == .original ? .snapshot : .original }
+}
