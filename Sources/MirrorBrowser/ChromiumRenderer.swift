@@ -118,11 +118,12 @@ public actor ChromiumRenderer: PageRenderer {
         defer { returnTab(tab) }
         let browser = try await runningBrowser(replacing: nil)
         let context = try await browser.context(for: RunningBrowser.offlineSlot, proxyPort: background.port)
-        let offline = try await PageLoop(settings: settings).screenshotOffline(fileURL, in: browser, context: context)
+        let (offline, unanswered) = try await PageLoop(settings: settings).screenshotOffline(fileURL, in: browser, context: context)
         let liveImage = try PNGImage(live)
         let offlineImage = try PNGImage(offline)
         let pixels = liveImage.width * liveImage.height
-        return ScreenComparison(differing: liveImage.differingPixels(from: offlineImage) ?? pixels, pixels: pixels, offline: offline)
+        return ScreenComparison(differing: liveImage.differingPixels(from: offlineImage) ?? pixels, pixels: pixels, offline: offline,
+                                unanswered: unanswered)
     }
 
     /// The browser, launched when there is none or when `failed` is the one running.

@@ -7,6 +7,7 @@ final class PageEvents: Sendable {
         var loaded = false
         var crashed = false
         var dataByScript = false
+        var dataURLs: [String] = []
         var notes: [String] = []
         var inFlight: Set<String> = []
     }
@@ -23,6 +24,8 @@ final class PageEvents: Sendable {
     /// The page's renderer crashed (`Inspector.targetCrashed`).
     var crashed: Bool { state.withLock { $0.crashed } }
     var dataByScript: Bool { state.withLock { $0.dataByScript } }
+    /// The URLs of the responses that came by fetch/XHR/EventSource, in the order they came.
+    var dataURLs: [String] { state.withLock { $0.dataURLs } }
     var notes: [String] { state.withLock { $0.notes } }
 
     func note(_ note: String) {
@@ -43,7 +46,11 @@ final class PageEvents: Sendable {
             let type = params["type"]?.string ?? ""
             let status = params["response"]?["status"]?.number ?? 0
             if ["XHR", "Fetch", "EventSource"].contains(type) && (200..<300).contains(status) {
-                state.withLock { $0.dataByScript = true }
+                let url = params["response"]?["url"]?.string
+                state.withLock { state in
+                    state.dataByScript = true
+                    if let url, state.dataURLs.count < 500, !state.dataURLs.contains(url) { state.dataURLs.append(url) }
+                }
             }
         case "Network.requestWillBeSent", "Network.loadingFinished", "Network.loadingFailed":
             guard let traffic, let id = params["requestId"]?.string else { return }

@@ -46,8 +46,10 @@ struct PageLoop: Sendable {
 
     /// Opens the saved copy at `fileURL` in `context` (whose proxy refuses every request) as a
     /// visitor would: its load event, its network idle (counted from the browser's events), its
-    /// frames and transitions settled; returns its screenshot.
-    func screenshotOffline(_ fileURL: String, in browser: RunningBrowser, context: String) async throws -> [UInt8] {
+    /// frames and transitions settled; returns its screenshot, and the requests its replay layer
+    /// could not answer (`window.__mirrorReplay.misses`).
+    func screenshotOffline(_ fileURL: String, in browser: RunningBrowser, context: String) async throws
+        -> (screenshot: [UInt8], unanswered: [String]) {
         let deadline = ContinuousClock.now + settings.pageTimeout
         let devTools = browser.devTools
         let traffic = PageTraffic(limit: settings.maxRequestsPerPage) { _ in .refused("offline") }
@@ -61,7 +63,10 @@ struct PageLoop: Sendable {
             if settled { settled = await settle(session: session, devTools: devTools, deadline: deadline) }
             try Self.checkAlive(devTools, events)
             guard settled else { throw BrowserError.closed("the copy did not settle within \(settings.pageTimeout)") }
-            return try await Self.screenshot(session: session, devTools: devTools, timeout: max(deadline - .now, .seconds(1)))
+            let screenshot = try await Self.screenshot(session: session, devTools: devTools, timeout: max(deadline - .now, .seconds(1)))
+            let misses = try? await Self.evaluate(PageScripts.replayMisses, session: session, devTools: devTools, timeout: .seconds(5))
+            let unanswered = misses.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+            return (screenshot, unanswered)
         }
     }
 
@@ -140,7 +145,9 @@ struct PageLoop: Sendable {
                 // Read last: making the scripts inert changes the DOM.
                 if let snapshot = try? await Self.evaluate(PageScripts.snapshot, session: session, devTools: devTools, timeout: grace) {
                     page.snapshot = Array(snapshot.utf8)
-                    page.form = events.dataByScript ? .snapshot : .original
+                    // Checked, a page that fetched its data is first its original with the replay
+                    // layer, the snapshot its fallback; unchecked, the snapshot is the safe copy.
+                    page.form = events.dataByScript && !settings.checksPages ? .snapshot : .original
                 }
             }
         } else {
@@ -160,6 +167,7 @@ struct PageLoop: Sendable {
             }
         }
         page.requested = traffic.requested
+        page.data = events.dataURLs
         page.notes = events.notes
         return page
     }

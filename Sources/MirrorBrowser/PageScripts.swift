@@ -41,6 +41,9 @@ enum PageScripts {
         })()
         """
 
+    /// The requests the copy's replay layer could not answer, as a JSON array.
+    static let replayMisses = "JSON.stringify((window.__mirrorReplay && window.__mirrorReplay.misses) || [])"
+
     /// Where the page is, and the absolute targets of its links and frames.
     static let links = """
         JSON.stringify({

@@ -7,7 +7,7 @@ public enum CrawlEvent: Sendable {
     /// A page was loaded in the browser (`--browser`); `snapshot` when its copy is the rendered DOM.
     case rendered(url: String, milliseconds: Int, snapshot: Bool)
     /// A page's copy was checked offline against the live page (`--browser`).
-    case checked(url: String, form: RenderedPage.CopyForm, outcome: CrawlReport.PageCheck.Outcome, retried: Bool)
+    case checked(url: String, form: RenderedPage.CopyForm, outcome: CrawlReport.PageCheck.Outcome, retried: Bool, unanswered: [String])
     /// A phase of the crawl began.
     case phase(String)
 
@@ -18,8 +18,10 @@ public enum CrawlEvent: Sendable {
             return "GET \(url) \(status) \(outcome.rawValue) \(bytes) B \(milliseconds) ms"
         case .rendered(let url, let milliseconds, let snapshot):
             return "BROWSER \(url) \(milliseconds) ms\(snapshot ? " (saved as its rendered DOM)" : "")"
-        case .checked(let url, let form, let outcome, let retried):
+        case .checked(let url, let form, let outcome, let retried, let unanswered):
             return "CHECK \(url) \(outcome)" + (retried ? " (retried; the \(form.rawValue) form kept)" : "")
+                + (unanswered.isEmpty ? "" : "; not answered offline: " + unanswered.prefix(5).joined(separator: " ")
+                    + (unanswered.count > 5 ? " and \(unanswered.count - 5) more" : ""))
         case .phase(let name):
             return "-- \(name)"
         }

@@ -68,6 +68,8 @@ public struct CrawlReport: Sendable, Codable {
         /// The live and the offline screenshots, relative to the folder, when they are kept
         /// (`--keep-check-screenshots`).
         public let screenshots: [String]?
+        /// What the copy's scripts requested offline that its replay layer could not answer.
+        public let unanswered: [String]
     }
 
     /// Where the site ended the login session: the response that deleted a cookie the user gave.

@@ -24,9 +24,10 @@ extension Crawler {
         for page in pending where (try? first[page.number]?.get())?.identical == false {
             if let other = try await resave(page, in: page.form.other, checks: checks) { retried.append(other) }
         }
+        var second: [Int: Result<ScreenComparison, any Error>] = [:]
         if !retried.isEmpty {
             try await finishFolder()
-            let second = await compare(retried, renderer: renderer, folder: output.directory, checks: checks)
+            second = await compare(retried, renderer: renderer, folder: output.directory, checks: checks)
             // The form that differs less stays: one that differs more goes back to the first.
             var restored = false
             for page in retried {
@@ -46,12 +47,13 @@ extension Crawler {
                 url: page.item.url, form: form, retried: retried.contains { $0.number == page.number },
                 outcome: Self.outcome(of: result),
                 screenshots: keepsScreenshots ? [checks.livePath(page.number), checks.offlinePath(page.number)]
-                    .map { String($0.dropFirst(output.directory.count + 1)) } : nil)
+                    .map { String($0.dropFirst(output.directory.count + 1)) } : nil,
+                unanswered: Self.unanswered(first[page.number], second[page.number]))
             report.withLock { report in
                 report.pageChecks.append(check)
                 if form != page.form { report.snapshots += form == .snapshot ? 1 : -1 }
             }
-            events?(.checked(url: page.item.url, form: form, outcome: check.outcome, retried: check.retried))
+            events?(.checked(url: page.item.url, form: form, outcome: check.outcome, retried: check.retried, unanswered: check.unanswered))
             if !keepsScreenshots { checks.removeFiles(of: page.number) }
         }
         checks.removeFolderIfEmpty()
@@ -103,17 +105,20 @@ extension Crawler {
         } catch {
             return nil
         }
-        guard (200..<300).contains(response.status) else { return nil }
-        let saved: CacheResponse
-        switch form {
-        case .original:
-            saved = response
-        case .snapshot:
-            guard let snapshot = try FileReading.contents(of: checks.snapshotPath(page.number)) else { return nil }
-            saved = Self.snapshotResponse(snapshot, of: response)
-        }
+        guard (200..<300).contains(response.status),
+              let saved = await copy(of: response, in: form, snapshot: try FileReading.contents(of: checks.snapshotPath(page.number)),
+                                     data: page.data, pageURL: page.item.url) else { return nil }
         let path = try await output.write(url: page.item.url, response: CrawledResponse(saved, store: client.store))
-        return PageChecks.Pending(item: page.item, path: path, form: form, number: page.number)
+        return PageChecks.Pending(item: page.item, path: path, form: form, data: page.data, number: page.number)
+    }
+
+    /// What the replay layer could not answer in either form the copy took.
+    private static func unanswered(_ results: Result<ScreenComparison, any Error>?...) -> [String] {
+        var urls: [String] = []
+        for case .success(let comparison)? in results {
+            for url in comparison.unanswered where !urls.contains(url) { urls.append(url) }
+        }
+        return urls
     }
 
     private static func outcome(of result: Result<ScreenComparison, any Error>?) -> CrawlReport.PageCheck.Outcome {

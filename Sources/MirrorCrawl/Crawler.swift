@@ -279,7 +279,10 @@ public final class Crawler: Sendable {
         }
         let contentType = response.headers.first(name: "content-type")
         let rendered = item.role == .page && Self.isHTML(contentType, url: url) ? await render(item) : nil
-        let saved = rendered?.copy.map { Self.snapshotResponse($0, of: response) } ?? response
+        let copy = if let rendered {
+            await self.copy(of: response, in: rendered.form, snapshot: rendered.snapshot, data: rendered.data, pageURL: item.url)
+        } else { CacheResponse?.none }
+        let saved = copy ?? response
         let path = try await output?.write(url: item.url, response: CrawledResponse(saved, store: client.store))
         if let rendered, let path { try checks?.add(item, savedAt: path, page: rendered) }
         report.withLock { report in

@@ -15,6 +15,8 @@ final class PageChecks: Sendable {
         /// The page's file, relative to the folder.
         let path: String
         let form: RenderedPage.CopyForm
+        /// What its scripts fetched (`RenderedPage.data`).
+        let data: [String]
         let number: Int
     }
 
@@ -52,7 +54,7 @@ final class PageChecks: Sendable {
         try FolderMaker().make(folder)
         try Self.write(screenshot, to: livePath(number))
         if let snapshot = page.snapshot { try Self.write(snapshot, to: snapshotPath(number)) }
-        pending.withLock { $0.pages.append(Pending(item: item, path: path, form: page.form, number: number)) }
+        pending.withLock { $0.pages.append(Pending(item: item, path: path, form: page.form, data: page.data, number: number)) }
     }
 
     /// The pages added since the last call.

@@ -37,11 +37,14 @@ public struct ScreenComparison: Sendable {
     public var pixels: Int
     /// The copy's screenshot, a PNG.
     public var offline: [UInt8]
+    /// The GET requests of the copy's scripts that its replay layer could not answer.
+    public var unanswered: [String]
 
-    public init(differing: Int, pixels: Int, offline: [UInt8]) {
+    public init(differing: Int, pixels: Int, offline: [UInt8], unanswered: [String] = []) {
         self.differing = differing
         self.pixels = pixels
         self.offline = offline
+        self.unanswered = unanswered
     }
 
     public var identical: Bool { differing == 0 }
@@ -69,6 +72,9 @@ public struct RenderedPage: Sendable, Codable {
     /// by `fetch`/XHR (which cannot work from `file://`), else the other form the offline check
     /// may try.
     public var snapshot: [UInt8]?
+    /// The URLs of what the page's scripts fetched (fetch/XHR/EventSource): the replay layer of
+    /// its original form answers them offline (`ReplayLayer`).
+    public var data: [String] = []
     /// Which form the folder's copy of the page takes.
     public var form: CopyForm = .original
     /// The live page as a visitor sees it on opening it (the top of the window, its load and
@@ -83,14 +89,15 @@ public struct RenderedPage: Sendable, Codable {
 
     /// The two forms a page's copy can take.
     public enum CopyForm: String, Sendable, Codable {
-        /// The page's own bytes with links rewritten: its scripts run offline as they did online.
+        /// The page's own bytes with links rewritten: its scripts run offline as they did online,
+        /// with the replay layer answering what they fetched (`ReplayLayer`).
         case original
         /// `snapshot`, the rendered DOM with its scripts inert.
         case snapshot
     }
 
     private enum CodingKeys: String, CodingKey {
-        case links, frames, requested, snapshot, form, notes
+        case links, frames, requested, snapshot, form, notes, data
     }
 
     public init(from decoder: any Decoder) throws {
@@ -102,8 +109,7 @@ public struct RenderedPage: Sendable, Codable {
         // Recorded before there were two forms: a snapshot was always the copy.
         form = try container.decodeIfPresent(CopyForm.self, forKey: .form) ?? (snapshot == nil ? .original : .snapshot)
         notes = try container.decode([String].self, forKey: .notes)
+        data = try container.decodeIfPresent([String].self, forKey: .data) ?? []
     }
 
-    /// The bytes the folder's copy is made of: the snapshot, or nil for the page's own bytes.
-    public var copy: [UInt8]? { form == .snapshot ? snapshot : nil }
 }

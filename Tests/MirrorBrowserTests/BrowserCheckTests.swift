@@ -18,6 +18,7 @@ extension BrowserSuites {
                 let retried: Bool
                 let outcome: [String: [String: Double]]
                 let screenshots: [String]?
+                let unanswered: [String]
             }
             let pageChecks: [Check]
             let snapshots: Int
@@ -37,13 +38,13 @@ extension BrowserSuites {
             let checks = Dictionary(uniqueKeysWithValues: report.pageChecks.map { ($0.url, $0) })
             #expect(checks.count == 3, "\(report.pageChecks.map(\.url))")
 
-            // The page built from fetched data is its rendered DOM, taken as the page opens: the
-            // header as at the top, not as the scroll down and back left it; its copy matches.
+            // The page built from fetched data is its original, its scripts running offline with the
+            // replay layer answering their fetch from what the crawl recorded: its copy matches.
             let home = try #require(checks[origin.url("/")])
-            #expect(home.form == "snapshot" && !home.retried && home.outcome.keys.first == "identical", "\(home)")
+            #expect(home.form == "original" && !home.retried && home.outcome.keys.first == "identical" && home.unanswered.isEmpty,
+                    "\(home)")
             let saved = try String(contentsOfFile: root + "/out/\(origin.host)_\(origin.port)/index.html", encoding: .utf8)
-            #expect(saved.contains("first item from data.json"))
-            #expect(!saved.contains("class=\"scrolled\"") && !saved.contains("hidden=\"\""), "saved in its scrolled state:\n\(saved)")
+            #expect(saved.contains("<script data-mirror-replay>") && !saved.contains("first item from data.json"))
 
             // Its original says "file:" offline: the check finds it and keeps the rendered DOM.
             let protocolPage = try #require(checks[origin.url("/protocol.html")])
@@ -52,10 +53,12 @@ extension BrowserSuites {
             let where_ = try String(contentsOfFile: root + "/out/\(origin.host)_\(origin.port)/protocol.html", encoding: .utf8)
             #expect(where_.contains("opened over http:"))
 
-            // No form shows the canvas: reported with its share, the original (scripts running) kept.
+            // No form shows the canvas: reported with its share, the original (scripts running) kept,
+            // and the request its script makes anew each time listed as not answered offline.
             let canvas = try #require(checks[origin.url("/canvas.html")])
             let share = try #require(canvas.outcome["differs"]?["share"], "\(canvas)")
             #expect(canvas.form == "original" && canvas.retried && share > 0.005 && share < 0.2, "\(canvas)")
+            #expect(canvas.unanswered.count == 1 && canvas.unanswered[0].hasPrefix(origin.url("/data.json?at=")), "\(canvas)")
             #expect(crawl.stderr.contains("CHECK \(origin.url("/canvas.html")) "), "\(crawl.stderr)")
             #expect(crawl.stderr.contains("checked 3 copies offline against the live pages: 2 identical, 1 differ"), "\(crawl.stderr)")
 
@@ -68,23 +71,31 @@ extension BrowserSuites {
             }
         }
 
-        @Test func theCheckCanBeTurnedOffAndLeavesNothingBehind() async throws {
+        /// Unchecked, a page built from fetched data is its rendered DOM, read once the page is back
+        /// in the state it opened in (Material's header was saved scrolled in 2 of 4 crawls when
+        /// background tabs got no animation frames and nothing waited for them).
+        @Test func uncheckedPagesAreSavedAsTheyOpenAndNothingIsLeftBehind() async throws {
             defer { try? FileManager.default.removeItem(atPath: root) }
             let origin = try await TestOrigin.start(site: .named("checked"))
-            for (folder, flags) in [("checked", [String]()), ("unchecked", ["--no-page-check"])] {
+            for round in 0..<2 {
+                let folder = root + "/unchecked\(round)"
                 let crawl = try await ChildProcess.run(BuiltProducts.executable("mirror"), [
-                    "crawl", origin.url("/protocol.html"), "-o", root + "/" + folder, "--cache", root + "/cache", "--browser",
-                    "--depth", "0", "--report", root + "/\(folder).json",
-                ] + flags)
+                    "crawl", origin.url("/"), "-o", folder, "--cache", root + "/cache", "--browser", "--no-page-check",
+                    "--report", folder + ".json",
+                ])
                 try #require(crawl.status == 0, "\(crawl.stderr)")
-                #expect(!FileManager.default.fileExists(atPath: root + "/" + folder + "/.mirror/checks"))
+                #expect(!FileManager.default.fileExists(atPath: folder + "/.mirror/checks"))
+                let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: folder + ".json")))
+                // `/` and `/index.html` (one file) and the canvas page fetched data.
+                #expect(report.pageChecks.isEmpty && report.snapshots == 3, "\(report.snapshots) snapshots")
+                let home = try String(contentsOfFile: folder + "/\(origin.host)_\(origin.port)/index.html", encoding: .utf8)
+                #expect(home.contains("first item from data.json") && home.contains("text/x-mirror-inert"))
+                #expect(!home.contains("class=\"scrolled\"") && !home.contains("hidden=\"\""), "saved in its scrolled state:\n\(home)")
+                // The page whose script shows where it was opened from stays its original, unchecked.
+                let protocolPage = try String(contentsOfFile: folder + "/\(origin.host)_\(origin.port)/protocol.html", encoding: .utf8)
+                #expect(protocolPage.contains("location.protocol") && !protocolPage.contains("text/x-mirror-inert"))
             }
             try await origin.shutdown()
-            let checked = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: root + "/checked.json")))
-            let unchecked = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: root + "/unchecked.json")))
-            #expect(checked.pageChecks.count == 1 && checked.snapshots == 1)
-            // Unchecked, the page's original stays, its script saying "file:" offline.
-            #expect(unchecked.pageChecks.isEmpty && unchecked.snapshots == 0)
         }
     }
 }

@@ -6,13 +6,14 @@ import Testing
 
 /// Every fixture site, crawled whole, browses offline: every link the crawl followed — also in
 /// the `malformed` site's pages (NUL bytes, invalid UTF-8, unquoted values, unclosed tags,
-/// titles and comments) — leads to a saved file or is absolute. (The `scripted` site's pages are
-/// built by scripts: `BrowserCrawlTests` crawls it with a browser and checks its folder so.)
+/// titles and comments) — leads to a saved file or is absolute. (The `scripted` and `checked`
+/// sites' pages are built by scripts: `BrowserCrawlTests` and `BrowserCheckTests` crawl them with a
+/// browser and check their folders so.)
 @Suite("Fixture sites browse offline")
 struct FixtureSitesOfflineTests {
     static let sites = ((try? FileManager.default.contentsOfDirectory(
         atPath: FixtureSite.repositoryRoot.appendingPathComponent("fixtures/sites").path)) ?? [])
-        .filter { !$0.contains(".") && $0 != "scripted" }.sorted()
+        .filter { !$0.contains(".") && !["scripted", "checked"].contains($0) }.sorted()
 
     @Test func everySiteIsListed() {
         #expect(Self.sites.contains("malformed") && Self.sites.count >= 3, "\(Self.sites)")
