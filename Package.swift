@@ -200,7 +200,7 @@ let package = Package(
         // Measures link extraction and rewriting on real pages (scripts/bench-html.sh).
         .executableTarget(name: "mirror-html-bench", dependencies: ["CLibXML2", "MirrorHTML", "MirrorSite"], swiftSettings: settings),
         // Loads pages in Chromium with --browser's page loop but no proxy: the floor of scripts/bench-browser.sh.
-        .executableTarget(name: "mirror-browser-bench", dependencies: ["MirrorBrowser"], swiftSettings: settings),
+        .executableTarget(name: "mirror-browser-bench", dependencies: ["MirrorBrowser", "MirrorCache", "MirrorCore", "MirrorCrawl"], swiftSettings: settings),
         // Claims and records URLs of a shared crawl without fetching: the frontier's rate (scripts/bench-shared.sh).
         .executableTarget(name: "mirror-shared-bench", dependencies: ["MirrorShared", "MirrorCrawl"], swiftSettings: settings),
         // Examples/CachedFetch's program, built with the package so scripts/check-library runs it

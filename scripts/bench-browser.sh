@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# `mirror crawl --browser` against its floor, measured in the same run: the same Chromium loading
-# the same pages (those the crawl loaded in its browser) with the same page loop (load, idle,
-# scroll, idle) and the same number of tabs, straight from the origin with no proxy and no crawl
-# (mirror-browser-bench). Two sites served by nginx on 127.0.0.1: the scripted fixture (five
-# copies, 30 pages) and the doxygen manual (doxygen-doc, whose navigation is built by scripts).
-# Prints per run: pages, wall times and their ratio (goal: mirror <= 1.25 x floor), mirror's own
-# peak RSS (VmHWM of its process alone; goal: <= 100 MB) and the browser's peak (the sum of
-# the RSS of its process group, shared pages counted in each process).
+# `mirror crawl --browser` against its floor, measured in the same run: the same Chromium, tabs,
+# proxies and page loop (load, idle, settle, scroll, idle, settle) loading the same pages (those
+# the crawl loaded in its browser), every response served from memory, read beforehand from the
+# crawl's cache (mirror-browser-bench). The crawl runs twice: with its offline check of each page
+# (the default) and with --no-page-check. Two sites served by nginx on 127.0.0.1: the scripted
+# fixture (five copies, 30 pages) and the doxygen manual (doxygen-doc, whose navigation is built by
+# scripts). Prints per run: pages, wall times and their ratios to the floor (goal: the crawl with
+# its check <= 1.25 x the floor), mirror's own peak RSS (VmHWM of its process alone; goal:
+# <= 100 MB) and the browser's peak (the sum of the RSS of its process group, shared pages
+# counted in each process).
 #   scripts/bench-browser.sh        (RUNS=N runs per site, 2 by default; TABS=N, 2 by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,8 +57,11 @@ bench_site() {
     for run in $(seq "$runs"); do
       measure "$name-mirror-$run" "$mirror" crawl "${seeds[@]}" -o "$work/out-$run" --cache "$work/cache-$run" \
         --browser --browser-tabs "$tabs" --verbose
+      measure "$name-unchecked-$run" "$mirror" crawl "${seeds[@]}" -o "$work/unchecked-$run" --cache "$work/unchecked-cache-$run" \
+        --browser --browser-tabs "$tabs" --no-page-check
       grep '^mirror: BROWSER ' "$results/$name-mirror-$run.err" | awk '{print $3}' > "$work/pages-$run"
-      measure "$name-floor-$run" "$floor" "$work/pages-$run" --tabs "$tabs"
+      grep -h 'copies offline against' "$results/$name-mirror-$run.err" >&2 || true
+      measure "$name-floor-$run" "$floor" "$work/pages-$run" --cache "$work/cache-$run" --tabs "$tabs"
       echo "$name $run $(wc -l < "$work/pages-$run")" >> "$results/pages"
       grep -h "with notes" "$results/$name-floor-$run.out" >&2 || true
     done
@@ -66,10 +71,12 @@ bench_site() {
 bench_site fixture "$PWD/fixtures/sites/scripted" / /copy1/ /copy2/ /copy3/ /copy4/
 bench_site doxygen /usr/share/doc/doxygen/html /
 echo "Chromium $(chromium --version 2>/dev/null | awk '{print $2}'), $tabs tabs, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-8s %3s %6s %10s %9s %7s %9s %13s %13s\n' site run pages "mirror s" "floor s" ratio "mirror MB" "browser MB m" "browser MB f"
+printf '%-8s %3s %6s %9s %11s %8s %7s %9s %9s %13s %13s\n' site run pages "mirror s" "unchecked s" "floor s" ratio \
+  "unchecked" "mirror MB" "browser MB m" "browser MB f"
 while read -r site run pages; do
   read -r _ mirror_s own mirror_browser < <(grep "^$site-mirror-$run " "$results/rows")
+  read -r _ unchecked_s _ _ < <(grep "^$site-unchecked-$run " "$results/rows")
   read -r _ floor_s _ floor_browser < <(grep "^$site-floor-$run " "$results/rows")
-  printf '%-8s %3s %6s %10s %9s %7.2f %9s %13s %13s\n' "$site" "$run" "$pages" "$mirror_s" "$floor_s" \
-    "$(echo "$mirror_s / $floor_s" | bc -l)" "$own" "$mirror_browser" "$floor_browser"
+  printf '%-8s %3s %6s %9s %11s %8s %7.2f %9.2f %9s %13s %13s\n' "$site" "$run" "$pages" "$mirror_s" "$unchecked_s" "$floor_s" \
+    "$(echo "$mirror_s / $floor_s" | bc -l)" "$(echo "$unchecked_s / $floor_s" | bc -l)" "$own" "$mirror_browser" "$floor_browser"
 done < "$results/pages"

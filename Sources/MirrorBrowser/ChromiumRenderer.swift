@@ -27,10 +27,6 @@ public actor ChromiumRenderer: PageRenderer {
         public var interception: (any TunnelInterceptor)?
         /// The base64 SHA-256 of the interception CA's SubjectPublicKeyInfo.
         public var interceptionSPKI: String?
-        /// Pages load straight from the network, with no proxy and no `PageFetch`, idle counted
-        /// from the browser's own network events: the floor `scripts/bench-browser.sh` measures
-        /// the crawl against (the same browser, page loop and tabs).
-        public var direct = false
         /// Each page's live screenshot and snapshot are taken, for the offline check
         /// (`checkOffline`).
         public var checksPages = false
@@ -98,9 +94,9 @@ public actor ChromiumRenderer: PageRenderer {
         for attempt in 0..<2 {
             let browser = try await runningBrowser(replacing: failed)
             do {
-                let context = try await browser.context(for: tab, proxyPort: settings.direct ? nil : servers[tab].port)
+                let context = try await browser.context(for: tab, proxyPort: servers[tab].port)
                 return try await PageLoop(settings: settings).load(url, cookies: cookies, fetch: fetch, in: browser, context: context,
-                                                                   proxy: settings.direct ? nil : proxies[tab])
+                                                                   proxy: proxies[tab])
             } catch {
                 // Try the page once more; in another browser when this one ended (crashed).
                 guard attempt == 0, !closed, !Task.isCancelled else { throw error }
@@ -164,7 +160,7 @@ public actor ChromiumRenderer: PageRenderer {
             "--window-size=\(settings.windowSize.width),\(settings.windowSize.height)",
         ]
         // Whatever is not a page's goes to a proxy that refuses it.
-        if !settings.direct { arguments += ["--proxy-server=http://127.0.0.1:\(backgroundPort)", "--proxy-bypass-list=<-loopback>"] }
+        arguments += ["--proxy-server=http://127.0.0.1:\(backgroundPort)", "--proxy-bypass-list=<-loopback>"]
         if getuid() == 0 { arguments.append("--no-sandbox") }
         if let spki = settings.interceptionSPKI { arguments.append("--ignore-certificate-errors-spki-list=\(spki)") }
         return arguments

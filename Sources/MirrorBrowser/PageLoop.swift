@@ -17,14 +17,13 @@ struct PageLoop: Sendable {
     /// - Parameters:
     ///   - jar: the crawl's cookies, given to the context before the page loads and kept from it
     ///     after; nil: the context's cookies are left as they are.
-    ///   - proxy: the tab's proxy, which counts the page's requests; nil when the page loads
-    ///     straight from the network, its requests counted from the browser's events.
+    ///   - proxy: the tab's proxy, which answers and counts the page's requests.
     func load(_ url: String, cookies jar: CookieJar?, fetch: @escaping PageFetch, in browser: RunningBrowser, context: String,
-              proxy: PageProxy?) async throws -> RenderedPage {
+              proxy: PageProxy) async throws -> RenderedPage {
         let deadline = ContinuousClock.now + settings.pageTimeout
         let devTools = browser.devTools
         let traffic = PageTraffic(limit: settings.maxRequestsPerPage, fetch: fetch)
-        let events = PageEvents(counting: proxy == nil ? traffic : nil)
+        let events = PageEvents()
         // Before the page's target exists: the previous page's cookies go, the jar's come.
         let cookies = jar.map { BrowserCookies(jar: $0, context: context, devTools: devTools) }
         var given: [Cookie] = []
@@ -36,8 +35,8 @@ struct PageLoop: Sendable {
                 events.note("the browser could not be given the crawl's cookies (\(error)): its scripts did not see them")
             }
         }
-        proxy?.attach(traffic)
-        defer { proxy?.attach(nil) }
+        proxy.attach(traffic)
+        defer { proxy.attach(nil) }
         return try await inNewTab(of: browser, context: context, events: events) { session in
             try await settleAndRead(url, session: session, devTools: devTools, traffic: traffic, events: events,
                                     cookies: cookies.map { ($0, given) }, deadline: deadline)
@@ -59,7 +58,9 @@ struct PageLoop: Sendable {
             _ = try? await devTools.call("Page.navigate", ["url": .string(fileURL)], session: session,
                                          timeout: max(deadline - .now, .seconds(1)))
             var settled = await waitForLoad(events, devTools: devTools, deadline: deadline)
-            if settled { settled = await traffic.waitIdle(quiet: settings.quietTime, deadline: deadline) }
+            // A copy's files come from the disk and its data from the replay layer: a short quiet
+            // time says it is idle.
+            if settled { settled = await traffic.waitIdle(quiet: min(settings.quietTime, .milliseconds(200)), deadline: deadline) }
             if settled { settled = await settle(session: session, devTools: devTools, deadline: deadline) }
             try Self.checkAlive(devTools, events)
             guard settled else { throw BrowserError.closed("the copy did not settle within \(settings.pageTimeout)") }

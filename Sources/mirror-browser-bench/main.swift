@@ -1,28 +1,44 @@
-// Loads a list of pages in headless Chromium straight from their origin, with the page loop of
-// `mirror crawl --browser` (load, idle, scroll, idle) and its tabs, but no proxy and no crawl:
-// the floor `scripts/bench-browser.sh` measures `mirror crawl --browser` against.
-//   mirror-browser-bench URLS-FILE [--tabs N] [--browser-path FILE]
+// The floor of `mirror crawl --browser`: the same Chromium, tabs, proxies and page loop loading
+// the same pages, with every response the page asks for served from memory (read beforehand from
+// the crawl's cache folder) instead of by the crawl. `scripts/bench-browser.sh` measures the crawl
+// against it; the crawl can only be slower by what the crawl itself does (scope, robots.txt,
+// cache, folder, offline check).
+//   mirror-browser-bench URLS-FILE --cache DIR [--tabs N] [--browser-path FILE]
 import Foundation
 import MirrorBrowser
+import MirrorCache
+import MirrorCore
+import MirrorCrawl
 
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String) -> String? {
     arguments.firstIndex(of: name).flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
 }
-guard let list = arguments.first, let text = try? String(contentsOfFile: list, encoding: .utf8) else {
-    FileHandle.standardError.write(Data("usage: mirror-browser-bench URLS-FILE [--tabs N] [--browser-path FILE]\n".utf8))
+guard let list = arguments.first, let text = try? String(contentsOfFile: list, encoding: .utf8), let cache = option("--cache") else {
+    FileHandle.standardError.write(Data("usage: mirror-browser-bench URLS-FILE --cache DIR [--tabs N] [--browser-path FILE]\n".utf8))
     exit(2)
 }
 let urls = text.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+
+// Every GET response of the cache folder, body and all, by normalized URL.
+let store = try CacheStore(directory: cache)
+var responses: [String: CacheResponse] = [:]
+for entry in try store.allEntries() where entry.method == "GET" {
+    guard let body = try store.body(of: entry)?.collect(), let url = URLNormalizer.normalize(entry.url) else { continue }
+    responses[url] = CacheResponse(status: entry.status, headers: entry.headers, body: ResponseBody(bytes: body), outcome: .hit)
+}
+let memory = responses
+
 var settings = ChromiumRenderer.Settings(executable: try BrowserExecutable.locate(option("--browser-path")))
 settings.tabs = option("--tabs").flatMap(Int.init) ?? 2
-settings.direct = true
 let renderer = try await ChromiumRenderer.start(settings)
 let started = ContinuousClock.now
 let unsettled = await withTaskGroup(of: Bool.self) { group in
     for url in urls {
         group.addTask {
-            let page = try? await renderer.render(url) { _ in .refused("no crawl") }
+            let page = try? await renderer.render(url) { request in
+                URLNormalizer.normalize(request.url).flatMap { memory[$0] }.map { .response($0) } ?? .refused("not in the cache")
+            }
             return page.map { !$0.notes.isEmpty } ?? true
         }
     }
@@ -33,4 +49,5 @@ let unsettled = await withTaskGroup(of: Bool.self) { group in
 let elapsed = (ContinuousClock.now - started).components
 let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
 await renderer.close()
-print(String(format: "%d pages in %.2f s (%.2f pages/s), %d with notes", urls.count, seconds, Double(urls.count) / seconds, unsettled))
+print(String(format: "%d pages in %.2f s (%.2f pages/s), %d with notes; %d responses in memory", urls.count, seconds,
+             Double(urls.count) / seconds, unsettled, memory.count))
