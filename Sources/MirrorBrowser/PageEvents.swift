@@ -55,6 +55,9 @@ final class PageEvents: Sendable {
         case "Network.requestWillBeSent", "Network.loadingFinished", "Network.loadingFailed":
             guard let traffic, let id = params["requestId"]?.string else { return }
             let started = method == "Network.requestWillBeSent"
+            // blob: and data: URLs are the page's own memory (the replay layer's answers, a worker
+            // started from them), and their end may be reported in a worker's session only.
+            if started, let url = params["request"]?["url"]?.string, url.hasPrefix("blob:") || url.hasPrefix("data:") { return }
             let changed = state.withLock { started ? $0.inFlight.insert(id).inserted : $0.inFlight.remove(id) != nil }
             if changed && started { _ = traffic.begin() } else if changed { traffic.end(loaded: nil) }
         case "Page.javascriptDialogOpening":

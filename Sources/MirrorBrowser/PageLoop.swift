@@ -113,6 +113,8 @@ struct PageLoop: Sendable {
         try await Self.prepare(session: session, devTools: devTools)
 
         var page = RenderedPage()
+        try await devTools.call("Page.addScriptToEvaluateOnNewDocument", ["source": .string(PageScripts.recordWorkers)], session: session)
+        var workers: [String] = []
         // A navigation that does not commit by the deadline is a page that did not settle, read as it is.
         let navigation = try? await devTools.call("Page.navigate", ["url": .string(url)], session: session,
                                                   timeout: max(deadline - .now, .seconds(1)))
@@ -136,6 +138,7 @@ struct PageLoop: Sendable {
         if let found, let object = try? JSONDecoder().decode(JSONValue.self, from: Data(found.utf8)) {
             page.links = object["links"]?.array?.compactMap(\.string) ?? []
             page.frames = object["frames"]?.array?.compactMap(\.string) ?? []
+            workers = object["workers"]?.array?.compactMap(\.string) ?? []
             let location = object["location"]?.string ?? url
             if location.hasPrefix("chrome-error:") {
                 events.note("the browser showed an error page: the original page is saved")
@@ -168,7 +171,11 @@ struct PageLoop: Sendable {
             }
         }
         page.requested = traffic.requested
-        page.data = events.dataURLs
+        // What the replay layer answers offline: what came by fetch/XHR, the workers' scripts, and
+        // the data they loaded (seen by the proxy alone); nothing for a page that used neither.
+        if events.dataByScript || !workers.isEmpty {
+            for url in events.dataURLs + workers + traffic.data where !page.data.contains(url) { page.data.append(url) }
+        }
         page.notes = events.notes
         return page
     }

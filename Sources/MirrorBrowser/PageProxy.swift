@@ -27,6 +27,13 @@ final class PageProxy: HTTPResponder {
     private static let leftOut = ["host", "accept-encoding", "if-match", "if-none-match", "if-modified-since",
                                   "if-unmodified-since", "range", "if-range", "proxy-authorization"]
 
+    /// JSON, XML, plain text or CSV: what scripts fetch as data.
+    static func isData(_ contentType: String?) -> Bool {
+        guard let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
+        return ["application/json", "application/xml", "text/xml", "text/plain", "text/csv", "application/x-ndjson"].contains(type)
+            || type.hasSuffix("+json") || type.hasSuffix("+xml")
+    }
+
     func respond(to request: ServerRequest) async -> ServerResponse {
         guard let traffic = page.withLock({ $0 }) else {
             return .text(.forbidden, "mirror: no page is loading; this request is not sent\n")
@@ -50,6 +57,7 @@ final class PageProxy: HTTPResponder {
                 return .text(.badGateway, "mirror: the body of \(url) could not be read\n")
             }
             if (200..<400).contains(response.status) { loaded = url }
+            if (200..<300).contains(response.status), Self.isData(response.headers.first(name: "content-type")) { traffic.noteData(url) }
             var headers = CachePolicy.storableHeaders(response.headers)
             for name in ["content-length", "content-encoding", "transfer-encoding"] { headers.remove(name: name) }
             if response.body.lengthIsKnown { headers.add(name: "Content-Length", value: String(response.body.count)) }

@@ -44,10 +44,26 @@ enum PageScripts {
     /// The requests the copy's replay layer could not answer, as a JSON array.
     static let replayMisses = "JSON.stringify((window.__mirrorReplay && window.__mirrorReplay.misses) || [])"
 
-    /// Where the page is, and the absolute targets of its links and frames.
+    /// Run in the page before its own scripts: notes the script of each worker it starts, which
+    /// the replay layer starts offline from its recorded bytes.
+    static let recordWorkers = """
+        (() => {
+          const started = [], Worker = window.Worker;
+          Object.defineProperty(window, '__mirrorWorkers', { value: started });
+          if (!Worker) return;
+          window.Worker = function (url, options) {
+            try { started.push(new URL(url, document.baseURI).href); } catch (error) {}
+            return new Worker(url, options);
+          };
+          window.Worker.prototype = Worker.prototype;
+        })()
+        """
+
+    /// Where the page is, the absolute targets of its links and frames, and its workers' scripts.
     static let links = """
         JSON.stringify({
           location: location.href,
+          workers: window.__mirrorWorkers || [],
           links: Array.from(document.querySelectorAll('a[href], area[href]'), a => a.href).filter(h => typeof h === 'string'),
           frames: Array.from(document.querySelectorAll('iframe[src], frame[src]'), f => f.src).filter(s => typeof s === 'string')
         })

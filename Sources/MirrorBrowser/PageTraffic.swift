@@ -10,6 +10,7 @@ final class PageTraffic: Sendable {
         var lastChange = ContinuousClock.now
         var requested: [String] = []
         var seen: Set<String> = []
+        var data: [String] = []
         var count = 0
     }
 
@@ -43,7 +44,16 @@ final class PageTraffic: Sendable {
         }
     }
 
+    /// Notes that `url` brought data (JSON, XML, text): whatever asked for it, a worker too, the
+    /// replay layer may have to answer it offline.
+    func noteData(_ url: String) {
+        state.withLock { state in
+            if state.data.count < 500, !state.data.contains(url) { state.data.append(url) }
+        }
+    }
+
     var requested: [String] { state.withLock { $0.requested } }
+    var data: [String] { state.withLock { $0.data } }
     var requestCount: Int { state.withLock { $0.count } }
 
     /// Waits until no request has been in flight for `quiet`; false when `deadline` came first.

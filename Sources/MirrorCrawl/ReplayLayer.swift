@@ -3,7 +3,8 @@ import MirrorCore
 
 /// What makes a page whose content came by `fetch`/XHR work from `file://` with its own scripts:
 /// a script put before the page's first script that answers the page's GET requests by
-/// `fetch` and `XMLHttpRequest` with the responses recorded during the crawl, held in the
+/// `fetch` and `XMLHttpRequest`, and the scripts of the workers it starts, with the responses
+/// recorded during the crawl, held in the
 /// script itself (so the copy needs nothing beside it, from the folder, a bundle or `mirror
 /// serve`). A request is looked up as the page wrote it (resolved against the page's live URL)
 /// and as the copy resolved it, mapped back to the live URL through the path between the two; it
@@ -61,7 +62,7 @@ struct ReplayLayer {
                 + Data(response.body).base64EncodedString() + "\"]"
         }
         table += "}"
-        return "(() => {\nconst page = \(Self.jsonString(base)), recorded = \(table);\n" + Self.code + "\n})();"
+        return "(" + Self.install + ")(\(Self.jsonString(base)), location.href.split('#')[0], \(table));"
     }
 
     private static func jsonString(_ text: String) -> String {
@@ -78,45 +79,62 @@ struct ReplayLayer {
         return out + "\""
     }
 
-    private static let code = """
-        const misses = [], blobs = new Map();
-        window.__mirrorReplay = { misses };
-        const here = location.href.split('#')[0];
-        // The live URL of a request: as the page wrote it, else as the copy resolved it, mapped
-        // back through the path from the copy to it.
-        const live = (input) => {
-          const text = String(input);
-          const written = new URL(text, page).href.split('#')[0];
-          if (recorded[written]) return written;
-          const url = new URL(text, document.baseURI);
-          if (url.protocol !== 'file:') return url.href.split('#')[0];
-          const from = new URL(here).pathname.split('/').slice(0, -1), to = url.pathname.split('/');
-          let i = 0;
-          while (i < from.length && i < to.length - 1 && from[i] === to[i]) i++;
-          return new URL('../'.repeat(from.length - i) + to.slice(i).join('/') + url.search, page).href;
-        };
-        // A blob: URL of the recorded body of a GET, or null (a miss, noted).
-        const answer = (input, method) => {
-          if (method && String(method).toUpperCase() !== 'GET') return null;
-          const url = live(input), hit = recorded[url];
-          if (!hit) { if (!misses.includes(url)) misses.push(url); return null; }
-          if (!blobs.has(url)) {
-            const bytes = Uint8Array.from(atob(hit[1]), c => c.charCodeAt(0));
-            blobs.set(url, URL.createObjectURL(new Blob([bytes], { type: hit[0] })));
-          }
-          return blobs.get(url);
-        };
-        const fetch = window.fetch;
-        window.fetch = function (input, init) {
-          const request = input instanceof Request ? input : null;
-          const blob = answer(request ? request.url : input, (init && init.method) || (request && request.method));
-          return blob ? fetch.call(this, blob) : fetch.apply(this, arguments);
-        };
-        const open = XMLHttpRequest.prototype.open;
-        XMLHttpRequest.prototype.open = function (method, url, ...rest) {
-          const blob = answer(url, method);
-          return open.call(this, method, blob || url, ...rest);
-        };
+    /// `install(page, here, recorded)`: the layer in a window or a worker. `page` is the live
+    /// base URL relative requests resolve against, `here` the copy's own URL (a worker's is a
+    /// `blob:` one, so it is given the page's). A worker the page starts from a recorded script is
+    /// started from a `blob:` URL of it, with the layer installed first (`file://` pages cannot
+    /// start workers from files).
+    private static let install = """
+        function install(page, here, recorded) {
+          const misses = [], blobs = new Map(), scope = self;
+          scope.__mirrorReplay = { misses };
+          const base = () => typeof document === 'undefined' ? here : document.baseURI;
+          // The live URL of a request: as the page wrote it, else as the copy resolved it, mapped
+          // back through the path from the copy to it.
+          const live = (input) => {
+            const text = String(input);
+            const written = new URL(text, page).href.split('#')[0];
+            if (recorded[written]) return written;
+            const url = new URL(text, base());
+            if (url.protocol !== 'file:') return url.href.split('#')[0];
+            const from = new URL(here).pathname.split('/').slice(0, -1), to = url.pathname.split('/');
+            let i = 0;
+            while (i < from.length && i < to.length - 1 && from[i] === to[i]) i++;
+            return new URL('../'.repeat(from.length - i) + to.slice(i).join('/') + url.search, page).href;
+          };
+          const bytes = (hit) => Uint8Array.from(atob(hit[1]), c => c.charCodeAt(0));
+          // A blob: URL of the recorded body of a GET, or null (a miss, noted).
+          const answer = (input, method) => {
+            if (method && String(method).toUpperCase() !== 'GET') return null;
+            const url = live(input), hit = recorded[url];
+            if (!hit) { if (!misses.includes(url)) misses.push(url); return null; }
+            if (!blobs.has(url)) blobs.set(url, URL.createObjectURL(new Blob([bytes(hit)], { type: hit[0] })));
+            return blobs.get(url);
+          };
+          const fetch = scope.fetch;
+          scope.fetch = function (input, init) {
+            const request = input instanceof Request ? input : null;
+            const blob = answer(request ? request.url : input, (init && init.method) || (request && request.method));
+            return blob ? fetch.call(this, blob) : fetch.apply(this, arguments);
+          };
+          const open = XMLHttpRequest.prototype.open;
+          XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+            const blob = answer(url, method);
+            return open.call(this, method, blob || url, ...rest);
+          };
+          const Worker = scope.Worker;
+          if (Worker) scope.Worker = function (url, options) {
+            const script = live(url), hit = recorded[script];
+            if (!hit || (options && options.type === 'module')) {
+              if (!misses.includes(script)) misses.push(script);
+              return new Worker(url, options);
+            }
+            const prelude = '(' + install + ')(' + JSON.stringify(new URL('.', script).href) + ', ' + JSON.stringify(here) +
+              ', ' + JSON.stringify(recorded) + ');\\n';
+            return new Worker(URL.createObjectURL(new Blob([prelude, bytes(hit)], { type: 'text/javascript' })), options);
+          };
+          if (Worker) scope.Worker.prototype = Worker.prototype;
+        }
         """
 }
 

@@ -4,9 +4,10 @@ import Testing
 
 extension BrowserSuites {
     /// `mirror crawl --browser` on the `checked` fixture site: a header that changes on scroll
-    /// (as Material for MkDocs' does), content that came by fetch, a page whose script shows where
-    /// it was opened from, and one that no form of copy can show as it was (a canvas drawn over
-    /// http only). Each copy is checked offline against the live page.
+    /// (as Material for MkDocs' does), content that came by fetch, a search answered by a worker
+    /// that loads its index, a page whose script shows where it was opened from, and one that no
+    /// form of copy can show as it was (a canvas drawn over http only). Each copy is checked
+    /// offline against the live page.
     @Suite("Each page's copy checked against the live page")
     struct BrowserCheckTests {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("browser-check-\(UUID().uuidString)").path
@@ -36,7 +37,7 @@ extension BrowserSuites {
             let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: root + "/report.json")))
             // `/` and `/index.html` share a file, checked once.
             let checks = Dictionary(uniqueKeysWithValues: report.pageChecks.map { ($0.url, $0) })
-            #expect(checks.count == 3, "\(report.pageChecks.map(\.url))")
+            #expect(checks.count == 4, "\(report.pageChecks.map(\.url))")
 
             // The page built from fetched data is its original, its scripts running offline with the
             // replay layer answering their fetch from what the crawl recorded: its copy matches.
@@ -45,6 +46,11 @@ extension BrowserSuites {
                     "\(home)")
             let saved = try String(contentsOfFile: root + "/out/\(origin.host)_\(origin.port)/index.html", encoding: .utf8)
             #expect(saved.contains("<script data-mirror-replay>") && !saved.contains("first item from data.json"))
+
+            // The worker starts offline from its recorded script, and the index it fetches is answered.
+            let search = try #require(checks[origin.url("/search.html")])
+            #expect(search.form == "original" && !search.retried && search.outcome.keys.first == "identical" && search.unanswered.isEmpty,
+                    "\(search)")
 
             // Its original says "file:" offline: the check finds it and keeps the rendered DOM.
             let protocolPage = try #require(checks[origin.url("/protocol.html")])
@@ -60,7 +66,7 @@ extension BrowserSuites {
             #expect(canvas.form == "original" && canvas.retried && share > 0.005 && share < 0.2, "\(canvas)")
             #expect(canvas.unanswered.count == 1 && canvas.unanswered[0].hasPrefix(origin.url("/data.json?at=")), "\(canvas)")
             #expect(crawl.stderr.contains("CHECK \(origin.url("/canvas.html")) "), "\(crawl.stderr)")
-            #expect(crawl.stderr.contains("checked 3 copies offline against the live pages: 2 identical, 1 differ"), "\(crawl.stderr)")
+            #expect(crawl.stderr.contains("checked 4 copies offline against the live pages: 3 identical, 1 differ"), "\(crawl.stderr)")
 
             // Both screenshots of each page are kept on request, as PNGs.
             for check in report.pageChecks {
@@ -91,6 +97,9 @@ extension BrowserSuites {
                 let home = try String(contentsOfFile: folder + "/\(origin.host)_\(origin.port)/index.html", encoding: .utf8)
                 #expect(home.contains("first item from data.json") && home.contains("text/x-mirror-inert"))
                 #expect(!home.contains("class=\"scrolled\"") && !home.contains("hidden=\"\""), "saved in its scrolled state:\n\(home)")
+                // The search page, whose worker fetched its data, keeps its scripts with the replay layer.
+                let search = try String(contentsOfFile: folder + "/\(origin.host)_\(origin.port)/search.html", encoding: .utf8)
+                #expect(search.contains("<script data-mirror-replay>") && search.contains("new Worker('worker.js')"))
                 // The page whose script shows where it was opened from stays its original, unchecked.
                 let protocolPage = try String(contentsOfFile: folder + "/\(origin.host)_\(origin.port)/protocol.html", encoding: .utf8)
                 #expect(protocolPage.contains("location.protocol") && !protocolPage.contains("text/x-mirror-inert"))
