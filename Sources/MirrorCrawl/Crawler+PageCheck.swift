@@ -17,8 +17,8 @@ extension Crawler {
             return
         }
         events?(.phase("checking \(pending.count) pages offline"))
-        let first = await compare(pending, renderer: renderer, folder: output.directory, checks: checks)
-        var kept = Dictionary(uniqueKeysWithValues: pending.map { ($0.number, (form: $0.form, result: first[$0.number])) })
+        let first = await compare(pending, renderer: renderer, folder: output.directory, checks: checks, retried: false)
+        var kept = Dictionary(uniqueKeysWithValues: pending.map { ($0.number, (form: $0.form, result: first[$0.number], retry: false)) })
         // Each page whose copy differs, saved in its other form and compared again.
         var retried: [PageChecks.Pending] = []
         for page in pending where (try? first[page.number]?.get())?.identical == false {
@@ -27,13 +27,13 @@ extension Crawler {
         var second: [Int: Result<ScreenComparison, any Error>] = [:]
         if !retried.isEmpty {
             try await finishFolder()
-            second = await compare(retried, renderer: renderer, folder: output.directory, checks: checks)
+            second = await compare(retried, renderer: renderer, folder: output.directory, checks: checks, retried: true)
             // The form that differs less stays: one that differs more goes back to the first.
             var restored = false
             for page in retried {
                 let before = (try? first[page.number]?.get())?.differing ?? .max
                 if let after = try? second[page.number]?.get(), after.differing < before {
-                    kept[page.number] = (page.form, second[page.number])
+                    kept[page.number] = (page.form, second[page.number], true)
                 } else {
                     restored = try await resave(page, in: page.form.other, checks: checks) != nil || restored
                 }
@@ -42,11 +42,11 @@ extension Crawler {
         }
         let keepsScreenshots = configuration.keepsCheckScreenshots
         for page in pending {
-            guard let (form, result) = kept[page.number] else { continue }
+            guard let (form, result, retry) = kept[page.number] else { continue }
             let check = CrawlReport.PageCheck(
                 url: page.item.url, form: form, retried: retried.contains { $0.number == page.number },
                 outcome: Self.outcome(of: result),
-                screenshots: keepsScreenshots ? [checks.livePath(page.number), checks.offlinePath(page.number)]
+                screenshots: keepsScreenshots ? [checks.livePath(page.number), checks.offlinePath(page.number, retried: retry)]
                     .map { String($0.dropFirst(output.directory.count + 1)) } : nil,
                 unanswered: Self.unanswered(first[page.number], second[page.number]))
             report.withLock { report in
@@ -60,9 +60,10 @@ extension Crawler {
     }
 
     /// Compares each page's copy with its live screenshot, a few at a time (the renderer bounds
-    /// its tabs); the copy's screenshot is kept beside the live one.
-    private func compare(_ pages: [PageChecks.Pending], renderer: any PageRenderer, folder: String,
-                         checks: PageChecks) async -> [Int: Result<ScreenComparison, any Error>] {
+    /// its tabs); the copy's screenshot is kept beside the live one (named for the retry when
+    /// `retried`).
+    private func compare(_ pages: [PageChecks.Pending], renderer: any PageRenderer, folder: String, checks: PageChecks,
+                         retried: Bool) async -> [Int: Result<ScreenComparison, any Error>] {
         await withTaskGroup(of: (Int, Result<ScreenComparison, any Error>).self) { group in
             var results: [Int: Result<ScreenComparison, any Error>] = [:]
             var next = 0
@@ -78,7 +79,7 @@ extension Crawler {
                         guard let comparison = try await renderer.compareOffline(Self.fileURL(folder + "/" + page.path), with: live) else {
                             throw CheckError.missing("a browser that can open the copy")
                         }
-                        try PageChecks.write(comparison.offline, to: checks.offlinePath(page.number))
+                        try PageChecks.write(comparison.offline, to: checks.offlinePath(page.number, retried: retried))
                         return (page.number, .success(comparison))
                     } catch {
                         return (page.number, .failure(error))

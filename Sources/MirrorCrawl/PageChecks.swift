@@ -37,7 +37,8 @@ final class PageChecks: Sendable {
     }
 
     func livePath(_ number: Int) -> String { folder + "/\(number).live.png" }
-    func offlinePath(_ number: Int) -> String { folder + "/\(number).offline.png" }
+    /// The copy's screenshot; `retried`: in its other form.
+    func offlinePath(_ number: Int, retried: Bool = false) -> String { folder + "/\(number).\(retried ? "retried" : "offline").png" }
     func snapshotPath(_ number: Int) -> String { folder + "/\(number).snapshot.html" }
 
     /// Keeps what the check of `item`'s page needs; a page without a live screenshot (the
@@ -67,7 +68,9 @@ final class PageChecks: Sendable {
 
     /// Removes the check's files, and the folder once empty.
     func removeFiles(of number: Int) {
-        for path in [livePath(number), offlinePath(number), snapshotPath(number)] { try? PosixFile.remove(path) }
+        for path in [livePath(number), offlinePath(number), offlinePath(number, retried: true), snapshotPath(number)] {
+            try? PosixFile.remove(path)
+        }
     }
 
     /// Removes what an earlier, interrupted crawl left, before this one adds its own.
