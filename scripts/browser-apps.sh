@@ -6,9 +6,10 @@
 # openjdk-17-doc, with the API root's search scripts), the doxygen manual (doxygen-doc, whose tree
 # navtree.js builds) and Sphinx with sphinx-book-theme. For each site: one timed crawl with
 # --browser, kept small; each saved HTML page shot by headless Chromium at 1280x800 and 390x844,
-# live from nginx, then with nginx stopped from file:// with the network blocked, compared
-# pixel by pixel; one interaction per app over the DevTools protocol, live then offline. Prints a
-# line per page, the results folder (the shots of differing pages) and a Markdown summary.
+# live from nginx (twice), then with nginx stopped from file:// with the network blocked,
+# compared pixel by pixel with the closer live shot; one interaction per app over the DevTools
+# protocol, live then offline. Prints a line per page, the results folder (the shots of
+# differing pages) and a Markdown summary.
 # Failures of the copies are reported, not asserted: it exits 0 unless the script itself broke.
 #   scripts/browser-apps.sh     (MIRROR=path/to/mirror uses that binary instead of building;
 #                                RESULTS=DIR names the results folder; KEEP=1 keeps the sites,
@@ -93,7 +94,8 @@ for site in "${sites[@]}"; do
   "$mirror" crawl "${urls[@]}" -o "$work/out-$site" --cache "$work/cache-$site" --browser --browser-path "$browser" \
     ${limits[$site]} > "$results/crawl-$site.log" 2>&1 || status[$site]=$?
   wall[$site]=$(python3 -c "print(f'{$(date +%s.%N) - $started:.1f}')")
-  # The time mirror prints on its "saved" line: the crawl without its own offline check after.
+  # The time on mirror's "saved" line: its fetching phase alone; finishing the folder, the search
+  # index and mirror's own offline check of the copies come after it, within the wall time.
   own[$site]=$(sed -n 's/^saved .* in \([0-9.]* s\) to .*/\1/p' "$results/crawl-$site.log" | head -1)
   "$python" "$helper" pages "$work/out-$site" > "$work/pages-$site"
   saved[$site]=$(wc -l < "$work/pages-$site")
@@ -121,14 +123,17 @@ declare -A start interaction
 start=([material]=/ [swagger]=/ [redoc]=/ [javadoc]=/$util/package-summary.html [doxygen]=/ [sphinx]=/)
 file_of() { awk -F'\t' -v url="$1" '$1 == url {print $2}' "$work/pages-$2"; }
 
-# Live: every page at both sizes, and each interaction (the control: it must pass here for an
-# offline failure to mean anything).
+# Live: every page at both sizes, twice (a load may differ from the next: offline is compared
+# with the closer), and each interaction (the control: it must pass here for an offline failure
+# to mean anything).
 mkdir -p "$work/shots"
 for site in "${sites[@]}"; do
   index=0
   while IFS=$'\t' read -r url _; do
     index=$((index + 1))
-    for size in "${sizes[@]}"; do shot "$url" "$work/shots/$site-$index-${size/,/x}-live.png" "$size"; done
+    for size in "${sizes[@]}"; do
+      for take in 1 2; do shot "$url" "$work/shots/$site-$index-${size/,/x}-live$take.png" "$size"; done
+    done
   done < "$work/pages-$site"
   interaction[$site]="live: $(timeout -k 5 120 "$python" "$helper" interact "$site" "$(origin "$site")${start[$site]}" || echo "fail (timed out)")"
 done
@@ -161,11 +166,12 @@ for site in "${sites[@]}"; do
     for size in "${sizes[@]}"; do
       name="$site-$index-${size/,/x}"
       shot "$file" "$work/shots/$name-offline.png" "$size" "${block[@]}"
-      verdict=$("$python" "$helper" compare "$work/shots/$name-live.png" "$work/shots/$name-offline.png" "$results/$name-diff.png" 2>&1 || true)
-      if [ "$verdict" = identical ]; then
+      verdict=$("$python" "$helper" compare "$work/shots/$name-offline.png" "$results/$name-diff.png" \
+        "$work/shots/$name-live1.png" "$work/shots/$name-live2.png" 2>&1 || true)
+      if [[ "$verdict" = identical* ]]; then
         identical[$site,$size]=$((${identical[$site,$size]:-0} + 1))
       else
-        cp "$work/shots/$name-live.png" "$work/shots/$name-offline.png" "$results/"
+        cp "$work/shots/$name-"{live1,live2,offline}.png "$results/" 2>/dev/null || true
       fi
       printf '%-8s %-8s %-3s %-58s %s\n' "$site" "${size/,/x}" "$index" "/${url#http://127.0.0.1:*/}" "$verdict" | tee -a "$results/pages.txt"
     done
@@ -183,7 +189,7 @@ echo "results: $results (the live and offline shots of each differing page, and 
 echo "$("$mirror" --version 2>/dev/null | head -1), Chromium $(chromium --version 2>/dev/null | awk '{print $2}'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 {
-  echo "| site | pages | identical at 1280×800 | identical at 390×844 | interaction (live; offline from file://) | crawl wall (mirror's \"saved … in\"; exit) |"
+  echo "| site | pages | identical at 1280×800 | identical at 390×844 | interaction (live; offline from file://) | crawl wall (fetching phase; exit) |"
   echo "| --- | ---: | ---: | ---: | --- | ---: |"
   for site in "${sites[@]}"; do
     printf '| %s | %s | %s of %s | %s of %s | %s | %s s (%s; %s) |\n' "$site" "${saved[$site]}" \

@@ -6,7 +6,7 @@ screenshots and drives one interaction per app over Chromium's DevTools protocol
   browser-apps.py sphinx DIR                a small Sphinx project (sphinx-book-theme), built
   browser-apps.py javadoc DIR API           a subset of openjdk-17-doc's API as symbolic links
   browser-apps.py pages OUT                 "URL<TAB>file://…" for each HTML page a crawl saved
-  browser-apps.py compare A B DIFF          "identical", or the share of pixels that differ
+  browser-apps.py compare OFF DIFF LIVE..   "identical", or the share of pixels that differ
   browser-apps.py interact APP URL [ARG..]  "pass DETAIL" or "fail DETAIL" (Chromium ARGs)
 
 Runs in the script's virtual environment (mkdocs-material, drf-spectacular-sidecar,
@@ -221,26 +221,38 @@ def pages(out):
                 print(f"{url}\t{pathlib.Path(out, resource['path']).resolve().as_uri()}")
 
 
-def compare(a, b, diff):
-    from PIL import Image, ImageChops
-    missing = [name for name, path in (("live", a), ("offline", b)) if not os.path.exists(path)]
+def differing(a, b):
+    """The mask of the pixels that differ between two images of one size, and their count."""
+    from PIL import ImageChops
+    mask = ImageChops.difference(a, b).convert("L").point(lambda v: 255 if v else 0)
+    return mask, mask.histogram()[255]
+
+
+def compare(offline_path, diff, *live_paths):
+    """The offline shot against the closest of the live ones (two loads of the live page: one
+    alone may catch a state that a load does not always show, as sphinx-book-theme's search
+    button half styled); notes when the live shots differ between themselves."""
+    from PIL import Image
+    paths = [offline_path, *live_paths]
+    missing = [path for path in paths if not os.path.exists(path)]
     if missing:
-        print(f"no {' or '.join(missing)} screenshot")
+        print("no screenshot: " + " ".join(os.path.basename(path) for path in missing))
         return
-    live, offline = Image.open(a).convert("RGB"), Image.open(b).convert("RGB")
-    if live.size != offline.size:
-        print(f"sizes differ {live.size} {offline.size}")
+    offline, *lives = [Image.open(path).convert("RGB") for path in paths]
+    if any(live.size != offline.size for live in lives):
+        print(f"sizes differ: {offline.size} offline, {[live.size for live in lives]} live")
         return
-    mask = ImageChops.difference(live, offline).convert("L").point(lambda v: 255 if v else 0)
-    differing = mask.histogram()[255]
-    if differing == 0:
-        print("identical")
+    mask, count = min((differing(live, offline) for live in lives), key=lambda found: found[1])
+    unstable = max((differing(lives[0], live)[1] for live in lives[1:]), default=0)
+    note = f" (the live shots differ by {unstable} px between themselves)" if unstable else ""
+    if count == 0:
+        print("identical" + note)
         return
     # The diff image: the offline shot dimmed, the differing pixels in red.
     shown = Image.blend(offline, Image.new("RGB", offline.size, "white"), 0.6)
     shown.paste(Image.new("RGB", offline.size, (255, 0, 0)), mask=mask)
     shown.save(diff)
-    print(f"{100 * differing / (live.size[0] * live.size[1]):.2f}% ({differing} px)")
+    print(f"{100 * count / (offline.size[0] * offline.size[1]):.2f}% ({count} px){note}")
 
 
 # --- Interactions over the DevTools protocol --------------------------------------------
