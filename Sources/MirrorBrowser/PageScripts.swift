@@ -72,10 +72,22 @@ enum PageScripts {
     /// The rendered DOM as a document for `file://`: its doctype kept, its scripts made inert (a
     /// type no browser runs, the original kept in `data-mirror-type`; `on…` handlers dropped) so
     /// that they neither empty nor double what they built, and its charset UTF-8 (what this
-    /// serialization is).
+    /// serialization is). Style rules that scripts added with `insertRule` (styled-components,
+    /// emotion: an empty `<style>` whose sheet holds the rules) or as adopted stylesheets are not
+    /// in the DOM's text: they are written into it.
     static let snapshot = """
         (() => {
           const doctype = document.doctype ? new XMLSerializer().serializeToString(document.doctype) + '\\n' : '';
+          const text = (sheet) => { try { return Array.from(sheet.cssRules, rule => rule.cssText).join('\\n'); } catch (error) { return ''; } };
+          for (const style of document.querySelectorAll('style')) {
+            if (style.sheet && style.textContent.trim() === '') style.textContent = text(style.sheet);
+          }
+          for (const sheet of document.adoptedStyleSheets || []) {
+            const style = document.createElement('style');
+            style.setAttribute('data-mirror-adopted', '');
+            style.textContent = text(sheet);
+            (document.head || document.documentElement).append(style);
+          }
           for (const script of document.querySelectorAll('script')) {
             if (script.hasAttribute('type')) script.setAttribute('data-mirror-type', script.getAttribute('type'));
             script.setAttribute('type', 'text/x-mirror-inert');
