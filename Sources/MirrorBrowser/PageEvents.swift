@@ -1,31 +1,31 @@
 import Synchronization
 
 /// What the DevTools events of one loading page said: whether its load event came, whether
-/// content came by `fetch`/XHR, and what a person should know (dialogs, windows, downloads).
+/// content came by `fetch`/XHR (its URLs noted in the page's `PageTraffic`), and what a person
+/// should know (dialogs, windows, downloads).
 final class PageEvents: Sendable {
     private struct State {
         var loaded = false
         var crashed = false
         var dataByScript = false
-        var dataURLs: [String] = []
         var notes: [String] = []
         var inFlight: Set<String> = []
     }
 
     private let state = Mutex(State())
-    /// Counts the page's requests from its network events, when no proxy counts them.
-    private let traffic: PageTraffic?
+    private let traffic: PageTraffic
+    /// The page's requests are counted in `traffic` from its network events: no proxy counts them.
+    private let countsRequests: Bool
 
-    init(counting traffic: PageTraffic? = nil) {
+    init(traffic: PageTraffic, countsRequests: Bool) {
         self.traffic = traffic
+        self.countsRequests = countsRequests
     }
 
     var loaded: Bool { state.withLock { $0.loaded } }
     /// The page's renderer crashed (`Inspector.targetCrashed`).
     var crashed: Bool { state.withLock { $0.crashed } }
     var dataByScript: Bool { state.withLock { $0.dataByScript } }
-    /// The URLs of the responses that came by fetch/XHR/EventSource, in the order they came.
-    var dataURLs: [String] { state.withLock { $0.dataURLs } }
     var notes: [String] { state.withLock { $0.notes } }
 
     func note(_ note: String) {
@@ -46,14 +46,11 @@ final class PageEvents: Sendable {
             let type = params["type"]?.string ?? ""
             let status = params["response"]?["status"]?.number ?? 0
             if ["XHR", "Fetch", "EventSource"].contains(type) && (200..<300).contains(status) {
-                let url = params["response"]?["url"]?.string
-                state.withLock { state in
-                    state.dataByScript = true
-                    if let url, state.dataURLs.count < 500, !state.dataURLs.contains(url) { state.dataURLs.append(url) }
-                }
+                state.withLock { $0.dataByScript = true }
+                if let url = params["response"]?["url"]?.string { traffic.noteData(url) }
             }
         case "Network.requestWillBeSent", "Network.loadingFinished", "Network.loadingFailed":
-            guard let traffic, let id = params["requestId"]?.string else { return }
+            guard countsRequests, let id = params["requestId"]?.string else { return }
             let started = method == "Network.requestWillBeSent"
             // blob: and data: URLs are the page's own memory (the replay layer's answers, a worker
             // started from them), and their end may be reported in a worker's session only.

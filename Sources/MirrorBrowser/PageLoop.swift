@@ -23,7 +23,7 @@ struct PageLoop: Sendable {
         let deadline = ContinuousClock.now + settings.pageTimeout
         let devTools = browser.devTools
         let traffic = PageTraffic(limit: settings.maxRequestsPerPage, fetch: fetch)
-        let events = PageEvents()
+        let events = PageEvents(traffic: traffic, countsRequests: false)
         // Before the page's target exists: the previous page's cookies go, the jar's come.
         let cookies = jar.map { BrowserCookies(jar: $0, context: context, devTools: devTools) }
         var given: [Cookie] = []
@@ -52,7 +52,7 @@ struct PageLoop: Sendable {
         let deadline = ContinuousClock.now + settings.pageTimeout
         let devTools = browser.devTools
         let traffic = PageTraffic(limit: settings.maxRequestsPerPage) { _ in .refused("offline") }
-        let events = PageEvents(counting: traffic)
+        let events = PageEvents(traffic: traffic, countsRequests: true)
         return try await inNewTab(of: browser, context: context, events: events) { session in
             try await Self.prepare(session: session, devTools: devTools)
             _ = try? await devTools.call("Page.navigate", ["url": .string(fileURL)], session: session,
@@ -174,7 +174,7 @@ struct PageLoop: Sendable {
         // What the replay layer answers offline: what came by fetch/XHR, the workers' scripts, and
         // the data they loaded (seen by the proxy alone); nothing for a page that used neither.
         if events.dataByScript || !workers.isEmpty {
-            for url in events.dataURLs + workers + traffic.data where !page.data.contains(url) { page.data.append(url) }
+            for url in traffic.data + workers where !page.data.contains(url) { page.data.append(url) }
         }
         page.notes = events.notes
         return page

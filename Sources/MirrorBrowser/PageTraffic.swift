@@ -44,8 +44,8 @@ final class PageTraffic: Sendable {
         }
     }
 
-    /// Notes that `url` brought data (JSON, XML, text): whatever asked for it, a worker too, the
-    /// replay layer may have to answer it offline.
+    /// Notes that `url` brought data (by fetch/XHR, or JSON, XML or text whatever asked for it,
+    /// a worker too): the replay layer may have to answer it offline.
     func noteData(_ url: String) {
         state.withLock { state in
             if state.data.count < 500, !state.data.contains(url) { state.data.append(url) }

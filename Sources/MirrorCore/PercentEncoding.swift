@@ -39,6 +39,21 @@ public enum PercentEncoding {
         }
     }
 
+    /// Escapes every byte of `text` but the unreserved ones and those `keep` allows, `%`
+    /// included: for text that holds no escape yet, such as a file's path made into a URL.
+    public static func escape(_ text: String, keeping keep: (UInt8) -> Bool) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if isUnreserved(byte) || (byte != UInt8(ascii: "%") && keep(byte)) {
+                output.append(byte)
+            } else {
+                output += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0f)]]
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
     /// Upper-cases escapes, decodes escaped unreserved characters, and escapes bytes that
     /// may not appear literally (a `%` not followed by two hex digits becomes `%25`).
     public static func normalize(_ text: String, allowing component: Component) -> String {

@@ -18,12 +18,14 @@ extension Crawler {
         }
         events?(.phase("checking \(pending.count) pages offline"))
         let first = await compare(pending, renderer: renderer, folder: output.directory, checks: checks, retried: false)
+        // The form each page keeps, with its comparison; `retry` when that form is the one retried.
         var kept = Dictionary(uniqueKeysWithValues: pending.map { ($0.number, (form: $0.form, result: first[$0.number], retry: false)) })
         // Each page whose copy differs, saved in its other form and compared again.
         var retried: [PageChecks.Pending] = []
         for page in pending where (try? first[page.number]?.get())?.identical == false {
             if let other = try await resave(page, in: page.form.other, checks: checks) { retried.append(other) }
         }
+        let retriedNumbers = Set(retried.map(\.number))
         var second: [Int: Result<ScreenComparison, any Error>] = [:]
         if !retried.isEmpty {
             try await finishFolder()
@@ -44,7 +46,7 @@ extension Crawler {
         for page in pending {
             guard let (form, result, retry) = kept[page.number] else { continue }
             let check = CrawlReport.PageCheck(
-                url: page.item.url, form: form, retried: retried.contains { $0.number == page.number },
+                url: page.item.url, form: form, retried: retriedNumbers.contains(page.number),
                 outcome: Self.outcome(of: result),
                 screenshots: keepsScreenshots ? [checks.livePath(page.number), checks.offlinePath(page.number, retried: retry)]
                     .map { String($0.dropFirst(output.directory.count + 1)) } : nil,
@@ -132,17 +134,7 @@ extension Crawler {
 
     /// `path` as a `file://` URL, each byte but letters, digits, `-._~` and `/` percent-encoded.
     static func fileURL(_ path: String) -> String {
-        var url = "file://"
-        for byte in path.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
-                url.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                url += "%" + Hex.string([byte]).uppercased()
-            }
-        }
-        return url
+        "file://" + PercentEncoding.escape(path) { $0 == UInt8(ascii: "/") }
     }
 
     enum CheckError: Error, CustomStringConvertible {

@@ -279,10 +279,11 @@ public final class Crawler: Sendable {
         }
         let contentType = response.headers.first(name: "content-type")
         let rendered = item.role == .page && Self.isHTML(contentType, url: url) ? await render(item) : nil
-        let copy = if let rendered {
-            await self.copy(of: response, in: rendered.form, snapshot: rendered.snapshot, data: rendered.data, pageURL: item.url)
-        } else { CacheResponse?.none }
-        let saved = copy ?? response
+        var saved = response
+        if let rendered, let copy = await copy(of: response, in: rendered.form, snapshot: rendered.snapshot, data: rendered.data,
+                                               pageURL: item.url) {
+            saved = copy
+        }
         let path = try await output?.write(url: item.url, response: CrawledResponse(saved, store: client.store))
         if let rendered, let path { try checks?.add(item, savedAt: path, page: rendered) }
         report.withLock { report in

@@ -353,30 +353,28 @@ def swagger(b):
     return bool(opened), "the operation's body expanded" if opened else "the operation did not expand"
 
 
-def material_search(b):
-    if not b.click(".md-search__input"):
-        return False, "no search box"
-    b.type("clockwork")
-    found = b.wait(count(".md-search-result__item"), 8)
+def search(b, box, query, results, ready=None, missing="no search box"):
+    """Types `query` into the search box `box` (once `ready` holds) and counts `results`."""
+    if (ready and not b.wait(ready, 10)) or not b.click(box):
+        return False, missing
+    b.type(query)
+    found = b.wait(count(results), 8)
     return bool(found), f"{found} results" if found else "no result"
+
+
+def material_search(b):
+    return search(b, ".md-search__input", "clockwork", ".md-search-result__item")
 
 
 def redoc(b):
-    if not b.wait(count("[role=search] input, input[placeholder='Search...']"), 10):
-        return False, "no search box"
-    b.click("[role=search] input, input[placeholder='Search...']")
-    b.type("keeper")
-    found = b.wait(count("[data-role='search:results'] li, [data-role='search:results'] label"), 8)
-    return bool(found), f"{found} results" if found else "no result"
+    box = "[role=search] input, input[placeholder='Search...']"
+    return search(b, box, "keeper", "[data-role='search:results'] li, [data-role='search:results'] label", ready=count(box))
 
 
 def javadoc_search(b):
-    if not b.wait("(() => { const e = document.querySelector('#search-input'); return e && !e.disabled; })()", 10):
-        return False, "no search box enabled"
-    b.click("#search-input")
-    b.type("ArrayDeque")
-    found = b.wait(count(".ui-autocomplete li"), 8)
-    return bool(found), f"{found} results" if found else "no result"
+    return search(b, "#search-input", "ArrayDeque", ".ui-autocomplete li",
+                  ready="(() => { const e = document.querySelector('#search-input'); return e && !e.disabled; })()",
+                  missing="no search box enabled")
 
 
 def doxygen_tree(b):
