@@ -114,7 +114,7 @@ public actor ChromiumRenderer: PageRenderer {
         defer { returnTab(tab) }
         let browser = try await runningBrowser(replacing: nil)
         let context = try await browser.context(for: RunningBrowser.offlineSlot, proxyPort: background.port)
-        let (offline, unanswered) = try await PageLoop(settings: settings).screenshotOffline(fileURL, in: browser, context: context)
+        let (offline, unanswered) = try await PageLoop(settings: settings).screenshotOffline(fileURL, like: live, in: browser, context: context)
         let liveImage = try PNGImage(live)
         let pixels = liveImage.width * liveImage.height
         // Chromium encodes the same pixels to the same bytes: most copies need no second decoding.

@@ -46,8 +46,10 @@ struct PageLoop: Sendable {
     /// Opens the saved copy at `fileURL` in `context` (whose proxy refuses every request) as a
     /// visitor would: its load event, its network idle (counted from the browser's events), its
     /// frames and transitions settled; returns its screenshot, and the requests its replay layer
-    /// could not answer (`window.__mirrorReplay.misses`).
-    func screenshotOffline(_ fileURL: String, in browser: RunningBrowser, context: String) async throws
+    /// could not answer (`window.__mirrorReplay.misses`). A shot unlike `live` is taken again
+    /// while the copy may still be drawing (`redrawWait`): work its scripts do after the network
+    /// is quiet (a worker answering from recorded data) is not seen by the idle wait.
+    func screenshotOffline(_ fileURL: String, like live: [UInt8], in browser: RunningBrowser, context: String) async throws
         -> (screenshot: [UInt8], unanswered: [String]) {
         let deadline = ContinuousClock.now + settings.pageTimeout
         let devTools = browser.devTools
@@ -64,12 +66,28 @@ struct PageLoop: Sendable {
             if settled { settled = await settle(session: session, devTools: devTools, deadline: deadline) }
             try Self.checkAlive(devTools, events)
             guard settled else { throw BrowserError.closed("the copy did not settle within \(settings.pageTimeout)") }
-            let screenshot = try await Self.screenshot(session: session, devTools: devTools, timeout: max(deadline - .now, .seconds(1)))
+            let shooting = ContinuousClock.now
+            var screenshot = try await Self.screenshot(session: session, devTools: devTools, timeout: max(deadline - .now, .seconds(1)))
+            var changing = true
+            while screenshot != live && .now - shooting < (changing ? Self.redrawLimit : Self.redrawWait) && .now + Self.redrawStep < deadline {
+                try await Task.sleep(for: Self.redrawStep)
+                _ = await settle(session: session, devTools: devTools, deadline: deadline)
+                let next = try await Self.screenshot(session: session, devTools: devTools, timeout: max(deadline - .now, .seconds(1)))
+                changing = next != screenshot
+                screenshot = next
+            }
             let misses = try? await Self.evaluate(PageScripts.replayMisses, session: session, devTools: devTools, timeout: .seconds(5))
             let unanswered = misses.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
             return (screenshot, unanswered)
         }
     }
+
+    /// How long a copy that does not look like the live page is given to finish drawing, shot
+    /// every `redrawStep`; up to `redrawLimit` while each shot differs from the one before (an
+    /// endless animation ends the wait there).
+    static let redrawWait = Duration.seconds(1)
+    static let redrawLimit = Duration.seconds(5)
+    static let redrawStep = Duration.milliseconds(200)
 
     /// Turns on the page's and network's events, and focus: a page that thinks it is in a tab
     /// nobody looks at may hold back its animation frames, and with them its scroll handlers.
