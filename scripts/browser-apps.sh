@@ -2,21 +2,23 @@
 # `mirror crawl --browser` on real JavaScript documentation tools, online against offline. Six
 # sites, each served by nginx on a port of its own on 127.0.0.1: Material for MkDocs (instant
 # navigation, tabs, search, content tabs; built by mkdocs), Swagger UI and ReDoc (the dist files
-# of drf-spectacular-sidecar over a local OpenAPI document), Javadoc (java.util of
-# openjdk-17-doc, with the API root's search scripts), the doxygen manual (doxygen-doc, whose tree
-# navtree.js builds) and Sphinx with sphinx-book-theme. For each site: one timed crawl with
+# of drf-spectacular-sidecar over a local OpenAPI document), Javadoc (a small library documented
+# by openjdk-17's javadoc, with its search), the doxygen manual (doxygen-doc, whose tree
+# navtree.js builds) and Sphinx with sphinx-book-theme. For each site: RUNS timed crawls with
 # --browser, kept small; each saved HTML page shot by headless Chromium at 1280x800 and 390x844,
-# live from nginx (twice), then with nginx stopped from file:// with the network blocked,
-# compared pixel by pixel with the closer live shot; one interaction per app over the DevTools
-# protocol, live then offline. Prints a line per page, the results folder (the shots of
-# differing pages) and a Markdown summary.
+# live from nginx (twice), then with nginx stopped from file:// with the network blocked (every
+# crawl's copy) and through `mirror serve` (the first crawl's), compared pixel by pixel with the
+# closer live shot; one interaction per app over the DevTools protocol, live then offline (from
+# file://). Prints a line per page, the results folder (the shots of differing pages) and a
+# Markdown summary.
 # Failures of the copies are reported, not asserted: it exits 0 unless the script itself broke.
 #   scripts/browser-apps.sh     (MIRROR=path/to/mirror uses that binary instead of building;
-#                                RESULTS=DIR names the results folder; KEEP=1 keeps the sites,
-#                                crawls and all shots)
+#                                SITES="material javadoc" picks sites; RUNS=10 crawls each that
+#                                many times; RESULTS=DIR names the results folder; KEEP=1 keeps
+#                                the sites, crawls and all shots)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup nginx chromium curl doxygen-doc openjdk-17-doc
+scripts/setup nginx chromium curl doxygen-doc openjdk-17-jdk-headless
 if [ -n "${MIRROR:-}" ]; then mirror=$(realpath "$MIRROR"); else source scripts/lib/release-mirror.sh; fi
 source scripts/lib/free-port.sh
 browser=$(command -v chromium)
@@ -50,15 +52,22 @@ trap 'nginx -c "$work/nginx.conf" -s stop 2>/dev/null || true; [ -n "${KEEP:-}" 
 
 # The sites and their ports; Material needs its origin at build time (site_url, for instant
 # navigation), so the ports come first.
-sites=(material swagger redoc javadoc doxygen sphinx)
+read -ra sites <<< "${SITES:-material swagger redoc javadoc doxygen sphinx}"
+runs=${RUNS:-1}
 declare -A port root
 for site in "${sites[@]}"; do port[$site]=$(free_port); done
-"$python" "$helper" material "$work/material" "http://127.0.0.1:${port[material]}"
-"$python" "$helper" openapi "$work/swagger" swagger "$sidecar/swagger-ui-dist"
-"$python" "$helper" openapi "$work/redoc" redoc "$sidecar/redoc"
-"$python" "$helper" javadoc "$work/javadoc" /usr/share/doc/openjdk-17-doc/api
-"$python" "$helper" sphinx "$work/sphinx"
-root=([material]=$work/material/site [swagger]=$work/swagger [redoc]=$work/redoc [javadoc]=$work/javadoc
+for site in "${sites[@]}"; do
+  case $site in
+    material) "$python" "$helper" material "$work/material" "http://127.0.0.1:${port[material]}" ;;
+    swagger) "$python" "$helper" openapi "$work/swagger" swagger "$sidecar/swagger-ui-dist" ;;
+    redoc) "$python" "$helper" openapi "$work/redoc" redoc "$sidecar/redoc" ;;
+    javadoc) "$python" "$helper" javadoc "$work/javadoc" ;;
+    sphinx) "$python" "$helper" sphinx "$work/sphinx" ;;
+    doxygen) ;;
+    *) echo "unknown site $site" >&2; exit 2 ;;
+  esac
+done
+root=([material]=$work/material/site [swagger]=$work/swagger [redoc]=$work/redoc [javadoc]=$work/javadoc/site
   [doxygen]=/usr/share/doc/doxygen/html [sphinx]=$work/sphinx/site)
 
 {
@@ -76,30 +85,28 @@ for site in "${sites[@]}"; do
   for _ in $(seq 50); do curl -sf "$(origin "$site")/" >/dev/null 2>&1 && break; sleep 0.1; done
 done
 
-# Each crawl kept well under a minute: the small sites whole (with a ceiling), five pages of
-# java.util as seeds alone (--depth 0: its pages link to the whole JDK, 404 here), the first
-# eight pages of the doxygen manual.
-declare -A limits seeds
-limits=([material]="--max-pages 15" [swagger]="--max-pages 5" [redoc]="--max-pages 5" [javadoc]="--depth 0"
+# Each crawl kept well under a minute: the small sites whole (with a ceiling), the first eight
+# pages of the doxygen manual.
+declare -A limits
+limits=([material]="--max-pages 15" [swagger]="--max-pages 5" [redoc]="--max-pages 5" [javadoc]="--max-pages 30"
   [doxygen]="--max-pages 8" [sphinx]="--max-pages 12")
-util=java.base/java/util
-seeds=([javadoc]="/$util/package-summary.html /$util/ArrayList.html /$util/HashMap.html /$util/Optional.html /$util/Collections.html")
 declare -A wall saved status own
-for site in "${sites[@]}"; do
-  urls=()
-  for path in ${seeds[$site]:-/}; do urls+=("$(origin "$site")$path"); done
-  started=$(date +%s.%N)
-  status[$site]=0
-  # shellcheck disable=SC2086 # the limits are two words
-  "$mirror" crawl "${urls[@]}" -o "$work/out-$site" --cache "$work/cache-$site" --browser --browser-path "$browser" \
-    ${limits[$site]} > "$results/crawl-$site.log" 2>&1 || status[$site]=$?
-  wall[$site]=$(python3 -c "print(f'{$(date +%s.%N) - $started:.1f}')")
-  # The time on mirror's "saved" line: its fetching phase alone; finishing the folder, the search
-  # index and mirror's own offline check of the copies come after it, within the wall time.
-  own[$site]=$(sed -n 's/^saved .* in \([0-9.]* s\) to .*/\1/p' "$results/crawl-$site.log" | head -1)
-  "$python" "$helper" pages "$work/out-$site" > "$work/pages-$site"
-  saved[$site]=$(wc -l < "$work/pages-$site")
-  echo "$site: ${saved[$site]} HTML pages in ${wall[$site]} s, exit ${status[$site]} ($(grep -m1 '^saved' "$results/crawl-$site.log" || echo 'no summary'))"
+for run in $(seq "$runs"); do
+  for site in "${sites[@]}"; do
+    out=$work/out-$site-$run
+    started=$(date +%s.%N)
+    status[$site,$run]=0
+    # shellcheck disable=SC2086 # the limits are two words
+    "$mirror" crawl "$(origin "$site")/" -o "$out" --cache "$work/cache-$site-$run" --browser --browser-path "$browser" \
+      ${limits[$site]} > "$results/crawl-$site-$run.log" 2>&1 || status[$site,$run]=$?
+    wall[$site,$run]=$(python3 -c "print(f'{$(date +%s.%N) - $started:.1f}')")
+    # The time on mirror's "saved" line: its fetching phase alone; finishing the folder, the search
+    # index and mirror's own offline check of the copies come after it, within the wall time.
+    own[$site,$run]=$(sed -n 's/^saved .* in \([0-9.]* s\) to .*/\1/p' "$results/crawl-$site-$run.log" | head -1)
+    "$python" "$helper" pages "$out" > "$work/pages-$site-$run"
+    saved[$site,$run]=$(wc -l < "$work/pages-$site-$run")
+    echo "$site (crawl $run): ${saved[$site,$run]} HTML pages in ${wall[$site,$run]} s, exit ${status[$site,$run]} ($(grep -m1 '^saved' "$results/crawl-$site-$run.log" || echo 'no summary'))"
+  done
 done
 
 sizes=(1280,800 390,844)
@@ -120,8 +127,10 @@ shot() {
 }
 # The page each interaction starts on (its saved copy offline).
 declare -A start interaction
-start=([material]=/ [swagger]=/ [redoc]=/ [javadoc]=/$util/package-summary.html [doxygen]=/ [sphinx]=/)
-file_of() { awk -F'\t' -v url="$1" '$1 == url {print $2}' "$work/pages-$2"; }
+start=([material]=/ [swagger]=/ [redoc]=/ [javadoc]=/lighthouse/package-summary.html [doxygen]=/ [sphinx]=/)
+file_of() { awk -F'\t' -v url="$1" '$1 == url {print $2}' "$work/pages-$2-1"; }
+# The live shots of a page are named by its line in the first crawl's list.
+live_index() { awk -F'\t' -v url="$1" '$1 == url {print NR; exit}' "$work/pages-$2-1"; }
 
 # Live: every page at both sizes, twice (a load may differ from the next: offline is compared
 # with the closer), and each interaction (the control: it must pass here for an offline failure
@@ -134,20 +143,21 @@ for site in "${sites[@]}"; do
     for size in "${sizes[@]}"; do
       for take in 1 2; do shot "$url" "$work/shots/$site-$index-${size/,/x}-live$take.png" "$size"; done
     done
-  done < "$work/pages-$site"
+  done < "$work/pages-$site-1"
   interaction[$site]="live: $(timeout -k 5 120 "$python" "$helper" interact "$site" "$(origin "$site")${start[$site]}" || echo "fail (timed out)")"
 done
 
 # Offline: the network blocked for the browser (every request, loopback too, to a proxy that
 # is not there), checked against the live origin first, then nginx stopped as well.
 block=(--proxy-server=127.0.0.1:9 --proxy-bypass-list='<-loopback>')
-control=$(chromium --headless --no-sandbox --disable-gpu --user-data-dir="$work/profile" --dump-dom "$(origin doxygen)/" 2>/dev/null || true)
+probe=${sites[0]}
+control=$(chromium --headless --no-sandbox --disable-gpu --user-data-dir="$work/profile" --dump-dom "$(origin "$probe")/" 2>/dev/null || true)
 rm -rf "$work/profile"
-grep -q navtree <<< "$control" || { echo "chromium --dump-dom does not load the live page" >&2; exit 1; }
+grep -qi "<body" <<< "$control" || { echo "chromium --dump-dom does not load the live page" >&2; exit 1; }
 requests=$(wc -l < "$work/access.log")
-dom=$(chromium --headless --no-sandbox --disable-gpu --user-data-dir="$work/profile" "${block[@]}" --dump-dom "$(origin doxygen)/" 2>/dev/null || true)
+dom=$(chromium --headless --no-sandbox --disable-gpu --user-data-dir="$work/profile" "${block[@]}" --dump-dom "$(origin "$probe")/" 2>/dev/null || true)
 rm -rf "$work/profile"
-if [ "$(wc -l < "$work/access.log")" != "$requests" ] || grep -q navtree <<< "$dom"; then
+if [ "$(wc -l < "$work/access.log")" != "$requests" ] || [ "$dom" = "$control" ]; then
   echo "the network block does not hold: nginx was reached" >&2
   exit 1
 fi
@@ -158,24 +168,46 @@ for site in "${sites[@]}"; do
 done
 echo "network block checked: a page of the live origin did not load through it (no request reached nginx); nginx stopped"
 
-declare -A identical
+# compare SITE URL HOW OFFLINE-URL [CHROMIUM-ARGS...]: one offline shot at each size against the
+# live ones; counts the identical ones per site, size and way of opening.
+declare -A identical shots_taken
+compare() {
+  local site=$1 url=$2 how=$3 offline=$4 index size name verdict
+  shift 4
+  index=$(live_index "$url" "$site")
+  for size in "${sizes[@]}"; do
+    name="$site-${index:-new}-${size/,/x}-$how"
+    shots_taken[$site,$size,$how]=$((${shots_taken[$site,$size,$how]:-0} + 1))
+    shot "$offline" "$work/shots/$name.png" "$size" "$@"
+    verdict=$("$python" "$helper" compare "$work/shots/$name.png" "$results/$name-diff.png" \
+      "$work/shots/$site-$index-${size/,/x}-live1.png" "$work/shots/$site-$index-${size/,/x}-live2.png" 2>&1 || true)
+    if [[ "$verdict" = identical* ]]; then
+      identical[$site,$size,$how]=$((${identical[$site,$size,$how]:-0} + 1))
+    else
+      cp "$work/shots/$name.png" "$work/shots/$site-$index-${size/,/x}-"live{1,2}.png "$results/" 2>/dev/null || true
+    fi
+    printf '%-8s %-8s %-8s %-3s %-50s %s\n' "$site" "${size/,/x}" "$how" "$index" "/${url#http://127.0.0.1:*/}" "$verdict" | tee -a "$results/pages.txt"
+  done
+}
+
+servers=()
+trap 'kill "${servers[@]}" 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 for site in "${sites[@]}"; do
-  index=0
+  for run in $(seq "$runs"); do
+    while IFS=$'\t' read -r url file; do
+      compare "$site" "$url" "file$run" "$file" "${block[@]}"
+    done < "$work/pages-$site-$run"
+  done
+  # The first crawl's folder through `mirror serve`: the same pages at the server's paths.
+  serve_port=$(free_port)
+  "$mirror" serve "$work/out-$site-1" --port "$serve_port" > "$work/serve-$site.log" 2>&1 &
+  servers+=($!)
+  for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$serve_port/" && break; sleep 0.1; done
   while IFS=$'\t' read -r url file; do
-    index=$((index + 1))
-    for size in "${sizes[@]}"; do
-      name="$site-$index-${size/,/x}"
-      shot "$file" "$work/shots/$name-offline.png" "$size" "${block[@]}"
-      verdict=$("$python" "$helper" compare "$work/shots/$name-offline.png" "$results/$name-diff.png" \
-        "$work/shots/$name-live1.png" "$work/shots/$name-live2.png" 2>&1 || true)
-      if [[ "$verdict" = identical* ]]; then
-        identical[$site,$size]=$((${identical[$site,$size]:-0} + 1))
-      else
-        cp "$work/shots/$name-"{live1,live2,offline}.png "$results/" 2>/dev/null || true
-      fi
-      printf '%-8s %-8s %-3s %-58s %s\n' "$site" "${size/,/x}" "$index" "/${url#http://127.0.0.1:*/}" "$verdict" | tee -a "$results/pages.txt"
-    done
-  done < "$work/pages-$site"
+    path=${file#file://"$work/out-$site-1"/*/}
+    compare "$site" "$url" serve "http://127.0.0.1:$serve_port/$path"
+  done < "$work/pages-$site-1"
+  kill "${servers[-1]}" 2>/dev/null || true
   offline=$(file_of "$(origin "$site")${start[$site]}" "$site")
   if [ -n "$offline" ]; then
     interaction[$site]+="; offline: $(timeout -k 5 120 "$python" "$helper" interact "$site" "$offline" "${block[@]}" || echo "fail (timed out)")"
@@ -189,11 +221,21 @@ echo "results: $results (the live and offline shots of each differing page, and 
 echo "$("$mirror" --version 2>/dev/null | head -1), Chromium $(chromium --version 2>/dev/null | awk '{print $2}'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 {
-  echo "| site | pages | identical at 1280×800 | identical at 390×844 | interaction (live; offline from file://) | crawl wall (fetching phase; exit) |"
-  echo "| --- | ---: | ---: | ---: | --- | ---: |"
+  echo "| site | pages | crawls | identical from file:// at 1280×800 | at 390×844 | through mirror serve (1280×800; 390×844) | interaction (live; offline from file://) | crawl wall, median (fetching; exits) |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |"
   for site in "${sites[@]}"; do
-    printf '| %s | %s | %s of %s | %s of %s | %s | %s s (%s; %s) |\n' "$site" "${saved[$site]}" \
-      "${identical[$site,1280,800]:-0}" "${saved[$site]}" "${identical[$site,390,844]:-0}" "${saved[$site]}" \
-      "${interaction[$site]}" "${wall[$site]}" "${own[$site]:-?}" "${status[$site]}"
+    files=(0 0 0 0)  # identical and taken, at each size, over every crawl
+    walls=() exits=()
+    for run in $(seq "$runs"); do
+      files[0]=$((files[0] + ${identical[$site,1280,800,file$run]:-0})); files[1]=$((files[1] + ${shots_taken[$site,1280,800,file$run]:-0}))
+      files[2]=$((files[2] + ${identical[$site,390,844,file$run]:-0})); files[3]=$((files[3] + ${shots_taken[$site,390,844,file$run]:-0}))
+      walls+=("${wall[$site,$run]}"); exits+=("${status[$site,$run]}")
+    done
+    median=$(printf '%s\n' "${walls[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}')
+    printf '| %s | %s | %s | %s of %s | %s of %s | %s of %s; %s of %s | %s | %s s (%s; %s) |\n' "$site" "${saved[$site,1]}" "$runs" \
+      "${files[0]}" "${files[1]}" "${files[2]}" "${files[3]}" \
+      "${identical[$site,1280,800,serve]:-0}" "${shots_taken[$site,1280,800,serve]:-0}" \
+      "${identical[$site,390,844,serve]:-0}" "${shots_taken[$site,390,844,serve]:-0}" \
+      "${interaction[$site]}" "$median" "${own[$site,1]:-?}" "$(printf '%s\n' "${exits[@]}" | sort -u | paste -sd/)"
   done
 } | tee "$results/summary.md"

@@ -85,9 +85,9 @@ extension Crawler {
     }
 
     /// The folder's copy of a page loaded in the browser, in `form`: its rendered DOM as UTF-8
-    /// HTML, or its own bytes, with the replay layer when its scripts fetched data (each
-    /// response read from the cache, where the page's requests put it). nil when that form
-    /// cannot be had (no snapshot was taken).
+    /// HTML, or its own bytes (with what its tool needs to run from `file://`), with the replay
+    /// layer when its scripts fetched data (each response read from the cache, where the page's
+    /// requests put it). nil when that form cannot be had (no snapshot was taken).
     func copy(of response: CacheResponse, in form: RenderedPage.CopyForm, snapshot: [UInt8]?, data: [String],
               pageURL: String) async -> CacheResponse? {
         switch form {
@@ -97,7 +97,9 @@ extension Crawler {
             headers.replaceOrAdd(name: "Content-Type", value: "text/html; charset=utf-8")
             return Self.changed(response, headers: headers, body: snapshot)
         case .original:
-            guard !data.isEmpty else { return response }
+            guard let page = try? response.body.collect() else { return response }
+            let switched = FileSchemeSwitches.apply(to: page)
+            guard !data.isEmpty else { return switched == page ? response : Self.changed(response, headers: response.headers, body: switched) }
             var recorded: [ReplayLayer.Recorded] = []
             for url in data {
                 guard let answer = try? await send(CacheRequest(url: url)), (200..<300).contains(answer.status),
@@ -105,9 +107,8 @@ extension Crawler {
                 recorded.append(.init(url: url, contentType: answer.headers.first(name: "content-type") ?? "application/octet-stream",
                                       body: body))
             }
-            guard let page = try? response.body.collect() else { return response }
             let layer = ReplayLayer(pageURL: pageURL, responses: recorded)
-            return Self.changed(response, headers: response.headers, body: layer.inject(into: page))
+            return Self.changed(response, headers: response.headers, body: layer.inject(into: switched))
         }
     }
 

@@ -10,7 +10,11 @@ import MirrorCore
 /// and as the copy resolved it, mapped back to the live URL through the path between the two; it
 /// is answered with a `blob:` URL of the recorded body, which a `file://` page may load. What it
 /// cannot answer goes on to the network (none offline) and is listed in
-/// `window.__mirrorReplay.misses`, which the offline check reads.
+/// `window.__mirrorReplay.misses`, which the offline check reads. A script the page adds
+/// (`<script src>` set by its code) is answered when it is the script form of recorded data that
+/// a tool loads from `file://` instead, knowing it cannot fetch there: Material for MkDocs'
+/// `search/search_index.js` (written by its offline plugin, it defines `__index` as the content
+/// of `search/search_index.json`).
 struct ReplayLayer {
     struct Recorded {
         let url: String
@@ -89,12 +93,17 @@ struct ReplayLayer {
           const misses = [], blobs = new Map(), scope = self;
           scope.__mirrorReplay = { misses };
           const base = () => typeof document === 'undefined' ? here : document.baseURI;
+          // Script forms of recorded data: [prefix, the data's URL, suffix].
+          const scripts = {};
+          for (const url of Object.keys(recorded)) {
+            if (url.endsWith('/search/search_index.json')) scripts[url.slice(0, -2)] = ['var __index = ', url, ';'];
+          }
           // The live URL of a request: as the page wrote it, else as the copy resolved it, mapped
           // back through the path from the copy to it.
           const live = (input) => {
             const text = String(input);
             const written = new URL(text, page).href.split('#')[0];
-            if (recorded[written]) return written;
+            if (recorded[written] || scripts[written]) return written;
             const url = new URL(text, base());
             if (url.protocol !== 'file:') return url.href.split('#')[0];
             const from = new URL(here).pathname.split('/').slice(0, -1), to = url.pathname.split('/');
@@ -111,6 +120,24 @@ struct ReplayLayer {
             if (!blobs.has(url)) blobs.set(url, URL.createObjectURL(new Blob([bytes(hit)], { type: hit[0] })));
             return blobs.get(url);
           };
+          // A blob: URL of the script form of recorded data that the page adds, or null.
+          const script = (input) => {
+            const url = live(input), form = scripts[url];
+            if (!form) return null;
+            if (!blobs.has(url)) {
+              blobs.set(url, URL.createObjectURL(new Blob([form[0], bytes(recorded[form[1]]), form[2]], { type: 'text/javascript' })));
+            }
+            return blobs.get(url);
+          };
+          if (typeof HTMLScriptElement !== 'undefined') {
+            const src = Object.getOwnPropertyDescriptor(HTMLScriptElement.prototype, 'src');
+            Object.defineProperty(HTMLScriptElement.prototype, 'src', { ...src, set(value) { src.set.call(this, script(value) || value); } });
+            const setAttribute = Element.prototype.setAttribute;
+            Element.prototype.setAttribute = function (name, value) {
+              const blob = this instanceof HTMLScriptElement && String(name).toLowerCase() === 'src' ? script(value) : null;
+              return setAttribute.call(this, name, blob || value);
+            };
+          }
           const fetch = scope.fetch;
           scope.fetch = function (input, init) {
             const request = input instanceof Request ? input : null;

@@ -37,7 +37,7 @@ extension BrowserSuites {
             let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: root + "/report.json")))
             // `/` and `/index.html` share a file, checked once.
             let checks = Dictionary(uniqueKeysWithValues: report.pageChecks.map { ($0.url, $0) })
-            #expect(checks.count == 5, "\(report.pageChecks.map(\.url))")
+            #expect(checks.count == 6, "\(report.pageChecks.map(\.url))")
 
             // The page built from fetched data is its original, its scripts running offline with the
             // replay layer answering their fetch from what the crawl recorded: its copy matches.
@@ -51,6 +51,12 @@ extension BrowserSuites {
             let search = try #require(checks[origin.url("/search.html")])
             #expect(search.form == "original" && !search.retried && search.outcome.keys.first == "identical" && search.unanswered.isEmpty,
                     "\(search)")
+
+            // From file:// it adds a script of its index instead of fetching it, as Material for
+            // MkDocs does: the replay layer answers with the recorded index in that form.
+            let lookup = try #require(checks[origin.url("/lookup.html")])
+            #expect(lookup.form == "original" && !lookup.retried && lookup.outcome.keys.first == "identical" && lookup.unanswered.isEmpty,
+                    "\(lookup)")
 
             // Its original says "file:" offline: the check finds it and keeps the rendered DOM.
             let protocolPage = try #require(checks[origin.url("/protocol.html")])
@@ -66,7 +72,7 @@ extension BrowserSuites {
             #expect(canvas.form == "original" && canvas.retried && share > 0.005 && share < 0.2, "\(canvas)")
             #expect(canvas.unanswered.count == 1 && canvas.unanswered[0].hasPrefix(origin.url("/data.json?at=")), "\(canvas)")
             #expect(crawl.stderr.contains("CHECK \(origin.url("/canvas.html")) "), "\(crawl.stderr)")
-            #expect(crawl.stderr.contains("checked 5 copies offline against the live pages: 4 identical, 1 differ"), "\(crawl.stderr)")
+            #expect(crawl.stderr.contains("checked 6 copies offline against the live pages: 5 identical, 1 differ"), "\(crawl.stderr)")
 
             // Both screenshots of each page are kept on request, as PNGs.
             for check in report.pageChecks {
@@ -92,8 +98,8 @@ extension BrowserSuites {
                 try #require(crawl.status == 0, "\(crawl.stderr)")
                 #expect(!FileManager.default.fileExists(atPath: folder + "/.mirror/checks"))
                 let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: folder + ".json")))
-                // `/` and `/index.html` (one file), the canvas and the styled pages fetched data.
-                #expect(report.pageChecks.isEmpty && report.snapshots == 4, "\(report.snapshots) snapshots")
+                // `/` and `/index.html` (one file), the canvas, styled and lookup pages fetched data.
+                #expect(report.pageChecks.isEmpty && report.snapshots == 5, "\(report.snapshots) snapshots")
                 let home = try String(contentsOfFile: folder + "/\(origin.host)_\(origin.port)/index.html", encoding: .utf8)
                 #expect(home.contains("first item from data.json") && home.contains("text/x-mirror-inert"))
                 #expect(!home.contains("class=\"scrolled\"") && !home.contains("hidden=\"\""), "saved in its scrolled state:\n\(home)")

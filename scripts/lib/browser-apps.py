@@ -4,7 +4,7 @@ screenshots and drives one interaction per app over Chromium's DevTools protocol
   browser-apps.py material DIR ORIGIN       a Material for MkDocs project, built into DIR/site
   browser-apps.py openapi DIR KIND DIST     Swagger UI or ReDoc (KIND) over a local OpenAPI file
   browser-apps.py sphinx DIR                a small Sphinx project (sphinx-book-theme), built
-  browser-apps.py javadoc DIR API           a subset of openjdk-17-doc's API as symbolic links
+  browser-apps.py javadoc DIR               a small library documented by javadoc, built
   browser-apps.py pages OUT                 "URL<TAB>file://…" for each HTML page a crawl saved
   browser-apps.py compare OFF DIFF LIVE..   "identical", or the share of pixels that differ
   browser-apps.py interact APP URL [ARG..]  "pass DETAIL" or "fail DETAIL" (Chromium ARGs)
@@ -196,16 +196,90 @@ def sphinx(folder):
     subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", src, os.path.join(folder, "site")], check=True)
 
 
-def javadoc(folder, api):
-    """The API root's own files (scripts, search indexes, styles, overview pages) and one
-    package, java.util, of java.base: links elsewhere answer 404, as on a partial mirror."""
-    os.makedirs(os.path.join(folder, "java.base", "java"), exist_ok=True)
-    for name in os.listdir(api):
-        path = os.path.join(api, name)
-        if os.path.isfile(path) or name in ("script-dir", "resources", "legal"):
-            os.symlink(path, os.path.join(folder, name))
-    os.symlink(os.path.join(api, "java.base", "module-summary.html"), os.path.join(folder, "java.base", "module-summary.html"))
-    os.symlink(os.path.join(api, "java.base", "java", "util"), os.path.join(folder, "java.base", "java", "util"))
+JAVA = {
+    "lighthouse/Lamp.java": """package lighthouse;
+
+/** The lamp at the top of the tower: lit at dusk, put out at dawn. */
+public class Lamp {
+    /** Candela of a new lamp. */
+    public static final int BRIGHTNESS = 1200;
+    private boolean lit;
+
+    /**
+     * Lights the lamp, unless it already is.
+     * @return whether it was dark before
+     */
+    public boolean light() { boolean was = lit; lit = true; return !was; }
+
+    /** Puts the lamp out. */
+    public void putOut() { lit = false; }
+
+    /**
+     * Whether the lamp is lit.
+     * @return true once {@link #light()} was called
+     */
+    public boolean isLit() { return lit; }
+}
+""",
+    "lighthouse/Clockwork.java": """package lighthouse;
+
+/**
+ * Turns the lens; wound by the keeper every four hours.
+ * @see Lamp
+ */
+public class Clockwork {
+    private int turns;
+
+    /**
+     * Winds it by {@code turns} turns.
+     * @param turns how many
+     * @throws IllegalArgumentException when negative
+     */
+    public void wind(int turns) {
+        if (turns < 0) throw new IllegalArgumentException("turns");
+        this.turns += turns;
+    }
+
+    /**
+     * The turns left.
+     * @return the turns left
+     */
+    public int remaining() { return turns; }
+}
+""",
+    "lighthouse/log/Entry.java": """package lighthouse.log;
+
+/**
+ * One line of the keeper's log.
+ * @param hour the hour
+ * @param text what happened
+ */
+public record Entry(int hour, String text) {}
+""",
+    "lighthouse/log/Weather.java": """package lighthouse.log;
+
+/** The weather written beside each entry. */
+public enum Weather {
+    /** No cloud. */ CLEAR,
+    /** The fog signal sounds. */ FOG,
+    /** The keeper stays in. */ STORM
+}
+""",
+}
+
+
+def javadoc(folder):
+    """A small library of two packages documented by Debian's javadoc (openjdk-17), with its
+    search: a whole site, so that every link of a copy is local."""
+    src = os.path.join(folder, "src")
+    for name, text in JAVA.items():
+        path = os.path.join(src, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+    subprocess.run(["/usr/lib/jvm/java-17-openjdk-amd64/bin/javadoc", "-quiet", "-d", os.path.join(folder, "site"),
+                    "-sourcepath", src, "-doctitle", "Lighthouse", "lighthouse", "lighthouse.log"],
+                   check=True, stdout=subprocess.DEVNULL)
 
 
 # --- A crawl's pages and their screenshots ----------------------------------------------
@@ -372,7 +446,7 @@ def redoc(b):
 
 
 def javadoc_search(b):
-    return search(b, "#search-input", "ArrayDeque", ".ui-autocomplete li",
+    return search(b, "#search-input", "Clock", ".ui-autocomplete li",
                   ready="(() => { const e = document.querySelector('#search-input'); return e && !e.disabled; })()",
                   missing="no search box enabled")
 
