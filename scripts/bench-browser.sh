@@ -3,10 +3,13 @@
 # proxies and page loop (load, idle, settle, scroll, idle, settle) loading the same pages (those
 # the crawl loaded in its browser), every response served from memory, read beforehand from the
 # crawl's cache (mirror-browser-bench). The crawl runs twice: with its offline check of each page
-# (the default) and with --no-page-check. Two sites served by nginx on 127.0.0.1: the scripted
+# (the default) and with --no-page-check; the floor twice too: alone, and with the least the
+# check can cost (each page shot as it opens, then its copy in the checked crawl's folder opened
+# from file:// and compared, once per file). Two sites served by nginx on 127.0.0.1: the scripted
 # fixture (five copies, 30 pages) and the doxygen manual (doxygen-doc, whose navigation is built by
-# scripts). Prints per run: pages, wall times and their ratios to the floor (goal: the crawl with
-# its check <= 1.25 x the floor), mirror's own peak RSS (VmHWM of its process alone; goal:
+# scripts). Prints per run: pages, wall times and their ratios: the crawl without its check to
+# the floor, the crawl with its check to the floor with the check (goal: <= 1.25) and to the
+# floor alone (what the check adds), mirror's own peak RSS (VmHWM of its process alone; goal:
 # <= 100 MB) and the browser's peak (the sum of the RSS of its process group, shared pages
 # counted in each process).
 #   scripts/bench-browser.sh        (RUNS=N runs per site, 2 by default; TABS=N, 2 by default)
@@ -62,6 +65,8 @@ bench_site() {
       grep '^mirror: BROWSER ' "$results/$name-mirror-$run.err" | awk '{print $3}' > "$work/pages-$run"
       grep -h 'copies offline against' "$results/$name-mirror-$run.err" >&2 || true
       measure "$name-floor-$run" "$floor" "$work/pages-$run" --cache "$work/cache-$run" --tabs "$tabs"
+      measure "$name-floorcheck-$run" "$floor" "$work/pages-$run" --cache "$work/cache-$run" --tabs "$tabs" --check "$work/out-$run"
+      grep -h "copies checked" "$results/$name-floorcheck-$run.out" >&2 || true
       echo "$name $run $(wc -l < "$work/pages-$run")" >> "$results/pages"
       grep -h "with notes" "$results/$name-floor-$run.out" >&2 || true
     done
@@ -71,12 +76,14 @@ bench_site() {
 bench_site fixture "$PWD/fixtures/sites/scripted" / /copy1/ /copy2/ /copy3/ /copy4/
 bench_site doxygen /usr/share/doc/doxygen/html /
 echo "Chromium $(chromium --version 2>/dev/null | awk '{print $2}'), $tabs tabs, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-8s %3s %6s %9s %11s %8s %7s %9s %9s %13s %13s\n' site run pages "mirror s" "unchecked s" "floor s" ratio \
-  "unchecked" "mirror MB" "browser MB m" "browser MB f"
+printf '%-8s %3s %6s %9s %11s %8s %10s %9s %9s %9s %9s %13s %13s\n' site run pages "mirror s" "unchecked s" "floor s" "floor+chk s" \
+  "chk/f+c" "chk/floor" "unchk/f" "mirror MB" "browser MB m" "browser MB f"
 while read -r site run pages; do
   read -r _ mirror_s own mirror_browser < <(grep "^$site-mirror-$run " "$results/rows")
   read -r _ unchecked_s _ _ < <(grep "^$site-unchecked-$run " "$results/rows")
   read -r _ floor_s _ floor_browser < <(grep "^$site-floor-$run " "$results/rows")
-  printf '%-8s %3s %6s %9s %11s %8s %7.2f %9.2f %9s %13s %13s\n' "$site" "$run" "$pages" "$mirror_s" "$unchecked_s" "$floor_s" \
-    "$(echo "$mirror_s / $floor_s" | bc -l)" "$(echo "$unchecked_s / $floor_s" | bc -l)" "$own" "$mirror_browser" "$floor_browser"
+  read -r _ floorcheck_s _ _ < <(grep "^$site-floorcheck-$run " "$results/rows")
+  printf '%-8s %3s %6s %9s %11s %8s %10s %9.2f %9.2f %9.2f %9s %13s %13s\n' "$site" "$run" "$pages" "$mirror_s" "$unchecked_s" "$floor_s" \
+    "$floorcheck_s" "$(echo "$mirror_s / $floorcheck_s" | bc -l)" "$(echo "$mirror_s / $floor_s" | bc -l)" \
+    "$(echo "$unchecked_s / $floor_s" | bc -l)" "$own" "$mirror_browser" "$floor_browser"
 done < "$results/pages"

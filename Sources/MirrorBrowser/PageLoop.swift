@@ -61,8 +61,8 @@ struct PageLoop: Sendable {
                                          timeout: max(deadline - .now, .seconds(1)))
             var settled = await waitForLoad(events, devTools: devTools, deadline: deadline)
             // A copy's files come from the disk and its data from the replay layer: a short quiet
-            // time says it is idle.
-            if settled { settled = await traffic.waitIdle(quiet: min(settings.quietTime, .milliseconds(200)), deadline: deadline) }
+            // time says it is idle (a copy that draws later is shot again below).
+            if settled { settled = await traffic.waitIdle(quiet: min(settings.quietTime, .milliseconds(50)), deadline: deadline) }
             if settled { settled = await settle(session: session, devTools: devTools, deadline: deadline) }
             try Self.checkAlive(devTools, events)
             guard settled else { throw BrowserError.closed("the copy did not settle within \(settings.pageTimeout)") }

@@ -22,8 +22,9 @@ enum PageScripts {
     /// Waits until what the page does on its own has run its course: two animation frames (a
     /// scroll event is dispatched in the frame after the scroll, and its handlers often defer
     /// their work to the next frame), then the CSS transitions and animations that are running
-    /// (finite ones, at most 2 s), then two frames again. A header that changes on scroll is
-    /// back in its opening state after this, not in the state the scroll left it in.
+    /// (finite ones, at most 2 s), then two frames again, and pairs of frames until one passes
+    /// with no change to the DOM (at most 500 ms). A header that changes on scroll is back in
+    /// its opening state after this, not in the state the scroll left it in.
     static let settle = """
         (async () => {
           const frame = () => new Promise(resolve => requestAnimationFrame(() => resolve()));
@@ -37,6 +38,14 @@ enum PageScripts {
                                 new Promise(resolve => setTimeout(resolve, Math.max(0, until - performance.now())))]);
           }
           await frame(); await frame();
+          // Then until a pair of frames passes without a change to the DOM (a script that sets a
+          // size once a ResizeObserver reported, as Material's sidebars do), for at most 500 ms.
+          let changed = true;
+          const observer = new MutationObserver(() => { changed = true; });
+          observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+          const quiet = performance.now() + 500;
+          while (changed && performance.now() < quiet) { changed = false; await frame(); await frame(); }
+          observer.disconnect();
           return 0;
         })()
         """

@@ -3,8 +3,8 @@ import MirrorCore
 
 /// `--browser`'s offline check. Once the folder is finished, each page the browser loaded is
 /// opened from the folder with no network and compared, pixel by pixel, with the live page as
-/// it opened (`PageRenderer.compareOffline`). A page whose copy differs is saved once more in its
-/// other form (its rendered DOM with scripts inert, or its own bytes with scripts running), the
+/// it opened (`PageRenderer.compareOffline`). The live page of a copy that differs is opened
+/// once more; a page whose copy still differs is saved once more in its other form (its rendered DOM with scripts inert, or its own bytes with scripts running), the
 /// folder finished again and the page compared again; the form that differs less stays.
 extension Crawler {
     /// Checks the pages loaded since the last check; each result goes into the report, and to
@@ -17,7 +17,18 @@ extension Crawler {
             return
         }
         events?(.phase("checking \(pending.count) pages offline"))
-        let first = await compare(pending, renderer: renderer, folder: output.directory, checks: checks, retried: false)
+        var first = await compare(pending, renderer: renderer, folder: output.directory, checks: checks, retried: false)
+        // A live page shot in passing (laid out otherwise for a moment, as Material's sidebars now
+        // and then under load) would send a right copy to its other form: the live page of each
+        // copy that differs is opened once more, and when it looks otherwise this time, the copy
+        // is compared with the new screenshot.
+        var reshot: [PageChecks.Pending] = []
+        for page in pending where (try? first[page.number]?.get())?.identical == false {
+            if try await shootLiveAgain(page, renderer: renderer, checks: checks) { reshot.append(page) }
+        }
+        for (number, result) in await compare(reshot, renderer: renderer, folder: output.directory, checks: checks, retried: false) {
+            first[number] = result
+        }
         // The form each page keeps, with its comparison; `retry` when that form is the one retried.
         var kept = Dictionary(uniqueKeysWithValues: pending.map { ($0.number, (form: $0.form, result: first[$0.number], retry: false)) })
         // Each page whose copy differs, saved in its other form and compared again.
@@ -95,6 +106,16 @@ extension Crawler {
             }
             return results
         }
+    }
+
+    /// Loads `page`'s live page again (through the cache, as the crawl did) and keeps its new
+    /// screenshot as the live one when it differs from the first; whether it did.
+    private func shootLiveAgain(_ page: PageChecks.Pending, renderer: any PageRenderer, checks: PageChecks) async throws -> Bool {
+        guard let rendered = try? await renderer.render(page.item.url, cookies: credentials.jar, fetch: { [self] request in
+            await self.browserFetch(request, for: page.item)
+        }), let live = rendered.screenshot, live != (try FileReading.contents(of: checks.livePath(page.number))) else { return false }
+        try PageChecks.write(live, to: checks.livePath(page.number))
+        return true
     }
 
     /// Saves `page` again in `form`; the pending check of the page in that form, or nil when
