@@ -116,12 +116,12 @@ public actor ChromiumRenderer: PageRenderer {
         let browser = try await runningBrowser(replacing: nil)
         let context = try await browser.context(for: RunningBrowser.offlineSlot, proxyPort: background.port)
         let liveImage = try PNGImage(live)
+        let pixels = liveImage.width * liveImage.height
         var best: ScreenComparison?
         // A copy unlike the live page is opened once more: its scripts may lay it out otherwise
         // from one opening to the next (Material for MkDocs' sidebar, now and then).
         for _ in 0..<2 where best.map({ !$0.identical }) ?? true {
             let (offline, unanswered) = try await PageLoop(settings: settings).screenshotOffline(fileURL, like: live, in: browser, context: context)
-            let pixels = liveImage.width * liveImage.height
             // Chromium encodes the same pixels to the same bytes: most copies need no second decoding.
             let differing = offline == live ? 0 : try liveImage.differingPixels(from: PNGImage(offline)) ?? pixels
             if differing < best?.differing ?? .max {

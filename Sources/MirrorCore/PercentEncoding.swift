@@ -54,6 +54,12 @@ public enum PercentEncoding {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// `path` (an absolute path) as a `file://` URL, each byte but the unreserved ones and `/`
+    /// percent-encoded.
+    public static func fileURL(path: String) -> String {
+        "file://" + escape(path) { $0 == UInt8(ascii: "/") }
+    }
+
     /// Upper-cases escapes, decodes escaped unreserved characters, and escapes bytes that
     /// may not appear literally (a `%` not followed by two hex digits becomes `%25`).
     public static func normalize(_ text: String, allowing component: Component) -> String {

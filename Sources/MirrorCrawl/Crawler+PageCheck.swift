@@ -4,8 +4,9 @@ import MirrorCore
 /// `--browser`'s offline check. Once the folder is finished, each page the browser loaded is
 /// opened from the folder with no network and compared, pixel by pixel, with the live page as
 /// it opened (`PageRenderer.compareOffline`). The live page of a copy that differs is opened
-/// once more; a page whose copy still differs is saved once more in its other form (its rendered DOM with scripts inert, or its own bytes with scripts running), the
-/// folder finished again and the page compared again; the form that differs less stays.
+/// once more; a page whose copy still differs is saved once more in its other form (its
+/// rendered DOM with scripts inert, or its own bytes with scripts running), the folder finished
+/// again and the page compared again; the form that differs less stays.
 extension Crawler {
     /// Checks the pages loaded since the last check; each result goes into the report, and to
     /// the log as a `CHECK` line.
@@ -89,7 +90,7 @@ extension Crawler {
                         guard let live = try FileReading.contents(of: checks.livePath(page.number)) else {
                             throw CheckError.missing("the live screenshot")
                         }
-                        guard let comparison = try await renderer.compareOffline(Self.fileURL(folder + "/" + page.path), with: live) else {
+                        guard let comparison = try await renderer.compareOffline(PercentEncoding.fileURL(path: folder + "/" + page.path), with: live) else {
                             throw CheckError.missing("a browser that can open the copy")
                         }
                         try PageChecks.write(comparison.offline, to: checks.offlinePath(page.number, retried: retried))
@@ -151,11 +152,6 @@ extension Crawler {
         case .failure(let error): .unchecked("\(error)")
         case nil: .unchecked("not compared")
         }
-    }
-
-    /// `path` as a `file://` URL, each byte but letters, digits, `-._~` and `/` percent-encoded.
-    static func fileURL(_ path: String) -> String {
-        "file://" + PercentEncoding.escape(path) { $0 == UInt8(ascii: "/") }
     }
 
     enum CheckError: Error, CustomStringConvertible {

@@ -65,7 +65,7 @@ let unsettled = await withTaskGroup(of: Bool.self) { group in
                 URLNormalizer.normalize(request.url).flatMap { memory[$0] }.map { .response($0) } ?? .refused("not in the cache")
             }
             if let page, let file = firstOfFile[url] ?? nil, let live = page.screenshot {
-                let comparison = try? await renderer.compareOffline("file://" + PercentEncoding.escape(file) { $0 == UInt8(ascii: "/") }, with: live)
+                let comparison = try? await renderer.compareOffline(PercentEncoding.fileURL(path: file), with: live)
                 if comparison?.identical != true { differing.withLock { $0 += 1 } }
             }
             return page.map { !$0.notes.isEmpty } ?? true

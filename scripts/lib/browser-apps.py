@@ -12,6 +12,7 @@ screenshots and drives one interaction per app over Chromium's DevTools protocol
 Runs in the script's virtual environment (mkdocs-material, drf-spectacular-sidecar,
 sphinx-book-theme, pillow, websocket-client)."""
 
+import atexit
 import json
 import os
 import pathlib
@@ -344,6 +345,8 @@ class Browser:
              f"--user-data-dir={self.profile}", f"--window-size={size[0]},{size[1]}",
              "--disable-background-networking", "--disable-component-update", *args, "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        self.ws = None
+        atexit.register(self.close)  # a caller that fails midway leaves no browser behind
         active = os.path.join(self.profile, "DevToolsActivePort")
         for _ in range(200):
             if os.path.exists(active) and open(active).read().count("\n") >= 1:
@@ -406,10 +409,16 @@ class Browser:
                       **({"text": "\r"} if kind == "keyDown" else {}))
 
     def close(self):
+        """Ends the browser's whole process group and removes its profile; again is harmless."""
         try:
-            self.ws.close()
+            if self.ws:
+                self.ws.close()
+                self.ws = None
         finally:
-            os.killpg(self.process.pid, 9)
+            try:
+                os.killpg(self.process.pid, 9)
+            except ProcessLookupError:
+                pass
             self.process.wait()
             shutil.rmtree(self.profile, ignore_errors=True)
 
