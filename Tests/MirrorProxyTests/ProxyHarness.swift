@@ -17,13 +17,14 @@ struct ProxyHarness {
     let log: RequestLog
 
     /// Starts a proxy; `cacheFolder` lets a second proxy (say, a replay) use what a first one recorded.
+    /// `connectionsPerHost: 1` makes every request to the origin reuse one kept-alive connection.
     static func start(_ configuration: ProxyConfiguration, cacheFolder: String? = nil,
-                      security: TransportSecurity = TransportSecurity(),
+                      security: TransportSecurity = TransportSecurity(), connectionsPerHost: Int = 8,
                       server adjust: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ProxyHarness {
         let folder = cacheFolder
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("proxy-\(UUID().uuidString)").path
         let store = try CacheStore(directory: folder)
-        let transport = AsyncHTTPClientTransport(security: security)
+        let transport = AsyncHTTPClientTransport(connectionsPerHost: connectionsPerHost, security: security)
         let responder = ProxyResponder(configuration: configuration, store: store, transport: transport)
         var serverConfiguration = ServerConfiguration(port: 0)
         configuration.configureTunnels(&serverConfiguration)
@@ -35,10 +36,11 @@ struct ProxyHarness {
 
     /// A reverse proxy for `origin`.
     static func reverse(_ origin: TestOrigin, mode: ProxyConfiguration.Mode = .record,
-                        cacheFolder: String? = nil, adjust: (inout ProxyConfiguration) -> Void = { _ in }) async throws -> ProxyHarness {
+                        cacheFolder: String? = nil, connectionsPerHost: Int = 8,
+                        adjust: (inout ProxyConfiguration) -> Void = { _ in }) async throws -> ProxyHarness {
         var configuration = ProxyConfiguration(mode: mode, upstream: origin.baseURL)
         adjust(&configuration)
-        return try await start(configuration, cacheFolder: cacheFolder)
+        return try await start(configuration, cacheFolder: cacheFolder, connectionsPerHost: connectionsPerHost)
     }
 
     var port: Int { server.port }
