@@ -2,7 +2,7 @@ import Foundation
 import MirrorCache
 import MirrorHTTP
 import MirrorProxy
-import MirrorServe
+import MirrorHTTPServer
 import MirrorTestSupport
 import Synchronization
 
@@ -17,14 +17,16 @@ struct ProxyHarness {
     let log: RequestLog
 
     /// Starts a proxy; `cacheFolder` lets a second proxy (say, a replay) use what a first one recorded.
-    /// `connectionsPerHost: 1` makes every request to the origin reuse one kept-alive connection.
+    /// `connectionsPerHost: 1` and a long `idleTimeout` make every request to the origin reuse
+    /// one kept-alive connection, however slowly a loaded run goes.
     static func start(_ configuration: ProxyConfiguration, cacheFolder: String? = nil,
                       security: TransportSecurity = TransportSecurity(), connectionsPerHost: Int = 8,
+                      idleTimeout: Duration = .seconds(30),
                       server adjust: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ProxyHarness {
         let folder = cacheFolder
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("proxy-\(UUID().uuidString)").path
         let store = try CacheStore(directory: folder)
-        let transport = AsyncHTTPClientTransport(connectionsPerHost: connectionsPerHost, security: security)
+        let transport = AsyncHTTPClientTransport(connectionsPerHost: connectionsPerHost, idleTimeout: idleTimeout, security: security)
         let responder = ProxyResponder(configuration: configuration, store: store, transport: transport)
         var serverConfiguration = ServerConfiguration(port: 0)
         configuration.configureTunnels(&serverConfiguration)
@@ -36,11 +38,12 @@ struct ProxyHarness {
 
     /// A reverse proxy for `origin`.
     static func reverse(_ origin: TestOrigin, mode: ProxyConfiguration.Mode = .record,
-                        cacheFolder: String? = nil, connectionsPerHost: Int = 8,
+                        cacheFolder: String? = nil, connectionsPerHost: Int = 8, idleTimeout: Duration = .seconds(30),
                         adjust: (inout ProxyConfiguration) -> Void = { _ in }) async throws -> ProxyHarness {
         var configuration = ProxyConfiguration(mode: mode, upstream: origin.baseURL)
         adjust(&configuration)
-        return try await start(configuration, cacheFolder: cacheFolder, connectionsPerHost: connectionsPerHost)
+        return try await start(configuration, cacheFolder: cacheFolder, connectionsPerHost: connectionsPerHost,
+                               idleTimeout: idleTimeout)
     }
 
     var port: Int { server.port }
