@@ -1,4 +1,5 @@
-/// The process exit codes, documented in docs/exit-codes.md. Scripts rely on them: never renumber.
+/// The process exit codes, documented in docs/exit-codes.md. Scripts rely on them: never renumber,
+/// and leave 9 unused (it once meant something else).
 public enum ExitStatus: Int32, CaseIterable, Sendable {
     case success = 0
     /// An unexpected failure not covered below.
@@ -11,8 +12,6 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case network = 4
     /// Some pages could not be fetched (server errors, 404s, offline misses), the rest were.
     case somePagesFailed = 8
-    /// The command exists but is not available in this version yet.
-    case notAvailable = 9
     /// A bundle is corrupt, truncated, malicious or not a mirror bundle; or a WARC or WACZ is
     /// corrupt, truncated or not one.
     case badBundle = 10
@@ -38,7 +37,6 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
         case .io: return "local I/O error (permissions, full disk, bad path)"
         case .network: return "network failure (nothing could be fetched)"
         case .somePagesFailed: return "some pages failed (server errors, offline misses)"
-        case .notAvailable: return "command not available in this version yet"
         case .badBundle: return "bad bundle or archive (corrupt, truncated, malicious, not a mirror bundle, WARC or WACZ)"
         case .cacheDamaged: return "the cache has damaged or missing entries"
         case .brokenLinks: return "the folder has broken links (mirror check)"
