@@ -95,7 +95,7 @@ let package = Package(
         .target(
             name: "MirrorBrowser",
             dependencies: [
-                "CSpawn", "MirrorCore", "MirrorCompression", "MirrorCache", "MirrorCrawl", "MirrorCredentials", "MirrorServe", "MirrorProxy",
+                "CSpawn", "MirrorCore", "MirrorCompression", "MirrorCache", "MirrorCrawl", "MirrorCredentials", "MirrorHTTPServer", "MirrorProxy",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -134,11 +134,12 @@ let package = Package(
             swiftSettings: settings
         ),
 
-        // The HTTP server of `mirror serve` and `mirror proxy`, on SwiftNIO.
+        // An HTTP/1.1 server on SwiftNIO and its CONNECT tunnel, knowing nothing of mirrors:
+        // `mirror serve`, `mirror proxy` and the browser's page proxies each give it a responder.
         .target(
-            name: "MirrorServe",
+            name: "MirrorHTTPServer",
             dependencies: [
-                "CBeneath", "MirrorCore", "MirrorSite", "MirrorBundle", "MirrorSearch",
+                "MirrorCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -148,11 +149,24 @@ let package = Package(
             swiftSettings: settings
         ),
 
-        // `mirror proxy`: a caching forward and reverse proxy on MirrorServe's server.
+        // `mirror serve`: a mirrored folder or bundle answered over MirrorHTTPServer.
+        .target(
+            name: "MirrorServe",
+            dependencies: [
+                "CBeneath", "MirrorCore", "MirrorHTML", "MirrorSite", "MirrorBundle", "MirrorSearch", "MirrorHTTPServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: settings
+        ),
+
+        // `mirror proxy`: a caching forward and reverse proxy on MirrorHTTPServer.
         .target(
             name: "MirrorProxy",
             dependencies: [
-                "MirrorCore", "MirrorCache", "MirrorHTTP", "MirrorServe",
+                "MirrorCore", "MirrorCache", "MirrorHTTPServer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -179,7 +193,7 @@ let package = Package(
             name: "MirrorCLI",
             dependencies: [
                 "CHeap", "MirrorCache", "MirrorHTTP", "MirrorCrawl", "MirrorCredentials", "MirrorSite", "MirrorBundle", "MirrorArchive", "MirrorHTML",
-                "MirrorCompression", "MirrorServe", "MirrorProxy", "MirrorSQLite", "MirrorBrowser", "MirrorSearch", "MirrorShared",
+                "MirrorCompression", "MirrorHTTPServer", "MirrorServe", "MirrorProxy", "MirrorSQLite", "MirrorBrowser", "MirrorSearch", "MirrorShared",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -295,7 +309,7 @@ let package = Package(
         .testTarget(
             name: "MirrorServeTests",
             dependencies: [
-                "MirrorServe", "MirrorBundle", "MirrorCrawlTesting", "MirrorTestSupport",
+                "MirrorServe", "MirrorHTTPServer", "MirrorBundle", "MirrorCrawlTesting", "MirrorTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -304,9 +318,20 @@ let package = Package(
             swiftSettings: settings
         ),
         .testTarget(
+            name: "MirrorHTTPServerTests",
+            dependencies: [
+                "MirrorHTTPServer", "MirrorCore", "MirrorTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: settings
+        ),
+        .testTarget(
             name: "MirrorProxyTests",
             dependencies: [
-                "MirrorProxy", "MirrorServe", "MirrorCache", "MirrorHTTP", "MirrorTestSupport",
+                "MirrorProxy", "MirrorHTTPServer", "MirrorCache", "MirrorHTTP", "MirrorTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],

@@ -1,7 +1,7 @@
 import Foundation
 public import MirrorCrawl
 public import MirrorCredentials
-public import MirrorServe
+public import MirrorHTTPServer
 import Synchronization
 #if canImport(Glibc)
 import Glibc

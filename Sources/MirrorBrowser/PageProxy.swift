@@ -2,7 +2,7 @@ import MirrorCache
 import MirrorCore
 import MirrorCrawl
 import MirrorProxy
-public import MirrorServe
+public import MirrorHTTPServer
 import NIOCore
 import NIOHTTP1
 import Synchronization

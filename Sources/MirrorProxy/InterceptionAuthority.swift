@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-public import MirrorServe
+public import MirrorHTTPServer
 public import NIOSSL
 import Synchronization
 import X509

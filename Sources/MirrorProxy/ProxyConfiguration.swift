@@ -1,5 +1,5 @@
 public import MirrorCache
-public import MirrorServe
+public import MirrorHTTPServer
 
 /// What `mirror proxy` does with the requests it receives.
 public struct ProxyConfiguration: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 public import MirrorCache
 import MirrorCore
-public import MirrorServe
+public import MirrorHTTPServer
 import NIOCore
 import NIOHTTP1
 

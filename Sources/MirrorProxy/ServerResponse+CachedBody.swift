@@ -1,5 +1,5 @@
 public import MirrorCache
-public import MirrorServe
+public import MirrorHTTPServer
 import NIOCore
 
 extension ServerResponse.Body {

@@ -1,8 +1,9 @@
-import NIOSSL
+public import NIOSSL
 
 /// What an HTTPS `TestOrigin` presents: a certificate and its private key, from a `TestCertificateAuthority`.
 public struct TestTLSIdentity: Sendable {
-    let context: NIOSSLContext
+    /// The TLS server context presenting the certificate.
+    public let context: NIOSSLContext
 
     init(certificatePEM: String, privateKeyPEM: String) throws {
         let certificate = try NIOSSLCertificate(bytes: Array(certificatePEM.utf8), format: .pem)

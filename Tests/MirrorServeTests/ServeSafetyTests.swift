@@ -1,4 +1,5 @@
 import Foundation
+@testable import MirrorHTTPServer
 @testable import MirrorServe
 import MirrorSite
 import MirrorTestSupport

@@ -1,6 +1,7 @@
 import Foundation
 import MirrorBundle
 import MirrorCore
+import MirrorHTTPServer
 import MirrorServe
 import MirrorSite
 import MirrorCrawlTesting

@@ -4,7 +4,7 @@ import MirrorCache
 import MirrorCore
 import MirrorHTTP
 import MirrorProxy
-import MirrorServe
+import MirrorHTTPServer
 
 /// `mirror proxy`: a caching HTTP proxy that records while online and replays offline.
 struct ProxyCommand: AsyncParsableCommand {

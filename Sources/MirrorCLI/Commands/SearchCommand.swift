@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import MirrorBundle
 import MirrorSearch
-import MirrorServe
+import MirrorHTML
 
 /// `mirror search`: the pages of a mirrored folder that match a query, best first.
 struct SearchCommand: ParsableCommand {
@@ -56,7 +56,7 @@ struct SearchCommand: ParsableCommand {
         if json {
             try Output.json(results.enumerated().map { index, result in
                 Found(rank: index + 1, title: result.title, path: result.path, url: result.url,
-                      snippet: result.snippet(open: "<mark>", close: "</mark>", escape: HTML.escape))
+                      snippet: result.snippet(open: "<mark>", close: "</mark>", escape: HTMLEscaping.escape))
             })
             return
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MirrorBundle
+import MirrorHTTPServer
 import MirrorServe
 
 /// `mirror serve`: serve a mirrored folder or bundle over HTTP, offline.

@@ -1,4 +1,6 @@
 import Foundation
+import MirrorHTML
+import MirrorHTTPServer
 import MirrorSearch
 import NIOHTTP1
 import Synchronization
@@ -22,7 +24,7 @@ final class SearchPage: Sendable {
     /// The search box: a form that asks this page for `text`.
     static func form(_ text: String) -> String {
         """
-        <form action="\(path)" method="get"><input type="search" name="q" size="40" value="\(HTML.escape(text))">
+        <form action="\(path)" method="get"><input type="search" name="q" size="40" value="\(HTMLEscaping.escape(text))">
         <button type="submit">Search</button></form>
         """
     }
@@ -54,13 +56,13 @@ final class SearchPage: Sendable {
                 body = Self.list(results.prefix(Self.pageSize), text: text, page: page, more: results.count > Self.pageSize, served: served)
             } catch SearchError.badQuery(let message) {
                 status = .badRequest
-                body = "<p>Not a search query: \(HTML.escape(message))</p>"
+                body = "<p>Not a search query: \(HTMLEscaping.escape(message))</p>"
             } catch {
                 status = .notFound
-                body = "<p>\(HTML.escape("\(error)"))</p>"
+                body = "<p>\(HTMLEscaping.escape("\(error)"))</p>"
             }
         }
-        let title = text.isEmpty ? "Search" : "Search: \(HTML.escape(text))"
+        let title = text.isEmpty ? "Search" : "Search: \(HTMLEscaping.escape(text))"
         let html = """
             <!DOCTYPE html>
             <html><head><meta charset="utf-8"><title>\(title)</title>
@@ -79,9 +81,9 @@ final class SearchPage: Sendable {
         guard !results.isEmpty else { return page == 1 ? "<p>No page matches.</p>" : "<p>No more pages match.</p>" }
         var html = "<ol start=\"\((page - 1) * pageSize + 1)\">\n"
         for result in results {
-            html += "<li><a href=\"\(HTML.escape(served(result.url)))\">\(HTML.escape(result.title))</a><br>"
-                + "<small>\(HTML.escape(result.url))</small><br>"
-                + result.snippet(open: "<mark>", close: "</mark>", escape: HTML.escape) + "</li>\n"
+            html += "<li><a href=\"\(HTMLEscaping.escape(served(result.url)))\">\(HTMLEscaping.escape(result.title))</a><br>"
+                + "<small>\(HTMLEscaping.escape(result.url))</small><br>"
+                + result.snippet(open: "<mark>", close: "</mark>", escape: HTMLEscaping.escape) + "</li>\n"
         }
         html += "</ol>\n"
         let link = { (number: Int, label: String) in

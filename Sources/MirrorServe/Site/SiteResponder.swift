@@ -1,4 +1,6 @@
 import MirrorCore
+import MirrorHTML
+public import MirrorHTTPServer
 import NIOConcurrencyHelpers
 public import MirrorSite
 import NIOCore
@@ -85,7 +87,7 @@ public struct SiteResponder: HTTPResponder {
             return .answered(notFound(url: nil))
         case .redirect(let status, let location):
             var response = ServerResponse.text(
-                HTTPResponseStatus(statusCode: status), "<!DOCTYPE html><p>Moved to <a href=\"\(HTML.escape(location))\">\(HTML.escape(location))</a></p>\n",
+                HTTPResponseStatus(statusCode: status), "<!DOCTYPE html><p>Moved to <a href=\"\(HTMLEscaping.escape(location))\">\(HTMLEscaping.escape(location))</a></p>\n",
                 contentType: "text/html; charset=utf-8")
             response.headers.add(name: "Location", value: location)
             return .answered(response)
@@ -243,7 +245,7 @@ public struct SiteResponder: HTTPResponder {
     }
 
     private func notFound(url: String?) -> ServerResponse {
-        let what = url.map { "<a href=\"\(HTML.escape($0))\">\(HTML.escape($0))</a>" } ?? "This address"
+        let what = url.map { "<a href=\"\(HTMLEscaping.escape($0))\">\(HTMLEscaping.escape($0))</a>" } ?? "This address"
         let page = """
             <!DOCTYPE html>
             <html><head><meta charset="utf-8"><title>Not in this mirror</title></head>
@@ -254,23 +256,5 @@ public struct SiteResponder: HTTPResponder {
 
             """
         return .text(.notFound, page, contentType: "text/html; charset=utf-8")
-    }
-}
-
-/// Escaping for text put into the server's own pages (and `mirror search --json`'s snippets).
-public enum HTML {
-    public static func escape(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }

@@ -45,20 +45,25 @@ public final class HTTPServer: Sendable {
                         return
                     }
                     channel.closeFuture.whenComplete { _ in _ = open.withLockedValue { $0.removeValue(forKey: key) } }
-                    let pipeline = channel.pipeline.syncOperations
-                    // `ConnectionHandler` answers pipelined and unreadable requests itself.
-                    try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false)
-                    try pipeline.addHandler(ConnectionDeadline(headerTimeout: configuration.headerTimeout,
-                                                               stallTimeout: configuration.stallTimeout))
-                    if configuration.tunnelsConnect {
-                        try pipeline.addHandler(ConnectTunnel(configuration: configuration, log: log))
-                    }
-                    try pipeline.addHandler(ConnectionHandler(configuration: configuration, responder: responder, log: log))
+                    try serve(channel.pipeline.syncOperations, configuration: configuration, responder: responder, log: log)
                 }
             }
             .bind(host: configuration.host, port: configuration.port).get()
-        guard let address = channel.localAddress else { throw ServeError.source(path: configuration.host, reason: "no address") }
+        guard let address = channel.localAddress else { throw HTTPServerError.noLocalAddress(host: configuration.host) }
         return HTTPServer(localAddress: address, channel: channel, open: open)
+    }
+
+    /// Sets up a connection's pipeline: the HTTP codec, the deadlines, the tunnel when CONNECT
+    /// opens one, and the handler that answers the requests.
+    static func serve(_ pipeline: ChannelPipeline.SynchronousOperations, configuration: ServerConfiguration,
+                      responder: any HTTPResponder, log: (@Sendable (RequestLogLine) -> Void)?) throws {
+        // `ConnectionHandler` answers pipelined and unreadable requests itself.
+        try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false)
+        try pipeline.addHandler(ConnectionDeadline(headerTimeout: configuration.headerTimeout, stallTimeout: configuration.stallTimeout))
+        if configuration.tunnelsConnect {
+            try pipeline.addHandler(ConnectTunnel(configuration: configuration, log: log))
+        }
+        try pipeline.addHandler(ConnectionHandler(configuration: configuration, responder: responder, log: log))
     }
 
     /// The port listened on.

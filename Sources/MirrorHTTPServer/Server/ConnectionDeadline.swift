@@ -132,7 +132,7 @@ final class ConnectionDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     /// Enters `state` (again), with its full time from now.
     private func enter(_ state: State, _ context: ChannelHandlerContext) {
         self.state = state
-        deadline = .now() + (state == .awaitingHead ? headerTimeout : stallTimeout)
+        deadline = context.eventLoop.now + (state == .awaitingHead ? headerTimeout : stallTimeout)
         if timer == nil || deadline < timerDue {  // a stall's deadline can come before the head's
             timer?.cancel()
             schedule(context)

@@ -1,4 +1,4 @@
-import MirrorServe
+import MirrorHTTPServer
 import NIOHTTP1
 import Testing
 
