@@ -190,19 +190,19 @@ let package = Package(
         // Measures the cache store (scripts/bench-cache.sh).
         .executableTarget(
             name: "mirror-cache-bench",
-            dependencies: ["MirrorCache", .product(name: "NIOHTTP1", package: "swift-nio")],
+            dependencies: ["MirrorCache", "MirrorCore", .product(name: "NIOHTTP1", package: "swift-nio")],
             swiftSettings: settings
         ),
         // Measures reading a bundle in place (scripts/bench-archive.sh).
         .executableTarget(name: "mirror-archive-bench", dependencies: ["MirrorBundle"], swiftSettings: settings),
         // Measures the transport alone, then with the cache and the parse (scripts/bench-scale.sh).
-        .executableTarget(name: "mirror-fetch-bench", dependencies: ["MirrorCache", "MirrorHTML", "MirrorHTTP"], swiftSettings: settings),
+        .executableTarget(name: "mirror-fetch-bench", dependencies: ["MirrorCache", "MirrorCore", "MirrorHTML", "MirrorHTTP"], swiftSettings: settings),
         // Measures link extraction and rewriting on real pages (scripts/bench-html.sh).
-        .executableTarget(name: "mirror-html-bench", dependencies: ["CLibXML2", "MirrorHTML", "MirrorSite"], swiftSettings: settings),
+        .executableTarget(name: "mirror-html-bench", dependencies: ["CLibXML2", "MirrorCore", "MirrorHTML", "MirrorSite"], swiftSettings: settings),
         // Loads pages in Chromium with --browser's page loop but no proxy: the floor of scripts/bench-browser.sh.
         .executableTarget(name: "mirror-browser-bench", dependencies: ["MirrorBrowser", "MirrorCache", "MirrorCore", "MirrorCrawl"], swiftSettings: settings),
         // Claims and records URLs of a shared crawl without fetching: the frontier's rate (scripts/bench-shared.sh).
-        .executableTarget(name: "mirror-shared-bench", dependencies: ["MirrorShared", "MirrorCrawl"], swiftSettings: settings),
+        .executableTarget(name: "mirror-shared-bench", dependencies: ["MirrorCore", "MirrorShared", "MirrorCrawl"], swiftSettings: settings),
         // Examples/CachedFetch's program, built with the package so scripts/check-library runs it
         // without building the dependencies a second time for the example's own package.
         .executableTarget(
