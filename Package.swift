@@ -123,11 +123,11 @@ let package = Package(
             swiftSettings: settings
         ),
 
-        // Offline bundles: pax tar + gzip, safe extraction, reloading a cache.
+        // Offline bundles: pax tar + gzip, safe extraction, reading in place.
         .target(
             name: "MirrorBundle",
             dependencies: [
-                "MirrorCore", "MirrorCompression", "MirrorCache", "MirrorSite",
+                "MirrorCore", "MirrorCompression", "MirrorSite",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -162,11 +162,12 @@ let package = Package(
             swiftSettings: settings
         ),
 
-        // Web archives: WARC 1.1 records, CDXJ with SURT keys, WACZ packages; export and cache import.
+        // Web archives: WARC 1.1 records, CDXJ with SURT keys, WACZ packages; export; import of
+        // archives and bundles into a cache.
         .target(
             name: "MirrorArchive",
             dependencies: [
-                "MirrorCore", "MirrorCompression", "MirrorCache", "MirrorSite", "MirrorHTML",
+                "MirrorCore", "MirrorCompression", "MirrorCache", "MirrorSite", "MirrorHTML", "MirrorBundle",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -333,7 +334,7 @@ let package = Package(
         .testTarget(
             name: "MirrorBundleTests",
             dependencies: [
-                "MirrorBundle", "MirrorCrawl", "MirrorHTTP", "MirrorCrawlTesting", "MirrorTestSupport", "MirrorCompression",
+                "MirrorBundle", "MirrorArchive", "MirrorCrawl", "MirrorHTTP", "MirrorCrawlTesting", "MirrorTestSupport", "MirrorCompression",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: settings
