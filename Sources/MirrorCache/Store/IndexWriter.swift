@@ -5,9 +5,10 @@ import Synchronization
 /// whose rows commit together (`CacheStore.Configuration.groupCommit`), each recorded first in
 /// this store's segment of the entry log.
 ///
-/// The connection is held for a whole transaction; the group only for moments, so stores add
-/// to the next group and lookups ask about theirs while one commits. A group's age is measured
-/// by the store's clock (`CacheStore.Configuration.now`).
+/// The connection is held for a whole transaction; the group for moments while a group commits,
+/// so stores add to the next group and lookups ask about theirs meanwhile, and for the whole of
+/// a `withIndex` body, which may rewrite the log. A group's age is measured by the store's clock
+/// (`CacheStore.Configuration.now`).
 final class IndexWriter: Sendable {
     /// Stored entries whose rows have not committed, and the log their records are in.
     private struct Group {
