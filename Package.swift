@@ -123,11 +123,11 @@ let package = Package(
             swiftSettings: settings
         ),
 
-        // Offline bundles: pax tar + gzip, safe extraction, reloading a cache.
+        // Offline bundles: pax tar + gzip, safe extraction, reading in place.
         .target(
             name: "MirrorBundle",
             dependencies: [
-                "MirrorCore", "MirrorCompression", "MirrorCache", "MirrorSite",
+                "MirrorCore", "MirrorCompression", "MirrorSite",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -176,11 +176,12 @@ let package = Package(
             swiftSettings: settings
         ),
 
-        // Web archives: WARC 1.1 records, CDXJ with SURT keys, WACZ packages; export and cache import.
+        // Web archives: WARC 1.1 records, CDXJ with SURT keys, WACZ packages; export; import of
+        // archives and bundles into a cache.
         .target(
             name: "MirrorArchive",
             dependencies: [
-                "MirrorCore", "MirrorCompression", "MirrorCache", "MirrorSite", "MirrorHTML",
+                "MirrorCore", "MirrorCompression", "MirrorCache", "MirrorSite", "MirrorHTML", "MirrorBundle",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -204,19 +205,19 @@ let package = Package(
         // Measures the cache store (scripts/bench-cache.sh).
         .executableTarget(
             name: "mirror-cache-bench",
-            dependencies: ["MirrorCache", .product(name: "NIOHTTP1", package: "swift-nio")],
+            dependencies: ["MirrorCache", "MirrorCore", .product(name: "NIOHTTP1", package: "swift-nio")],
             swiftSettings: settings
         ),
         // Measures reading a bundle in place (scripts/bench-archive.sh).
         .executableTarget(name: "mirror-archive-bench", dependencies: ["MirrorBundle"], swiftSettings: settings),
         // Measures the transport alone, then with the cache and the parse (scripts/bench-scale.sh).
-        .executableTarget(name: "mirror-fetch-bench", dependencies: ["MirrorCache", "MirrorHTML", "MirrorHTTP"], swiftSettings: settings),
+        .executableTarget(name: "mirror-fetch-bench", dependencies: ["MirrorCache", "MirrorCore", "MirrorHTML", "MirrorHTTP"], swiftSettings: settings),
         // Measures link extraction and rewriting on real pages (scripts/bench-html.sh).
-        .executableTarget(name: "mirror-html-bench", dependencies: ["CLibXML2", "MirrorHTML", "MirrorSite"], swiftSettings: settings),
+        .executableTarget(name: "mirror-html-bench", dependencies: ["CLibXML2", "MirrorCore", "MirrorHTML", "MirrorSite"], swiftSettings: settings),
         // Loads pages in Chromium with --browser's page loop but no proxy: the floor of scripts/bench-browser.sh.
         .executableTarget(name: "mirror-browser-bench", dependencies: ["MirrorBrowser", "MirrorCache", "MirrorCore", "MirrorCrawl"], swiftSettings: settings),
         // Claims and records URLs of a shared crawl without fetching: the frontier's rate (scripts/bench-shared.sh).
-        .executableTarget(name: "mirror-shared-bench", dependencies: ["MirrorShared", "MirrorCrawl"], swiftSettings: settings),
+        .executableTarget(name: "mirror-shared-bench", dependencies: ["MirrorCore", "MirrorShared", "MirrorCrawl"], swiftSettings: settings),
         // Examples/CachedFetch's program, built with the package so scripts/check-library runs it
         // without building the dependencies a second time for the example's own package.
         .executableTarget(
@@ -358,7 +359,7 @@ let package = Package(
         .testTarget(
             name: "MirrorBundleTests",
             dependencies: [
-                "MirrorBundle", "MirrorCrawl", "MirrorHTTP", "MirrorCrawlTesting", "MirrorTestSupport", "MirrorCompression",
+                "MirrorBundle", "MirrorArchive", "MirrorCrawl", "MirrorHTTP", "MirrorCrawlTesting", "MirrorTestSupport", "MirrorCompression",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: settings

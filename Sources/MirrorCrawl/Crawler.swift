@@ -567,9 +567,3 @@ public struct CrawlProgress: Sendable {
     public let failures: Int
     public let seconds: Double
 }
-
-extension Duration {
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

@@ -11,3 +11,8 @@ public protocol ResponseExchange: Sendable {
     /// Gives the others a response this worker received.
     func share(_ response: CacheResponse, for request: CacheRequest) async throws
 }
+
+extension CacheOutcome {
+    /// Received by another worker of a shared crawl, and brought into this cache from the crawl's store.
+    public static let shared = CacheOutcome(rawValue: "shared")
+}

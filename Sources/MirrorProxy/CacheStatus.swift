@@ -26,7 +26,10 @@ struct CacheStatus {
         case .bypass:
             parameters = (method == "GET" || method == "HEAD" ? "fwd=bypass" : "fwd=method") + "; fwd-status=\(response.status)"
         case .offlineMiss: parameters = "detail=not-stored"
-        case .shared: parameters = "hit; detail=shared"
+        default:
+            // An application's own outcome (a shared crawl's `shared`): a response it brought
+            // into this cache from elsewhere.
+            parameters = "hit; detail=\(response.outcome.rawValue)"
         }
         if response.collapsed && parameters.hasPrefix("fwd=") { parameters += "; collapsed" }
         self.parameters = parameters

@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 public import MirrorCrawl
 import PostgresNIO
 import Synchronization
@@ -68,7 +69,7 @@ public actor SharedFrontier: CrawlFrontier {
         batch = max(1, configuration.concurrency)
     }
 
-    private var leaseSeconds: Double { Double(crawl.lease.components.seconds) + Double(crawl.lease.components.attoseconds) / 1e18 }
+    private var leaseSeconds: Double { crawl.lease.seconds }
 
     // MARK: Starting and ending
 

@@ -18,4 +18,13 @@ public enum SiteError: Error, CustomStringConvertible {
     static func io(_ error: FileSystemError) -> SiteError {
         .io(path: error.path, message: error.message)
     }
+
+    /// `body`'s use of the ledger, its failure a `SiteError` (one of the ledger's own names its file).
+    static func fromLedger<Value>(_ body: () throws -> Value) throws -> Value {
+        do { return try body() } catch let error as SiteError { throw error } catch {
+            throw SiteError.io(path: ledgerName, message: "\(error)")
+        }
+    }
+
+    static let ledgerName = ".mirror/journal.sqlite"
 }

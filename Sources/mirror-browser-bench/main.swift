@@ -75,8 +75,7 @@ let unsettled = await withTaskGroup(of: Bool.self) { group in
     for await hadNotes in group where hadNotes { count += 1 }
     return count
 }
-let elapsed = (ContinuousClock.now - started).components
-let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+let seconds = (ContinuousClock.now - started).seconds
 await renderer.close()
 print(String(format: "%d pages in %.2f s (%.2f pages/s), %d with notes; %d responses in memory", urls.count, seconds,
              Double(urls.count) / seconds, unsettled, memory.count))

@@ -8,6 +8,7 @@
 //                                               cold (first read of each) and warm
 import Foundation
 import MirrorCache
+import MirrorCore
 import NIOHTTP1
 
 func peakMemoryKB() -> Int {
@@ -21,10 +22,6 @@ func report(_ fields: [String: Any]) {
     all["peakRSSMB"] = Double(peakMemoryKB()) / 1024
     let data = try! JSONSerialization.data(withJSONObject: all, options: [.sortedKeys])
     print(String(decoding: data, as: UTF8.self))
-}
-
-func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
 
 func store(_ cache: CacheStore, url: String, body: [UInt8]) throws {
@@ -60,7 +57,7 @@ case "store":
         }
         try cache.synchronize()
     }
-    let time = seconds(elapsed)
+    let time = elapsed.seconds
     report(["phase": "store", "entries": count, "bodyBytes": size, "seconds": time,
             "entriesPerSecond": Double(count) / time, "megabytesPerSecond": Double(count * size) / time / 1e6])
 case "fill":
@@ -72,14 +69,14 @@ case "fill":
         }
         try cache.synchronize()
     }
-    report(["phase": "fill", "entries": count, "seconds": seconds(elapsed)])
+    report(["phase": "fill", "entries": count, "seconds": elapsed.seconds])
 case "open":
     var found = false
     let elapsed = try clock.measure {
         let cache = try CacheStore(directory: directory, configuration: configuration)
         found = try cache.entry(for: "http://bench.test/page/1", request: [:]) != nil
     }
-    report(["phase": "open", "milliseconds": seconds(elapsed) * 1000, "found": found])
+    report(["phase": "open", "milliseconds": elapsed.seconds * 1000, "found": found])
 case "hits":
     // Cold: each lookup reads its body from disk (first use). Warm: every body was read once,
     // so small ones come from the memory tier.
@@ -99,10 +96,10 @@ case "hits":
                   let body = cache.body(of: entry), try body.collect().count == entry.size else {
                 fatalError("miss on \(key)")
             }
-            latencies.append(seconds(clock.now - begin))
+            latencies.append((clock.now - begin).seconds)
             if clock.now > deadline { break }
         }
-        let elapsed = seconds(clock.now - started)
+        let elapsed = (clock.now - started).seconds
         latencies.sort()
         func percentile(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1e6 }
         report(["phase": "hits-\(label)", "lookups": latencies.count, "hitsPerSecond": Double(latencies.count) / elapsed,

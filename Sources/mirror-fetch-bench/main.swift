@@ -12,6 +12,7 @@
 // the first failure, if any did (a time with failures measures less than the whole list).
 import Foundation
 import MirrorCache
+import MirrorCore
 import MirrorHTML
 import MirrorHTTP
 import Synchronization
@@ -86,6 +87,6 @@ try await transport.shutdown()
 if failures.load(ordering: .relaxed) > 0 {
     FileHandle.standardError.write(Data("\(failures.load(ordering: .relaxed)) of \(urls.count) requests failed\n".utf8))
 }
-let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+let seconds = elapsed.seconds
 print("{\"requests\": \(urls.count), \"failures\": \(failures.load(ordering: .relaxed)), "
     + "\"bytes\": \(bytes.load(ordering: .relaxed)), \"seconds\": \(seconds)}")

@@ -10,6 +10,7 @@
 // "floor" runs the floor alone (scripts/bench-crawl.sh's `T_lx`).
 import CLibXML2
 import Foundation
+import MirrorCore
 import MirrorHTML
 import MirrorSite
 
@@ -73,7 +74,7 @@ func measure(_ work: (_ path: String, _ page: [UInt8]) -> Int) -> (seconds: Doub
         let start = ContinuousClock.now
         count = pages.reduce(0) { $0 + work($1.path, $1.bytes) }
         let elapsed = ContinuousClock.now - start
-        best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        best = min(best, elapsed.seconds)
     }
     return (best, count)
 }

@@ -5,6 +5,7 @@
 // takes a URL (`next()`, which claims in batches), records it done and releases it.
 //   mirror-shared-bench postgres://… [--urls N] [--hosts N] [--workers N] [--concurrency N]
 import Foundation
+import MirrorCore
 import MirrorCrawl
 import MirrorShared
 
@@ -68,8 +69,7 @@ let taken = try await withThrowingTaskGroup(of: Int.self) { group in
     for try await taken in group { count += taken }
     return count
 }
-let elapsed = (ContinuousClock.now - started).components
-let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+let seconds = (ContinuousClock.now - started).seconds
 print(String(format: "%d URLs of %d hosts claimed and recorded by %d workers in %.2f s: %.0f claims/s",
              taken, hostCount, workerCount, seconds, Double(taken) / seconds))
 await loader.close()

@@ -1,4 +1,5 @@
 import Foundation
+import MirrorArchive
 import MirrorBundle
 import MirrorCache
 import MirrorSite
@@ -89,7 +90,7 @@ final class BundleRoundTripTests {
         try await TestOrigin.with(site: .named("links")) { origin in
             let bundle = try await crawlAndPack(origin)
             try await CrawlHarness.with { offline in
-                let imported = try CacheImporter(store: try CacheStore(directory: offline.cache)).importBundle(bundle)
+                let imported = try BundleImporter(store: try CacheStore(directory: offline.cache)).importBundle(bundle)
                 let manifest = try harness.manifest()
                 #expect(imported == manifest.resources.count + manifest.redirects.count)
                 #expect(manifest.redirects.values.contains { $0.status == 302 })

@@ -1,4 +1,5 @@
 import Foundation
+import MirrorArchive
 import MirrorBundle
 import MirrorCache
 import MirrorCompression
@@ -137,7 +138,7 @@ final class MaliciousBundleTests {
         #expect(performing: { try BundleUnpacker().check(bundle) }, throws: isTheLie)
         #expect(performing: { try BundleUnpacker().unpack(bundle, to: root + "/out") }, throws: isTheLie)
         let store = try CacheStore(directory: root + "/cache")
-        #expect(performing: { try CacheImporter(store: store).importBundle(bundle) }, throws: isTheLie)
+        #expect(performing: { try BundleImporter(store: store).importBundle(bundle) }, throws: isTheLie)
         #expect(try store.allEntries().isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: root).sorted() == ["cache", "lie.tar.gz"])
         // Nothing left in the cache's temporary folder: no body, no folder of the import.

@@ -10,9 +10,10 @@ import Testing
 struct GroupCommitTests {
     let folder = TemporaryDirectory("group-commit")
 
-    func open(entries: Int = 3, age: Duration = .seconds(3600)) throws -> CacheStore {
+    func open(entries: Int = 3, age: Duration = .seconds(3600), clock: Clock? = nil) throws -> CacheStore {
         var configuration = CacheStore.Configuration()
         configuration.groupCommit = CacheStore.GroupCommit(entries: entries, age: age)
+        if let clock { configuration.now = { clock.value } }
         return try CacheStore(directory: folder.path, configuration: configuration)
     }
 
@@ -44,10 +45,12 @@ struct GroupCommitTests {
         #expect(try committedCount() == 3)
     }
 
-    @Test func aGroupOlderThanItsAgeCommitsWithTheNextEntry() async throws {
-        let store = try open(entries: 100, age: .milliseconds(50))
+    @Test func aGroupOlderThanItsAgeCommitsWithTheNextEntry() throws {
+        let clock = Clock()
+        clock.value = 1000
+        let store = try open(entries: 100, age: .milliseconds(50), clock: clock)
         try put(store, "http://a.test/1", "one")
-        try await Task.sleep(for: .milliseconds(80))
+        clock.value += 0.08
         #expect(try committedCount() == 0)
         try put(store, "http://a.test/2", "two")
         #expect(try committedCount() == 2)

@@ -204,7 +204,7 @@ struct CacheCommand: AsyncParsableCommand {
             if ArchiveFormat.detect(file) != nil { return try importArchive(into: store) }
             let count: Int
             do {
-                count = try CacheImporter(store: store).importBundle(file, unpacker: limits.unpacker)
+                count = try BundleImporter(store: store).importBundle(file, unpacker: limits.unpacker)
             } catch let error as BundleError {
                 throw CommandFailure(error)
             } catch let error as CacheError {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MirrorArchive
 import MirrorBundle
 import MirrorCache
 
@@ -44,7 +45,7 @@ struct UnpackCommand: AsyncParsableCommand {
             if !quiet { Output.line("unpacked \(summary.files) files (\(Output.bytes(summary.bytes))) into \(output)") }
             if let intoCache {
                 let store = try CacheCommand.open(intoCache)
-                let count = try CacheImporter(store: store).importFolder(output, manifest: summary.manifest)
+                let count = try BundleImporter(store: store).importFolder(output, manifest: summary.manifest)
                 if !quiet { Output.line("imported \(count) responses into \(intoCache)") }
             }
         } catch let error as BundleError {

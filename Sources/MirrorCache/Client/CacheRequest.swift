@@ -26,26 +26,6 @@ public struct CacheRequest: Sendable {
     }
 }
 
-/// How a response was obtained.
-public enum CacheOutcome: String, Sendable, Codable {
-    /// Fresh stored response; the network was not used.
-    case hit
-    /// Stored response used past its freshness (max-stale, offline, or --max-age mode).
-    case staleHit
-    /// Stored response confirmed by a 304 from the origin.
-    case revalidated
-    /// Fetched from the origin (and stored when allowed).
-    case miss
-    /// Outside the admission rules or not cacheable by method: fetched, never stored.
-    case bypass
-    /// Stored response used because the origin failed (stale-if-error).
-    case staleOnError
-    /// Nothing usable is stored and the network may not be used (offline or only-if-cached): a 504.
-    case offlineMiss
-    /// Received by another worker of a shared crawl, and brought into this cache from the crawl's store.
-    case shared
-}
-
 /// A response from the caching client. The body is always decoded (no Content-Encoding).
 public struct CacheResponse: Sendable {
     public var status: Int

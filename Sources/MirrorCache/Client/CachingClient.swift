@@ -343,14 +343,3 @@ public final class CachingClient: Sendable {
         for try await _ in body {}
     }
 }
-
-/// Requests the caching client refuses before any I/O.
-public enum CachingClientError: Error, CustomStringConvertible, Equatable {
-    case invalidURL(String)
-
-    public var description: String {
-        switch self {
-        case .invalidURL(let url): return "not an absolute http(s) URL: \(url)"
-        }
-    }
-}

@@ -13,15 +13,15 @@ import MirrorCore
 /// A segment is `log/<pid>-<n>.open` while its store holds it under an exclusive `flock`, and
 /// `log/<pid>-<n>.log` once sealed (its store let go with every record committed). Records are
 /// each a length (4 bytes, little-endian) and a `LogRecord`. A `committed` record names the
-/// offset before which every record is in the index: a group commits outside the store's lock,
+/// offset before which every record is in the index: a group commits outside the segment's lock,
 /// while later records are appended, so the records between that offset and the marker are not
 /// committed. It is written lazily, before the next record or at the seal, so a commit costs no
 /// write of its own. A kill releases the lock and leaves the segment open: the next store to open
 /// the folder indexes the records from its last `committed` offset on (`abandoned(in:)`) and seals
 /// it. A record a kill cut short is left out.
 ///
-/// Not thread-safe: a store uses its segment under its lock (hence `@unchecked Sendable`, as
-/// `CacheIndex`).
+/// Not thread-safe: `IndexWriter` uses its segment under its group's lock (hence `@unchecked
+/// Sendable`, as `CacheIndex`).
 final class EntryLog: @unchecked Sendable {
     let path: String
     private let descriptor: Int32

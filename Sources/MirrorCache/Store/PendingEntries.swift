@@ -1,28 +1,31 @@
+import MirrorCore
+
 /// Entries stored but not yet committed to the index, when the store commits in groups
 /// (`CacheStore.Configuration.groupCommit`): their bodies are in place and their metadata in the entry log, and
 /// the group's rows commit in one transaction. Lookups of their URLs commit the group first.
+/// Times are the store's clock (`CacheStore.Configuration.now`), in seconds.
 struct PendingEntries {
     /// In the order they were stored.
     private(set) var entries: [CacheEntry] = []
     private var urls: Set<String> = []
-    private var oldest: ContinuousClock.Instant?
+    private var oldest: Double?
 
     var isEmpty: Bool { entries.isEmpty }
 
     func contains(url: String) -> Bool { urls.contains(url) }
 
-    /// Adds an entry; true when the group is now due to commit.
-    mutating func add(_ entry: CacheEntry, limits: CacheStore.GroupCommit) -> Bool {
-        if oldest == nil { oldest = .now }
+    /// Adds an entry stored at `time`; true when the group is now due to commit.
+    mutating func add(_ entry: CacheEntry, at time: Double, limits: CacheStore.GroupCommit) -> Bool {
+        if oldest == nil { oldest = time }
         entries.append(entry)
         urls.insert(entry.url)
-        return isDue(limits)
+        return isDue(limits, at: time)
     }
 
-    /// Whether the group is large or old enough to commit.
-    func isDue(_ limits: CacheStore.GroupCommit) -> Bool {
+    /// Whether the group is large or old enough at `time` to commit.
+    func isDue(_ limits: CacheStore.GroupCommit, at time: Double) -> Bool {
         guard let oldest else { return false }
-        return entries.count >= limits.entries || ContinuousClock.now - oldest >= limits.age
+        return entries.count >= limits.entries || time - oldest >= limits.age.seconds
     }
 
     /// Puts `earlier` (a group whose commit failed) back before these entries.

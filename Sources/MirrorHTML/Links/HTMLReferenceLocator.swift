@@ -18,13 +18,18 @@
 /// A UTF-16 or UTF-32 document has no references (the scanners read ASCII-compatible bytes);
 /// its links come from its UTF-8 transcoding.
 ///
-/// The link of an `a` or `area` `href` whose URL, `title`, `aria-label`, `alt` (an `area`'s) or
-/// text (an `a`'s, as libxml2 reports it, up to `anchorTextLimit` bytes) reads as "log out"
-/// (`LogoutWords`) `endsSession`. An `a` start tag is reported before its text, so its text is
-/// read until the element ends (libxml2 reports the end of elements it closes itself too), the
-/// next `a` starts, the limit is reached or the document ends; only then is its link marked.
-/// Without the page's text (`finish(readingText: false)`), libxml2 reports text and end tags
+/// The link of an `a` or `area` `href` that reads as "log out" `endsSession` (`SessionEndReader`).
+/// An `a` start tag is reported before its text, so its text is read until the element ends
+/// (libxml2 reports the end of elements it closes itself too), the next `a` starts, the limit is
+/// reached or the document ends; only then is its link marked. Without the page's text (`finish(readingText: false)`), libxml2 reports text and end tags
 /// only while such an `a` is open (`wantsText`).
+///
+/// One job, at more than 350 lines: finding a tag libxml2 reported (the scan, its fallback,
+/// what it skips, the bound on its cost) and reading its references (attribute values compared
+/// as libxml2 reads them, `srcset` candidates, CSS, meta refresh, `<base>`) work on the same
+/// state — the document, where the next search starts, the references placed so far — and each
+/// decides what the other sees. The byte scans (`HTMLDocumentScans.swift`) and the judging of
+/// "log out" links (`SessionEndReader`) are apart.
 public final class HTMLReferenceLocator: HTMLEventHandler {
     private let charset: String
     private let isUTF8: Bool
@@ -53,20 +58,8 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     public private(set) var text: HTMLText?
     /// Reads the text during the parse that locates the references.
     private var textReader: HTMLTextReader?
-    /// The link of the `a` whose text is being read, if any; the text so far, its white space
-    /// collapsed (storage reused from one `a` to the next).
-    private var anchor: AnchorLink?
-    @exclusivity(unchecked) private var anchorText: [UInt8] = []
-    /// How much of an `a`'s text is read: "log out" links say so in a few words.
-    static let anchorTextLimit = 200
-
-    /// Where the link of an `a` or `area` is, while the document is parsed.
-    private enum AnchorLink {
-        /// `references[index]`.
-        case reference(Int)
-        /// `unplaced.links[index]`.
-        case unplaced(Int)
-    }
+    /// Reads the text of the `a` whose link may end a session.
+    @exclusivity(unchecked) private var sessionEnds = SessionEndReader()
 
     /// Whether links that end a session are looked for (`endsSession`); the rewriting, which
     /// needs only the references' places, does not pay for their text.
@@ -98,7 +91,7 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
         }
         textReader = readingText ? HTMLTextReader(limit: HTMLText.bodyLimit) : nil
         HTMLSAXParser.parse(document, charset: charset, handler: self)
-        if anchor != nil { endAnchor() }
+        if sessionEnds.isReading { markEndsSession(sessionEnds.end()) }
         text = textReader?.text()
         textReader = nil
         references.sort { $0.range.lowerBound < $1.range.lowerBound }
@@ -124,23 +117,23 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
 
     // MARK: HTMLEventHandler
 
-    var wantsText: Bool { textReader != nil || anchor != nil }
+    var wantsText: Bool { textReader != nil || sessionEnds.isReading }
 
     func endElement(_ name: UnsafeBufferPointer<UInt8>) {
         textReader?.endElement(name)
-        if anchor != nil, name.spells("a") { endAnchor() }
+        if sessionEnds.isReading, name.spells("a") { markEndsSession(sessionEnds.end()) }
     }
 
     func characters(_ text: UnsafeBufferPointer<UInt8>) {
         textReader?.characters(text)
-        if anchor != nil { readAnchorText(text) }
+        if sessionEnds.isReading { markEndsSession(sessionEnds.read(text)) }
     }
 
     func startElement(_ element: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) {
         textReader?.startElement(element, attributes: attributes)
         let isAnchor = element.spells("a")
         guard detectsSessionEnds, isAnchor || element.spells("area") else { return locateReferences(element, attributes: attributes) }
-        if isAnchor, anchor != nil { endAnchor() }
+        if isAnchor, sessionEnds.isReading { markEndsSession(sessionEnds.end()) }
         let (placed, unplacedCount) = (references.count, unplaced.links.count)
         locateReferences(element, attributes: attributes)
         noteSessionEnd(element, isAnchor: isAnchor, attributes: attributes, placedFrom: placed, unplacedFrom: unplacedCount)
@@ -191,7 +184,7 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
         unplacedFrom: Int
     ) {
         let source = isAnchor ? "a[href]" : "area[href]"
-        let link: AnchorLink
+        let link: SessionEndReader.Link
         if let index = references[placedFrom...].firstIndex(where: { $0.source == source }) {
             link = .reference(index)
         } else if let index = unplaced.links[unplacedFrom...].firstIndex(where: { $0.source == source }) {
@@ -199,42 +192,14 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
         } else {
             return  // no href, or one that names nothing to fetch
         }
-        for attribute in attributes where !attribute.value.isEmpty {
-            let name = attribute.name
-            guard name.spells("href") || name.spells("title") || name.spells("aria-label") || !isAnchor && name.spells("alt")
-            else { continue }
-            if LogoutWords.matches(attribute.value) { return markEndsSession(link) }
-        }
-        guard isAnchor else { return }
-        anchor = link
-        if anchorText.capacity < Self.anchorTextLimit { anchorText.reserveCapacity(Self.anchorTextLimit) }
+        markEndsSession(sessionEnds.start(link, isAnchor: isAnchor, attributes: attributes))
     }
 
-    /// Adds text of the open `a`, its white space collapsed; once `anchorTextLimit` bytes are
-    /// read, the `a` is judged.
-    private func readAnchorText(_ text: UnsafeBufferPointer<UInt8>) {
-        for byte in text {
-            if ExtractedLink.isASCIIWhitespace(byte) {
-                if let last = anchorText.last, last != 0x20 { anchorText.append(0x20) }
-            } else {
-                anchorText.append(byte)
-            }
-            if anchorText.count >= Self.anchorTextLimit { return endAnchor() }
-        }
-    }
-
-    /// Judges the text of the open `a`, and stops reading it.
-    private func endAnchor() {
-        guard let link = anchor else { return }
-        anchor = nil
-        if anchorText.withUnsafeBufferPointer { LogoutWords.matches($0) } { markEndsSession(link) }
-        anchorText.removeAll(keepingCapacity: true)
-    }
-
-    private func markEndsSession(_ link: AnchorLink) {
+    private func markEndsSession(_ link: SessionEndReader.Link?) {
         switch link {
         case .reference(let index): references[index].endsSession = true
         case .unplaced(let index): unplaced.links[index].endsSession = true
+        case nil: break
         }
     }
 
@@ -460,85 +425,5 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
         while lower < upper, ExtractedLink.isASCIIWhitespace(document[lower]) { lower += 1 }
         while upper > lower, ExtractedLink.isASCIIWhitespace(document[upper - 1]) { upper -= 1 }
         return lower..<upper
-    }
-}
-
-extension Range<Int> {
-    fileprivate func shifted(by offset: Int) -> Range<Int> { lowerBound + offset..<upperBound + offset }
-}
-
-/// The scanning of the locator, on the document.
-extension [UInt8] {
-    /// The first `byte` at or after `start`.
-    fileprivate func index(of byte: UInt8, from start: Int) -> Int? {
-        withUnsafeBufferPointer { $0.firstIndex(of: byte, from: start) }
-    }
-
-    /// The first `text` at or after `start`.
-    fileprivate func index(of text: StaticString, from start: Int) -> Int? {
-        let needle = UnsafeBufferPointer(text)
-        var index = start
-        while let candidate = self.index(of: needle[0], from: index) {
-            guard candidate + needle.count <= count else { return nil }
-            if self[candidate..<candidate + needle.count].elementsEqual(needle) { return candidate }
-            index = candidate + 1
-        }
-        return nil
-    }
-
-    /// `range` up to its first NUL byte: libxml2 ends a value there (and stops reading the
-    /// document), so only what precedes it is the link, and the NUL stays where it is.
-    fileprivate func beforeNUL(_ range: Range<Int>) -> Range<Int> {
-        range.lowerBound..<(self[range].firstIndex(of: 0) ?? range.upperBound)
-    }
-
-    /// Where a comment whose text starts at `start` ends: after the first `-->` or `--!>`, as
-    /// libxml2 (and HTML5) end it; the end of the document when neither is there.
-    fileprivate func endOfComment(after start: Int) -> Int {
-        var index = start
-        while let dashes = self.index(of: "--", from: index) {
-            if matches("-->", at: dashes) { return dashes + 3 }
-            if matches("--!>", at: dashes) { return dashes + 4 }
-            index = dashes + 1
-        }
-        return count
-    }
-
-    fileprivate func matches(_ text: StaticString, at position: Int) -> Bool {
-        let bytes = UnsafeBufferPointer(text)
-        return position + bytes.count <= count && self[position..<position + bytes.count].elementsEqual(bytes)
-    }
-
-    /// Whether the bytes at `position` are `name` (ASCII case-insensitive) followed by the end
-    /// of a tag name as libxml2 reads it: any byte but a letter, a digit, `:`, `-`, `_` or `.`
-    /// (`<a'`, `<link&#0;` and `<a<!` are tags `a` and `link` to it).
-    fileprivate func startsTag(_ name: UnsafeBufferPointer<UInt8>, at position: Int) -> Bool {
-        var index = position
-        for byte in name {
-            guard index < count, self[index] | (byte >= 0x61 && byte <= 0x7A ? 0x20 : 0) == byte else { return false }
-            index += 1
-        }
-        guard index < count else { return true }
-        let next = self[index]
-        let isNameByte = ((next | 0x20) >= UInt8(ascii: "a") && (next | 0x20) <= UInt8(ascii: "z"))
-            || (next >= UInt8(ascii: "0") && next <= UInt8(ascii: "9"))
-            || next == UInt8(ascii: ":") || next == UInt8(ascii: "-") || next == UInt8(ascii: "_") || next == UInt8(ascii: ".")
-        return !isNameByte
-    }
-
-    /// Where the closing tag of a raw-text element whose start tag ends at `tagEnd` starts (or the end).
-    fileprivate func endOfRawText(_ element: UnsafeBufferPointer<UInt8>, after tagEnd: Int) -> Int {
-        var index = tagEnd
-        while let candidate = self.index(of: UInt8(ascii: "<"), from: index) {
-            let nameEnd = candidate + 2 + element.count
-            guard nameEnd <= count else { break }
-            if self[candidate + 1] | 0x20 == UInt8(ascii: "/"),
-                zip(self[(candidate + 2)..<nameEnd], element).allSatisfy({ $0 | 0x20 == $1 | 0x20 })
-            {
-                return candidate
-            }
-            index = candidate + 1
-        }
-        return count
     }
 }

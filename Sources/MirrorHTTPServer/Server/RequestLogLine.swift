@@ -1,6 +1,7 @@
 import Foundation
 public import NIOCore
 public import NIOHTTP1
+import MirrorCore
 
 /// What the log says about one answered request.
 public struct RequestLogLine: Sendable, CustomStringConvertible {
@@ -15,7 +16,7 @@ public struct RequestLogLine: Sendable, CustomStringConvertible {
     public var note: String?
 
     public var description: String {
-        let milliseconds = Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000
+        let milliseconds = duration.seconds * 1000
         let client = client?.ipAddress ?? "-"
         let note = note.map { " \($0)" } ?? ""
         // A hostile target must not put escape sequences on the user's terminal.

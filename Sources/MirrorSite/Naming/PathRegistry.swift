@@ -57,11 +57,11 @@ public struct PathRegistry: Sendable {
     private var table = FileTable()
     /// The actual path of every folder, by preferred path.
     private var folders: [String: String] = [:]
-    /// Every name taken, as the `slot` of its folder and folded name: a 64-bit hash, not the
+    /// Every name taken, as the `NameSlot` of its folder and folded name: a 64-bit hash, not the
     /// strings (a set of 100,000 pairs of strings took 8 MB). Two names with one hash would make
     /// the second look taken, so it would get a suffix: a longer name, still unique and the
     /// same on every run; no two names taken ever share a hash.
-    private var taken: Set<UInt64> = []
+    private var taken: Set<NameSlot> = []
     /// The file holding each preferred path and body, for URLs that may share it, when that
     /// file is not at its preferred path (rare: a name taken moved it). One at its preferred
     /// path is found in `table` — a second table of every file took 12 MB at 100,000 URLs.
@@ -184,7 +184,7 @@ public struct PathRegistry: Sendable {
 
     /// `name` when no name in `folder` folds to the same, else `name` with a suffix.
     private func freeName(_ name: String, in folder: String, hashing key: String, isFolder: Bool) -> String {
-        guard taken.contains(Self.slot(folder, name)) else { return name }
+        guard taken.contains(NameSlot(folder, name)) else { return name }
         let split = isFolder ? nil : PathMapper.splitExtension(name[...])
         let (stem, ext) = split.map { ($0.0, "." + $0.1) } ?? (name[...], "")
         let hash = ShortHash.of(key, bytes: 2)
@@ -192,7 +192,7 @@ public struct PathRegistry: Sendable {
         while true {
             let mark = "~" + hash + (attempt == 1 ? "" : "-\(attempt)")
             let candidate = Self.cut(stem, toBytes: maxSegmentBytes - mark.utf8.count - ext.utf8.count) + mark + ext
-            if !taken.contains(Self.slot(folder, candidate)) { return candidate }
+            if !taken.contains(NameSlot(folder, candidate)) { return candidate }
             attempt += 1
         }
     }
@@ -205,7 +205,7 @@ public struct PathRegistry: Sendable {
         for step in Self.folders(preferred: assignment.preferred, path: assignment.path) {
             if let known = folders[step.preferred] {
                 guard known == Self.joined(step.parent, step.name) else { return false }
-            } else if taken.contains(Self.slot(step.parent, step.name)) {
+            } else if taken.contains(NameSlot(step.parent, step.name)) {
                 return false
             }
         }
@@ -221,11 +221,11 @@ public struct PathRegistry: Sendable {
         for step in Self.folders(preferred: preferred, path: path) {
             if folders[step.preferred] == nil {
                 folders[step.preferred] = Self.joined(step.parent, step.name)
-                taken.insert(Self.slot(step.parent, step.name))
+                taken.insert(NameSlot(step.parent, step.name))
             }
             folder = folders[step.preferred]!
         }
-        taken.insert(Self.slot(folder, Self.components(path).last!))
+        taken.insert(NameSlot(folder, Self.components(path).last!))
         table.add(url: url, path: path, preferred: preferred, sha256: sha256)
         noteShareable(path, preferred: preferred, sha256: sha256)
     }
@@ -281,16 +281,6 @@ public struct PathRegistry: Sendable {
         noteShareable(path, preferred: file.preferred, sha256: sha256)
     }
 
-    /// How a case- and normalization-insensitive disk compares names, erring towards "equal":
-    /// NFKC, full case folding (`ß` and `ss`, `K` and `k`), default-ignorable characters dropped.
-    static func folded(_ name: String) -> String {
-        if name.utf8.allSatisfy({ $0 < 0x80 }) { return name.lowercased() }
-        let lowered = name.precomposedStringWithCompatibilityMapping.lowercased().uppercased().lowercased()
-        var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: lowered.unicodeScalars.filter { !$0.properties.isDefaultIgnorableCodePoint })
-        return String(scalars).precomposedStringWithCompatibilityMapping
-    }
-
     /// `text` cut to at most `limit` UTF-8 bytes at a scalar boundary, without leaving half of a
     /// `%XX` escape (`%` only ever starts one in our names).
     private static func cut(_ text: Substring, toBytes limit: Int) -> String {
@@ -308,25 +298,10 @@ public struct PathRegistry: Sendable {
         return String(view)
     }
 
-    private static func slot(of path: String) -> UInt64 {
+    private static func slot(of path: String) -> NameSlot {
         var components = components(path)
         let name = components.removeLast()
-        return slot(components.joined(separator: "/"), name)
-    }
-
-    /// The key of `name` in `folder` (its actual path, "" for the output folder) in `taken`:
-    /// FNV-1a of the folder, a NUL (in no component) and the folded name. Stable across runs and
-    /// machines, unlike `hashValue`, so names come out the same on every run.
-    private static func slot(_ folder: String, _ name: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func add(_ byte: UInt8) {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
-        }
-        for byte in folder.utf8 { add(byte) }
-        add(0)
-        for byte in folded(name).utf8 { add(byte) }
-        return hash
+        return NameSlot(components.joined(separator: "/"), name)
     }
 
     private static func isSafe(_ component: String) -> Bool {

@@ -38,4 +38,10 @@ extension SiteLedger {
             return slice
         }
     }
+
+    /// Hands the resources to `body` in slices, in the order of their URLs' bytes.
+    func forEachResourceSlice(_ body: ([(url: String, resource: SiteManifest.Resource)]) throws -> Void) throws {
+        let next = resourceSlices()
+        while case let slice = try next(), !slice.isEmpty { try body(slice) }
+    }
 }

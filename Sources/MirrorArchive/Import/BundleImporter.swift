@@ -1,11 +1,13 @@
 import Foundation
+public import MirrorBundle
 public import MirrorCache
 public import MirrorSite
 
 /// Reloads a checked mirror folder's original responses into a cache: each saved URL with
 /// its status, headers, age and original body (the kept original when its links were
 /// rewritten), and each redirect — so a later `--offline` crawl needs no network at all.
-public struct CacheImporter {
+/// (`ArchiveImporter` does the same for web archives.)
+public struct BundleImporter {
     public let store: CacheStore
 
     public init(store: CacheStore) {
