@@ -13,7 +13,8 @@ struct ServeCommand: AsyncParsableCommand {
             A bundle is served without unpacking it. Pages answer at the paths the site used \
             (/library/os.html on the first seed's host; /_/HOST[:PORT]/PATH for every host) \
             and at their paths in the folder (/127.0.0.1_8000/library/os.html); / opens the \
-            start page. Types, redirects, ETag/Last-Modified (304) and byte ranges (206) are \
+            start page (with seeds on several hosts, a page linking each); /_/search searches \
+            the pages. Types, redirects, ETag/Last-Modified (304) and byte ranges (206) are \
             answered as a web server does; what the crawl did not save gets a 404 page.
 
             Examples:
@@ -50,6 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let shown = host.contains(":") ? "[\(host)]" : host
         Output.line("serving \(source) at http://\(shown):\(server.port)/ (Ctrl-C to stop)")
+        Output.line("search its pages at http://\(shown):\(server.port)\(SiteResponder.searchPath)")
         let interrupt = InterruptHandler(notice: "stopping") { Task { await server.shutdown() } }
         await server.wait()
         interrupt.cancel()

@@ -21,6 +21,9 @@ public struct SiteResponder: HTTPResponder {
 
     private let search: SearchPage
 
+    /// The path of the search page (`/_/search`).
+    public static let searchPath = SearchPage.path
+
     public init(files: any SiteFiles) {
         self.files = files
         routes = SiteRoutes(manifest: files.manifest)
@@ -91,6 +94,8 @@ public struct SiteResponder: HTTPResponder {
                 contentType: "text/html; charset=utf-8")
             response.headers.add(name: "Location", value: location)
             return .answered(response)
+        case .startPage(let seeds):
+            return .answered(startPage(seeds))
         case .notFound(let url):
             return .answered(notFound(url: url))
         case .badRequest(let reason):
@@ -242,6 +247,24 @@ public struct SiteResponder: HTTPResponder {
         if let type = resource.contentType, !type.isEmpty { return type }
         let name = path.split(separator: "/").last ?? ""
         return MediaTypeExtensions.type(forFileName: name) ?? "application/octet-stream"
+    }
+
+    private func startPage(_ seeds: [String]) -> ServerResponse {
+        let links = seeds.map { seed in
+            "<li><a href=\"\(HTMLEscaping.escape(routes.served(seed)))\">\(HTMLEscaping.escape(seed))</a></li>"
+        }
+        let page = """
+            <!DOCTYPE html>
+            <html><head><meta charset="utf-8"><title>Mirrored sites</title></head>
+            <body><h1>Mirrored sites</h1>
+            <ul>
+            \(links.joined(separator: "\n"))
+            </ul>
+            <p>Search their pages:</p>
+            \(SearchPage.form(""))</body></html>
+
+            """
+        return .text(.ok, page, contentType: "text/html; charset=utf-8")
     }
 
     private func notFound(url: String?) -> ServerResponse {

@@ -7,7 +7,8 @@ public import MirrorSite
 /// - A request whose `Host` header names a crawled host (a hosts-file entry or a proxy setting
 ///   pointing that host at the server) asks for that host's URLs: `/PATH?QUERY`.
 /// - Otherwise `/PATH?QUERY` is first a URL of the first seed's host, so the site's own links and
-///   paths work; `/` is the start page (the first seed).
+///   paths work; `/` is the start page (the first seed), or, when the seeds are on several hosts,
+///   a page that links each of them and the search page.
 /// - Then `/PATH` is a path in that host's folder (`/library/os@v=2.html` is the file
 ///   `127.0.0.1_8000/library/os@v=2.html`), and then a path in the mirror's folder:
 ///   `/127.0.0.1_8000/library/os.html`, `/index.html`. A rewritten page links by relative paths
@@ -30,11 +31,15 @@ public struct SiteRoutes: Sendable {
     private let folders: Set<String>
     /// The folder of each crawled authority's files (`127.0.0.1_8000` for `127.0.0.1:8000`).
     private let hostFolders: [String: String]
+    /// The seeds, when they are on more than one host (`/` is then `.startPage`).
+    private let seedsOnSeveralHosts: [String]?
 
     public init(manifest: SiteManifest) {
         self.manifest = manifest
         let start = manifest.seeds?.first.flatMap(URLParts.init)
         self.start = start
+        let seeds = manifest.seeds ?? []
+        seedsOnSeveralHosts = Set(seeds.compactMap { URLParts($0)?.authority }).count > 1 ? seeds : nil
         var schemes: [String: [String]] = [:]
         for url in Array(manifest.resources.keys) + Array(manifest.redirects.keys) {
             guard let parts = URLParts(url) else { continue }
@@ -101,6 +106,7 @@ public struct SiteRoutes: Sendable {
                 ?? folder(path: path, query: query)
                 ?? .notFound(url: url(authority: host, path: path, query: query))
         }
+        if path == "/", query == nil, let seeds = seedsOnSeveralHosts { return .startPage(seeds: seeds) }
         if let start {
             if let route = original(authority: start.authority, path: path, query: query, prefix: "") { return route }
             if path == "/", query == nil, let seed = manifest.seeds?.first {
