@@ -24,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.0.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
+        // `swift package generate-documentation --target MirrorCache` (scripts/test builds it); a
+        // plugin, nothing of it is linked.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // System C libraries, found through pkg-config. (zlib's module is CZlibShim: ZIPFoundation
