@@ -9,8 +9,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup
 entries=${1:-100000}; store_count=${2:-10000}; store_size=${3:-20000}
-swift build -c release --product mirror-cache-bench >/dev/null 2>&1
-bench="$(swift build -c release --show-bin-path)/mirror-cache-bench"
+# MIRROR_CACHE_BENCH names a build to use as it is (another commit's, to compare two).
+bench=${MIRROR_CACHE_BENCH:-}
+if [ -z "$bench" ]; then
+  swift build -c release --product mirror-cache-bench >/dev/null 2>&1
+  bench="$(swift build -c release --show-bin-path)/mirror-cache-bench"
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 echo "# $(date -u +%FT%TZ) $(nproc) cores, kernel $(uname -r), $(df -T "$work" | awk 'NR==2{print $2}') on $(df "$work" | awk 'NR==2{print $1}')"
