@@ -96,7 +96,7 @@ extension CrawlCommand {
         let frontier = SharedFrontier(crawl: crawl, configuration: configuration)
         let responses = SharedResponses(crawl: crawl, store: store, frontier: frontier)
         let crawler = Crawler(configuration: configuration, client: client, output: writer, journal: journal, frontier: frontier,
-                              exchange: responses, renderer: renderer, credentials: credentials,
+                              exchange: responses, renderer: renderer, searchIndexer: CrawlSearchIndex(), credentials: credentials,
                               progress: quiet || verbose ? nil : ProgressLine().draw, events: verbose ? Self.log : nil)
         let feed = writer.map { _ in SharedFolderFeed(responses: responses, crawler: crawler) }
         let run = Task {
@@ -155,7 +155,8 @@ extension CrawlCommand {
         let transport = AsyncHTTPClientTransport(connectionsPerHost: 1, security: try tlsOptions.security())
         let client = CachingClient(store: store, transport: transport, configuration: offline)
         let crawler = Crawler(configuration: local, client: client, output: writer, journal: journal,
-                              renderer: RecordedRenderer(crawl: crawl), credentials: credentials, events: verbose ? Self.log : nil)
+                              renderer: RecordedRenderer(crawl: crawl), searchIndexer: CrawlSearchIndex(), credentials: credentials,
+                              events: verbose ? Self.log : nil)
         let result = await Task { try await crawler.run(resume: false) }.result
         try? await transport.shutdown()
         if case .failure(let error as SiteError) = result { throw CommandFailure("cannot write the mirror in \(folder): \(error)", status: .io) }
