@@ -286,7 +286,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MirrorSharedTests",
-            dependencies: ["MirrorShared", "MirrorCrawl", "mirror", "MirrorTestSupport"],
+            dependencies: ["MirrorShared", "MirrorCrawl", "MirrorCache", "MirrorHTTP", "MirrorSite", "MirrorCredentials", "mirror", "MirrorTestSupport"],
             swiftSettings: settings
         ),
         .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore"], swiftSettings: settings),
