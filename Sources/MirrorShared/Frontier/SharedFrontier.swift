@@ -28,6 +28,7 @@ public actor SharedFrontier: CrawlFrontier {
     private let leaseSeconds: Double
     private let politeness: SharedPoliteness
     private let budget: SharedPageBudget
+    private let leases: SharedLeases
     /// URLs claimed at once, at most: about what this worker's requests in flight can take.
     private let batch: Int
 
@@ -46,9 +47,8 @@ public actor SharedFrontier: CrawlFrontier {
     private var heartbeat: Task<Void, Never>?
     /// What the heartbeat last failed with: the next call to `next()` throws it.
     private var lost: (any Error)?
-    /// URLs this worker knows the crawl has seen: it found, claimed or was told of them. The seen
-    /// set only grows in a round, so these are not asked of the database again.
-    private var seen = Set<String>()
+    /// URLs this worker knows the crawl has seen: they are not asked of the database again.
+    private var seen = KnownURLs()
     /// Claims waiting for this worker's next release (or a short while) before claiming again.
     private var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
     private var nextWaiter = 0
@@ -68,6 +68,7 @@ public actor SharedFrontier: CrawlFrontier {
         batch = max(1, configuration.concurrency)
         self.leaseSeconds = leaseSeconds
         politeness = SharedPoliteness(crawl: crawl, delay: delay, leaseSeconds: leaseSeconds)
+        leases = SharedLeases(crawl: crawl, leaseSeconds: leaseSeconds)
         budget = SharedPageBudget(crawl: crawl, maxPages: configuration.maxPages, maxPagesPerHost: configuration.maxPagesPerHost)
     }
 
@@ -95,13 +96,9 @@ public actor SharedFrontier: CrawlFrontier {
     /// Renews this worker's claims and heartbeat, and returns the claims whose lease ended.
     private func beat() async {
         do {
-            let seqs = Array(held.values)
-            try await database.query("""
-                UPDATE mirror_urls SET lease_until = now() + \(leaseSeconds) * interval '1 second'
-                WHERE seq = ANY(\(seqs)) AND state = 'claimed' AND worker = \(crawl.worker)
-                """)
+            try await leases.renew(Array(held.values))
             try await crawl.heartbeat(report: nil)
-            try await returnExpiredClaims()
+            try await leases.requeue(nil)
         } catch {
             lost = error
         }
@@ -117,7 +114,7 @@ public actor SharedFrontier: CrawlFrontier {
         held = [:]
         buffer = []
         guard !seqs.isEmpty else { return }
-        try? await requeue(seqs)
+        try? await leases.requeue(seqs)
     }
 
     public func stop() {
@@ -217,32 +214,12 @@ public actor SharedFrontier: CrawlFrontier {
         let claimed = items.sorted { $0.0 < $1.0 }.map(\.1)
         for (seq, item, _) in items {
             held[item.url] = seq
-            remember(item.url)
+            seen.remember(item.url)
         }
         unanswered.withLock { unanswered in
             for (_, item, answered) in items where !answered { unanswered.insert(item.url) }
         }
         return Claim(items: claimed, frontierEmpty: frontierEmpty)
-    }
-
-    /// Puts the claims whose lease ended (their worker died or lost the database) back in the queue.
-    private func returnExpiredClaims() async throws {
-        try await requeue(nil)
-    }
-
-    /// Puts claims back in the queue: this worker's claims `seqs`, or (nil) every claim whose
-    /// lease ended. Their hosts' queue heads move back to them.
-    private func requeue(_ seqs: [Int64]?) async throws {
-        try await database.query("""
-            WITH returned AS (
-                UPDATE mirror_urls SET state = 'queued', worker = NULL, lease_until = NULL
-                WHERE crawl = \(crawl.id) AND state = 'claimed' AND CASE WHEN \(seqs)::int8[] IS NULL THEN lease_until < now()
-                    ELSE worker = \(crawl.worker) AND seq = ANY(\(seqs)) END
-                RETURNING host, seq)
-            UPDATE mirror_hosts h SET head_seq = least(h.head_seq, r.seq)
-            FROM (SELECT host, min(seq) AS seq FROM returned GROUP BY host) r
-            WHERE h.crawl = \(crawl.id) AND h.host = r.host
-            """)
     }
 
     public func release(_ item: CrawlItem) {
@@ -287,17 +264,10 @@ public actor SharedFrontier: CrawlFrontier {
         urls.map { !seen.contains($0) }
     }
 
-    /// Adds `url` to the URLs this worker knows were seen, forgetting them all past a million
-    /// (the database still knows).
-    private func remember(_ url: String) {
-        if seen.count >= 1_000_000 { seen = [] }
-        seen.insert(url)
-    }
-
     public func isSeen(_ url: String) async throws -> Bool {
         if seen.contains(url) { return true }
         let known = try await database.query("SELECT 1 FROM mirror_urls WHERE crawl = \(crawl.id) AND url = \(url)") { _ in true }
-        if !known.isEmpty { remember(url) }
+        if !known.isEmpty { seen.remember(url) }
         return !known.isEmpty
     }
 
@@ -308,8 +278,8 @@ public actor SharedFrontier: CrawlFrontier {
             try await SharedURLInsert.insert(queued, skipped: skipped, crawl: crawl.id, robotsKnown: robotsKnown, delay: delay, on: connection,
                                   logger: crawl.database.logger)
         }
-        for item in queued { remember(item.url) }
-        for (item, _) in skipped { remember(item.url) }
+        for item in queued { seen.remember(item.url) }
+        for (item, _) in skipped { seen.remember(item.url) }
         return skipped.map { inserted.contains($0.0.url) }
     }
 
