@@ -1,6 +1,5 @@
 public import Logging
 public import MirrorCache
-import MirrorCore
 public import MirrorCredentials
 public import MirrorSite
 import Foundation
@@ -8,36 +7,25 @@ import Synchronization
 
 /// A breadth-first crawl: seeds → frontier → scope → caching client → extractor → frontier,
 /// with every saved response written to the offline folder as it arrives. The crawler runs the
-/// workers' loop and takes each URL through its steps; each step's work is a type of its own
+/// workers' loop; each URL's steps are `ItemProcessor`'s, each step's work a type of its own
 /// (`RequestSender`, `RetryingFetcher`, `RobotsGate`, `LinkReader`, `FrontierOffers`,
 /// `FolderFinisher`, `PageLoader`…).
 public final class Crawler: Sendable {
     public let configuration: CrawlConfiguration
-    /// The folder written as responses arrive; nil for a crawl that only fetches (a worker of a
-    /// shared crawl without `-o`, or whose folder is made once the crawl is done).
-    private let output: SiteWriter?
-    private let store: CacheStore
     private let frontier: any CrawlFrontier
     private let recorder: ReportRecorder
     /// Why the frontier could not hand out more work (a shared crawl's database lost): the crawl ends with it.
     private let frontierFailure = Mutex<(any Error)?>(nil)
     /// Called about once a second with the running totals (the CLI draws a progress line).
     private let reportProgress: (@Sendable (CrawlProgress) -> Void)?
-    private let scope: ScopeRules
-    private let robots: RobotsGate
-    private let fetcher: RetryingFetcher
-    private let links: LinkReader
+    private let processor: ItemProcessor
     private let offers: FrontierOffers
     private let sitemaps: SitemapDiscovery?
     private let finisher: FolderFinisher
     private let adopter: ResponseAdopter
-    /// `--browser`: loads each saved page, and copies it in the form it keeps; nil for a crawl of the bytes alone.
-    private let browser: (loader: PageLoader, copier: PageCopier)?
     /// The pages the browser loaded, waiting for the offline check; nil without a browser or a folder.
     private let checks: PageChecks?
     private let offlineCheck: OfflineCheck?
-    /// The journal, for a page loaded in the browser committed at once.
-    private let journal: CrawlJournal
     /// The user's headers, login and cookies, and the cookies the sites set: every request's
     /// credential fields come from here, for the crawl's own origins only.
     public let credentials: CrawlCredentials
@@ -77,22 +65,17 @@ public final class Crawler: Sendable {
         let checks = renderer == nil ? nil : output.map { PageChecks(siteFolder: $0.directory) }
         self.configuration = configuration
         self.credentials = credentials
-        self.output = output
-        self.store = client.store
-        self.journal = journal
         self.frontier = frontier
         self.recorder = recorder
         self.reportProgress = progress
-        self.scope = scope
-        self.robots = robots
-        self.fetcher = fetcher
-        self.links = links
+        self.processor = ItemProcessor(maxBytes: configuration.maxBytes, frontier: frontier, recorder: recorder, robots: robots,
+                                       fetcher: fetcher, scope: scope, output: output, store: client.store, links: links, offers: offers,
+                                       browser: browser, checks: checks, journal: journal)
         self.offers = offers
         self.sitemaps = configuration.sitemaps
             ? SitemapDiscovery(seeds: configuration.seeds, robots: robotsCache, sender: sender, scope: scope, offers: offers) : nil
         self.finisher = finisher
         self.adopter = ResponseAdopter(output: output, store: client.store, scope: scope, links: links)
-        self.browser = browser
         self.checks = checks
         if let browser, let output, let checks {
             offlineCheck = OfflineCheck(renderer: browser.loader.renderer, output: output, checks: checks, loader: browser.loader,
@@ -175,7 +158,7 @@ public final class Crawler: Sendable {
                 await frontier.stop()
             } else {
                 do {
-                    try await process(item)
+                    try await processor.process(item)
                 } catch where Task.isCancelled || error is SessionEnded {
                     // Interrupted, or the login ended: the URL stays queued, and the next run (--resume) fetches it.
                 } catch {
@@ -194,101 +177,5 @@ public final class Crawler: Sendable {
             CrawlProgress(fetched: report.fetched, queued: queued, bytes: report.bytes, failures: report.failures.count,
                           seconds: (ContinuousClock.now - started).seconds)
         }
-    }
-
-    // MARK: One URL
-
-    private func process(_ item: CrawlItem) async throws {
-        guard let url = URLParts(item.url) else { return }
-        if let maxBytes = configuration.maxBytes, recorder.report.withLock({ $0.bytes }) >= maxBytes { return try await skip(item, .budget) }
-        if item.role == .page {
-            if let reason = try await frontier.admitPage(host: url.authority) { return try await skip(item, reason) }
-        }
-        var saved = false
-        do {
-            saved = try await fetchAndSave(item, url: url)
-        } catch {
-            if item.role == .page { await frontier.pageEnded(host: url.authority, saved: false) }
-            throw error
-        }
-        if item.role == .page { await frontier.pageEnded(host: url.authority, saved: saved) }
-    }
-
-    /// Fetches an item admitted under the page budget and saves it; true when it was saved.
-    private func fetchAndSave(_ item: CrawlItem, url: URLParts) async throws -> Bool {
-        switch try await robots.answer(for: url, normalized: item.url) {
-        case .allowed: break
-        case .disallowed:
-            try await skip(item, .robots)
-            return false
-        case .unusable(let problem):
-            // RFC 9309: an unreachable or failing robots.txt means "disallow all" — say so.
-            recorder.failure(item, status: nil, message: "not crawled: robots.txt \(problem)")
-            try await frontier.record(item.url, .failed, status: nil, detail: problem)
-            return false
-        }
-        let response: CacheResponse
-        do {
-            response = try await fetcher.fetch(item)
-        } catch let error as CacheError where error.code == .bodyTooLarge {
-            try await skip(item, .tooLarge)
-            return false
-        }
-        if response.outcome == .offlineMiss {
-            try await skip(item, .offlineMiss)
-            return false
-        }
-        recorder.report.withLock { $0.cache[response.outcome.rawValue, default: 0] += 1; $0.statuses[String(response.status), default: 0] += 1 }
-        if (300..<400).contains(response.status), let location = response.headers.first(name: "location") {
-            try await followRedirect(item, response: response, from: url, to: location)
-            return false
-        }
-        guard (200..<300).contains(response.status) else {
-            recorder.failure(item, status: response.status, message: "HTTP \(response.status)")
-            try await frontier.record(item.url, .failed, status: response.status, detail: nil)
-            return false
-        }
-        let contentType = response.headers.first(name: "content-type")
-        let rendered = item.role == .page && LinkReader.isHTML(contentType, url: url) ? await browser?.loader.render(item) : nil
-        var saved = response
-        if let rendered, let copy = await browser?.copier.copy(of: response, in: rendered.form, snapshot: rendered.snapshot,
-                                                               data: rendered.data, pageURL: item.url) {
-            saved = copy
-        }
-        let path = try await output?.write(url: item.url, response: CrawledResponse(saved, store: store))
-        if let rendered, let path { try checks?.add(item, savedAt: path, page: rendered) }
-        recorder.report.withLock { report in
-            report.fetched += 1
-            report.bytes += response.body.count
-            if item.role == .page { report.pages += 1 } else { report.requisites += 1 }
-        }
-        var links = try self.links.pageLinks(in: response, url: url, contentType: contentType)
-        if let rendered { links = self.links.browserLinks(rendered, of: url, adding: links) }
-        // Done only once its links are queued: a kill between the two never loses them.
-        try await offers.discover(links, from: item)
-        try await frontier.record(item.url, .done, status: response.status, detail: path)
-        // A page loaded in the browser took a second or more: its record is committed at once,
-        // not with the next batch, so a kill does not make --resume load it again.
-        if rendered != nil { try journal.flush() }
-        return true
-    }
-
-    private func followRedirect(_ item: CrawlItem, response: CacheResponse, from url: URLParts, to location: String) async throws {
-        recorder.report.withLock { $0.redirects += 1 }
-        guard let normalized = scope.resolve(location, against: url) else {
-            recorder.failure(item, status: nil, message: "redirect to an unusable location: \(location)")
-            return try await frontier.record(item.url, .failed, status: nil, detail: location)
-        }
-        try output?.redirect(from: item.url, to: normalized, response: CrawledResponse(response, store: store))
-        if item.hops + 1 > 10 { return try await skip(item, .redirectLimit) }
-        if normalized == item.url { return try await skip(item, .redirectLoop) }
-        let next = CrawlItem(url: normalized, depth: item.depth, role: item.role, hops: item.hops + 1, referrer: item.url)
-        try await offers.offer([next])
-        try await frontier.record(item.url, .done, status: response.status, detail: "→ \(normalized)")
-    }
-
-    private func skip(_ item: CrawlItem, _ reason: SkipReason) async throws {
-        recorder.skip(item, reason)
-        try await frontier.record(item.url, .skipped, status: nil, detail: reason.rawValue)
     }
 }
