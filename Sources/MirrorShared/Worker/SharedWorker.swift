@@ -8,7 +8,7 @@ public import MirrorSite
 /// frontier is empty. With an output folder it makes the whole folder from every worker's
 /// responses: saved as they come, what it fetched and what the others did (`SharedFolderFeed`),
 /// then finished; with a browser, once the crawl is done, by an offline crawl of its cache with
-/// each page as its worker's browser made it.
+/// each page as its worker's browser made it (`RenderedFolder`).
 public struct SharedWorker: Sendable {
     /// How a worker's run ended.
     public enum Outcome: Sendable {
@@ -74,7 +74,9 @@ public struct SharedWorker: Sendable {
             await crawl.leave(report: try Self.encoded(report))
             return .interrupted(report)
         }
-        if let output = parts.output, parts.startBrowser != nil { try await assemble(into: output) }
+        if let output = parts.output, parts.startBrowser != nil {
+            try await RenderedFolder(crawl: crawl, parts: parts).make(in: output)
+        }
         await crawl.leave(report: try Self.encoded(report))
         let reports = try await crawl.reports().compactMap { try? JSONDecoder().decode(CrawlReport.self, from: Data($0.utf8)) }
         return .finished(CrawlReport.merged(reports.isEmpty ? [report] : reports))
@@ -136,37 +138,6 @@ public struct SharedWorker: Sendable {
         if let error = unfinished as? SiteError { throw FolderError.cannotWrite(folder: scratch, error) }
         if let unfinished { throw unfinished }
         return try result.get()
-    }
-
-    /// Makes the whole folder of a `--browser` crawl: every response of the crawl brought into
-    /// this worker's cache, then an offline crawl of it into `folder`, each page rendered as
-    /// recorded, as a crawl of one process would have made it.
-    private func assemble(into folder: String) async throws {
-        parts.events?(.phase("bringing the shared crawl's responses into the cache"))
-        let brought = try await SharedResponses(crawl: crawl, store: parts.store).bringAllIn()
-        parts.events?(.phase("making the folder from the cache (\(brought) responses brought in)"))
-        var local = parts.configuration
-        local.delay = nil
-        local.maxDuration = nil
-        local.perHost = max(local.perHost, local.concurrency)
-        let journal: CrawlJournal
-        let writer: SiteWriter
-        do {
-            journal = try CrawlJournal(folder: folder, fresh: true)
-            writer = try SiteWriter(directory: folder, ledger: journal)
-        } catch {
-            throw FolderError.cannotOpen(folder: folder, error)
-        }
-        var offline = parts.clientConfiguration
-        offline.mode = .offline
-        // Offline: the transport is never used.
-        let client = CachingClient(store: parts.store, transport: parts.transport, configuration: offline)
-        let crawler = Crawler(configuration: local, client: client, output: writer, journal: journal,
-                              renderer: RecordedRenderer(crawl: crawl), searchIndexer: parts.searchIndexer,
-                              credentials: parts.credentials, events: parts.events)
-        let result = await Task { try await crawler.run(resume: false) }.result
-        if case .failure(let error as SiteError) = result { throw FolderError.cannotWrite(folder: folder, error) }
-        _ = try result.get()
     }
 
     private static func encoded(_ report: CrawlReport) throws -> String {
