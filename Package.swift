@@ -85,8 +85,7 @@ let package = Package(
         .target(
             name: "MirrorCrawl",
             dependencies: [
-                "MirrorCore", "MirrorCache", "MirrorHTML", "MirrorSQLite", "MirrorSite", "MirrorCompression", "MirrorSearch",
-                "MirrorCredentials",
+                "MirrorCore", "MirrorCache", "MirrorHTML", "MirrorSQLite", "MirrorSite", "MirrorCompression", "MirrorCredentials",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -256,7 +255,7 @@ let package = Package(
         // A crawl harness for the tests of the modules a crawl feeds (real store, transport and crawler).
         .target(
             name: "MirrorCrawlTesting",
-            dependencies: ["MirrorCache", "MirrorCrawl", "MirrorCredentials", "MirrorHTTP", "MirrorSite", "MirrorTestSupport"],
+            dependencies: ["MirrorCache", "MirrorCrawl", "MirrorCredentials", "MirrorHTTP", "MirrorSearch", "MirrorSite", "MirrorTestSupport"],
             swiftSettings: settings
         ),
 
@@ -305,7 +304,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MirrorSharedTests",
-            dependencies: ["MirrorShared", "MirrorCrawl", "mirror", "MirrorTestSupport"],
+            dependencies: ["MirrorShared", "MirrorCrawl", "MirrorCache", "MirrorHTTP", "MirrorSite", "MirrorCredentials", "mirror", "MirrorTestSupport"],
             swiftSettings: settings
         ),
         .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore"], swiftSettings: settings),

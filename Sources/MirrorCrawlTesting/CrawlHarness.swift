@@ -51,7 +51,7 @@ public struct CrawlHarness: Sendable {
         let journal = try CrawlJournal(folder: output, fresh: !resume)
         let crawler = Crawler(configuration: configuration, client: client,
                               output: try SiteWriter(directory: output, ledger: journal), journal: journal,
-                              renderer: renderer, credentials: credentials)
+                              renderer: renderer, searchIndexer: HarnessSearchIndex(), credentials: credentials)
         return try await crawler.run(resume: resume)
     }
 

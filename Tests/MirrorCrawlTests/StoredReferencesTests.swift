@@ -45,7 +45,7 @@ struct StoredReferencesTests {
                 let pages = try harness.manifest().resources.filter { $0.value.contentType?.hasPrefix("text/html") == true }
                 #expect(pages.count > 5)
                 for (url, resource) in pages {
-                    let key = Crawler.pageKey(digest: resource.sha256, contentType: resource.contentType, ignoredParameters: [])
+                    let key = LinkReader.pageKey(digest: resource.sha256, contentType: resource.contentType, ignoredParameters: [])
                     let kept = try #require(try journal.references(of: url, key: key), "\(url)")
                     let original = folder + "/" + SiteManifest.originalPath(sha256: resource.sha256)
                     let bytes = try Data(contentsOf: URL(fileURLWithPath: FileManager.default.fileExists(atPath: original) ? original : folder + "/" + resource.path))

@@ -10,12 +10,8 @@ import MirrorHTTP
 import MirrorShared
 import MirrorSite
 
-/// `mirror crawl --shared postgres://…`: this process is one worker of a crawl whose frontier,
-/// politeness, budgets and responses live in PostgreSQL. It fetches what it claims until the
-/// crawl's frontier is empty. With `-o DIR` it makes the whole folder from every worker's
-/// responses: saved as they come, what it fetched and what the others did (`SharedFolderFeed`),
-/// then finished; with `--browser`, once the crawl is done, by an offline crawl of its cache
-/// with each page as its worker's browser made it.
+/// `mirror crawl --shared postgres://…`: this process is one worker (`SharedWorker`) of a crawl
+/// whose frontier, politeness, budgets and responses live in PostgreSQL.
 extension CrawlCommand {
     func runShared(_ address: String) async throws {
         let configuration = try crawlConfiguration()
@@ -54,112 +50,41 @@ extension CrawlCommand {
         let crawl = try await SharedCrawl.join(database, name: name, options: sharedValues(), configuration: configuration, lease: sharedOptions.lease.duration)
         if verbose { Output.log("-- worker \(crawl.worker) \(crawl.began ? "began" : "joined") round \(crawl.round) of \(name)") }
         let store = try CacheCommand.open(cacheOptions.directory(), configuration: .crawl)
-        var report = try await fetch(crawl, store: store, configuration: configuration, credentials: credentials,
-                                     browserExecutable: browserExecutable)
-        if report.interrupted {
-            await crawl.leave(report: try Self.encoded(report))
-            throw CommandFailure("interrupted; this worker's claims went back to the shared crawl", status: .interrupted)
-        }
-        if let output, browser {
-            try await assemble(crawl, into: output, store: store, configuration: configuration, credentials: credentials)
-        }
-        try credentialOptions.save(credentials)
-        await crawl.leave(report: try Self.encoded(report))
-        let reports = try await crawl.reports().compactMap { try? JSONDecoder().decode(CrawlReport.self, from: Data($0.utf8)) }
-        report = CrawlReport.merged(reports.isEmpty ? [report] : reports)
-        try conclude(report, folder: output)
-    }
-
-    /// This worker's part of the crawl: it claims and fetches until the shared frontier is empty
-    /// (unless it joined a finished round). With a folder to make and no browser, it saves there
-    /// what it fetches and what the others did as they do it, then finishes the folder.
-    private func fetch(_ crawl: SharedCrawl, store: CacheStore, configuration: CrawlConfiguration, credentials: CrawlCredentials,
-                       browserExecutable: String?) async throws -> CrawlReport {
-        // The journal keeps the pages' links by body for the folder (in DIR, or in a temporary
-        // folder for a worker without one).
-        let scratch = output ?? FileManager.default.temporaryDirectory.appendingPathComponent("mirror-worker-\(UUID().uuidString)").path
-        defer { if output == nil { try? FileManager.default.removeItem(atPath: scratch) } }
-        let journal: CrawlJournal
-        let writer: SiteWriter?
-        do {
-            journal = try CrawlJournal(folder: scratch, fresh: true)
-            writer = output != nil && browserExecutable == nil ? try SiteWriter(directory: scratch, ledger: journal) : nil
-        } catch {
-            throw CommandFailure("cannot open the output folder \(scratch): \(ErrorText.plain(error))", status: .io)
-        }
         let transport = AsyncHTTPClientTransport(connectionsPerHost: perHost, security: try tlsOptions.security())
-        let client = CachingClient(store: store, transport: transport, configuration: clientConfiguration())
-        var renderer: (any PageRenderer)?
-        if let browserExecutable, !crawl.alreadyFinished {
-            renderer = RecordingRenderer(browser: try await startBrowser(browserExecutable, transport: transport), crawl: crawl)
+        var startBrowser: (@Sendable () async throws -> any PageRenderer)?
+        if let browserExecutable {
+            startBrowser = { [self] in try await self.startBrowser(browserExecutable, transport: transport) }
         }
-        let frontier = SharedFrontier(crawl: crawl, configuration: configuration)
-        let responses = SharedResponses(crawl: crawl, store: store, frontier: frontier)
-        let crawler = Crawler(configuration: configuration, client: client, output: writer, journal: journal, frontier: frontier,
-                              exchange: responses, renderer: renderer, credentials: credentials,
-                              progress: quiet || verbose ? nil : ProgressLine().draw, events: verbose ? Self.log : nil)
-        let feed = writer.map { _ in SharedFolderFeed(responses: responses, crawler: crawler) }
-        let run = Task {
-            guard !crawl.alreadyFinished else { return CrawlReport() }
-            let following = feed.map { feed in Task { await feed.follow(every: .milliseconds(200)) } }
-            defer { following?.cancel() }
-            return try await crawler.crawl(resume: false)
+        let worker = SharedWorker(crawl: crawl, parts: SharedWorker.Parts(
+            configuration: configuration, credentials: credentials, store: store, transport: transport,
+            clientConfiguration: clientConfiguration(), output: output, startBrowser: startBrowser, searchIndexer: CrawlSearchIndex(),
+            progress: quiet || verbose ? nil : ProgressLine().draw, events: verbose ? Self.log : nil))
+        let outcome: Result<SharedWorker.Outcome, any Error>
+        do {
+            outcome = .success(try await worker.run { interrupt in InterruptHandler(interrupt).cancel })
+        } catch {
+            outcome = .failure(error)
         }
-        let interruption = InterruptHandler { run.cancel() }
-        let result = await run.result
-        interruption.cancel()
-        var unfinished: (any Error)?
-        if let report = try? result.get(), !report.interrupted {
-            do {
-                // Before the folder: a worker that finishes its own first adds up every report.
-                try await crawl.heartbeat(report: try Self.encoded(report))
-                if let feed {
-                    if verbose { Output.log(CrawlEvent.phase("saving what the other workers did").line) }
-                    try await feed.catchUp()
-                    try await crawler.finishFolder()
-                }
-            } catch {
-                unfinished = error
-            }
-        }
-        await frontier.close()
-        await renderer?.close()
         try? await transport.shutdown()
-        if let error = unfinished as? SiteError { throw CommandFailure("cannot write the mirror in \(scratch): \(error)", status: .io) }
-        if let unfinished { throw unfinished }
-        return try result.get()
+        switch try outcome.mapError(Self.folderFailure).get() {
+        case .interrupted:
+            throw CommandFailure("interrupted; this worker's claims went back to the shared crawl", status: .interrupted)
+        case .finished(let report):
+            try credentialOptions.save(credentials)
+            try conclude(report, folder: output)
+        }
     }
 
-    /// Makes the whole folder of a `--browser` crawl: every response of the crawl brought into
-    /// this worker's cache, then an offline crawl of it into `folder`, each page rendered as
-    /// recorded, as a crawl of one process would have made it.
-    private func assemble(_ crawl: SharedCrawl, into folder: String, store: CacheStore, configuration: CrawlConfiguration,
-                          credentials: CrawlCredentials) async throws {
-        if verbose { Output.log(CrawlEvent.phase("bringing the shared crawl's responses into the cache").line) }
-        let brought = try await SharedResponses(crawl: crawl, store: store).bringAllIn()
-        if verbose { Output.log(CrawlEvent.phase("making the folder from the cache (\(brought) responses brought in)").line) }
-        var local = configuration
-        local.delay = nil
-        local.maxDuration = nil
-        local.perHost = max(configuration.perHost, configuration.concurrency)
-        let journal: CrawlJournal
-        let writer: SiteWriter
-        do {
-            journal = try CrawlJournal(folder: folder, fresh: true)
-            writer = try SiteWriter(directory: folder, ledger: journal)
-        } catch {
-            throw CommandFailure("cannot open the output folder \(folder): \(ErrorText.plain(error))", status: .io)
+    /// The command's failure for a folder the worker could not open or write; other errors as they are.
+    private static func folderFailure(_ error: any Error) -> any Error {
+        switch error {
+        case SharedWorker.FolderError.cannotOpen(let folder, let error):
+            CommandFailure("cannot open the output folder \(folder): \(ErrorText.plain(error))", status: .io)
+        case SharedWorker.FolderError.cannotWrite(let folder, let error):
+            CommandFailure("cannot write the mirror in \(folder): \(error)", status: .io)
+        default:
+            error
         }
-        var offline = clientConfiguration()
-        offline.mode = .offline
-        let transport = AsyncHTTPClientTransport(connectionsPerHost: 1, security: try tlsOptions.security())
-        let client = CachingClient(store: store, transport: transport, configuration: offline)
-        let crawler = Crawler(configuration: local, client: client, output: writer, journal: journal,
-                              renderer: RecordedRenderer(crawl: crawl), credentials: credentials, events: verbose ? Self.log : nil)
-        let result = await Task { try await crawler.run(resume: false) }.result
-        try? await transport.shutdown()
-        if case .failure(let error as SiteError) = result { throw CommandFailure("cannot write the mirror in \(folder): \(error)", status: .io) }
-        _ = try result.get()
     }
 
     /// The options every worker of a crawl must share, by name, as given.
@@ -181,10 +106,6 @@ extension CrawlCommand {
         let scope = [urls.joined(separator: " "), depth.map(String.init) ?? "", allowHost.joined(separator: " "),
                      include.joined(separator: " "), exclude.joined(separator: " "), String(noRequisites)].joined(separator: "\n")
         return "crawl-" + Hex.string(SHA256.hash(data: Array(scope.utf8))).prefix(12)
-    }
-
-    private static func encoded(_ report: CrawlReport) throws -> String {
-        String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
     }
 
     /// The command's failure for an error of the shared crawl.

@@ -128,7 +128,8 @@ struct CrawlCommand: AsyncParsableCommand {
         var renderer: ChromiumRenderer?
         if let browserExecutable { renderer = try await startBrowser(browserExecutable, transport: transport) }
         let crawler = Crawler(configuration: configuration, client: client, output: writer, journal: journal,
-                              renderer: renderer, credentials: credentials, progress: progress, events: events)
+                              renderer: renderer, searchIndexer: CrawlSearchIndex(), credentials: credentials, progress: progress,
+                              events: events)
         let crawl = Task { try await crawler.run(resume: resume) }
         // Ctrl-C stops fetching, then finishes the folder (links rewritten, manifest written)
         // with what was saved; a second Ctrl-C quits at once.

@@ -8,7 +8,7 @@ import Glibc
 /// kept in the folder's `.mirror/checks/` (not in memory: a screenshot is 100 KB or more): the
 /// live page's screenshot as it opened, and its snapshot (the rendered DOM, a form the page's
 /// copy may take instead of its own bytes). Checked once the folder is finished
-/// (`Crawler.checkPages`); the folder is emptied then, unless its screenshots are kept.
+/// (`OfflineCheck`); the folder is emptied then, unless its screenshots are kept.
 final class PageChecks: Sendable {
     struct Pending: Sendable {
         let item: CrawlItem

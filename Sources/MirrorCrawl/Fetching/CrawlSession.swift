@@ -1,11 +1,25 @@
 public import MirrorCache
 import MirrorCore
-public import MirrorCredentials
+import MirrorCredentials
+import Synchronization
 
 /// A private site: each request carries the crawl's credentials where they may go, a challenge
 /// is answered once, the cookies a response sets are kept, and a response that deletes a cookie
 /// the user gave ends the crawl before a login page is saved over a real one.
-extension Crawler {
+final class CrawlSession: Sendable {
+    /// The user's headers, login and cookies, and the cookies the sites set.
+    let credentials: CrawlCredentials
+    private let recorder: ReportRecorder
+    private let frontier: any CrawlFrontier
+    /// Set when a response deleted a cookie the user gave: no request is sent after it.
+    private let sessionEnd = Mutex<SessionEnded?>(nil)
+
+    init(credentials: CrawlCredentials, recorder: ReportRecorder, frontier: any CrawlFrontier) {
+        self.credentials = credentials
+        self.recorder = recorder
+        self.frontier = frontier
+    }
+
     /// `request` with the crawl's credential fields for its URL and no others: whatever a caller
     /// set itself (the browser's cookies, say) is replaced, so nothing reaches a host the
     /// credentials are not for. Its responses are stored private to the user's credentials.
@@ -31,7 +45,7 @@ extension Crawler {
             return authorized(request)
         }
         let realm = AuthenticationChallenge.parse(response.headers[field]).compactMap(\.realm).first
-        report.withLock { report in
+        recorder.report.withLock { report in
             guard !report.credentialsWanted.contains(where: { $0.origin == url.origin }) else { return }
             report.credentialsWanted.append(.init(origin: url.origin, status: response.status, realm: realm,
                                                   refused: sent != nil || request.headers.contains(name: "cookie")))
@@ -50,7 +64,7 @@ extension Crawler {
             return end == nil
         }
         if first {
-            report.withLock { $0.sessionEnded = .init(url: ended.url, cookie: ended.cookie) }
+            recorder.report.withLock { $0.sessionEnded = .init(url: ended.url, cookie: ended.cookie) }
             await frontier.stop()
         }
         throw ended
@@ -70,17 +84,5 @@ public struct SessionEnded: Error, PermanentTransportError, CustomStringConverti
 
     public var description: String {
         "the site ended the login session: \(url) deleted the cookie \(cookie)"
-    }
-}
-
-extension CrawlCredentials {
-    /// The credentials of `configuration` alone: its headers, no login, and a jar that keeps
-    /// what the sites set (domain cookies checked against the system's public suffix list).
-    public convenience init(configuration: CrawlConfiguration, login: Login? = nil,
-                            jar: CookieJar = CookieJar(publicSuffixes: PublicSuffixList.system())) {
-        let seeds = configuration.seeds.compactMap(URLParts.init)
-        self.init(seeds: seeds, allowedHosts: configuration.allowedHosts,
-                  headers: configuration.headers.map { CrawlCredentials.Field(name: $0.name, value: $0.value) },
-                  login: login, jar: jar)
     }
 }

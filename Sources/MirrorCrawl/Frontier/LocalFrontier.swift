@@ -1,12 +1,13 @@
 /// A crawl's frontier in this process (`Frontier`), its URLs recorded in the folder's journal
 /// so that `--resume` continues where a killed crawl stopped.
 public struct LocalFrontier: CrawlFrontier {
-    private let queue: Frontier
+    private let queue: Frontier<ContinuousClock>
     private let journal: CrawlJournal
     private let budget: PageBudget
 
     public init(configuration: CrawlConfiguration, journal: CrawlJournal) {
-        queue = Frontier(perHost: configuration.perHost, delay: configuration.delay ?? 0, robotsFirst: configuration.obeyRobots)
+        queue = Frontier(perHost: configuration.perHost, delay: configuration.delay ?? 0, robotsFirst: configuration.obeyRobots,
+                         clock: ContinuousClock())
         budget = PageBudget(maxPages: configuration.maxPages, maxPerHost: configuration.maxPagesPerHost)
         self.journal = journal
     }

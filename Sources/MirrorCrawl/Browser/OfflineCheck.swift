@@ -1,5 +1,6 @@
 import MirrorCache
 import MirrorCore
+import MirrorSite
 
 /// `--browser`'s offline check. Once the folder is finished, each page the browser loaded is
 /// opened from the folder with no network and compared, pixel by pixel, with the live page as
@@ -7,11 +8,21 @@ import MirrorCore
 /// once more; a page whose copy still differs is saved once more in its other form (its
 /// rendered DOM with scripts inert, or its own bytes with scripts running), the folder finished
 /// again and the page compared again; the form that differs less stays.
-extension Crawler {
+struct OfflineCheck: Sendable {
+    let renderer: any PageRenderer
+    let output: SiteWriter
+    let checks: PageChecks
+    let loader: PageLoader
+    let copier: PageCopier
+    let fetcher: RetryingFetcher
+    let finisher: FolderFinisher
+    let keepsScreenshots: Bool
+    let recorder: ReportRecorder
+    let events: (@Sendable (CrawlEvent) -> Void)?
+
     /// Checks the pages loaded since the last check; each result goes into the report, and to
     /// the log as a `CHECK` line.
     func checkPages() async throws {
-        guard let renderer, let output, let checks else { return }
         let pending = checks.take()
         guard !pending.isEmpty else {
             checks.removeFolderIfEmpty()
@@ -40,7 +51,7 @@ extension Crawler {
         let retriedNumbers = Set(retried.map(\.number))
         var second: [Int: Result<ScreenComparison, any Error>] = [:]
         if !retried.isEmpty {
-            try await finishFolder()
+            try await finisher.finish()
             second = await compare(retried, renderer: renderer, folder: output.directory, checks: checks, retried: true)
             // The form that differs less stays: one that differs more goes back to the first.
             var restored = false
@@ -52,9 +63,8 @@ extension Crawler {
                     restored = try await resave(page, in: page.form.other, checks: checks) != nil || restored
                 }
             }
-            if restored { try await finishFolder() }
+            if restored { try await finisher.finish() }
         }
-        let keepsScreenshots = configuration.keepsCheckScreenshots
         for page in pending {
             guard let (form, result, retry) = kept[page.number] else { continue }
             let check = CrawlReport.PageCheck(
@@ -63,7 +73,7 @@ extension Crawler {
                 screenshots: keepsScreenshots ? [checks.livePath(page.number), checks.offlinePath(page.number, retried: retry)]
                     .map { String($0.dropFirst(output.directory.count + 1)) } : nil,
                 unanswered: Self.unanswered(first[page.number], second[page.number]))
-            report.withLock { report in
+            recorder.report.withLock { report in
                 report.pageChecks.append(check)
                 if form != page.form { report.snapshots += form == .snapshot ? 1 : -1 }
             }
@@ -112,8 +122,8 @@ extension Crawler {
     /// Loads `page`'s live page again (through the cache, as the crawl did) and keeps its new
     /// screenshot as the live one when it differs from the first; whether it did.
     private func shootLiveAgain(_ page: PageChecks.Pending, renderer: any PageRenderer, checks: PageChecks) async throws -> Bool {
-        guard let rendered = try? await renderer.render(page.item.url, cookies: credentials.jar, fetch: { [self] request in
-            await self.browserFetch(request, for: page.item)
+        guard let rendered = try? await renderer.render(page.item.url, cookies: loader.credentials.jar, fetch: { [loader] request in
+            await loader.browserFetch(request, for: page.item)
         }), let live = rendered.screenshot, live != (try FileReading.contents(of: checks.livePath(page.number))) else { return false }
         try PageChecks.write(live, to: checks.livePath(page.number))
         return true
@@ -123,17 +133,16 @@ extension Crawler {
     /// that form cannot be had (no snapshot was taken, or the page's bytes are gone).
     private func resave(_ page: PageChecks.Pending, in form: RenderedPage.CopyForm,
                         checks: PageChecks) async throws -> PageChecks.Pending? {
-        guard let output else { return nil }
         let response: CacheResponse
         do {
-            response = try await fetch(page.item)
+            response = try await fetcher.fetch(page.item)
         } catch {
             return nil
         }
         guard (200..<300).contains(response.status),
-              let saved = await copy(of: response, in: form, snapshot: try FileReading.contents(of: checks.snapshotPath(page.number)),
+              let saved = await copier.copy(of: response, in: form, snapshot: try FileReading.contents(of: checks.snapshotPath(page.number)),
                                      data: page.data, pageURL: page.item.url) else { return nil }
-        let path = try await output.write(url: page.item.url, response: CrawledResponse(saved, store: client.store))
+        let path = try await output.write(url: page.item.url, response: CrawledResponse(saved, store: finisher.store))
         return PageChecks.Pending(item: page.item, path: path, form: form, data: page.data, number: page.number)
     }
 

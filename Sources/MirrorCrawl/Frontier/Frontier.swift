@@ -9,14 +9,16 @@
 ///
 /// Each host has its own FIFO queue (breadth-first within the host); `next()` walks the hosts
 /// in the order they first had work, so its cost grows with the number of hosts, not URLs.
-actor Frontier {
+///
+/// Time comes from `clock`: a crawl's is the continuous clock, a test's one it moves itself.
+actor Frontier<Clock: _Concurrency.Clock<Duration>> {
     private struct HostQueue {
         var items: [CrawlItem] = []
         var head = 0
         var active = 0
         /// When the last request that waited its turn ended (robots.txt's, until it is known).
-        var lastEnd: ContinuousClock.Instant?
-        var nextStart: ContinuousClock.Instant?
+        var lastEnd: Clock.Instant?
+        var nextStart: Clock.Instant?
         /// Whether a request that waited its turn has not ended yet (`requestEnded(_:)`).
         var requestInFlight = false
         /// Requests waiting for that one to end.
@@ -29,7 +31,7 @@ actor Frontier {
         var delayDuration: Duration { .milliseconds(Int(delay * 1000)) }
 
         /// The next request starts at `instant` at the earliest, or later if already booked so.
-        mutating func postpone(to instant: ContinuousClock.Instant) {
+        mutating func postpone(to instant: Clock.Instant) {
             nextStart = max(nextStart ?? instant, instant)
         }
 
@@ -56,10 +58,12 @@ actor Frontier {
     private let perHost: Int
     private let defaultDelay: Double
     private let robotsFirst: Bool
+    private let clock: Clock
     private var stopped = false
 
     /// - Parameter robotsFirst: hand out one item per host until `robotsKnown` is called for it.
-    init(perHost: Int, delay: Double, robotsFirst: Bool) {
+    init(perHost: Int, delay: Double, robotsFirst: Bool, clock: Clock) {
+        self.clock = clock
         self.perHost = max(1, perHost)
         self.defaultDelay = delay
         self.robotsFirst = robotsFirst
@@ -83,7 +87,7 @@ actor Frontier {
 
     /// Queues an item whose URL was marked seen.
     func enqueue(_ item: CrawlItem) {
-        let host = Self.host(of: item.url)
+        let host = CrawlItem.host(of: item.url)
         if hosts[host] == nil { hosts[host] = newQueue() }
         if hosts[host]!.isEmpty { order.append(host) }
         hosts[host]!.items.append(item)
@@ -101,7 +105,7 @@ actor Frontier {
             queue.robotsKnown = true
             queue.delay = max(crawlDelay ?? 0, defaultDelay)
             // The robots.txt request itself is the last one: the new delay counts from it.
-            if let last = queue.lastEnd { queue.postpone(to: last + queue.delayDuration) }
+            if let last = queue.lastEnd { queue.postpone(to: last.advanced(by: queue.delayDuration)) }
             hosts[host] = queue
             wake()
         }
@@ -119,15 +123,15 @@ actor Frontier {
             let queue = hosts[host]!
             if queue.requestInFlight && (queue.delay > 0 || !queue.robotsKnown) {
                 await withCheckedContinuation { hosts[host]!.waitingForEnd.append($0) }
-            } else if let start = queue.nextStart, start > ContinuousClock.now {
-                try? await Task.sleep(until: start, clock: .continuous)
+            } else if let start = queue.nextStart, start > clock.now {
+                try? await clock.sleep(until: start, tolerance: nil)
             } else {
                 break
             }
         }
         let queue = hosts[host]!
         let spaced = queue.delay > 0 || !queue.robotsKnown
-        if queue.delay > 0 { hosts[host]!.postpone(to: ContinuousClock.now + queue.delayDuration) }
+        if queue.delay > 0 { hosts[host]!.postpone(to: clock.now.advanced(by: queue.delayDuration)) }
         if spaced { hosts[host]!.requestInFlight = true }
         return spaced
     }
@@ -136,9 +140,9 @@ actor Frontier {
     /// start, a delay after this moment too.
     func requestEnded(_ host: String) {
         var queue = hosts[host] ?? newQueue()
-        let now = ContinuousClock.now
+        let now = clock.now
         queue.lastEnd = now
-        if queue.delay > 0 { queue.postpone(to: now + queue.delayDuration) }
+        if queue.delay > 0 { queue.postpone(to: now.advanced(by: queue.delayDuration)) }
         queue.requestInFlight = false
         let waiters = queue.waitingForEnd
         queue.waitingForEnd.removeAll()
@@ -164,8 +168,8 @@ actor Frontier {
     /// is ready yet; nil when the queue is empty and no fetch is running (the crawl is done).
     func next() async -> CrawlItem? {
         while !stopped && !Task.isCancelled {
-            let now = ContinuousClock.now
-            var earliest: ContinuousClock.Instant?
+            let now = clock.now
+            var earliest: Clock.Instant?
             for host in order {
                 guard var queue = hosts[host], !queue.isEmpty, queue.active < (queue.robotsKnown ? perHost : 1) else { continue }
                 if let start = queue.nextStart, start > now {
@@ -185,7 +189,7 @@ actor Frontier {
                 return nil
             }
             if let earliest {
-                try? await Task.sleep(until: earliest, clock: .continuous)
+                try? await clock.sleep(until: earliest, tolerance: nil)
             } else {
                 await withCheckedContinuation { waiting.append($0) }
             }
@@ -196,7 +200,7 @@ actor Frontier {
     /// A fetch handed out by `next()` is over.
     func finished(_ item: CrawlItem) {
         active -= 1
-        hosts[Self.host(of: item.url)]?.active -= 1
+        hosts[CrawlItem.host(of: item.url)]?.active -= 1
         wake()
     }
 
@@ -204,14 +208,5 @@ actor Frontier {
         let waiters = waiting
         waiting.removeAll()
         for waiter in waiters { waiter.resume() }
-    }
-
-    /// `scheme://host:port` of a normalized URL: the politeness key.
-    static func host(of url: String) -> String {
-        let bytes = url.utf8
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return url }
-        let authorityStart = bytes.index(colon, offsetBy: 3, limitedBy: bytes.endIndex) ?? bytes.endIndex
-        let end = bytes[authorityStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? bytes.endIndex
-        return String(url[..<end])
     }
 }

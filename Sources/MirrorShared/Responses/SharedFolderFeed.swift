@@ -2,7 +2,7 @@ public import MirrorCrawl
 
 /// Saves in this worker's folder what the other workers of a shared crawl did, while they do it:
 /// each URL another worker finished, with the response it shared, brought into this worker's
-/// cache and saved by its crawler (`Crawler.adopt`). When the crawl ends, `catchUp()` saves what
+/// cache and saved by its crawler (`Crawler.adopt`, by `ResponseAdopter`). When the crawl ends, `catchUp()` saves what
 /// is left, and the folder only needs finishing — the work of making it is spread over the crawl
 /// instead of following it.
 public actor SharedFolderFeed {

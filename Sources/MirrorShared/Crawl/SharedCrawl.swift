@@ -34,7 +34,7 @@ public struct SharedCrawl: Sendable {
             CrawlItem(url: $0, depth: 0, role: .page, hops: 0, referrer: nil)
         }
         let queueSeeds = { @Sendable (connection: PostgresConnection, crawl: Int64) async throws in
-            _ = try await SharedFrontier.insert(seeds, skipped: [], crawl: crawl, robotsKnown: !configuration.obeyRobots,
+            _ = try await SharedURLInsert.insert(seeds, skipped: [], crawl: crawl, robotsKnown: !configuration.obeyRobots,
                                                 delay: configuration.delay ?? 0, on: connection, logger: database.logger)
         }
         let worker = "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(6).lowercased())"

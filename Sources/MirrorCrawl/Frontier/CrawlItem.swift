@@ -23,7 +23,16 @@ public struct CrawlItem: Sendable, Equatable {
     }
 
     /// `scheme://host:port`: the key of politeness.
-    public var host: String { Frontier.host(of: url) }
+    public var host: String { Self.host(of: url) }
+
+    /// `scheme://host:port` of a normalized URL: the politeness key.
+    static func host(of url: String) -> String {
+        let bytes = url.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return url }
+        let authorityStart = bytes.index(colon, offsetBy: 3, limitedBy: bytes.endIndex) ?? bytes.endIndex
+        let end = bytes[authorityStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? bytes.endIndex
+        return String(url[..<end])
+    }
 }
 
 /// What became of a URL the crawl handed out.

@@ -1,0 +1,14 @@
+public import MirrorHTML
+public import MirrorSite
+
+/// Makes a finished folder's search index (`mirror search`), given to the crawl by its caller
+/// (the command line, with `MirrorSearch`), so that the crawler needs no search engine of its own.
+public protocol SearchIndexer: Sendable {
+    typealias Page = (url: String, resource: SiteManifest.Resource)
+
+    /// Brings `folder`'s index up to date with the pages `slices` hands over (a reader of every
+    /// page, slice by slice in the byte order of their URLs, then empty slices); returns the
+    /// index file's digest.
+    /// - Parameter knownText: a page's text when the crawl kept it; others are read from their file.
+    func update(folder: String, slices: () -> (() throws -> [Page]), knownText: (Page) -> HTMLText?) throws -> SiteManifest.FileDigest
+}

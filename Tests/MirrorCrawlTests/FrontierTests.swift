@@ -1,0 +1,93 @@
+@testable import MirrorCrawl
+import Synchronization
+import Testing
+
+/// The frontier's politeness on a clock the test moves: a host's requests a delay apart, from
+/// the previous one's start and from its end, and robots.txt's Crawl-delay counted from the
+/// robots.txt request. Nothing sleeps: a turn not come yet waits on the manual clock.
+@Suite("Frontier politeness")
+struct FrontierTests {
+    let clock = ManualClock()
+    let host = "http://example.org:80"
+
+    func item(_ path: String) -> CrawlItem {
+        CrawlItem(url: host + path, depth: 0, role: .page, hops: 0, referrer: nil)
+    }
+
+    @Test func aHostsRequestsAreADelayApart() async {
+        let frontier = Frontier(perHost: 4, delay: 1, robotsFirst: false, clock: clock)
+        #expect(await frontier.waitTurn(host) == true)
+        await frontier.requestEnded(host)
+        let turned = Mutex(false)
+        let second = Task {
+            let spaced = await frontier.waitTurn(host)
+            turned.withLock { $0 = true }
+            return spaced
+        }
+        await clock.untilSleeping()
+        clock.advance(by: .milliseconds(999))
+        #expect(clock.sleepers == 1 && !turned.withLock { $0 }, "the second request started before the delay")
+        clock.advance(by: .milliseconds(1))
+        #expect(await second.value == true)
+    }
+
+    @Test func theDelayCountsFromTheEndOfASlowRequest() async {
+        let frontier = Frontier(perHost: 4, delay: 1, robotsFirst: false, clock: clock)
+        _ = await frontier.waitTurn(host)
+        // The first request takes 3 s: the second waits for its end, then a delay after it.
+        clock.advance(by: .seconds(3))
+        let turned = Mutex(false)
+        let second = Task {
+            _ = await frontier.waitTurn(host)
+            turned.withLock { $0 = true }
+        }
+        for _ in 0..<100 { await Task.yield() }
+        #expect(clock.sleepers == 0 && !turned.withLock { $0 }, "the second request started while the first was in flight")
+        await frontier.requestEnded(host)
+        await clock.untilSleeping()
+        #expect(!turned.withLock { $0 })
+        clock.advance(by: .seconds(1))
+        await second.value
+    }
+
+    @Test func aHostWithoutADelayIsNotSpaced() async {
+        let frontier = Frontier(perHost: 4, delay: 0, robotsFirst: false, clock: clock)
+        #expect(await frontier.waitTurn(host) == false)
+        #expect(await frontier.waitTurn(host) == false)
+        #expect(clock.sleepers == 0)
+    }
+
+    @Test func robotsCrawlDelayCountsFromTheRobotsRequest() async {
+        let frontier = Frontier(perHost: 4, delay: 0, robotsFirst: true, clock: clock)
+        let items = [item("/a"), item("/b")]
+        _ = await frontier.markSeen(items.map(\.url))
+        await frontier.enqueue(items)
+        let first = await frontier.next()
+        #expect(first == items[0])
+        // robots.txt: spaced until it is known, and its end is when the Crawl-delay starts.
+        #expect(await frontier.waitTurn(host) == true)
+        clock.advance(by: .milliseconds(500))
+        await frontier.requestEnded(host)
+        await frontier.robotsKnown(host, crawlDelay: 2)
+        await frontier.finished(items[0])
+        let second = Task { await frontier.next() }
+        await clock.untilSleeping()
+        clock.advance(by: .milliseconds(1900))
+        #expect(clock.sleepers == 1, "the next URL was handed out before the Crawl-delay")
+        clock.advance(by: .milliseconds(100))
+        #expect(await second.value == items[1])
+    }
+
+    @Test func untilRobotsIsKnownOneItemOfAHostAtATime() async {
+        let frontier = Frontier(perHost: 4, delay: 0, robotsFirst: true, clock: clock)
+        let items = [item("/a"), item("/b")]
+        _ = await frontier.markSeen(items.map(\.url))
+        await frontier.enqueue(items)
+        #expect(await frontier.next() == items[0])
+        let second = Task { await frontier.next() }
+        for _ in 0..<100 { await Task.yield() }
+        #expect(await frontier.pendingCount == 1, "a second item of the host was handed out before its robots.txt was known")
+        await frontier.robotsKnown(host, crawlDelay: nil)
+        #expect(await second.value == items[1])
+    }
+}
