@@ -45,7 +45,12 @@ let package = Package(
         .target(name: "MirrorCompression", dependencies: ["CZlibShim"], swiftSettings: settings),
         .target(name: "MirrorSQLite", dependencies: ["CSQLite"], swiftSettings: settings),
         .target(name: "MirrorHTML", dependencies: ["CLibXML2"], swiftSettings: settings),
-        .target(name: "MirrorSite", dependencies: ["MirrorCore", "MirrorHTML", .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Crypto", package: "swift-crypto")], swiftSettings: settings),
+        .target(
+            name: "MirrorSite",
+            dependencies: [
+                "MirrorCore", "MirrorHTML", .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ], swiftSettings: settings),
 
         // The shared HTTP cache engine and its real transport.
         .target(
@@ -97,7 +102,8 @@ let package = Package(
         .target(
             name: "MirrorBrowser",
             dependencies: [
-                "CSpawn", "MirrorCore", "MirrorCompression", "MirrorCache", "MirrorCrawl", "MirrorCredentials", "MirrorHTTPServer", "MirrorProxy",
+                "CSpawn", "MirrorCore", "MirrorCompression", "MirrorCache", "MirrorCrawl", "MirrorCredentials", "MirrorHTTPServer",
+                "MirrorProxy",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -195,8 +201,10 @@ let package = Package(
         .target(
             name: "MirrorCLI",
             dependencies: [
-                "CHeap", "MirrorCache", "MirrorHTTP", "MirrorCrawl", "MirrorCredentials", "MirrorSite", "MirrorBundle", "MirrorArchive", "MirrorHTML",
-                "MirrorCompression", "MirrorHTTPServer", "MirrorServe", "MirrorProxy", "MirrorSQLite", "MirrorBrowser", "MirrorSearch", "MirrorShared",
+                "CHeap", "MirrorCache", "MirrorHTTP", "MirrorCrawl", "MirrorCredentials", "MirrorSite", "MirrorBundle", "MirrorArchive",
+                "MirrorHTML",
+                "MirrorCompression", "MirrorHTTPServer", "MirrorServe", "MirrorProxy", "MirrorSQLite", "MirrorBrowser", "MirrorSearch",
+                "MirrorShared",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -213,13 +221,18 @@ let package = Package(
         // Measures reading a bundle in place (scripts/bench-archive.sh).
         .executableTarget(name: "mirror-archive-bench", dependencies: ["MirrorBundle"], swiftSettings: settings),
         // Measures the transport alone, then with the cache and the parse (scripts/bench-scale.sh).
-        .executableTarget(name: "mirror-fetch-bench", dependencies: ["MirrorCache", "MirrorCore", "MirrorHTML", "MirrorHTTP"], swiftSettings: settings),
+        .executableTarget(
+            name: "mirror-fetch-bench", dependencies: ["MirrorCache", "MirrorCore", "MirrorHTML", "MirrorHTTP"], swiftSettings: settings),
         // Measures link extraction and rewriting on real pages (scripts/bench-html.sh).
-        .executableTarget(name: "mirror-html-bench", dependencies: ["CLibXML2", "MirrorCore", "MirrorHTML", "MirrorSite"], swiftSettings: settings),
+        .executableTarget(
+            name: "mirror-html-bench", dependencies: ["CLibXML2", "MirrorCore", "MirrorHTML", "MirrorSite"], swiftSettings: settings),
         // Loads pages in Chromium with --browser's page loop but no proxy: the floor of scripts/bench-browser.sh.
-        .executableTarget(name: "mirror-browser-bench", dependencies: ["MirrorBrowser", "MirrorCache", "MirrorCore", "MirrorCrawl"], swiftSettings: settings),
+        .executableTarget(
+            name: "mirror-browser-bench", dependencies: ["MirrorBrowser", "MirrorCache", "MirrorCore", "MirrorCrawl"],
+            swiftSettings: settings),
         // Claims and records URLs of a shared crawl without fetching: the frontier's rate (scripts/bench-shared.sh).
-        .executableTarget(name: "mirror-shared-bench", dependencies: ["MirrorCore", "MirrorShared", "MirrorCrawl"], swiftSettings: settings),
+        .executableTarget(
+            name: "mirror-shared-bench", dependencies: ["MirrorCore", "MirrorShared", "MirrorCrawl"], swiftSettings: settings),
         // Examples/CachedFetch's program, built with the package so scripts/check-library runs it
         // without building the dependencies a second time for the example's own package.
         .executableTarget(
@@ -255,7 +268,9 @@ let package = Package(
         // A crawl harness for the tests of the modules a crawl feeds (real store, transport and crawler).
         .target(
             name: "MirrorCrawlTesting",
-            dependencies: ["MirrorCache", "MirrorCrawl", "MirrorCredentials", "MirrorHTTP", "MirrorSearch", "MirrorSite", "MirrorTestSupport"],
+            dependencies: [
+                "MirrorCache", "MirrorCrawl", "MirrorCredentials", "MirrorHTTP", "MirrorSearch", "MirrorSite", "MirrorTestSupport",
+            ],
             swiftSettings: settings
         ),
 
@@ -292,7 +307,8 @@ let package = Package(
         .testTarget(
             name: "MirrorBrowserTests",
             dependencies: [
-                "MirrorBrowser", "MirrorCore", "MirrorCrawl", "mirror", "MirrorCache", "MirrorHTTP", "MirrorProxy", "MirrorSite", "MirrorCrawlTesting", "MirrorTestSupport",
+                "MirrorBrowser", "MirrorCore", "MirrorCrawl", "mirror", "MirrorCache", "MirrorHTTP", "MirrorProxy", "MirrorSite",
+                "MirrorCrawlTesting", "MirrorTestSupport",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: settings
@@ -304,7 +320,10 @@ let package = Package(
         ),
         .testTarget(
             name: "MirrorSharedTests",
-            dependencies: ["MirrorShared", "MirrorCrawl", "MirrorCache", "MirrorHTTP", "MirrorSite", "MirrorCredentials", "mirror", "MirrorTestSupport"],
+            dependencies: [
+                "MirrorShared", "MirrorCrawl", "MirrorCache", "MirrorHTTP", "MirrorSite", "MirrorCredentials", "mirror",
+                "MirrorTestSupport",
+            ],
             swiftSettings: settings
         ),
         .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore"], swiftSettings: settings),
@@ -361,7 +380,8 @@ let package = Package(
         .testTarget(
             name: "MirrorBundleTests",
             dependencies: [
-                "MirrorBundle", "MirrorArchive", "MirrorCrawl", "MirrorHTTP", "MirrorCrawlTesting", "MirrorTestSupport", "MirrorCompression",
+                "MirrorBundle", "MirrorArchive", "MirrorCrawl", "MirrorHTTP", "MirrorCrawlTesting", "MirrorTestSupport",
+                "MirrorCompression",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: settings

@@ -22,8 +22,9 @@ struct BrowserCookies: Sendable {
         try await devTools.call("Storage.clearCookies", ["browserContextId": .string(context)], timeout: timeout)
         let cookies = jar.cookies
         guard !cookies.isEmpty else { return [] }
-        try await devTools.call("Storage.setCookies", ["browserContextId": .string(context), "cookies": .array(cookies.map(Self.parameter))],
-                                timeout: timeout)
+        try await devTools.call(
+            "Storage.setCookies", ["browserContextId": .string(context), "cookies": .array(cookies.map(Self.parameter))],
+            timeout: timeout)
         return cookies
     }
 
@@ -69,14 +70,15 @@ struct BrowserCookies: Sendable {
     /// kept for one top-level site: the jar has no such thing) or one without a domain.
     static func cookie(_ value: JSONValue, now: Double) -> Cookie? {
         guard let name = value["name"]?.string, let cookieValue = value["value"]?.string, let domain = value["domain"]?.string,
-              !domain.isEmpty, domain != "."
+            !domain.isEmpty, domain != "."
         else { return nil }
         if let partition = value["partitionKey"], partition != .null { return nil }
         let session = value["session"]?.bool ?? ((value["expires"]?.number ?? -1) < 0)
-        return Cookie(name: name, value: cookieValue, domain: domain, path: value["path"]?.string ?? "/", hostOnly: !domain.hasPrefix("."),
-                      secure: value["secure"]?.bool ?? false, httpOnly: value["httpOnly"]?.bool ?? false,
-                      expires: session ? nil : value["expires"]?.number, sameSite: sameSite(value["sameSite"]?.string),
-                      creation: now, lastAccess: now, given: false)
+        return Cookie(
+            name: name, value: cookieValue, domain: domain, path: value["path"]?.string ?? "/", hostOnly: !domain.hasPrefix("."),
+            secure: value["secure"]?.bool ?? false, httpOnly: value["httpOnly"]?.bool ?? false,
+            expires: session ? nil : value["expires"]?.number, sameSite: sameSite(value["sameSite"]?.string),
+            creation: now, lastAccess: now, given: false)
     }
 
     /// The SameSite values Chromium takes, spelled its way; nil for none or another.
@@ -94,7 +96,7 @@ struct BrowserCookies: Sendable {
     /// both beyond the browser's cap.
     static func isSame(_ cookie: Cookie, _ other: Cookie, now: Double) -> Bool {
         guard cookie.name == other.name, cookie.domain == other.domain, cookie.path == other.path, cookie.hostOnly == other.hostOnly,
-              cookie.value == other.value, cookie.secure == other.secure, cookie.httpOnly == other.httpOnly
+            cookie.value == other.value, cookie.secure == other.secure, cookie.httpOnly == other.httpOnly
         else { return false }
         switch (cookie.expires, other.expires) {
         case (nil, nil): return true

@@ -5,7 +5,8 @@ import Foundation
 public enum BrowserExecutable {
     public static let candidates = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
     /// What to run to get one on Debian or Ubuntu.
-    public static let installHint = "install Chromium (Debian: sudo apt-get install chromium), or give --browser-path FILE or $MIRROR_BROWSER"
+    public static let installHint =
+        "install Chromium (Debian: sudo apt-get install chromium), or give --browser-path FILE or $MIRROR_BROWSER"
 
     /// The executable's path; throws `BrowserError.notFound` saying how to get one.
     public static func locate(_ given: String?, environment: [String: String]? = nil) throws -> String {

@@ -2,6 +2,7 @@ internal import CSpawn
 import Foundation
 import MirrorCore
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,15 +35,18 @@ final class BrowserProcess: Sendable {
         AbandonedFiles.remove(in: NSTemporaryDirectory(), prefix: profilePrefix)
         let profile = NSTemporaryDirectory() + profilePrefix + "\(getpid())-" + UUID().uuidString
         do {
-            try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: profile, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw BrowserError.launchFailed("cannot make the browser's profile folder \(profile): \(error.localizedDescription)")
         }
-        var commandPipe: [Int32] = [0, 0], eventPipe: [Int32] = [0, 0]
+        var commandPipe: [Int32] = [0, 0]
+        var eventPipe: [Int32] = [0, 0]
         guard mirror_pipe_cloexec(&commandPipe) == 0, mirror_pipe_cloexec(&eventPipe) == 0 else {
             throw BrowserError.launchFailed("cannot make the browser's pipes: \(String(cString: strerror(errno)))")
         }
-        let toBrowser = commandPipe, fromBrowser = eventPipe
+        let toBrowser = commandPipe
+        let fromBrowser = eventPipe
         let log = (try? PosixFile.open(profile + "/browser.log", flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)) ?? -1
         let argv = [executable] + arguments + ["--remote-debugging-pipe", "--user-data-dir=\(profile)", "about:blank"]
         let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
@@ -86,7 +90,8 @@ final class BrowserProcess: Sendable {
             let log = (try? String(contentsOfFile: profile + "/browser.log", encoding: .utf8)) ?? ""
             await process.terminate()
             let lastLines = log.split(separator: "\n").suffix(3).joined(separator: "\n")
-            throw BrowserError.launchFailed("\(executable) did not start its DevTools pipe (\(error))\(lastLines.isEmpty ? "" : ":\n" + lastLines)")
+            throw BrowserError.launchFailed(
+                "\(executable) did not start its DevTools pipe (\(error))\(lastLines.isEmpty ? "" : ":\n" + lastLines)")
         }
         return process
     }

@@ -3,6 +3,7 @@ public import MirrorCrawl
 public import MirrorCredentials
 public import MirrorHTTPServer
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -95,8 +96,9 @@ public actor ChromiumRenderer: PageRenderer {
             let browser = try await runningBrowser(replacing: failed)
             do {
                 let context = try await browser.context(for: tab, proxyPort: servers[tab].port)
-                return try await PageLoop(settings: settings).load(url, cookies: cookies, fetch: fetch, in: browser, context: context,
-                                                                   proxy: proxies[tab])
+                return try await PageLoop(settings: settings).load(
+                    url, cookies: cookies, fetch: fetch, in: browser, context: context,
+                    proxy: proxies[tab])
             } catch {
                 // Try the page once more; in another browser when this one ended (crashed).
                 guard attempt == 0, !closed, !Task.isCancelled else { throw error }
@@ -121,7 +123,8 @@ public actor ChromiumRenderer: PageRenderer {
         // A copy unlike the live page is opened once more: its scripts may lay it out otherwise
         // from one opening to the next (Material for MkDocs' sidebar, now and then).
         for _ in 0..<2 where best.map({ !$0.identical }) ?? true {
-            let (offline, unanswered) = try await PageLoop(settings: settings).screenshotOffline(fileURL, like: live, in: browser, context: context)
+            let (offline, unanswered) = try await PageLoop(settings: settings).screenshotOffline(
+                fileURL, like: live, in: browser, context: context)
             // Chromium encodes the same pixels to the same bytes: most copies need no second decoding.
             let differing = offline == live ? 0 : try liveImage.differingPixels(from: PNGImage(offline)) ?? pixels
             if differing < best?.differing ?? .max {
@@ -140,8 +143,9 @@ public actor ChromiumRenderer: PageRenderer {
         browser = nil
         let task = Task { [settings, background] in
             if let old { await old.process.terminate() }
-            let process = try await BrowserProcess.launch(executable: settings.executable,
-                                                          arguments: Self.arguments(settings, backgroundPort: background.port))
+            let process = try await BrowserProcess.launch(
+                executable: settings.executable,
+                arguments: Self.arguments(settings, backgroundPort: background.port))
             let running = RunningBrowser(process: process)
             do { try await running.start() } catch {
                 await process.terminate()

@@ -1,6 +1,7 @@
 import Foundation
 import MirrorCore
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -57,7 +58,9 @@ final class DevToolsPipe: Sendable {
     /// Sends `method` and returns its result; throws the browser's error, `BrowserError.closed`
     /// when the browser ended, or `BrowserError.timedOut` after `timeout`.
     @discardableResult
-    func call(_ method: String, _ params: JSONValue = [:], session: String? = nil, timeout: Duration = .seconds(30)) async throws -> JSONValue {
+    func call(_ method: String, _ params: JSONValue = [:], session: String? = nil, timeout: Duration = .seconds(30)) async throws
+        -> JSONValue
+    {
         try await withDeadline(.now + timeout, orThrow: { BrowserError.timedOut(method) }) {
             try await self.send(method, params, session: session)
         }

@@ -18,8 +18,10 @@ struct PageLoop: Sendable {
     ///   - jar: the crawl's cookies, given to the context before the page loads and kept from it
     ///     after; nil: the context's cookies are left as they are.
     ///   - proxy: the tab's proxy, which answers and counts the page's requests.
-    func load(_ url: String, cookies jar: CookieJar?, fetch: @escaping PageFetch, in browser: RunningBrowser, context: String,
-              proxy: PageProxy) async throws -> RenderedPage {
+    func load(
+        _ url: String, cookies jar: CookieJar?, fetch: @escaping PageFetch, in browser: RunningBrowser, context: String,
+        proxy: PageProxy
+    ) async throws -> RenderedPage {
         let deadline = ContinuousClock.now + settings.pageTimeout
         let devTools = browser.devTools
         let traffic = PageTraffic(limit: settings.maxRequestsPerPage, fetch: fetch)
@@ -38,8 +40,9 @@ struct PageLoop: Sendable {
         proxy.attach(traffic)
         defer { proxy.attach(nil) }
         return try await inNewTab(of: browser, context: context, events: events) { session in
-            try await settleAndRead(url, session: session, devTools: devTools, traffic: traffic, events: events,
-                                    cookies: cookies.map { ($0, given) }, deadline: deadline)
+            try await settleAndRead(
+                url, session: session, devTools: devTools, traffic: traffic, events: events,
+                cookies: cookies.map { ($0, given) }, deadline: deadline)
         }
     }
 
@@ -50,15 +53,17 @@ struct PageLoop: Sendable {
     /// while the copy may still be drawing (`redrawWait`): work its scripts do after the network
     /// is quiet (a worker answering from recorded data) is not seen by the idle wait.
     func screenshotOffline(_ fileURL: String, like live: [UInt8], in browser: RunningBrowser, context: String) async throws
-        -> (screenshot: [UInt8], unanswered: [String]) {
+        -> (screenshot: [UInt8], unanswered: [String])
+    {
         let deadline = ContinuousClock.now + settings.pageTimeout
         let devTools = browser.devTools
         let traffic = PageTraffic(limit: settings.maxRequestsPerPage) { _ in .refused("offline") }
         let events = PageEvents(traffic: traffic, countsRequests: true)
         return try await inNewTab(of: browser, context: context, events: events) { session in
             try await Self.prepare(session: session, devTools: devTools)
-            _ = try? await devTools.call("Page.navigate", ["url": .string(fileURL)], session: session,
-                                         timeout: max(deadline - .now, .seconds(1)))
+            _ = try? await devTools.call(
+                "Page.navigate", ["url": .string(fileURL)], session: session,
+                timeout: max(deadline - .now, .seconds(1)))
             var settled = await waitForLoad(events, devTools: devTools, deadline: deadline)
             // A copy's files come from the disk and its data from the replay layer: a short quiet
             // time says it is idle (a copy that draws later is shot again below).
@@ -69,7 +74,9 @@ struct PageLoop: Sendable {
             let shooting = ContinuousClock.now
             var screenshot = try await Self.screenshot(session: session, devTools: devTools, timeout: max(deadline - .now, .seconds(1)))
             var changing = true
-            while screenshot != live && .now - shooting < (changing ? Self.redrawLimit : Self.redrawWait) && .now + Self.redrawStep < deadline {
+            while screenshot != live && .now - shooting < (changing ? Self.redrawLimit : Self.redrawWait)
+                && .now + Self.redrawStep < deadline
+            {
                 try await Task.sleep(for: Self.redrawStep)
                 _ = await settle(session: session, devTools: devTools, deadline: deadline)
                 let next = try await Self.screenshot(session: session, devTools: devTools, timeout: max(deadline - .now, .seconds(1)))
@@ -100,8 +107,10 @@ struct PageLoop: Sendable {
     /// Runs `body` with the session of a new tab in `context`, its events going to `events`
     /// (dialogs dismissed); the tab is closed after, before the slot's next page starts, so a
     /// page's late requests never count as the next one's.
-    private func inNewTab<Value>(of browser: RunningBrowser, context: String, events: PageEvents,
-                                 _ body: (_ session: String) async throws -> Value) async throws -> Value {
+    private func inNewTab<Value>(
+        of browser: RunningBrowser, context: String, events: PageEvents,
+        _ body: (_ session: String) async throws -> Value
+    ) async throws -> Value {
         let devTools = browser.devTools
         let created = try await devTools.call("Target.createTarget", ["url": "about:blank", "browserContextId": .string(context)])
         guard let target = created["targetId"]?.string else { throw BrowserError.protocolError("no target id") }
@@ -112,7 +121,10 @@ struct PageLoop: Sendable {
             guard let session = attached["sessionId"]?.string else { throw BrowserError.protocolError("no session id") }
             devTools.listen(session: session) { method, params in
                 events.take(method, params) {
-                    Task { _ = try? await devTools.call("Page.handleJavaScriptDialog", ["accept": true], session: session, timeout: .seconds(5)) }
+                    Task {
+                        _ = try? await devTools.call(
+                            "Page.handleJavaScriptDialog", ["accept": true], session: session, timeout: .seconds(5))
+                    }
                 }
             }
             defer { devTools.stopListening(session: session) }
@@ -126,16 +138,19 @@ struct PageLoop: Sendable {
     }
 
     /// - Parameter cookies: the context's cookies and what it was given, kept once the page is read.
-    private func settleAndRead(_ url: String, session: String, devTools: DevToolsPipe, traffic: PageTraffic, events: PageEvents,
-                               cookies: (store: BrowserCookies, given: [Cookie])?, deadline: ContinuousClock.Instant) async throws -> RenderedPage {
+    private func settleAndRead(
+        _ url: String, session: String, devTools: DevToolsPipe, traffic: PageTraffic, events: PageEvents,
+        cookies: (store: BrowserCookies, given: [Cookie])?, deadline: ContinuousClock.Instant
+    ) async throws -> RenderedPage {
         try await Self.prepare(session: session, devTools: devTools)
 
         var page = RenderedPage()
         try await devTools.call("Page.addScriptToEvaluateOnNewDocument", ["source": .string(PageScripts.recordWorkers)], session: session)
         var workers: [String] = []
         // A navigation that does not commit by the deadline is a page that did not settle, read as it is.
-        let navigation = try? await devTools.call("Page.navigate", ["url": .string(url)], session: session,
-                                                  timeout: max(deadline - .now, .seconds(1)))
+        let navigation = try? await devTools.call(
+            "Page.navigate", ["url": .string(url)], session: session,
+            timeout: max(deadline - .now, .seconds(1)))
         if let error = navigation?["errorText"]?.string { events.note("the browser could not load it: \(error)") }
         var settled = await waitForLoad(events, devTools: devTools, deadline: deadline)
         if settled { settled = await traffic.waitIdle(quiet: settings.quietTime, deadline: deadline) }
@@ -217,25 +232,32 @@ struct PageLoop: Sendable {
     private func scroll(session: String, devTools: DevToolsPipe, traffic: PageTraffic, deadline: ContinuousClock.Instant) async -> Bool {
         var height = -1.0
         for _ in 0..<10 {
-            guard let value = try? await Self.evaluate(PageScripts.scrollToBottom, session: session, devTools: devTools,
-                                                  timeout: max(deadline - .now, .milliseconds(1))),
-                  await traffic.waitIdle(quiet: settings.quietTime, deadline: deadline) else { return false }
+            guard
+                let value = try? await Self.evaluate(
+                    PageScripts.scrollToBottom, session: session, devTools: devTools,
+                    timeout: max(deadline - .now, .milliseconds(1))),
+                await traffic.waitIdle(quiet: settings.quietTime, deadline: deadline)
+            else { return false }
             let reached = Double(value) ?? 0
             if reached <= height { break }
             height = reached
         }
-        guard (try? await Self.evaluate(PageScripts.scrollToTop, session: session, devTools: devTools,
-                                   timeout: max(deadline - .now, .milliseconds(1)))) != nil,
-              await settle(session: session, devTools: devTools, deadline: deadline),
-              await traffic.waitIdle(quiet: settings.quietTime, deadline: deadline) else { return false }
+        guard
+            (try? await Self.evaluate(
+                PageScripts.scrollToTop, session: session, devTools: devTools,
+                timeout: max(deadline - .now, .milliseconds(1)))) != nil,
+            await settle(session: session, devTools: devTools, deadline: deadline),
+            await traffic.waitIdle(quiet: settings.quietTime, deadline: deadline)
+        else { return false }
         // What the page's scroll handlers fetched or changed on the way back has settled too.
         return await settle(session: session, devTools: devTools, deadline: deadline)
     }
 
     /// Lets the page's own frames, transitions and animations run their course (`PageScripts.settle`).
     func settle(session: String, devTools: DevToolsPipe, deadline: ContinuousClock.Instant) async -> Bool {
-        (try? await Self.evaluate(PageScripts.settle, session: session, devTools: devTools,
-                                  timeout: max(deadline - .now, .milliseconds(1)))) != nil
+        (try? await Self.evaluate(
+            PageScripts.settle, session: session, devTools: devTools,
+            timeout: max(deadline - .now, .milliseconds(1)))) != nil
     }
 
     /// The window's content as a PNG.
@@ -249,9 +271,11 @@ struct PageLoop: Sendable {
 
     /// Runs `expression` in the page of `session` (awaiting a promise) and returns its value as text.
     static func evaluate(_ expression: String, session: String, devTools: DevToolsPipe, timeout: Duration) async throws -> String {
-        let result = try await devTools.call("Runtime.evaluate", [
-            "expression": .string(expression), "returnByValue": true, "awaitPromise": true,
-        ], session: session, timeout: timeout)
+        let result = try await devTools.call(
+            "Runtime.evaluate",
+            [
+                "expression": .string(expression), "returnByValue": true, "awaitPromise": true,
+            ], session: session, timeout: timeout)
         if let exception = result["exceptionDetails"] {
             throw BrowserError.protocolError(exception["exception"]?["description"]?.string ?? exception["text"]?.string ?? "script failed")
         }

@@ -1,8 +1,8 @@
 import MirrorCache
 import MirrorCore
 import MirrorCrawl
-import MirrorProxy
 public import MirrorHTTPServer
+import MirrorProxy
 import NIOCore
 import NIOHTTP1
 import Synchronization
@@ -24,8 +24,10 @@ final class PageProxy: HTTPResponder {
 
     /// Conditions and ranges are left out: the crawl stores the whole 200, and a browser takes
     /// a 200 for any of them.
-    private static let leftOut = ["host", "accept-encoding", "if-match", "if-none-match", "if-modified-since",
-                                  "if-unmodified-since", "range", "if-range", "proxy-authorization"]
+    private static let leftOut = [
+        "host", "accept-encoding", "if-match", "if-none-match", "if-modified-since",
+        "if-unmodified-since", "range", "if-range", "proxy-authorization",
+    ]
 
     /// JSON, XML, plain text or CSV: what scripts fetch as data.
     static func isData(_ contentType: String?) -> Bool {
@@ -64,8 +66,9 @@ final class PageProxy: HTTPResponder {
             // What the exchange set is in the crawl's jar already (the cache keeps none of it);
             // the browser gets it too, so that the page sees within its load what the server set.
             for value in response.setCookies { headers.add(name: "Set-Cookie", value: value) }
-            return ServerResponse(status: HTTPResponseStatus(statusCode: response.status), headers: headers,
-                                  body: request.method == .HEAD ? .empty : .cached(response.body, range: 0..<Int.max))
+            return ServerResponse(
+                status: HTTPResponseStatus(statusCode: response.status), headers: headers,
+                body: request.method == .HEAD ? .empty : .cached(response.body, range: 0..<Int.max))
         }
     }
 }

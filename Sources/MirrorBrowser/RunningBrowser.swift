@@ -56,9 +56,11 @@ final class RunningBrowser: Sendable {
         }
         let created = try await devTools.call("Target.createBrowserContext", .object(parameters))
         guard let context = created["browserContextId"]?.string else { throw BrowserError.protocolError("no browser context id") }
-        try await devTools.call("Browser.setDownloadBehavior", [
-            "behavior": "deny", "browserContextId": .string(context), "eventsEnabled": true,
-        ])
+        try await devTools.call(
+            "Browser.setDownloadBehavior",
+            [
+                "behavior": "deny", "browserContextId": .string(context), "eventsEnabled": true,
+            ])
         contexts.withLock { $0[slot] = context }
         return context
     }

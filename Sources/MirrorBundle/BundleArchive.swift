@@ -50,13 +50,16 @@ public final class BundleArchive: Sendable {
     public convenience init(path: String, limits: TarLimits = TarLimits(), cacheCapacity: Int = 16 << 20) throws {
         let input = try InputFile(path: path, missing: .io(path: path, message: "no such file"))
         let scan = try BundleScan.run(input, limits: limits, root: nil, indexing: true)
-        self.init(path: path, input: input, manifest: scan.summary.manifest,
-                  files: scan.locations.mapValues { File(size: $0.count, offset: $0.lowerBound) }, accessPoints: scan.accessPoints,
-                  cacheCapacity: cacheCapacity)
+        self.init(
+            path: path, input: input, manifest: scan.summary.manifest,
+            files: scan.locations.mapValues { File(size: $0.count, offset: $0.lowerBound) }, accessPoints: scan.accessPoints,
+            cacheCapacity: cacheCapacity)
     }
 
-    private init(path: String, input: InputFile, manifest: SiteManifest, files: [String: File], accessPoints: [GzipAccessPoint],
-                 cacheCapacity: Int) {
+    private init(
+        path: String, input: InputFile, manifest: SiteManifest, files: [String: File], accessPoints: [GzipAccessPoint],
+        cacheCapacity: Int
+    ) {
         self.path = path
         self.input = input
         self.manifest = manifest
@@ -83,7 +86,8 @@ public final class BundleArchive: Sendable {
         guard file.size > cache.maxBodySize else {
             return Reader(path: path, range: range, whole: try contents(of: path, file))
         }
-        return Reader(path: path, range: range, inflating: try inflater(path, file.offset + range.lowerBound..<file.offset + range.upperBound))
+        return Reader(
+            path: path, range: range, inflating: try inflater(path, file.offset + range.lowerBound..<file.offset + range.upperBound))
     }
 
     /// Calls `body` with `path`'s bytes in `range` (the whole file when nil; clamped to the

@@ -28,8 +28,11 @@ public final class BundleFileReader: Sendable {
             let part = try self.part(member: member, holding: held)
             let copied = held.clamped(to: wanted)
             part.withUnsafeBytes { part in
-                UnsafeMutableRawBufferPointer(rebasing: buffer[copied.lowerBound - wanted.lowerBound..<copied.upperBound - wanted.lowerBound])
-                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: part[copied.lowerBound - held.lowerBound..<copied.upperBound - held.lowerBound]))
+                UnsafeMutableRawBufferPointer(
+                    rebasing: buffer[copied.lowerBound - wanted.lowerBound..<copied.upperBound - wanted.lowerBound]
+                )
+                .copyMemory(
+                    from: UnsafeRawBufferPointer(rebasing: part[copied.lowerBound - held.lowerBound..<copied.upperBound - held.lowerBound]))
             }
         }
     }

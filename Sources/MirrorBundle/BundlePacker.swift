@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
-import MirrorCore
 import MirrorCompression
+import MirrorCore
 import MirrorSite
 
 /// Packs a mirror folder into a bundle: a POSIX pax `.tar.gz` holding exactly the files its
@@ -82,8 +82,10 @@ public struct BundlePacker {
             }
             let gzip = ParallelGzipEncoder(level: options.level, memberSize: Self.memberSize, parallelism: options.parallelism) { member in
                 // One member per call; its size inflated is its trailer's last four bytes (members are small).
-                seekTable.members.append(.init(start: summary.bundleBytes, tarOffset: membersEnd,
-                                               sha256: Array(SHA256.hash(data: member))))
+                seekTable.members.append(
+                    .init(
+                        start: summary.bundleBytes, tarOffset: membersEnd,
+                        sha256: Array(SHA256.hash(data: member))))
                 membersEnd += member.suffix(4).reversed().reduce(0) { $0 << 8 | Int($1) }
                 try emit(member)
             }
@@ -101,8 +103,11 @@ public struct BundlePacker {
             }
             try tar.appendDirectory(path: ".mirror", to: &buffer)
             try tar.appendFileHeader(path: ManifestCheck.manifestPath, size: Int64(manifestData.count), to: &buffer)
-            seekTable.files.append((ManifestCheck.manifestPath, sent + buffer.count..<sent + buffer.count + manifestData.count,
-                                    Array(SHA256.hash(data: manifestData))))
+            seekTable.files.append(
+                (
+                    ManifestCheck.manifestPath, sent + buffer.count..<sent + buffer.count + manifestData.count,
+                    Array(SHA256.hash(data: manifestData))
+                ))
             try Array(manifestData).withUnsafeBytes { try tar.appendFileData($0, to: &buffer) }
             try tar.endFile(to: &buffer)
             for path in Self.order(files: files.keys) {
@@ -158,8 +163,10 @@ public struct BundlePacker {
 
     /// Streams one file into the archive, checking its size and digest against the manifest;
     /// `dataStart` hears where its bytes start in `buffer`.
-    private func copy(folder: String, path: String, digest: SiteManifest.FileDigest, into tar: inout TarWriter,
-                      buffer: inout [UInt8], drain: (inout [UInt8]) throws -> Void, dataStart: (Int) -> Void) throws {
+    private func copy(
+        folder: String, path: String, digest: SiteManifest.FileDigest, into tar: inout TarWriter,
+        buffer: inout [UInt8], drain: (inout [UInt8]) throws -> Void, dataStart: (Int) -> Void
+    ) throws {
         let input = try InputFile(path: folder + "/" + path, missing: .missingFile(path: path))
         guard input.size == digest.size else { throw BundleError.digestMismatch(path: path) }
         try tar.appendFileHeader(path: path, size: Int64(digest.size), to: &buffer)

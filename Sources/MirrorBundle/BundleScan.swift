@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
-import MirrorCore
 import MirrorCompression
+import MirrorCore
 import MirrorSite
 
 /// One streaming pass over a bundle, as `BundleUnpacker` and `BundleArchive` both read it:
@@ -27,8 +27,9 @@ struct BundleScan {
     static func run(_ input: InputFile, limits: TarLimits, root: String?, indexing: Bool) throws -> BundleScan {
         // The tar layer enforces the real limits; this only bounds what the gzip layer may
         // produce around them (headers, padding).
-        let stream = try InflatedStream(input: input, limit: Int(limits.maxTotalSize) + limits.maxEntryCount * 1536 + (64 << 20),
-                                        accessPointSpan: indexing ? accessPointSpan : nil)
+        let stream = try InflatedStream(
+            input: input, limit: Int(limits.maxTotalSize) + limits.maxEntryCount * 1536 + (64 << 20),
+            accessPointSpan: indexing ? accessPointSpan : nil)
         defer { stream.cancel() }
         var entries = EntryHandler(root: root, indexing: indexing)
         var reader = TarReader(limits: limits)

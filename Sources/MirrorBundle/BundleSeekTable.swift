@@ -103,10 +103,13 @@ struct BundleSeekTable: Equatable {
     /// the table does not hold together.
     static func read(_ input: InputFile) -> BundleSeekTable? {
         guard input.size >= trailerSize, let trailer = input.bytes(at: input.size - trailerSize, count: trailerSize),
-              let location = subfield(trailer[...], id: "MT"), location.data.count == 48, location.rest.isEmpty else { return nil }
-        let offset = number(location.data.prefix(8)), length = number(location.data.dropFirst(8).prefix(8))
+            let location = subfield(trailer[...], id: "MT"), location.data.count == 48, location.rest.isEmpty
+        else { return nil }
+        let offset = number(location.data.prefix(8))
+        let length = number(location.data.dropFirst(8).prefix(8))
         guard offset >= 0, length > 0, length <= largestTable, offset + length == input.size - trailerSize,
-              var members = input.bytes(at: offset, count: length)?[...] else { return nil }
+            var members = input.bytes(at: offset, count: length)?[...]
+        else { return nil }
         var table: [UInt8] = []
         while !members.isEmpty {
             guard let part = subfield(members, id: "MS") else { return nil }
@@ -124,14 +127,16 @@ struct BundleSeekTable: Equatable {
         var previous = (start: 0, tarOffset: 0)
         for _ in 0..<memberCount {
             guard let start = bytes.readInt(), let tar = bytes.readInt(), start > 0 || table.members.isEmpty,
-                  tar > 0 || table.members.isEmpty, previous.start + start < archiveEnd, let digest = digest(&bytes) else { return nil }
+                tar > 0 || table.members.isEmpty, previous.start + start < archiveEnd, let digest = digest(&bytes)
+            else { return nil }
             previous = (previous.start + start, previous.tarOffset + tar)
             table.members.append(Member(start: previous.start, tarOffset: previous.tarOffset, sha256: digest))
         }
         guard table.members.first?.start == 0, table.members.first?.tarOffset == 0, let fileCount = bytes.readCount() else { return nil }
         for _ in 0..<fileCount {
             guard let path = bytes.readString(), let start = bytes.readInt(), let count = bytes.readInt(),
-                  start >= 0, count >= 0, start <= 1 << 50, count <= 1 << 50, let digest = digest(&bytes) else { return nil }
+                start >= 0, count >= 0, start <= 1 << 50, count <= 1 << 50, let digest = digest(&bytes)
+            else { return nil }
             table.files.append((path, start..<start + count, digest))
         }
         return bytes.isAtEnd ? table : nil
@@ -155,7 +160,8 @@ struct BundleSeekTable: Equatable {
         let length = Int(bytes[start + 14]) | Int(bytes[start + 15]) << 8
         let end = start + 12 + extra
         guard extra == length + 4, Array(bytes[start + 12..<start + 14]) == Array(id.utf8), end + 10 <= bytes.endIndex,
-              bytes[end..<end + 10].elementsEqual([0x03, 0x00, 0, 0, 0, 0, 0, 0, 0, 0]) else { return nil }
+            bytes[end..<end + 10].elementsEqual([0x03, 0x00, 0, 0, 0, 0, 0, 0, 0, 0])
+        else { return nil }
         return (bytes[start + 16..<end], bytes[(end + 10)...])
     }
 
@@ -164,16 +170,20 @@ struct BundleSeekTable: Equatable {
     /// digest its bytes do not have.
     static func check(_ input: InputFile, files: [String: SiteManifest.FileDigest]) throws {
         guard input.size >= trailerSize, let end = input.bytes(at: input.size - trailerSize, count: trailerSize),
-              end[0] == 0x1F, end[1] == 0x8B, end[12] == UInt8(ascii: "M"), end[13] == UInt8(ascii: "T") else { return }
+            end[0] == 0x1F, end[1] == 0x8B, end[12] == UInt8(ascii: "M"), end[13] == UInt8(ascii: "T")
+        else { return }
         guard let table = read(input) else { throw BundleError.corrupt("its seek table is damaged") }
         let listed = table.files.filter { $0.path != ManifestCheck.manifestPath }
-        guard listed.count == files.count, listed.allSatisfy({ file in
-            files[file.path].map { $0.size == file.range.count && $0.sha256 == Hex.string(file.sha256) } ?? false
-        }) else { throw BundleError.corrupt("its seek table does not match its manifest") }
+        guard listed.count == files.count,
+            listed.allSatisfy({ file in
+                files[file.path].map { $0.size == file.range.count && $0.sha256 == Hex.string(file.sha256) } ?? false
+            })
+        else { throw BundleError.corrupt("its seek table does not match its manifest") }
         for index in table.members.indices {
             let range = table.compressedRange(ofMember: index)
             guard let bytes = input.bytes(at: range.lowerBound, count: range.count),
-                  Array(SHA256.hash(data: bytes)) == table.members[index].sha256 else {
+                Array(SHA256.hash(data: bytes)) == table.members[index].sha256
+            else {
                 throw BundleError.corrupt("its seek table does not match the gzip member at byte \(range.lowerBound)")
             }
         }

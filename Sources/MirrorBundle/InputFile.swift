@@ -49,7 +49,9 @@ final class InputFile: Sendable {
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let read = try? bytes.withUnsafeMutableBytes { try readBytes(at: offset + filled, into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+            let read = try? bytes.withUnsafeMutableBytes {
+                try readBytes(at: offset + filled, into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]))
+            }
             guard let read, read > 0 else { return nil }
             filled += read
         }

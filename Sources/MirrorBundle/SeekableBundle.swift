@@ -89,7 +89,8 @@ public final class SeekableBundle: Sendable {
     /// The members that hold bytes of `range` of the tar stream, in order.
     func members(overlapping range: Range<Int>) -> [Int] {
         let members = table.members
-        var low = 0, high = members.count
+        var low = 0
+        var high = members.count
         while high - low > 1 {
             let middle = (low + high) / 2
             if members[middle].tarOffset <= range.lowerBound { low = middle } else { high = middle }

@@ -25,7 +25,8 @@ public struct MirrorCommand: AsyncParsableCommand {
             Exit codes:
             \(ExitStatus.allCases.map { "  \($0.rawValue)  \($0.meaning)" }.joined(separator: "\n"))
             """,
-        version: "mirror \(version) (commit \(BuildInfo.commit); libxml2 \(LibXML2.version), zlib \(Zlib.version), SQLite \(SQLiteDatabase.libraryVersion))",
+        version:
+            "mirror \(version) (commit \(BuildInfo.commit); libxml2 \(LibXML2.version), zlib \(Zlib.version), SQLite \(SQLiteDatabase.libraryVersion))",
         subcommands: [
             CrawlCommand.self, CheckCommand.self, PackCommand.self, UnpackCommand.self, ServeCommand.self,
             ProxyCommand.self, CacheCommand.self, ExportCommand.self, SearchCommand.self,

@@ -65,8 +65,10 @@ public final class GzipDecoder {
     }
 
     /// The inflate loop; returns how many input bytes were used.
-    private func inflate(_ input: UnsafeRawBufferPointer, into output: inout [UInt8],
-                         acrossMembers: Bool) throws(CompressionError) -> Int {
+    private func inflate(
+        _ input: UnsafeRawBufferPointer, into output: inout [UInt8],
+        acrossMembers: Bool
+    ) throws(CompressionError) -> Int {
         guard input.count > 0 else { return 0 }
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: Bytef.self).baseAddress)
         stream.pointee.avail_in = uInt(input.count)
@@ -121,8 +123,10 @@ public final class GzipDecoder {
         var length: uInt = 0
         _ = window.withUnsafeMutableBufferPointer { inflateGetDictionary(stream, $0.baseAddress, &length) }
         window.removeLast(window.count - Int(length))
-        accessPoints.append(GzipAccessPoint(compressedOffset: totalIn, bitCount: dataType & 7, uncompressedOffset: totalOut,
-                                            window: try GzipEncoder.compress(window)))
+        accessPoints.append(
+            GzipAccessPoint(
+                compressedOffset: totalIn, bitCount: dataType & 7, uncompressedOffset: totalOut,
+                window: try GzipEncoder.compress(window)))
     }
 
     /// Decompresses `input` and appends the output to `output`.

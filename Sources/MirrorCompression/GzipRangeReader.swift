@@ -111,7 +111,8 @@ public final class GzipRangeReader {
     /// Prepares to inflate from the last access point at or before `offset`.
     /// - Parameter continuing: a member just ended at `offset`, so a later one must start there.
     private func start(at offset: Int, continuing: Bool = false) throws {
-        var low = 0, high = points.count
+        var low = 0
+        var high = points.count
         while high - low > 1 {
             let middle = (low + high) / 2
             if points[middle].uncompressedOffset <= offset { low = middle } else { high = middle }

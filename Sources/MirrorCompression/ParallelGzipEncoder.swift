@@ -23,8 +23,10 @@ public final class ParallelGzipEncoder {
 
     /// - Parameters:
     ///   - output: receives the compressed bytes, in order.
-    public init(level: Int32 = 6, memberSize: Int = 1 << 20, parallelism: Int,
-                output: @escaping ([UInt8]) throws -> Void) {
+    public init(
+        level: Int32 = 6, memberSize: Int = 1 << 20, parallelism: Int,
+        output: @escaping ([UInt8]) throws -> Void
+    ) {
         self.level = level
         self.memberSize = memberSize
         self.batchBytes = max(1, parallelism) * 2 * memberSize
@@ -77,7 +79,9 @@ public final class ParallelGzipEncoder {
         let level = level
         DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
             let result = inputs[index].withUnsafeBytes { buffer -> Result<[UInt8], CompressionError> in
-                do throws(CompressionError) { return .success(try GzipEncoder.compress(buffer, level: level)) } catch { return .failure(error) }
+                do throws(CompressionError) { return .success(try GzipEncoder.compress(buffer, level: level)) } catch {
+                    return .failure(error)
+                }
             }
             results.withLock { $0[index] = result }
         }

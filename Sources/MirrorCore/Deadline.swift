@@ -4,8 +4,10 @@ import Synchronization
 /// operation is then cancelled and left to end on its own: this returns at the deadline even
 /// when the operation does not heed cancellation (a connection pool waiting for a lease, a
 /// read on a socket that went away).
-public func withDeadline<Result: Sendable>(_ deadline: ContinuousClock.Instant, orThrow expired: @escaping @Sendable () -> any Error,
-                                           _ operation: @escaping @Sendable () async throws -> Result) async throws -> Result {
+public func withDeadline<Result: Sendable>(
+    _ deadline: ContinuousClock.Instant, orThrow expired: @escaping @Sendable () -> any Error,
+    _ operation: @escaping @Sendable () async throws -> Result
+) async throws -> Result {
     let race = DeadlineRace<Result>()
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in

@@ -48,7 +48,7 @@ public enum FileReading {
 
     /// A descriptor to read the file at `path`; nil when there is no such file.
     private static func openUnlessMissing(_ path: String) throws(FileSystemError) -> Int32? {
-        do { return try PosixFile.open(path, flags: O_RDONLY) } catch where error.code == ENOENT { return nil }
+        do { return try PosixFile.open(path, flags: O_RDONLY) } catch let error where error.code == ENOENT { return nil }
     }
 
     /// Up to `count` bytes, fewer only when the file ends first. Not zeroed first: the bytes are

@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// Makes folders as `mkdir -p` does, and remembers each folder made or found: a writer of
 /// thousands of files asks the system about each folder once.
@@ -15,7 +16,7 @@ public final class FolderMaker: Sendable {
     /// Makes the folder at `path` and its missing parents.
     public func make(_ path: String) throws(FileSystemError) {
         guard !path.isEmpty, !known.withLock({ $0.contains(path) }) else { return }
-        do { try PosixFile.makeFolder(path) } catch where error.code == ENOENT {
+        do { try PosixFile.makeFolder(path) } catch let error where error.code == ENOENT {
             guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { throw error }
             try make(String(path[..<slash]))
             try PosixFile.makeFolder(path)

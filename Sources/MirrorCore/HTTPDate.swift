@@ -114,8 +114,9 @@ public enum HTTPDate {
         /// `Sun, 06 Nov 1994 08:49:37 GMT`
         mutating func imfFixdate() -> Fields? {
             var fields = Fields()
-            guard name(in: HTTPDate.dayBytes) != nil, literal(", "), let day = digits(2), literal(" "), let month = name(in: HTTPDate.monthBytes),
-                  literal(" "), let year = digits(4), literal(" "), clock(into: &fields), literal(" GMT"), atEnd
+            guard name(in: HTTPDate.dayBytes) != nil, literal(", "), let day = digits(2), literal(" "),
+                let month = name(in: HTTPDate.monthBytes),
+                literal(" "), let year = digits(4), literal(" "), clock(into: &fields), literal(" GMT"), atEnd
             else { return nil }
             (fields.day, fields.month, fields.year) = (day, month, year)
             return fields
@@ -125,10 +126,12 @@ public enum HTTPDate {
         /// century before (RFC 9110 §5.6.7).
         mutating func rfc850Date() -> Fields? {
             var fields = Fields()
-            guard name(in: HTTPDate.longDayBytes) != nil, literal(", "), let day = digits(2), literal("-"), let month = name(in: HTTPDate.monthBytes),
-                  literal("-"), let shortYear = digits(2), literal(" "), clock(into: &fields), literal(" GMT"), atEnd
+            guard name(in: HTTPDate.longDayBytes) != nil, literal(", "), let day = digits(2), literal("-"),
+                let month = name(in: HTTPDate.monthBytes),
+                literal("-"), let shortYear = digits(2), literal(" "), clock(into: &fields), literal(" GMT"), atEnd
             else { return nil }
-            var now = time(nil), parts = tm()
+            var now = time(nil)
+            var parts = tm()
             gmtime_r(&now, &parts)
             let thisYear = Int(parts.tm_year) + 1900
             var year = thisYear / 100 * 100 + shortYear
@@ -140,7 +143,9 @@ public enum HTTPDate {
         /// `Sun Nov  6 08:49:37 1994`
         mutating func asctimeDate() -> Fields? {
             var fields = Fields()
-            guard name(in: HTTPDate.dayBytes) != nil, literal(" "), let month = name(in: HTTPDate.monthBytes), literal(" ") else { return nil }
+            guard name(in: HTTPDate.dayBytes) != nil, literal(" "), let month = name(in: HTTPDate.monthBytes), literal(" ") else {
+                return nil
+            }
             let day = literal(" ") ? digits(1) : digits(2)
             guard let day, literal(" "), clock(into: &fields), literal(" "), let year = digits(4), atEnd else { return nil }
             (fields.day, fields.month, fields.year) = (day, month, year)

@@ -22,8 +22,10 @@ public enum PosixFile {
 
     /// Reads up to `buffer.count` bytes at `offset` with one `pread` (the file position does not
     /// move, so any thread may read); returns how many, 0 at the end of the file.
-    public static func read(_ descriptor: Int32, at offset: Int, into buffer: UnsafeMutableRawBufferPointer,
-                            path: String) throws(FileSystemError) -> Int {
+    public static func read(
+        _ descriptor: Int32, at offset: Int, into buffer: UnsafeMutableRawBufferPointer,
+        path: String
+    ) throws(FileSystemError) -> Int {
         while true {
             let got = pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
             if got >= 0 { return got }

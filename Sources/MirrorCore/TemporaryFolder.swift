@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// A folder of temporary files, spread over 16 subfolders (`0` … `f`), each file named for
 /// this process and a counter. Creating a file in a folder, and renaming one out of it, holds
@@ -37,8 +38,9 @@ public final class TemporaryFolder: Sendable {
     public func files() -> [String] {
         let subfolders = Set(Self.subfolders)
         let direct = FolderListing.names(in: path).filter { !subfolders.contains($0) }.map { "\(path)/\($0)" }
-        return direct + Self.subfolders.flatMap { folder in
-            FolderListing.names(in: "\(path)/\(folder)").map { "\(path)/\(folder)/\($0)" }
-        }
+        return direct
+            + Self.subfolders.flatMap { folder in
+                FolderListing.names(in: "\(path)/\(folder)").map { "\(path)/\(folder)/\($0)" }
+            }
     }
 }

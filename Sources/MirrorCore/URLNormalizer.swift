@@ -34,7 +34,8 @@ public struct URLParts: Sendable, Equatable {
         rest = rest[rest.index(after: colon)...]
         guard rest.utf8.starts(with: "//".utf8) else { return nil }
         rest = rest.dropFirst(2)
-        let authorityEnd = rest.utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "\\") }
+        let authorityEnd =
+            rest.utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "\\") }
             ?? rest.endIndex
         var authority = rest[..<authorityEnd]
         rest = rest[authorityEnd...]
@@ -63,7 +64,9 @@ public struct URLParts: Sendable, Equatable {
 
     private static func port(_ text: Substring) -> Int?? {
         if text.isEmpty { return .some(nil) }
-        guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let value = Int(text), value <= 65535 else { return nil }
+        guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let value = Int(text), value <= 65535 else {
+            return nil
+        }
         return .some(value)
     }
 
@@ -87,8 +90,9 @@ public struct URLParts: Sendable, Equatable {
         let query = query.map { PercentEncoding.normalize($0, allowing: .query) }
         let port = port == nil || port == defaultPort ? nil : String(port!)
         var result = ""
-        result.reserveCapacity(scheme.utf8.count + 3 + host.utf8.count + (port.map { $0.utf8.count + 1 } ?? 0)
-                               + path.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0))
+        result.reserveCapacity(
+            scheme.utf8.count + 3 + host.utf8.count + (port.map { $0.utf8.count + 1 } ?? 0)
+                + path.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0))
         result += scheme
         result += "://"
         result += host

@@ -64,7 +64,8 @@ extension URLParts {
 
     /// Where `splitAtFragment` cuts a reference.
     private enum FragmentSplit {
-        case refused, whole, at(Int)
+        case refused, whole
+        case at(Int)
     }
 
     /// One pass over the reference's bytes (the generic `contains(where:)` and `firstIndex(of:)`
@@ -87,10 +88,12 @@ extension URLParts {
         let bytes = reference.utf8
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon != bytes.startIndex else { return nil }
         let candidate = bytes[..<colon]
-        guard let first = candidate.first, Self.isLetter(first), candidate.allSatisfy({
-            Self.isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
-                || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
-        }) else { return nil }
+        guard let first = candidate.first, Self.isLetter(first),
+            candidate.allSatisfy({
+                Self.isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+                    || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+            })
+        else { return nil }
         return String(Substring(candidate)).lowercased()
     }
 

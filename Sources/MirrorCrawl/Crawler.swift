@@ -1,9 +1,9 @@
+import Foundation
 public import Logging
 public import MirrorCache
+import MirrorCore
 public import MirrorCredentials
 public import MirrorSite
-import Foundation
-import MirrorCore
 import Synchronization
 
 /// A breadth-first crawl: seeds → frontier → scope → caching client → extractor → frontier,
@@ -37,31 +37,40 @@ public final class Crawler: Sendable {
     ///     configuration says no index); nil for none.
     ///   - credentials: the user's login and cookies; by default the configuration's headers and
     ///     an empty cookie jar.
-    public init(configuration: CrawlConfiguration, client: CachingClient, output: SiteWriter?, journal: CrawlJournal,
-                frontier: (any CrawlFrontier)? = nil, exchange: (any ResponseExchange)? = nil,
-                renderer: (any PageRenderer)? = nil, searchIndexer: (any SearchIndexer)? = nil, credentials: CrawlCredentials? = nil,
-                logger: Logger = Logger(label: "mirror.crawl"),
-                progress: (@Sendable (CrawlProgress) -> Void)? = nil, events: (@Sendable (CrawlEvent) -> Void)? = nil) {
+    public init(
+        configuration: CrawlConfiguration, client: CachingClient, output: SiteWriter?, journal: CrawlJournal,
+        frontier: (any CrawlFrontier)? = nil, exchange: (any ResponseExchange)? = nil,
+        renderer: (any PageRenderer)? = nil, searchIndexer: (any SearchIndexer)? = nil, credentials: CrawlCredentials? = nil,
+        logger: Logger = Logger(label: "mirror.crawl"),
+        progress: (@Sendable (CrawlProgress) -> Void)? = nil, events: (@Sendable (CrawlEvent) -> Void)? = nil
+    ) {
         let credentials = credentials ?? CrawlCredentials(configuration: configuration)
         let frontier = frontier ?? LocalFrontier(configuration: configuration, journal: journal)
         let recorder = ReportRecorder(logger: logger)
         let scope = ScopeRules(configuration: configuration)
         let robotsCache = RobotsCache(userAgent: configuration.userAgent)
         let session = CrawlSession(credentials: credentials, recorder: recorder, frontier: frontier)
-        let sender = RequestSender(client: client, frontier: frontier, session: session, userAgent: configuration.userAgent,
-                                   exchange: exchange, events: events)
+        let sender = RequestSender(
+            client: client, frontier: frontier, session: session, userAgent: configuration.userAgent,
+            exchange: exchange, events: events)
         let robots = RobotsGate(obeyRobots: configuration.obeyRobots, robots: robotsCache, sender: sender, frontier: frontier)
-        let links = LinkReader(journal: journal, scope: scope, readsText: configuration.searchIndex,
-                               ignoredParameters: configuration.ignoredParameters)
-        let offers = FrontierOffers(frontier: frontier, scope: scope, credentials: credentials,
-                                    sessionParameters: configuration.sessionParameters, recorder: recorder, logger: logger)
+        let links = LinkReader(
+            journal: journal, scope: scope, readsText: configuration.searchIndex,
+            ignoredParameters: configuration.ignoredParameters)
+        let offers = FrontierOffers(
+            frontier: frontier, scope: scope, credentials: credentials,
+            sessionParameters: configuration.sessionParameters, recorder: recorder, logger: logger)
         let fetcher = RetryingFetcher(sender: sender, retries: configuration.retries)
-        let finisher = FolderFinisher(store: client.store, output: output, journal: journal, links: links, seeds: configuration.seeds,
-                                      searchIndexer: configuration.searchIndex ? searchIndexer : nil, events: events)
+        let finisher = FolderFinisher(
+            store: client.store, output: output, journal: journal, links: links, seeds: configuration.seeds,
+            searchIndexer: configuration.searchIndex ? searchIndexer : nil, events: events)
         let browser = renderer.map { renderer in
-            (loader: PageLoader(renderer: renderer, credentials: credentials, scope: scope, robots: robots, frontier: frontier,
-                                sender: sender, recorder: recorder, events: events),
-             copier: PageCopier(sender: sender))
+            (
+                loader: PageLoader(
+                    renderer: renderer, credentials: credentials, scope: scope, robots: robots, frontier: frontier,
+                    sender: sender, recorder: recorder, events: events),
+                copier: PageCopier(sender: sender)
+            )
         }
         let checks = renderer == nil ? nil : output.map { PageChecks(siteFolder: $0.directory) }
         self.configuration = configuration
@@ -69,19 +78,22 @@ public final class Crawler: Sendable {
         self.frontier = frontier
         self.recorder = recorder
         self.reportProgress = progress
-        self.processor = ItemProcessor(maxBytes: configuration.maxBytes, frontier: frontier, recorder: recorder, robots: robots,
-                                       fetcher: fetcher, scope: scope, output: output, store: client.store, links: links, offers: offers,
-                                       browser: browser, checks: checks, journal: journal)
+        self.processor = ItemProcessor(
+            maxBytes: configuration.maxBytes, frontier: frontier, recorder: recorder, robots: robots,
+            fetcher: fetcher, scope: scope, output: output, store: client.store, links: links, offers: offers,
+            browser: browser, checks: checks, journal: journal)
         self.offers = offers
-        self.sitemaps = configuration.sitemaps
+        self.sitemaps =
+            configuration.sitemaps
             ? SitemapDiscovery(seeds: configuration.seeds, robots: robotsCache, sender: sender, scope: scope, offers: offers) : nil
         self.finisher = finisher
         self.adopter = ResponseAdopter(output: output, store: client.store, scope: scope, links: links)
         self.checks = checks
         if let browser, let output, let checks {
-            offlineCheck = OfflineCheck(renderer: browser.loader.renderer, output: output, checks: checks, loader: browser.loader,
-                                        copier: browser.copier, fetcher: fetcher, finisher: finisher,
-                                        keepsScreenshots: configuration.keepsCheckScreenshots, recorder: recorder, events: events)
+            offlineCheck = OfflineCheck(
+                renderer: browser.loader.renderer, output: output, checks: checks, loader: browser.loader,
+                copier: browser.copier, fetcher: fetcher, finisher: finisher,
+                keepsScreenshots: configuration.keepsCheckScreenshots, recorder: recorder, events: events)
         } else {
             offlineCheck = nil
         }
@@ -160,7 +172,7 @@ public final class Crawler: Sendable {
             } else {
                 do {
                     try await processor.process(item)
-                } catch where Task.isCancelled || error is SessionEnded {
+                } catch let error where Task.isCancelled || error is SessionEnded {
                     // Interrupted, or the login ended: the URL stays queued, and the next run (--resume) fetches it.
                 } catch {
                     recorder.failure(item, status: nil, message: "\(error)")
@@ -175,8 +187,9 @@ public final class Crawler: Sendable {
     private func progress(since started: ContinuousClock.Instant) async -> CrawlProgress {
         let queued = await frontier.pendingCount()
         return recorder.report.withLock { report in
-            CrawlProgress(fetched: report.fetched, queued: queued, bytes: report.bytes, failures: report.failures.count,
-                          seconds: (ContinuousClock.now - started).seconds)
+            CrawlProgress(
+                fetched: report.fetched, queued: queued, bytes: report.bytes, failures: report.failures.count,
+                seconds: (ContinuousClock.now - started).seconds)
         }
     }
 }

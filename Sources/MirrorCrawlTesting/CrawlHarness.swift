@@ -33,9 +33,11 @@ public struct CrawlHarness: Sendable {
         try? FileManager.default.removeItem(atPath: root)
     }
 
-    public func crawl(_ seeds: [String], output name: String = "out", mode: CacheMode = .standard, resume: Bool = false,
-               maxBodySize: Int = 1 << 30, renderer: (any PageRenderer)? = nil, credentials: CrawlCredentials? = nil,
-               _ configure: (inout CrawlConfiguration) -> Void = { _ in }) async throws -> CrawlReport {
+    public func crawl(
+        _ seeds: [String], output name: String = "out", mode: CacheMode = .standard, resume: Bool = false,
+        maxBodySize: Int = 1 << 30, renderer: (any PageRenderer)? = nil, credentials: CrawlCredentials? = nil,
+        _ configure: (inout CrawlConfiguration) -> Void = { _ in }
+    ) async throws -> CrawlReport {
         var configuration = CrawlConfiguration(seeds: seeds)
         configuration.retries = 1
         configure(&configuration)
@@ -49,9 +51,10 @@ public struct CrawlHarness: Sendable {
         let client = CachingClient(store: store, transport: transport, configuration: clientConfiguration)
         let output = root + "/" + name
         let journal = try CrawlJournal(folder: output, fresh: !resume)
-        let crawler = Crawler(configuration: configuration, client: client,
-                              output: try SiteWriter(directory: output, ledger: journal), journal: journal,
-                              renderer: renderer, searchIndexer: HarnessSearchIndex(), credentials: credentials)
+        let crawler = Crawler(
+            configuration: configuration, client: client,
+            output: try SiteWriter(directory: output, ledger: journal), journal: journal,
+            renderer: renderer, searchIndexer: HarnessSearchIndex(), credentials: credentials)
         return try await crawler.run(resume: resume)
     }
 

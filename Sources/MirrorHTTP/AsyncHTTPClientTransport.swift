@@ -17,15 +17,18 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     ///   - idleTimeout: how long a pooled connection may stay unused before it is closed.
     ///   - connectTimeout: how long to wait for a TCP (and TLS) connection.
     ///   - security: which HTTPS servers to trust.
-    public init(connectionsPerHost: Int = 8, idleTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10),
-                security: TransportSecurity = TransportSecurity()) {
+    public init(
+        connectionsPerHost: Int = 8, idleTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10),
+        security: TransportSecurity = TransportSecurity()
+    ) {
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: security.tlsConfiguration,
             redirectConfiguration: .disallow,
             timeout: .init(connect: .nanoseconds(connectTimeout.nanoseconds)),
             decompression: .disabled)
-        configuration.connectionPool = .init(idleTimeout: .nanoseconds(idleTimeout.nanoseconds),
-                                             concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost)
+        configuration.connectionPool = .init(
+            idleTimeout: .nanoseconds(idleTimeout.nanoseconds),
+            concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost)
         // A failed connection fails its requests at once: a refused certificate is final, and the
         // caller retries the rest with its own backoff (the pool would retry until the timeout).
         configuration.connectionPool.retryConnectionEstablishment = false

@@ -22,7 +22,8 @@ enum CertificateInspector {
             if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
                 self = .hostname
             } else if case NIOSSLError.handshakeFailed(.sslError(let stack)) = error,
-                      stack.contains(where: { "\($0)".contains("CERTIFICATE_VERIFY_FAILED") }) {
+                stack.contains(where: { "\($0)".contains("CERTIFICATE_VERIFY_FAILED") })
+            {
                 self = .chain
             } else {
                 return nil
@@ -81,7 +82,8 @@ enum CertificateInspector {
             .connectTimeout(.nanoseconds(timeout.nanoseconds))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let handler = try NIOSSLClientHandler(context: context, serverHostname: isAddress ? nil : host) { certificates, verdict in
+                    let handler = try NIOSSLClientHandler(context: context, serverHostname: isAddress ? nil : host) {
+                        certificates, verdict in
                         presented.withLockedValue { $0 = certificates }
                         verdict.succeed(NIOSSLVerificationResult.failed)
                     }

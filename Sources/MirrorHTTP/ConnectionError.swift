@@ -1,5 +1,5 @@
-public import Foundation
 import AsyncHTTPClient
+public import Foundation
 import NIOCore
 import NIOPosix
 
@@ -25,7 +25,9 @@ public struct ConnectionError: Error, CustomStringConvertible, Equatable {
         case let error as IOError:
             self.init(host: host, port: port, reason: String(cString: strerror(error.errnoCode)).lowercased(), code: Int(error.errnoCode))
         case let error as SocketAddressError.UnknownHost:
-            let reason = error.errorCode == Int(EAI_NONAME) ? "no such host"
+            let reason =
+                error.errorCode == Int(EAI_NONAME)
+                ? "no such host"
                 : "the host name could not be looked up (\(error.errorDescription.lowercased()))"
             self.init(host: error.host, port: error.port, reason: reason, code: error.errorCode)
         case let error as NIOConnectionError:

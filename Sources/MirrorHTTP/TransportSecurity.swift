@@ -25,16 +25,21 @@ public struct TransportSecurity: Sendable {
     ///   - environment: `SSL_CERT_FILE` or else `SSL_CERT_DIR`, when set, replaces the system's trust
     ///     store (NIOSSL takes one store: when both are set, the file, usually the same bundle, wins).
     /// - Throws: `TransportSecurity.Failure` naming a file that cannot be read or holds no certificate.
-    public init(caCertificateFiles: [String], verifiesCertificates: Bool = true,
-                environment: [String: String]) throws {
-        try self.init(caCertificateFiles: caCertificateFiles, verifiesCertificates: verifiesCertificates, environment: environment,
-                      systemStore: Self.systemStore)
+    public init(
+        caCertificateFiles: [String], verifiesCertificates: Bool = true,
+        environment: [String: String]
+    ) throws {
+        try self.init(
+            caCertificateFiles: caCertificateFiles, verifiesCertificates: verifiesCertificates, environment: environment,
+            systemStore: Self.systemStore)
     }
 
     /// - Parameter systemStore: why the system's trust store cannot be loaded, nil when it can
     ///   (tests stand in for a system without one).
-    init(caCertificateFiles: [String], verifiesCertificates: Bool = true, environment: [String: String],
-         systemStore: String?) throws {
+    init(
+        caCertificateFiles: [String], verifiesCertificates: Bool = true, environment: [String: String],
+        systemStore: String?
+    ) throws {
         self.verifiesCertificates = verifiesCertificates
         for path in caCertificateFiles { extraAuthorities += try Self.certificates(in: path) }
         if let file = environment["SSL_CERT_FILE"], !file.isEmpty {

@@ -21,7 +21,8 @@ struct CacheStatus {
         case .staleOnError: parameters = "hit; detail=stale-if-error"
         case .revalidated: parameters = "fwd=stale; fwd-status=304"
         case .miss:
-            parameters = "fwd=\(response.replacedStale ? "stale" : "uri-miss"); fwd-status=\(response.status)"
+            parameters =
+                "fwd=\(response.replacedStale ? "stale" : "uri-miss"); fwd-status=\(response.status)"
                 + (response.isStored ? "; stored" : "")
         case .bypass:
             parameters = (method == "GET" || method == "HEAD" ? "fwd=bypass" : "fwd=method") + "; fwd-status=\(response.status)"

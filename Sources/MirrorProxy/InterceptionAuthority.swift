@@ -72,9 +72,12 @@ public final class InterceptionAuthority: TunnelInterceptor {
             issuerPrivateKey: .init(key))
         // The authority's own certificate goes with the leaf: a client that trusts it by its key
         // alone (Chromium's --ignore-certificate-errors-spki-list) finds that key in the chain.
-        let context = try NIOSSLContext(configuration: .makeServerConfiguration(
-            certificateChain: [leaf, certificate].map { .certificate(try NIOSSLCertificate(bytes: Array($0.serializeAsPEM().pemString.utf8), format: .pem)) },
-            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(leafKey.pemRepresentation.utf8), format: .pem))))
+        let context = try NIOSSLContext(
+            configuration: .makeServerConfiguration(
+                certificateChain: [leaf, certificate].map {
+                    .certificate(try NIOSSLCertificate(bytes: Array($0.serializeAsPEM().pemString.utf8), format: .pem))
+                },
+                privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(leafKey.pemRepresentation.utf8), format: .pem))))
         contexts.withLock { $0[host] = context }
         return context
     }

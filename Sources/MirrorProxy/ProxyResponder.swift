@@ -23,11 +23,13 @@ public struct ProxyResponder: HTTPResponder {
     public func respond(to request: ServerRequest) async -> ServerResponse {
         if request.method == .CONNECT { return refusedTunnel(to: request.head.uri) }
         if ProxyHeaders.hasPassed(request.headers, via: configuration.via) {
-            return Self.text(.loopDetected, "This request has already passed through this proxy: \(request.head.uri) leads back to it.\n",
-                             status: CacheStatus(parameters: "detail=loop"), via: configuration.via)
+            return Self.text(
+                .loopDetected, "This request has already passed through this proxy: \(request.head.uri) leads back to it.\n",
+                status: CacheStatus(parameters: "detail=loop"), via: configuration.via)
         }
         guard let url = target(of: request.head) else {
-            let expected = configuration.upstream == nil
+            let expected =
+                configuration.upstream == nil
                 ? "an absolute-form target (http://host/path): this is a forward proxy; set http_proxy to use it"
                 : "an origin-form target (/path)"
             return .text(.badRequest, "mirror proxy wants \(expected).\n")
@@ -36,8 +38,10 @@ public struct ProxyResponder: HTTPResponder {
         let body = request.body.map { Array(buffer: $0) }
         let method = Self.forwarded(request.method)
         if configuration.mode == .passthrough {
-            return await passThrough(TransportRequest(url: url, method: method, headers: headers, body: body,
-                                                      timeout: configuration.cache.timeout))
+            return await passThrough(
+                TransportRequest(
+                    url: url, method: method, headers: headers, body: body,
+                    timeout: configuration.cache.timeout))
         }
         return await cached(CacheRequest(url: url, method: method, headers: headers, body: body), for: request)
     }
@@ -109,11 +113,13 @@ public struct ProxyResponder: HTTPResponder {
                 headers.remove(name: "content-length")
                 return ServerResponse(status: .notModified, headers: headers, logNote: status.parameters)
             case .preconditionFailed:
-                return Self.text(.preconditionFailed, "The precondition does not hold for \(url).\n", status: status,
-                                 via: configuration.via)
+                return Self.text(
+                    .preconditionFailed, "The precondition does not hold for \(url).\n", status: status,
+                    via: configuration.via)
             case .unsatisfiable:
-                var refusal = Self.text(.rangeNotSatisfiable, "The range is outside the \(selected.count) bytes of \(url).\n",
-                                        status: status, via: configuration.via)
+                var refusal = Self.text(
+                    .rangeNotSatisfiable, "The range is outside the \(selected.count) bytes of \(url).\n",
+                    status: status, via: configuration.via)
                 refusal.headers.add(name: "Content-Range", value: Representation.contentRange(nil, of: selected.count))
                 return refusal
             case .partial(let part):
@@ -128,8 +134,9 @@ public struct ProxyResponder: HTTPResponder {
 
     private func replayMiss(_ url: String) -> ServerResponse {
         let status = HTTPResponseStatus(statusCode: configuration.missStatus)
-        var response = Self.text(status, "Not recorded, and mirror proxy is replaying: \(url)\n", status: .replayMiss,
-                                 via: configuration.via)
+        var response = Self.text(
+            status, "Not recorded, and mirror proxy is replaying: \(url)\n", status: .replayMiss,
+            via: configuration.via)
         response.logNote = CacheStatus.replayMiss.parameters
         return response
     }
@@ -143,7 +150,8 @@ public struct ProxyResponder: HTTPResponder {
         var headers = ProxyHeaders.response([:], via: configuration.via, status: status)
         headers.add(name: "Connection", value: "close")
         return ServerResponse(
-            status: .custom(code: replaying ? UInt(configuration.missStatus) : 405, reasonPhrase: reason.filter { $0.isASCII && !$0.isNewline }),
+            status: .custom(
+                code: replaying ? UInt(configuration.missStatus) : 405, reasonPhrase: reason.filter { $0.isASCII && !$0.isNewline }),
             headers: headers, logNote: "tunnel-refused")
     }
 
@@ -156,18 +164,22 @@ public struct ProxyResponder: HTTPResponder {
         } catch {
             return Self.failure(error, url: request.url, via: configuration.via)
         }
-        let headers = ProxyHeaders.response(response.headers, setCookies: response.headers["set-cookie"], via: configuration.via,
-                                            status: .passthrough)
+        let headers = ProxyHeaders.response(
+            response.headers, setCookies: response.headers["set-cookie"], via: configuration.via,
+            status: .passthrough)
         let body = response.body
-        return ServerResponse(status: HTTPResponseStatus(statusCode: response.status), headers: headers, body: .stream { writer in
-            for try await chunk in body { try await writer.write(ByteBuffer(bytes: chunk)) }
-        }, logNote: CacheStatus.passthrough.parameters)
+        return ServerResponse(
+            status: HTTPResponseStatus(statusCode: response.status), headers: headers,
+            body: .stream { writer in
+                for try await chunk in body { try await writer.write(ByteBuffer(bytes: chunk)) }
+            }, logNote: CacheStatus.passthrough.parameters)
     }
 
     /// A 502 that says why the upstream could not be used (a certificate in plain words, a refused connection…).
     private static func failure(_ error: any Error, url: String, via: String) -> ServerResponse {
-        var response = text(.badGateway, "mirror proxy could not get \(url): \(error)\n",
-                            status: CacheStatus(parameters: "fwd=uri-miss; detail=error"), via: via)
+        var response = text(
+            .badGateway, "mirror proxy could not get \(url): \(error)\n",
+            status: CacheStatus(parameters: "fwd=uri-miss; detail=error"), via: via)
         response.logNote = "error"
         return response
     }

@@ -16,7 +16,8 @@ extension ServerResponse.Body {
         return .stream { writer in
             var offset = 0
             for try await chunk in body.chunks() where offset < range.upperBound {
-                let start = max(range.lowerBound - offset, 0), end = min(range.upperBound - offset, chunk.count)
+                let start = max(range.lowerBound - offset, 0)
+                let end = min(range.upperBound - offset, chunk.count)
                 if start < end { try await writer.write(ByteBuffer(bytes: chunk[start..<end])) }
                 offset += chunk.count
             }

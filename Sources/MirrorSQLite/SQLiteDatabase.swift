@@ -48,8 +48,9 @@ public final class SQLiteDatabase {
         bytes.withUnsafeBytes { source in
             if let base = source.baseAddress { copy.copyMemory(from: base, byteCount: source.count) }
         }
-        let loaded = sqlite3_deserialize(connection, "main", copy.assumingMemoryBound(to: UInt8.self), Int64(bytes.count),
-                                         Int64(bytes.count), UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY))
+        let loaded = sqlite3_deserialize(
+            connection, "main", copy.assumingMemoryBound(to: UInt8.self), Int64(bytes.count),
+            Int64(bytes.count), UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY))
         guard loaded == SQLITE_OK else {
             sqlite3_close_v2(connection)
             throw SQLiteError(code: loaded, message: "not a database: \(name)")

@@ -1,10 +1,11 @@
 internal import CSQLite
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// A read-only SQLite VFS, "mirror-reader", whose files are read through Swift closures: a
 /// database inside an archive is queried in place, SQLite asking for the pages it needs and
@@ -59,8 +60,9 @@ enum SQLiteReaderVFS {
         vfs.initialize(to: sqlite3_vfs())
         vfs.pointee.iVersion = 1
         // Room for the default VFS's files too: it makes the temporary files a large sort spills to.
-        vfs.pointee.szOsFile = max(Int32(MemoryLayout<sqlite3_file>.stride + MemoryLayout<UnsafeRawPointer>.size),
-                                   fallback.pointee.szOsFile)
+        vfs.pointee.szOsFile = max(
+            Int32(MemoryLayout<sqlite3_file>.stride + MemoryLayout<UnsafeRawPointer>.size),
+            fallback.pointee.szOsFile)
         vfs.pointee.mxPathname = 512
         vfs.pointee.zName = UnsafePointer(strdup(name))
         vfs.pointee.pAppData = UnsafeMutableRawPointer(fallback)
@@ -73,8 +75,9 @@ enum SQLiteReaderVFS {
             }
             file.pointee.pMethods = nil
             guard let found = opening.withLock({ $0[String(cString: path)] }) else { return SQLITE_CANTOPEN }
-            SQLiteReaderVFS.context(of: file).initializeMemory(as: UnsafeRawPointer.self,
-                                                              to: UnsafeRawPointer(Unmanaged.passRetained(found).toOpaque()))
+            SQLiteReaderVFS.context(of: file).initializeMemory(
+                as: UnsafeRawPointer.self,
+                to: UnsafeRawPointer(Unmanaged.passRetained(found).toOpaque()))
             file.pointee.pMethods = UnsafePointer(methods)
             outFlags?.pointee = SQLITE_OPEN_READONLY
             return SQLITE_OK

@@ -34,7 +34,8 @@ public final class SQLiteStatement {
             case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, Self.transient)
             case .blob(let bytes):
                 code = bytes.withUnsafeBytes { buffer in
-                    sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), Self.transient)
+                    sqlite3_bind_blob(
+                        handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), Self.transient)
                 }
             }
             guard code == SQLITE_OK else { throw failure(code) }

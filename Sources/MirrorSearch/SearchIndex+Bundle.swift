@@ -1,6 +1,6 @@
 public import MirrorBundle
-import MirrorSite
 import MirrorSQLite
+import MirrorSite
 
 extension SearchIndex {
     /// The index a bundle holds, queried in place: SQLite reads the pages a query needs through

@@ -67,16 +67,19 @@ public final class SearchIndex {
         if !stamp.isRecorded {
             let manifest: SiteManifest
             do {
-                manifest = try known ?? SiteManifest.decode(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + SiteManifest.path))))
+                manifest =
+                    try known ?? SiteManifest.decode(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + SiteManifest.path))))
             } catch {
                 throw SearchError.unusable("cannot read the manifest of \(folder): \(error)")
             }
-            _ = try SearchIndexBuilder.update(folder: folder, pages: manifest.resources.sorted { $0.key.bytesPrecede($1.key) }.map { ($0.key, $0.value) })
+            _ = try SearchIndexBuilder.update(
+                folder: folder, pages: manifest.resources.sorted { $0.key.bytesPrecede($1.key) }.map { ($0.key, $0.value) })
             SearchIndexStamp(folder: folder).record()
         }
         do {
-            return try SearchIndex(database: try SQLiteDatabase(path: folder + "/" + path, readOnly: true),
-                                   page: SearchIndexBuilder.files(of: folder))
+            return try SearchIndex(
+                database: try SQLiteDatabase(path: folder + "/" + path, readOnly: true),
+                page: SearchIndexBuilder.files(of: folder))
         } catch let error as SearchError {
             throw error
         } catch {
@@ -86,8 +89,10 @@ public final class SearchIndex {
 
     /// Opens an index file someone else made (a bundle's) that `connect` opens read-only.
     /// - Parameter page: a saved file's bytes by its path in the folder (nil when missing).
-    static func open(name: String, page: @escaping @Sendable (String) -> [UInt8]?,
-                     connect: () throws(SQLiteError) -> SQLiteDatabase) throws(SearchError) -> SearchIndex {
+    static func open(
+        name: String, page: @escaping @Sendable (String) -> [UInt8]?,
+        connect: () throws(SQLiteError) -> SQLiteDatabase
+    ) throws(SearchError) -> SearchIndex {
         do {
             let database = try connect()
             // The bytes come from a file someone else made: no functions run from its schema.
@@ -102,8 +107,10 @@ public final class SearchIndex {
 
     /// An index made now, held in memory, from `pages` (a manifest's resources) whose files
     /// `page` gives by path: for a bundle packed without one.
-    static func make(pages: [(url: String, resource: SiteManifest.Resource)], name: String,
-                            page: @escaping @Sendable (String) -> [UInt8]?) throws(SearchError) -> SearchIndex {
+    static func make(
+        pages: [(url: String, resource: SiteManifest.Resource)], name: String,
+        page: @escaping @Sendable (String) -> [UInt8]?
+    ) throws(SearchError) -> SearchIndex {
         do {
             let database = try SQLiteDatabase(path: ":memory:")
             try SearchIndexBuilder.build(into: database, pages: pages.sorted { $0.url.bytesPrecede($1.url) }, read: page)
@@ -119,11 +126,13 @@ public final class SearchIndex {
     public func search(_ query: SearchQuery, limit: Int = 10, offset: Int = 0) throws(SearchError) -> [Result] {
         let found: [(title: String, path: String, url: String, type: String, score: Double)]
         do {
-            found = try database.statement("""
+            found = try database.statement(
+                """
                 SELECT pages.title, pages.path, pages.url, pages.type, bm25(words, 10.0, 5.0, 5.0, 1.0) AS score
                 FROM words JOIN pages ON pages.row = words.rowid
                 WHERE words MATCH ? ORDER BY score LIMIT ? OFFSET ?
-                """).rows([.text(query.expression), .integer(Int64(limit)), .integer(Int64(offset))]) { row in
+                """
+            ).rows([.text(query.expression), .integer(Int64(limit)), .integer(Int64(offset))]) { row in
                 (row.string(0), row.string(1), row.string(2), row.string(3), row.double(4))
             }
         } catch {
@@ -133,8 +142,9 @@ public final class SearchIndex {
         }
         let snippets = self.snippets.snippets(query, pages: found.map { ($0.path, $0.type.isEmpty ? nil : $0.type) })
         return zip(found, snippets).map { found, snippet in
-            Result(title: found.title.isEmpty ? found.path : found.title, path: found.path, url: found.url,
-                   markedSnippet: snippet, score: found.score)
+            Result(
+                title: found.title.isEmpty ? found.path : found.title, path: found.path, url: found.url,
+                markedSnippet: snippet, score: found.score)
         }
     }
 

@@ -1,8 +1,8 @@
 import Crypto
 import Dispatch
 import Foundation
-public import MirrorHTML
 import MirrorCore
+public import MirrorHTML
 import MirrorSQLite
 public import MirrorSite
 import Synchronization
@@ -45,8 +45,9 @@ public enum SearchIndexBuilder {
         let titles = try siteTitles(slices(of: pages)) { page in
             read(page.resource.path).flatMap { HTMLTitle.title(in: Array($0.prefix(titlePrefix)), contentType: page.resource.contentType) }
         }
-        try build(into: database, pages: slices(of: pages), knownText: { _ in nil }, read: read, titles: titles,
-                  fingerprint: try fingerprint(slices(of: pages)))
+        try build(
+            into: database, pages: slices(of: pages), knownText: { _ in nil }, read: read, titles: titles,
+            fingerprint: try fingerprint(slices(of: pages)))
     }
 
     /// Reads a saved file of `folder` by its path in the folder.
@@ -59,7 +60,8 @@ public enum SearchIndexBuilder {
     /// returns the index file's digest.
     /// - Parameter knownText: a page's text when the crawl kept it; others are read from their file.
     public static func update(folder: String, slices: () -> (() throws -> [Page]), knownText: (Page) -> HTMLText?)
-        throws(SearchError) -> SiteManifest.FileDigest {
+        throws(SearchError) -> SiteManifest.FileDigest
+    {
         let path = folder + "/" + SearchIndex.path
         do {
             // An index there is kept when it was made from these pages; a folder without one
@@ -81,12 +83,14 @@ public enum SearchIndexBuilder {
                 if known == nil { made.add(page) }
                 guard let file = FileHandle(forReadingAtPath: folder + "/" + page.resource.path) else { return nil }
                 defer { try? file.close() }
-                return HTMLTitle.title(in: Array((try? file.read(upToCount: titlePrefix)) ?? Data()), contentType: page.resource.contentType)
+                return HTMLTitle.title(
+                    in: Array((try? file.read(upToCount: titlePrefix)) ?? Data()), contentType: page.resource.contentType)
             }
             let fingerprint = known ?? made.value
             // Closed before it is renamed into place.
-            try build(into: SQLiteDatabase(path: temporary), pages: slices(), knownText: knownText, read: files(of: folder), titles: titles,
-                      fingerprint: fingerprint)
+            try build(
+                into: SQLiteDatabase(path: temporary), pages: slices(), knownText: knownText, read: files(of: folder), titles: titles,
+                fingerprint: fingerprint)
             do { try PosixFile.rename(temporary, to: path) } catch { throw SearchError.unusable("cannot write \(error)") }
             guard let digest = try digest(ofIndexAt: path, fingerprint: fingerprint) else {
                 throw SearchError.unusable("the index written to \(path) cannot be read back")
@@ -151,13 +155,16 @@ public enum SearchIndexBuilder {
         return SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: bytes)), size: bytes.count)
     }
 
-    private static func build(into database: SQLiteDatabase, pages next: () throws -> [Page], knownText: (Page) -> HTMLText?,
-                              read: @Sendable (String) -> [UInt8]?, titles: SiteTitles, fingerprint: String) throws {
+    private static func build(
+        into database: SQLiteDatabase, pages next: () throws -> [Page], knownText: (Page) -> HTMLText?,
+        read: @Sendable (String) -> [UInt8]?, titles: SiteTitles, fingerprint: String
+    ) throws {
         // A file of its own, renamed into place when whole (or memory): no journal to keep, no fsync mid-way.
         // Pages of 2 KiB (FTS5's leaves sized to fit): each table's last page is half as large,
         // which is a tenth of a small site's index, for 1.5 % more on a large one.
         try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 2048")
-        try database.execute("""
+        try database.execute(
+            """
             CREATE VIRTUAL TABLE words USING fts5(title, headings, names, body, content = '', tokenize = '\(tokenizer)');
             CREATE TABLE pages (row INTEGER PRIMARY KEY, path TEXT NOT NULL, url TEXT NOT NULL, title TEXT NOT NULL, type TEXT NOT NULL);
             CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -181,10 +188,14 @@ public enum SearchIndexBuilder {
                 for (page, text) in zip(pages, texts(of: pages, knownText: knownText, read: read)) {
                     guard let text else { continue }
                     row += 1
-                    try addPage.run([.integer(row), .text(page.resource.path), .text(page.url), .text(text.title),
-                                     .text(page.resource.contentType ?? "")])
-                    try addWords.run([.integer(row), .text(titles.indexed(text.title, path: page.resource.path)),
-                                      .text(text.headings.joined(separator: "\n")), .text(text.names), .text(text.body)])
+                    try addPage.run([
+                        .integer(row), .text(page.resource.path), .text(page.url), .text(text.title),
+                        .text(page.resource.contentType ?? ""),
+                    ])
+                    try addWords.run([
+                        .integer(row), .text(titles.indexed(text.title, path: page.resource.path)),
+                        .text(text.headings.joined(separator: "\n")), .text(text.names), .text(text.body),
+                    ])
                 }
             }
             try database.statement("INSERT INTO meta (key, value) VALUES ('fingerprint', ?)").run([.text(fingerprint)])

@@ -36,7 +36,8 @@ struct SiteTitles {
     static func parts(of title: String) -> [Substring] {
         let bytes = Array(title.utf8)
         var parts: [Substring] = []
-        var start = 0, index = 0
+        var start = 0
+        var index = 0
         func part(_ range: Range<Int>) -> Substring {
             Substring(String(decoding: bytes[range], as: UTF8.self)).trimmingASCIIWhitespace()
         }

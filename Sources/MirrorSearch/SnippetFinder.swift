@@ -48,7 +48,9 @@ final class SnippetFinder: Sendable {
             let document = LoweredHTML(bytes)
             var firstWords = ""
             for extent in Extent.allCases {
-                guard let text = Self.text(of: document, contentType: pages[index].contentType, words: words, extent: extent) else { continue }
+                guard let text = Self.text(of: document, contentType: pages[index].contentType, words: words, extent: extent) else {
+                    continue
+                }
                 if let snippet = marked(query, in: text) {
                     snippets.withLock { $0[index] = snippet }
                     return
@@ -175,7 +177,8 @@ final class SnippetFinder: Sendable {
         while let at = search(word.bytes, in: bytes, from: from, to: to) {
             let end = at + word.bytes.count
             if !(at > 0 && isWordByte(bytes[at - 1])) && (word.isPrefix || !(end < bytes.count && isWordByte(bytes[end])))
-                && !isInsideTag(at, bytes) {
+                && !isInsideTag(at, bytes)
+            {
                 return at
             }
             from = at + 1

@@ -7,6 +7,7 @@ public enum BuiltProducts {
         var folder = Bundle.main.bundleURL
         if folder.pathExtension == "xctest" { folder.deleteLastPathComponent() }
         let direct = folder.appendingPathComponent(name)
-        return FileManager.default.fileExists(atPath: direct.path) ? direct : folder.deletingLastPathComponent().appendingPathComponent(name)
+        return FileManager.default.fileExists(atPath: direct.path)
+            ? direct : folder.deletingLastPathComponent().appendingPathComponent(name)
     }
 }

@@ -14,23 +14,31 @@ public enum ChildProcess {
     ///   - environment: variables set for the child on top of this process's environment.
     ///   - timeout: how long the child may run; then it is killed (SIGKILL, status 137), so that
     ///     a child that hangs fails its test instead of holding the whole run.
-    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
-                           timeout: Duration = .seconds(300)) async throws -> Result {
+    public static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+        timeout: Duration = .seconds(300)
+    ) async throws -> Result {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("child-out-\(UUID().uuidString)").path
         let err = FileManager.default.temporaryDirectory.appendingPathComponent("child-err-\(UUID().uuidString)").path
-        defer { unlink(out); unlink(err) }
-        let child = try Subprocess(executable.path, arguments,
-                                   environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
-                                   stdout: .file(out), stderr: .file(err))
+        defer {
+            unlink(out)
+            unlink(err)
+        }
+        let child = try Subprocess(
+            executable.path, arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            stdout: .file(out), stderr: .file(err))
         let deadline = ContinuousClock.now + timeout
         while child.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         if child.isRunning { child.signal(SIGKILL) }
-        let status: Int32 = switch try await child.exit(polling: .milliseconds(10)) {
-        case .exited(let code): code
-        case .signalled(let number): 128 + number
-        }
-        return Result(status: status, stdout: try String(contentsOfFile: out, encoding: .utf8),
-                      stderr: try String(contentsOfFile: err, encoding: .utf8))
+        let status: Int32 =
+            switch try await child.exit(polling: .milliseconds(10)) {
+            case .exited(let code): code
+            case .signalled(let number): 128 + number
+            }
+        return Result(
+            status: status, stdout: try String(contentsOfFile: out, encoding: .utf8),
+            stderr: try String(contentsOfFile: err, encoding: .utf8))
     }
 
     /// Runs `tool` and returns its standard output; throws when it is missing or exits non-zero.

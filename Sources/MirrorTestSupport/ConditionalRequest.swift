@@ -14,7 +14,8 @@ enum ConditionalRequest {
             return ifNoneMatch.contains { $0 == "*" || weak($0) == current }
         }
         guard let since = request.first(name: "if-modified-since").flatMap(HTTPDate.parse),
-              let modified = response.first(name: "last-modified").flatMap(HTTPDate.parse) else { return false }
+            let modified = response.first(name: "last-modified").flatMap(HTTPDate.parse)
+        else { return false }
         return modified <= since
     }
 

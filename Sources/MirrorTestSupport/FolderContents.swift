@@ -9,7 +9,8 @@ public enum FolderContents {
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return files }
         while let path = walker.nextObject() as? String {
             guard !excludedPrefixes.contains(where: path.hasPrefix),
-                  walker.fileAttributes?[.type] as? FileAttributeType == .typeRegular else { continue }
+                walker.fileAttributes?[.type] as? FileAttributeType == .typeRegular
+            else { continue }
             files[path] = FileManager.default.contents(atPath: folder + "/" + path)
         }
         return files

@@ -27,7 +27,9 @@ public enum GeneratedSite {
             if page == 0 { links.append("<a href=\"/old.html\">moved</a>") }
             let image = page % 10 == 0 ? "<img src=\"/img/p\(page).png\" alt=\"\">" : ""
             if page % 10 == 0 { try save("img/p\(page).png", "PNG-\(page)") }
-            try save(path(of: page), """
+            try save(
+                path(of: page),
+                """
                 <!DOCTYPE html>
                 <html><head><meta charset="utf-8"><title>Page \(page)</title>
                 <link rel="stylesheet" href="/static/theme.css?v=2"></head>

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -71,7 +72,8 @@ public final class RawHTTPConnection: @unchecked Sendable {
         while true {
             if let end = bytes.firstRange(of: separator) {
                 var response = try RawHTTPResponse(head: Array(bytes[..<end.lowerBound]))
-                let length = headOnly || response.status == 304 || response.status == 204
+                let length =
+                    headOnly || response.status == 304 || response.status == 204
                     ? 0 : Int(response.header("content-length") ?? "0") ?? 0
                 var body = Array(bytes[end.upperBound...])
                 while body.count < length {

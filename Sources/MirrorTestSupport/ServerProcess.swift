@@ -6,11 +6,14 @@ public final class ServerProcess {
     public let log: String
     public private(set) var port = 0
 
-    public init(_ command: String, _ arguments: [String], log: String,
-         environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    public init(
+        _ command: String, _ arguments: [String], log: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
         self.log = log
-        process = try Subprocess(BuiltProducts.executable("mirror").path, [command] + arguments + ["--port", "0"],
-                                 environment: environment, stdout: .file(log), stderr: .sameAsOutput)
+        process = try Subprocess(
+            BuiltProducts.executable("mirror").path, [command] + arguments + ["--port", "0"],
+            environment: environment, stdout: .file(log), stderr: .sameAsOutput)
     }
 
     public var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
@@ -19,7 +22,8 @@ public final class ServerProcess {
     public func waitForURL() async throws -> String {
         for _ in 0..<1200 where process.isRunning {
             if let line = output.split(separator: "\n").first(where: { $0.hasSuffix("(Ctrl-C to stop)") }),
-               let url = line.split(separator: " ").last(where: { $0.hasPrefix("http://") }) {
+                let url = line.split(separator: " ").last(where: { $0.hasPrefix("http://") })
+            {
                 port = Int(url.split(separator: ":").last!.dropLast()) ?? 0
                 return String(url)
             }

@@ -1,7 +1,8 @@
-public import Foundation
 import CSpawn
+public import Foundation
 import MirrorCore
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif

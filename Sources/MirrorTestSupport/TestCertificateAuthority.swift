@@ -55,8 +55,10 @@ public struct TestCertificateAuthority: Sendable {
     /// - Parameters:
     ///   - names: host names and IPv4 addresses the certificate is for.
     ///   - validity: when it is valid; the default is an hour ago to a day from now.
-    public func serverIdentity(names: [String] = ["127.0.0.1", "localhost"],
-                               validity: ClosedRange<Date> = Date() - 3600 ... Date() + 86400) throws -> TestTLSIdentity {
+    public func serverIdentity(
+        names: [String] = ["127.0.0.1", "localhost"],
+        validity: ClosedRange<Date> = Date() - 3600...Date() + 86400
+    ) throws -> TestTLSIdentity {
         let serverKey = P256.Signing.PrivateKey()
         let alternativeNames = names.map { name -> GeneralName in
             let octets = name.split(separator: ".").compactMap { UInt8($0) }

@@ -30,8 +30,10 @@ public final class TestOrigin: Sendable {
     private let serverTask: Task<Void, Never>
     private let serverChannel: any Channel
 
-    private init(host: String, port: Int, scheme: String, responder: OriginResponder, serverChannel: any Channel,
-                 serverTask: Task<Void, Never>) {
+    private init(
+        host: String, port: Int, scheme: String, responder: OriginResponder, serverChannel: any Channel,
+        serverTask: Task<Void, Never>
+    ) {
         self.host = host
         self.port = port
         self.scheme = scheme
@@ -53,8 +55,10 @@ public final class TestOrigin: Sendable {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     let stamper = ArrivalStamper()
                     try channel.pipeline.syncOperations.addHandler(stamper)
-                    return (try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-                        wrappingChannelSynchronously: channel), stamper.arrivals)
+                    return (
+                        try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
+                            wrappingChannelSynchronously: channel), stamper.arrivals
+                    )
                 }
             }
         let task = Task(executorPreference: OffPoolExecutor.shared) {
@@ -68,8 +72,9 @@ public final class TestOrigin: Sendable {
             }
         }
         let port = server.channel.localAddress?.port ?? 0
-        return TestOrigin(host: host, port: port, scheme: tls == nil ? "http" : "https", responder: responder,
-                          serverChannel: server.channel, serverTask: task)
+        return TestOrigin(
+            host: host, port: port, scheme: tls == nil ? "http" : "https", responder: responder,
+            serverChannel: server.channel, serverTask: task)
     }
 
     /// Starts an origin as `start` does, runs `body` with it, and awaits `shutdown()` afterwards, also
@@ -148,8 +153,10 @@ private struct OriginResponder: Sendable {
     let inFlight = NIOLockedValueBox((now: 0, peak: 0))
     let hold = ResponseHold()
 
-    func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>,
-               arrivals: NIOLockedValueBox<[Date]>) async {
+    func serve(
+        _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>,
+        arrivals: NIOLockedValueBox<[Date]>
+    ) async {
         try? await connection.executeThenClose { inbound, outbound in
             var head: HTTPRequestHead?
             var arrival = Date()
@@ -168,10 +175,16 @@ private struct OriginResponder: Sendable {
                     let request = TestRequest(
                         method: requestHead.method, uri: requestHead.uri, headers: requestHead.headers,
                         body: body, time: arrival)
-                    let received = log.withLockedValue { $0.append(request); return $0.count }
+                    let received = log.withLockedValue {
+                        $0.append(request)
+                        return $0.count
+                    }
                     if closesOnNextRequest { return }
                     await hold.wait(received: received)
-                    inFlight.withLockedValue { $0.now += 1; $0.peak = max($0.peak, $0.now) }
+                    inFlight.withLockedValue {
+                        $0.now += 1
+                        $0.peak = max($0.peak, $0.now)
+                    }
                     defer { inFlight.withLockedValue { $0.now -= 1 } }
                     let response = await respond(to: request)
                     let keepAlive = try await write(response, for: request, to: outbound)
@@ -198,14 +211,16 @@ private struct OriginResponder: Sendable {
             response.headers.add(name: "Date", value: HTTPDate.format(Int64(Date().timeIntervalSince1970)))
         }
         if response.honorsConditionals, response.status == 200,
-           ConditionalRequest.isNotModified(request: request.headers, response: response.headers) {
+            ConditionalRequest.isNotModified(request: request.headers, response: response.headers)
+        {
             response = TestResponse(status: 304, headers: ConditionalRequest.notModifiedHeaders(from: response.headers))
         }
         if response.gzip {
             response.body = (try? GzipEncoder.compress(response.body)) ?? response.body
             response.headers.replaceOrAdd(name: "Content-Encoding", value: "gzip")
         }
-        let hasBody = request.method != .HEAD && response.status != 304 && response.status != 204
+        let hasBody =
+            request.method != .HEAD && response.status != 304 && response.status != 204
             && !(100..<200).contains(response.status)
         if let chunkSize = response.chunkSize, hasBody, chunkSize > 0 {
             response.headers.remove(name: "content-length")

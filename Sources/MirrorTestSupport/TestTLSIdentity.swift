@@ -8,7 +8,8 @@ public struct TestTLSIdentity: Sendable {
     init(certificatePEM: String, privateKeyPEM: String) throws {
         let certificate = try NIOSSLCertificate(bytes: Array(certificatePEM.utf8), format: .pem)
         let key = try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem)
-        context = try NIOSSLContext(configuration: .makeServerConfiguration(
-            certificateChain: [.certificate(certificate)], privateKey: .privateKey(key)))
+        context = try NIOSSLContext(
+            configuration: .makeServerConfiguration(
+                certificateChain: [.certificate(certificate)], privateKey: .privateKey(key)))
     }
 }

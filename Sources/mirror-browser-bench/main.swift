@@ -19,7 +19,8 @@ func option(_ name: String) -> String? {
     arguments.firstIndex(of: name).flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
 }
 guard let list = arguments.first, let text = try? String(contentsOfFile: list, encoding: .utf8), let cache = option("--cache") else {
-    FileHandle.standardError.write(Data("usage: mirror-browser-bench URLS-FILE --cache DIR [--check FOLDER] [--tabs N] [--browser-path FILE]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: mirror-browser-bench URLS-FILE --cache DIR [--check FOLDER] [--tabs N] [--browser-path FILE]\n".utf8))
     exit(2)
 }
 let urls = text.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
@@ -48,9 +49,10 @@ if let checked {
 }
 // Each file checked once (`/` and `/index.html` share one), by the first of its pages.
 var seenFiles: Set<String> = []
-let firstOfFile = Dictionary(urls.map { url in
-    (url, URLNormalizer.normalize(url).flatMap { copies[$0] }.flatMap { seenFiles.insert($0).inserted ? $0 : nil })
-}, uniquingKeysWith: { first, _ in first })
+let firstOfFile = Dictionary(
+    urls.map { url in
+        (url, URLNormalizer.normalize(url).flatMap { copies[$0] }.flatMap { seenFiles.insert($0).inserted ? $0 : nil })
+    }, uniquingKeysWith: { first, _ in first })
 
 var settings = ChromiumRenderer.Settings(executable: try BrowserExecutable.locate(option("--browser-path")))
 settings.tabs = option("--tabs").flatMap(Int.init) ?? 2
@@ -77,6 +79,8 @@ let unsettled = await withTaskGroup(of: Bool.self) { group in
 }
 let seconds = (ContinuousClock.now - started).seconds
 await renderer.close()
-print(String(format: "%d pages in %.2f s (%.2f pages/s), %d with notes; %d responses in memory", urls.count, seconds,
-             Double(urls.count) / seconds, unsettled, memory.count))
+print(
+    String(
+        format: "%d pages in %.2f s (%.2f pages/s), %d with notes; %d responses in memory", urls.count, seconds,
+        Double(urls.count) / seconds, unsettled, memory.count))
 if checked != nil { print("\(seenFiles.count) copies checked, \(differing.withLock { $0 }) not identical") }

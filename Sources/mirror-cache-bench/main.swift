@@ -27,9 +27,13 @@ func report(_ fields: [String: Any]) {
 func store(_ cache: CacheStore, url: String, body: [UInt8]) throws {
     let writer = try cache.makeBodyWriter()
     try writer.write(body)
-    let head = CachedResponseHead(status: 200, headers: ["Content-Type": "text/html", "Cache-Control": "max-age=86400",
-                                                          "ETag": "\"\(url.hashValue)\""],
-                                  requestTime: 1000, responseTime: 1000)
+    let head = CachedResponseHead(
+        status: 200,
+        headers: [
+            "Content-Type": "text/html", "Cache-Control": "max-age=86400",
+            "ETag": "\"\(url.hashValue)\"",
+        ],
+        requestTime: 1000, responseTime: 1000)
     try cache.store(url: url, request: [:], head: head, body: writer)
 }
 
@@ -45,7 +49,8 @@ configuration.diskCapacity = 64 << 30
 
 switch arguments[1] {
 case "store":
-    let count = Int(arguments[3])!, size = Int(arguments[4])!
+    let count = Int(arguments[3])!
+    let size = Int(arguments[4])!
     let cache = try CacheStore(directory: directory, configuration: configuration)
     // One random body, made distinct per entry by its first eight bytes (so every body is stored).
     var generator = SystemRandomNumberGenerator()
@@ -58,8 +63,10 @@ case "store":
         try cache.synchronize()
     }
     let time = elapsed.seconds
-    report(["phase": "store", "entries": count, "bodyBytes": size, "seconds": time,
-            "entriesPerSecond": Double(count) / time, "megabytesPerSecond": Double(count * size) / time / 1e6])
+    report([
+        "phase": "store", "entries": count, "bodyBytes": size, "seconds": time,
+        "entriesPerSecond": Double(count) / time, "megabytesPerSecond": Double(count * size) / time / 1e6,
+    ])
 case "fill":
     let count = Int(arguments[3])!
     let cache = try CacheStore(directory: directory, configuration: configuration)
@@ -80,7 +87,8 @@ case "open":
 case "hits":
     // Cold: each lookup reads its body from disk (first use). Warm: every body was read once,
     // so small ones come from the memory tier.
-    let count = Int(arguments[3])!, duration = Double(arguments[4])!
+    let count = Int(arguments[3])!
+    let duration = Double(arguments[4])!
     let cache = try CacheStore(directory: directory, configuration: configuration)
     var generator = SystemRandomNumberGenerator()
     var order = Array(0..<count)
@@ -93,7 +101,8 @@ case "hits":
         for key in keys {
             let begin = clock.now
             guard let entry = try cache.entry(for: "http://bench.test/page/\(key)", request: [:]),
-                  let body = cache.body(of: entry), try body.collect().count == entry.size else {
+                let body = cache.body(of: entry), try body.collect().count == entry.size
+            else {
                 fatalError("miss on \(key)")
             }
             latencies.append((clock.now - begin).seconds)
@@ -102,8 +111,10 @@ case "hits":
         let elapsed = (clock.now - started).seconds
         latencies.sort()
         func percentile(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1e6 }
-        report(["phase": "hits-\(label)", "lookups": latencies.count, "hitsPerSecond": Double(latencies.count) / elapsed,
-                "p50Microseconds": percentile(0.5), "p99Microseconds": percentile(0.99)])
+        report([
+            "phase": "hits-\(label)", "lookups": latencies.count, "hitsPerSecond": Double(latencies.count) / elapsed,
+            "p50Microseconds": percentile(0.5), "p99Microseconds": percentile(0.99),
+        ])
     }
     try measure("cold", order)
     for key in order { _ = try cache.entry(for: "http://bench.test/page/\(key)", request: [:]).flatMap { cache.body(of: $0) } }

@@ -49,8 +49,9 @@ DispatchQueue.concurrentPerform(iterations: grouped ? 2 : 1) { writer in
             let size = Int(generator.next() % (action < 3 ? 600_000 : 20_000))
             let body = try store.makeBodyWriter()
             try body.write(TortureBody.bytes(url: url, sequence: sequence, size: size))
-            let head = CachedResponseHead(status: 200, headers: ["Content-Type": "application/octet-stream", "X-Sequence": "\(sequence)"],
-                                          requestTime: Double(sequence), responseTime: Double(sequence))
+            let head = CachedResponseHead(
+                status: 200, headers: ["Content-Type": "application/octet-stream", "X-Sequence": "\(sequence)"],
+                requestTime: Double(sequence), responseTime: Double(sequence))
             try store.store(url: url, request: [:], head: head, body: body)
             say("committed \(url) \(sequence)")
         }

@@ -30,7 +30,8 @@ let (arguments, cacheDirectory, parse) = { () -> ([String], String?, Bool) in
     return (arguments, cache, parse)
 }()
 guard !arguments.isEmpty, let list = try? String(contentsOfFile: arguments[0], encoding: .utf8),
-      cacheDirectory != nil || !parse else {
+    cacheDirectory != nil || !parse
+else {
     FileHandle.standardError.write(Data("usage: mirror-fetch-bench URL-LIST [CONCURRENCY] [--cache DIR [--parse]]\n".utf8))
     exit(2)
 }
@@ -88,5 +89,6 @@ if failures.load(ordering: .relaxed) > 0 {
     FileHandle.standardError.write(Data("\(failures.load(ordering: .relaxed)) of \(urls.count) requests failed\n".utf8))
 }
 let seconds = elapsed.seconds
-print("{\"requests\": \(urls.count), \"failures\": \(failures.load(ordering: .relaxed)), "
-    + "\"bytes\": \(bytes.load(ordering: .relaxed)), \"seconds\": \(seconds)}")
+print(
+    "{\"requests\": \(urls.count), \"failures\": \(failures.load(ordering: .relaxed)), "
+        + "\"bytes\": \(bytes.load(ordering: .relaxed)), \"seconds\": \(seconds)}")

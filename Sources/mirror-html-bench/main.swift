@@ -42,7 +42,8 @@ func parseWithNoOpCallbacks(_ page: [UInt8]) -> Int {
     page.withUnsafeBufferPointer { buffer in
         buffer.withMemoryRebound(to: CChar.self) { bytes in
             let context = htmlCreateMemoryParserCtxt(bytes.baseAddress, Int32(bytes.count))!
-            let options = HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+            let options =
+                HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
                 | HTML_PARSE_NONET.rawValue | HTML_PARSE_IGNORE_ENC.rawValue
             htmlCtxtUseOptions(context, Int32(options))
             xmlSwitchToEncoding(context, xmlFindCharEncodingHandler("utf-8"))
@@ -86,15 +87,21 @@ let measures: [(String, String, (String, [UInt8]) -> Int)] = [
     ("HTMLLinkExtractor", "links", { HTMLLinkExtractor.links(in: $1, charset: "utf-8").links.count }),
     ("HTMLReferenceLocator", "references", { HTMLReferenceLocator.references(in: $1, charset: "utf-8").count }),
     ("HTMLText.extract", "text bytes", { HTMLText.extract(from: $1, contentType: "text/html").body.utf8.count }),
-    ("HTMLReferenceLocator + text", "references", { _, page in
-        let locator = HTMLReferenceLocator(charset: "utf-8")
-        locator.feed(page)
-        return locator.finish(readingText: true).count + (locator.text?.body.utf8.count ?? 0)
-    }),
-    ("LinkRewriter.rewriteHTML", "bytes written", { path, page in
-        let pagePath = "docs.example/" + path
-        return rewriter.rewriteHTML(page, charset: "utf-8", pageURL: origin + path, pagePath: pagePath, target: target).count
-    }),
+    (
+        "HTMLReferenceLocator + text", "references",
+        { _, page in
+            let locator = HTMLReferenceLocator(charset: "utf-8")
+            locator.feed(page)
+            return locator.finish(readingText: true).count + (locator.text?.body.utf8.count ?? 0)
+        }
+    ),
+    (
+        "LinkRewriter.rewriteHTML", "bytes written",
+        { path, page in
+            let pagePath = "docs.example/" + path
+            return rewriter.rewriteHTML(page, charset: "utf-8", pageURL: origin + path, pagePath: pagePath, target: target).count
+        }
+    ),
 ]
 func report(_ name: String, _ counted: String, _ result: (seconds: Double, count: Int)) {
     let rate = Double(totalBytes) / result.seconds / 1e6

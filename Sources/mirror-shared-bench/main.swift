@@ -11,10 +11,13 @@ import MirrorShared
 
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String, _ fallback: Int) -> Int {
-    arguments.firstIndex(of: name).flatMap { arguments.index(after: $0) < arguments.endIndex ? Int(arguments[arguments.index(after: $0)]) : nil } ?? fallback
+    arguments.firstIndex(of: name).flatMap {
+        arguments.index(after: $0) < arguments.endIndex ? Int(arguments[arguments.index(after: $0)]) : nil
+    } ?? fallback
 }
 guard let address = arguments.first, address.hasPrefix("postgres") else {
-    FileHandle.standardError.write(Data("usage: mirror-shared-bench postgres://… [--urls N] [--hosts N] [--workers N] [--concurrency N]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: mirror-shared-bench postgres://… [--urls N] [--hosts N] [--workers N] [--concurrency N]\n".utf8))
     exit(2)
 }
 let (urlCount, hostCount, workerCount) = (option("--urls", 20_000), option("--hosts", 1), option("--workers", 3))
@@ -31,7 +34,9 @@ let name = "claims-bench-\(UUID().uuidString)"
 let setup = try await SharedDatabase.connect(address)
 let owner = try await SharedCrawl.join(setup, name: name, options: [:], configuration: configuration, lease: .seconds(60))
 let loader = SharedFrontier(crawl: owner, configuration: configuration)
-let items = (0..<urlCount).map { CrawlItem(url: "http://h\($0 % hostCount).test/p/\($0).html", depth: 1, role: .page, hops: 0, referrer: nil) }
+let items = (0..<urlCount).map {
+    CrawlItem(url: "http://h\($0 % hostCount).test/p/\($0).html", depth: 1, role: .page, hops: 0, referrer: nil)
+}
 for start in stride(from: 0, to: items.count, by: 1000) {
     _ = try await loader.add(Array(items[start..<min(start + 1000, items.count)]), skipped: [])
 }
@@ -70,7 +75,9 @@ let taken = try await withThrowingTaskGroup(of: Int.self) { group in
     return count
 }
 let seconds = (ContinuousClock.now - started).seconds
-print(String(format: "%d URLs of %d hosts claimed and recorded by %d workers in %.2f s: %.0f claims/s",
-             taken, hostCount, workerCount, seconds, Double(taken) / seconds))
+print(
+    String(
+        format: "%d URLs of %d hosts claimed and recorded by %d workers in %.2f s: %.0f claims/s",
+        taken, hostCount, workerCount, seconds, Double(taken) / seconds))
 await loader.close()
 await setup.close()

@@ -31,8 +31,10 @@ struct ArchiveExportTests {
                 byID[id] = record
                 #expect(record.header.version == "WARC/1.1")
                 #expect(record.header["WARC-Block-Digest"] == TestDigest.sha1(record.block), "\(id)")
-                #expect(record.header["WARC-Date"]?.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$"#,
-                                                          options: .regularExpression) != nil)
+                #expect(
+                    record.header["WARC-Date"]?.range(
+                        of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$"#,
+                        options: .regularExpression) != nil)
                 if let uri = record.header["WARC-Target-URI"] { #expect(!uri.hasPrefix("<") && uri.hasPrefix("http")) }
             }
             for record in records where ["response", "revisit"].contains(record.header.type) {
@@ -44,7 +46,8 @@ struct ArchiveExportTests {
                 #expect(record.header["Content-Type"] == "application/http; msgtype=response")
                 let body = try #require(store.body(of: entry)).collect()
                 #expect(record.httpField("Content-Length") == String(body.count), "\(url)")
-                let request = try #require(records.first { $0.header.type == "request" && $0.header["WARC-Concurrent-To"] == record.header["WARC-Record-ID"] })
+                let request = try #require(
+                    records.first { $0.header.type == "request" && $0.header["WARC-Concurrent-To"] == record.header["WARC-Record-ID"] })
                 #expect(request.header["WARC-Target-URI"] == url)
                 #expect(request.http.head.hasPrefix("GET "))
                 if record.header.type == "response" {
@@ -61,7 +64,8 @@ struct ArchiveExportTests {
                     #expect(original.http.payload == body)
                 }
             }
-            let encoded = try #require(records.first { $0.header["WARC-Target-URI"] == site.origin.url("/encoded.txt") && $0.header.type == "request" })
+            let encoded = try #require(
+                records.first { $0.header["WARC-Target-URI"] == site.origin.url("/encoded.txt") && $0.header.type == "request" })
             #expect(encoded.httpField("accept-encoding") == "gzip, deflate", "the request record carries the Vary field")
         }
     }
@@ -93,12 +97,20 @@ struct ArchiveExportTests {
                 _ = try archive.extract(entry) { data.append($0) }
                 files[entry.path] = data
             }
-            #expect(Set(files.keys) == ["datapackage.json", "datapackage-digest.json", "pages/pages.jsonl", "indexes/index.cdx",
-                                        "archive/data.warc.gz"])
+            #expect(
+                Set(files.keys) == [
+                    "datapackage.json", "datapackage-digest.json", "pages/pages.jsonl", "indexes/index.cdx",
+                    "archive/data.warc.gz",
+                ])
             #expect(archive["archive/data.warc.gz"]?.isCompressed == false, "the WARC must be stored, not deflated")
 
             struct Package: Decodable {
-                struct Resource: Decodable { let name: String; let path: String; let hash: String; let bytes: Int }
+                struct Resource: Decodable {
+                    let name: String
+                    let path: String
+                    let hash: String
+                    let bytes: Int
+                }
                 let resources: [Resource]
                 let wacz_version: String
                 let mainPageURL: String?
@@ -123,7 +135,15 @@ struct ArchiveExportTests {
             for (earlier, later) in zip(lines, lines.dropFirst()) {
                 #expect(Array(earlier.utf8).lexicographicallyPrecedes(Array(later.utf8)), "the index is not sorted: \(later)")
             }
-            struct Fields: Decodable { let url: String; let mime: String?; let status: String; let digest: String; let length: String; let offset: String; let filename: String }
+            struct Fields: Decodable {
+                let url: String
+                let mime: String?
+                let status: String
+                let digest: String
+                let length: String
+                let offset: String
+                let filename: String
+            }
             for line in lines {
                 let parts = line.split(separator: " ", maxSplits: 2)
                 let fields = try JSONDecoder().decode(Fields.self, from: Data(parts[2].utf8))

@@ -2,8 +2,8 @@ import Foundation
 import MirrorArchive
 import MirrorCache
 import MirrorCompression
-import MirrorSite
 import MirrorCrawlTesting
+import MirrorSite
 import MirrorTestSupport
 import Testing
 
@@ -24,7 +24,9 @@ struct ArchiveImportTests {
         try await ArchivedSite.with { site in
             let path = "\(site.root)/site.\(format.rawValue)"
             let archiveSource = source == .cache ? ArchiveSource.cache(try site.store()) : try ArchiveSource.folder(site.root + "/out")
-            let exported = format == .warc ? try ArchiveExporter().exportWARC(archiveSource, to: path)
+            let exported =
+                format == .warc
+                ? try ArchiveExporter().exportWARC(archiveSource, to: path)
                 : try ArchiveExporter().exportWACZ(archiveSource, to: path)
             try await CrawlHarness.with { offline in
                 let summary = try ArchiveImporter(store: try CacheStore(directory: offline.cache)).importArchive(path)
@@ -38,8 +40,9 @@ struct ArchiveImportTests {
                 #expect(report.failures.isEmpty, "\(report.failures)")
                 let reference = source == .folder ? "out" : "offline-reference"
                 if source == .cache {
-                    _ = try await site.harness.crawl([site.origin.url("/")] + ArchivedSite.extraPaths.map(site.origin.url),
-                                                     output: reference, mode: .offline)
+                    _ = try await site.harness.crawl(
+                        [site.origin.url("/")] + ArchivedSite.extraPaths.map(site.origin.url),
+                        output: reference, mode: .offline)
                 }
                 let excluded = [".mirror/manifest.json", ".mirror/journal", ".mirror/tmp"]
                 let original = FolderContents.files(site.root + "/" + reference, excluding: excluded)
@@ -47,7 +50,9 @@ struct ArchiveImportTests {
                 let rebuilt = FolderContents.files(offline.root + "/out", excluding: excluded)
                 #expect(rebuilt.keys.sorted() == original.keys.sorted())
                 for (path, bytes) in original where rebuilt[path] != bytes {
-                    Issue.record("\(path) differs:\n\(String(decoding: rebuilt[path] ?? Data(), as: UTF8.self))\nwas\n\(String(decoding: bytes, as: UTF8.self))")
+                    Issue.record(
+                        "\(path) differs:\n\(String(decoding: rebuilt[path] ?? Data(), as: UTF8.self))\nwas\n\(String(decoding: bytes, as: UTF8.self))"
+                    )
                 }
                 try expectSameApartFromMicroseconds(try offline.manifest(), try site.harness.manifest(reference))
             }
@@ -61,9 +66,11 @@ struct ArchiveImportTests {
                 copy.resources[url]!.record.requestTime = 0
                 copy.resources[url]!.record.responseTime = 0
             }
-            copy.redirects = copy.redirects.mapValues { SiteManifest.Redirect(
-                location: $0.location, status: $0.status,
-                record: ResponseRecord(headers: $0.record.httpHeaders, requestTime: 0, responseTime: 0, varyKey: $0.record.varyKey)) }
+            copy.redirects = copy.redirects.mapValues {
+                SiteManifest.Redirect(
+                    location: $0.location, status: $0.status,
+                    record: ResponseRecord(headers: $0.record.httpHeaders, requestTime: 0, responseTime: 0, varyKey: $0.record.varyKey))
+            }
             return copy
         }
         let (left, right) = (withoutTimes(rebuilt), withoutTimes(original))
@@ -92,44 +99,65 @@ struct ArchiveImportTests {
         var warc = HandMadeWARC()
         warc.add("warcinfo", uri: nil, contentType: "application/warc-fields", block: Array("software: hand\r\n".utf8))
         // A request, then its response: chunked, gzip, with Vary (as wget and Heritrix write them).
-        warc.add("request", uri: "http://h.test/vary.txt", date: "2024-05-01T11:59:59Z", contentType: "application/http; msgtype=request",
-                 block: HandMadeWARC.http("GET /vary.txt HTTP/1.1", [("Host", "h.test"), ("Accept-Language", "fr")]))
-        warc.add("response", uri: "http://h.test/vary.txt", contentType: "application/http; msgtype=response",
-                 fields: [("WARC-Payload-Digest", TestDigest.sha1(wire))],
-                 block: HandMadeWARC.http("HTTP/1.1 200 OK", [("Content-Type", "text/plain"), ("Vary", "Accept-Language"),
-                                                              ("Transfer-Encoding", "chunked"), ("Content-Encoding", "gzip"),
-                                                              ("Connection", "close")], payload: wire))
+        warc.add(
+            "request", uri: "http://h.test/vary.txt", date: "2024-05-01T11:59:59Z", contentType: "application/http; msgtype=request",
+            block: HandMadeWARC.http("GET /vary.txt HTTP/1.1", [("Host", "h.test"), ("Accept-Language", "fr")]))
+        warc.add(
+            "response", uri: "http://h.test/vary.txt", contentType: "application/http; msgtype=response",
+            fields: [("WARC-Payload-Digest", TestDigest.sha1(wire))],
+            block: HandMadeWARC.http(
+                "HTTP/1.1 200 OK",
+                [
+                    ("Content-Type", "text/plain"), ("Vary", "Accept-Language"),
+                    ("Transfer-Encoding", "chunked"), ("Content-Encoding", "gzip"),
+                    ("Connection", "close"),
+                ], payload: wire))
         // A response, then its request (as warcio and browsertrix write them).
-        warc.add("response", uri: "http://h.test/later.txt", contentType: "application/http; msgtype=response",
-                 block: HandMadeWARC.http("HTTP/1.1 200 OK", [("Vary", "accept-language"), ("Content-Length", "5")], payload: Array("later".utf8)))
-        warc.add("request", uri: "http://h.test/later.txt", contentType: "application/http; msgtype=request",
-                 block: HandMadeWARC.http("GET /later.txt HTTP/1.1", [("Host", "h.test"), ("Accept-Language", "de")]))
+        warc.add(
+            "response", uri: "http://h.test/later.txt", contentType: "application/http; msgtype=response",
+            block: HandMadeWARC.http(
+                "HTTP/1.1 200 OK", [("Vary", "accept-language"), ("Content-Length", "5")], payload: Array("later".utf8)))
+        warc.add(
+            "request", uri: "http://h.test/later.txt", contentType: "application/http; msgtype=request",
+            block: HandMadeWARC.http("GET /later.txt HTTP/1.1", [("Host", "h.test"), ("Accept-Language", "de")]))
         // Revisits: of vary.txt's payload under another URL, and a 304 refreshing vary.txt.
-        warc.add("revisit", uri: "http://h.test/copy.txt", contentType: "application/http; msgtype=response",
-                 fields: [("WARC-Profile", "http://netpreserve.org/warc/1.0/revisit/identical-payload-digest"),
-                          ("WARC-Payload-Digest", TestDigest.sha1(wire))],
-                 block: HandMadeWARC.http("HTTP/1.1 200 OK", [("Content-Type", "text/plain"), ("Content-Encoding", "gzip")]))
-        warc.add("request", uri: "http://h.test/vary.txt", contentType: "application/http; msgtype=request",
-                 block: HandMadeWARC.http("GET /vary.txt HTTP/1.1", [("Host", "h.test"), ("Accept-Language", "fr")]))
-        warc.add("revisit", uri: "http://h.test/vary.txt", date: "2024-05-02T08:00:00Z", contentType: "application/http; msgtype=response",
-                 fields: [("WARC-Profile", "http://netpreserve.org/warc/1.1/revisit/server-not-modified")],
-                 block: HandMadeWARC.http("HTTP/1.1 304 Not Modified", [("Cache-Control", "max-age=99")]))
+        warc.add(
+            "revisit", uri: "http://h.test/copy.txt", contentType: "application/http; msgtype=response",
+            fields: [
+                ("WARC-Profile", "http://netpreserve.org/warc/1.0/revisit/identical-payload-digest"),
+                ("WARC-Payload-Digest", TestDigest.sha1(wire)),
+            ],
+            block: HandMadeWARC.http("HTTP/1.1 200 OK", [("Content-Type", "text/plain"), ("Content-Encoding", "gzip")]))
+        warc.add(
+            "request", uri: "http://h.test/vary.txt", contentType: "application/http; msgtype=request",
+            block: HandMadeWARC.http("GET /vary.txt HTTP/1.1", [("Host", "h.test"), ("Accept-Language", "fr")]))
+        warc.add(
+            "revisit", uri: "http://h.test/vary.txt", date: "2024-05-02T08:00:00Z", contentType: "application/http; msgtype=response",
+            fields: [("WARC-Profile", "http://netpreserve.org/warc/1.1/revisit/server-not-modified")],
+            block: HandMadeWARC.http("HTTP/1.1 304 Not Modified", [("Cache-Control", "max-age=99")]))
         // What cannot be used.
         warc.add("metadata", uri: "http://h.test/vary.txt", contentType: "application/warc-fields", block: Array("via: x\r\n".utf8))
         warc.add("resource", uri: "http://h.test/log.txt", contentType: "text/plain", block: Array("log".utf8))
         warc.add("response", uri: "dns:h.test", contentType: "text/dns", block: Array("h.test. 60 IN A 10.0.0.1\n".utf8))
-        warc.add("response", uri: "http://h.test/cut.bin", contentType: "application/http; msgtype=response",
-                 fields: [("WARC-Truncated", "length")], block: HandMadeWARC.http("HTTP/1.1 200 OK", [], payload: [1, 2]))
-        warc.add("response", uri: "http://h.test/flipped.txt", contentType: "application/http; msgtype=response",
-                 block: HandMadeWARC.http("HTTP/1.1 200 OK", [], payload: Array("x".utf8)), wrongDigest: true)
-        warc.add("response", uri: "http://h.test/garbage.txt", contentType: "application/http; msgtype=response",
-                 block: Array("nonsense\r\n\r\nbody".utf8))
-        warc.add("response", uri: "http://h.test/badgzip.txt", contentType: "application/http; msgtype=response",
-                 block: HandMadeWARC.http("HTTP/1.1 200 OK", [("Content-Encoding", "gzip")], payload: Array("not gzip".utf8)))
-        warc.add("revisit", uri: "http://h.test/orphan.txt", contentType: "application/http; msgtype=response",
-                 fields: [("WARC-Profile", "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"),
-                          ("WARC-Payload-Digest", "sha1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")],
-                 block: HandMadeWARC.http("HTTP/1.1 200 OK", []))
+        warc.add(
+            "response", uri: "http://h.test/cut.bin", contentType: "application/http; msgtype=response",
+            fields: [("WARC-Truncated", "length")], block: HandMadeWARC.http("HTTP/1.1 200 OK", [], payload: [1, 2]))
+        warc.add(
+            "response", uri: "http://h.test/flipped.txt", contentType: "application/http; msgtype=response",
+            block: HandMadeWARC.http("HTTP/1.1 200 OK", [], payload: Array("x".utf8)), wrongDigest: true)
+        warc.add(
+            "response", uri: "http://h.test/garbage.txt", contentType: "application/http; msgtype=response",
+            block: Array("nonsense\r\n\r\nbody".utf8))
+        warc.add(
+            "response", uri: "http://h.test/badgzip.txt", contentType: "application/http; msgtype=response",
+            block: HandMadeWARC.http("HTTP/1.1 200 OK", [("Content-Encoding", "gzip")], payload: Array("not gzip".utf8)))
+        warc.add(
+            "revisit", uri: "http://h.test/orphan.txt", contentType: "application/http; msgtype=response",
+            fields: [
+                ("WARC-Profile", "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"),
+                ("WARC-Payload-Digest", "sha1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"),
+            ],
+            block: HandMadeWARC.http("HTTP/1.1 200 OK", []))
         try warc.write(to: root + "/hand.warc")
 
         let store = try CacheStore(directory: root + "/cache")
@@ -137,12 +165,13 @@ struct ArchiveImportTests {
         #expect(summary.error == nil)
         #expect(summary.records == 16)
         #expect(summary.imported == 3 && summary.updated == 1 && summary.requests == 3)
-        #expect(summary.skipped == [
-            "warcinfo record": 1, "metadata record": 1, "resource record": 1,
-            "response record of a URI that is not http(s)": 1, "truncated by its writer (length)": 1,
-            "block digest does not match": 1, "unreadable HTTP head": 1, "Content-Encoding that does not decode": 1,
-            "revisit of a response in neither the archive nor the cache": 1,
-        ])
+        #expect(
+            summary.skipped == [
+                "warcinfo record": 1, "metadata record": 1, "resource record": 1,
+                "response record of a URI that is not http(s)": 1, "truncated by its writer (length)": 1,
+                "block digest does not match": 1, "unreadable HTTP head": 1, "Content-Encoding that does not decode": 1,
+                "revisit of a response in neither the archive nor the cache": 1,
+            ])
 
         let vary = try #require(store.entries(for: "http://h.test/vary.txt").first)
         #expect(vary.varyKey == "accept-language=fr")
@@ -168,7 +197,8 @@ struct ArchiveImportTests {
             let records = try ReadRecords.read(path)
             var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
             let index = try #require(records.indices.filter { records[$0].header.type == "response" }.dropFirst(5).first)
-            let start = records[index].offset, end = records[index + 1].offset
+            let start = records[index].offset
+            let end = records[index + 1].offset
             if damage == "truncated" {
                 bytes.removeSubrange(((start + end) / 2)...)
             } else {
@@ -225,10 +255,12 @@ extension ArchiveImportTests {
             try await CrawlHarness.with { online in
                 let report = try await online.crawl([origin.url("/")])
                 #expect(report.failures.isEmpty)
-                _ = try await ChildProcess.output("/usr/bin/wget", [
-                    "--quiet", "--mirror", "--page-requisites", "--execute", "robots=off", "--directory-prefix", online.root + "/wget",
-                    "--warc-file", online.root + "/wget", origin.url("/"),
-                ])
+                _ = try await ChildProcess.output(
+                    "/usr/bin/wget",
+                    [
+                        "--quiet", "--mirror", "--page-requisites", "--execute", "robots=off", "--directory-prefix", online.root + "/wget",
+                        "--warc-file", online.root + "/wget", origin.url("/"),
+                    ])
                 try await CrawlHarness.with { offline in
                     let summary = try ArchiveImporter(store: try CacheStore(directory: offline.cache))
                         .importArchive(online.root + "/wget.warc.gz")
@@ -239,7 +271,9 @@ extension ArchiveImportTests {
                     #expect(origin.requests.isEmpty, "the origin was asked for \(origin.requests.map(\.uri))")
                     #expect(rebuilt.failures.isEmpty, "\(rebuilt.failures)")
                     let excluded = [".mirror/manifest.json", ".mirror/journal", ".mirror/tmp"]
-                    #expect(FolderContents.files(offline.root + "/out", excluding: excluded) == FolderContents.files(online.root + "/out", excluding: excluded))
+                    #expect(
+                        FolderContents.files(offline.root + "/out", excluding: excluded)
+                            == FolderContents.files(online.root + "/out", excluding: excluded))
                 }
             }
         }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import MirrorArchive
 import MirrorTestSupport
 import Testing
+
+@testable import MirrorArchive
 
 /// The small parts of the archive code, on inputs chosen to break them.
 @Suite("Archive parts")
@@ -22,7 +23,8 @@ struct ArchivePartsTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var generator = SeededGenerator(seed: 7)
         let lines = (0..<2000).map { _ in
-            "org,example)/" + String((0..<Int.random(in: 1...30, using: &generator)).map { _ in "abcé/?=&0".randomElement(using: &generator)! })
+            "org,example)/"
+                + String((0..<Int.random(in: 1...30, using: &generator)).map { _ in "abcé/?=&0".randomElement(using: &generator)! })
         }
         let sorter = SortedLines(folder: folder, memoryLimit: memoryLimit)
         for line in lines { try sorter.add(line) }

@@ -18,8 +18,9 @@ struct ArchivedSite {
     static func with<T>(_ body: (ArchivedSite) async throws -> T) async throws -> T {
         try await TestOrigin.with(site: .named("links")) { origin in
             origin.route("/encoded.txt") { _ in
-                var encoded = TestResponse.content(String(repeating: "gzip and chunks\n", count: 400), type: "text/plain; charset=utf-8",
-                                                   headers: [("Vary", "Accept-Encoding")])
+                var encoded = TestResponse.content(
+                    String(repeating: "gzip and chunks\n", count: 400), type: "text/plain; charset=utf-8",
+                    headers: [("Vary", "Accept-Encoding")])
                 encoded.gzip = true
                 encoded.chunkSize = 700
                 return encoded

@@ -7,8 +7,10 @@ struct HandMadeWARC {
     private(set) var bytes: [UInt8] = []
 
     /// Appends a record; `digest: false` leaves out `WARC-Block-Digest`, `wrongDigest` writes a false one.
-    mutating func add(_ type: String, uri: String?, date: String = "2024-05-01T12:00:00Z", contentType: String? = nil,
-                      fields: [(String, String)] = [], block: [UInt8], wrongDigest: Bool = false) {
+    mutating func add(
+        _ type: String, uri: String?, date: String = "2024-05-01T12:00:00Z", contentType: String? = nil,
+        fields: [(String, String)] = [], block: [UInt8], wrongDigest: Bool = false
+    ) {
         var header = "WARC/1.0\r\nWARC-Type: \(type)\r\nWARC-Record-ID: <urn:uuid:\(UUID().uuidString.lowercased())>\r\n"
         header += "WARC-Date: \(date)\r\n"
         if let uri { header += "WARC-Target-URI: <\(uri)>\r\n" }

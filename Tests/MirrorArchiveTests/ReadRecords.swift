@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+
 @testable import MirrorArchive
 
 /// A WARC read back whole with the module's own reader (in small pieces, so records and gzip

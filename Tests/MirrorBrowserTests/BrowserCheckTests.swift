@@ -28,10 +28,12 @@ extension BrowserSuites {
         @Test func everyPageIsCheckedAndTheFormThatLooksRightIsKept() async throws {
             defer { try? FileManager.default.removeItem(atPath: root) }
             let origin = try await TestOrigin.start(site: .named("checked"))
-            let crawl = try await ChildProcess.run(BuiltProducts.executable("mirror"), [
-                "crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache", "--browser", "--verbose",
-                "--keep-check-screenshots", "--report", root + "/report.json",
-            ])
+            let crawl = try await ChildProcess.run(
+                BuiltProducts.executable("mirror"),
+                [
+                    "crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache", "--browser", "--verbose",
+                    "--keep-check-screenshots", "--report", root + "/report.json",
+                ])
             try await origin.shutdown()
             try #require(crawl.status == 0, "\(crawl.stderr)")
             let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: root + "/report.json")))
@@ -42,26 +44,30 @@ extension BrowserSuites {
             // The page built from fetched data is its original, its scripts running offline with the
             // replay layer answering their fetch from what the crawl recorded: its copy matches.
             let home = try #require(checks[origin.url("/")])
-            #expect(home.form == "original" && !home.retried && home.outcome.keys.first == "identical" && home.unanswered.isEmpty,
-                    "\(home)")
+            #expect(
+                home.form == "original" && !home.retried && home.outcome.keys.first == "identical" && home.unanswered.isEmpty,
+                "\(home)")
             let saved = try String(contentsOfFile: root + "/out/\(origin.host)_\(origin.port)/index.html", encoding: .utf8)
             #expect(saved.contains("<script data-mirror-replay>") && !saved.contains("first item from data.json"))
 
             // The worker starts offline from its recorded script, and the index it fetches is answered.
             let search = try #require(checks[origin.url("/search.html")])
-            #expect(search.form == "original" && !search.retried && search.outcome.keys.first == "identical" && search.unanswered.isEmpty,
-                    "\(search)")
+            #expect(
+                search.form == "original" && !search.retried && search.outcome.keys.first == "identical" && search.unanswered.isEmpty,
+                "\(search)")
 
             // From file:// it adds a script of its index instead of fetching it, as Material for
             // MkDocs does: the replay layer answers with the recorded index in that form.
             let lookup = try #require(checks[origin.url("/lookup.html")])
-            #expect(lookup.form == "original" && !lookup.retried && lookup.outcome.keys.first == "identical" && lookup.unanswered.isEmpty,
-                    "\(lookup)")
+            #expect(
+                lookup.form == "original" && !lookup.retried && lookup.outcome.keys.first == "identical" && lookup.unanswered.isEmpty,
+                "\(lookup)")
 
             // Its original says "file:" offline: the check finds it and keeps the rendered DOM.
             let protocolPage = try #require(checks[origin.url("/protocol.html")])
-            #expect(protocolPage.form == "snapshot" && protocolPage.retried && protocolPage.outcome.keys.first == "identical",
-                    "\(protocolPage)")
+            #expect(
+                protocolPage.form == "snapshot" && protocolPage.retried && protocolPage.outcome.keys.first == "identical",
+                "\(protocolPage)")
             let where_ = try String(contentsOfFile: root + "/out/\(origin.host)_\(origin.port)/protocol.html", encoding: .utf8)
             #expect(where_.contains("opened over http:"))
 
@@ -91,10 +97,12 @@ extension BrowserSuites {
             let origin = try await TestOrigin.start(site: .named("checked"))
             for round in 0..<2 {
                 let folder = root + "/unchecked\(round)"
-                let crawl = try await ChildProcess.run(BuiltProducts.executable("mirror"), [
-                    "crawl", origin.url("/"), "-o", folder, "--cache", root + "/cache", "--browser", "--no-page-check",
-                    "--report", folder + ".json",
-                ])
+                let crawl = try await ChildProcess.run(
+                    BuiltProducts.executable("mirror"),
+                    [
+                        "crawl", origin.url("/"), "-o", folder, "--cache", root + "/cache", "--browser", "--no-page-check",
+                        "--report", folder + ".json",
+                    ])
                 try #require(crawl.status == 0, "\(crawl.stderr)")
                 #expect(!FileManager.default.fileExists(atPath: folder + "/.mirror/checks"))
                 let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: folder + ".json")))

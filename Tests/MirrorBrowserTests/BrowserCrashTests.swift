@@ -1,10 +1,11 @@
 import Foundation
-@testable import MirrorBrowser
 import MirrorCrawl
 import MirrorCrawlTesting
 import MirrorTestSupport
 import Synchronization
 import Testing
+
+@testable import MirrorBrowser
 
 extension BrowserSuites {
     @Suite("A browser that crashes")
@@ -18,10 +19,18 @@ extension BrowserSuites {
             let first = await renderer.browserProcessID
             let victim = Mutex<pid_t?>(first)
             origin.route("/") { _ in .html("<a href=\"crash.html\">crash</a> <a href=\"after.html\">after</a>") }
-            origin.route("/crash.html") { _ in .html("<p>crash</p><script>document.write('<script src=\"crash.js\"><' + '/script>')</script>") }
+            origin.route("/crash.html") { _ in
+                .html("<p>crash</p><script>document.write('<script src=\"crash.js\"><' + '/script>')</script>")
+            }
             origin.route("/crash.js") { _ in
-                if let pid = victim.withLock({ pid in defer { pid = nil }; return pid }) { kill(pid, SIGKILL) }
-                return .content("document.body.insertAdjacentHTML('beforeend', '<a href=\"built.html\">built</a>')", type: "text/javascript")
+                if let pid = victim.withLock({ pid in
+                    defer { pid = nil }
+                    return pid
+                }) {
+                    kill(pid, SIGKILL)
+                }
+                return .content(
+                    "document.body.insertAdjacentHTML('beforeend', '<a href=\"built.html\">built</a>')", type: "text/javascript")
             }
             for page in ["after", "built"] { origin.route("/\(page).html") { _ in .html("<p>\(page)</p>") } }
             try await CrawlHarness.with { harness in
@@ -36,7 +45,9 @@ extension BrowserSuites {
                 try await origin.shutdown()
                 let report = try outcome.get()
                 #expect(victim.withLock { $0 } == nil, "the browser was never killed")
-                #expect(first != nil && second != nil && first != second, "no new browser: \(String(describing: first)) → \(String(describing: second))")
+                #expect(
+                    first != nil && second != nil && first != second,
+                    "no new browser: \(String(describing: first)) → \(String(describing: second))")
                 #expect(report.failures.isEmpty && report.browserNotes.isEmpty, "\(report.failures) \(report.browserNotes)")
                 for page in ["crash", "after", "built"] {
                     #expect(harness.fileExists("out", "\(origin.host)_\(origin.port)/\(page).html"), "\(page).html was not saved")

@@ -3,10 +3,10 @@ import MirrorBrowser
 import MirrorCache
 import MirrorCore
 import MirrorCrawl
+import MirrorCrawlTesting
 import MirrorHTTP
 import MirrorProxy
 import MirrorSite
-import MirrorCrawlTesting
 import MirrorTestSupport
 import NIOHTTP1
 import Testing
@@ -19,8 +19,10 @@ extension BrowserSuites {
     struct BrowserCrawlTests {
         /// What only the browser finds: each is requested by a script, a late stylesheet, an observer
         /// or scrolling, never named in the bytes of a page.
-        static let scriptOnly = ["navindex0.js", "late.css", "img/late-bg.png", "img/observed.png", "more.js", "img/more.png",
-                                 "data/items.json", "img/item.png", "built.html", "more.html", "items/one.html"]
+        static let scriptOnly = [
+            "navindex0.js", "late.css", "img/late-bg.png", "img/observed.png", "more.js", "img/more.png",
+            "data/items.json", "img/item.png", "built.html", "more.html", "items/one.html",
+        ]
 
         @Test func everythingScriptsLoadIsCachedAndSavedAndWorksOffline() async throws {
             let origin = try await TestOrigin.start(site: .named("scripted"))
@@ -70,7 +72,8 @@ extension BrowserSuites {
                             let offline = try await viewer.view("file://" + folder + (page.isEmpty ? "index.html" : page))
                             #expect(online == offline, "\(page): online \(online)\noffline \(offline)")
                             if page.isEmpty {
-                                #expect(online.images == ["more.png", "observed.png"] && online.text.contains("Data page")
+                                #expect(
+                                    online.images == ["more.png", "observed.png"] && online.text.contains("Data page")
                                         && online.bodyStyle.contains("late-bg.png"), "\(online)")
                             }
                         }
@@ -99,15 +102,18 @@ extension BrowserSuites {
         @Test func httpsPagesGoThroughTheInterceptionAuthority() async throws {
             let authority = try TestCertificateAuthority()
             let origin = try await TestOrigin.start(site: .named("scripted"), tls: try authority.serverIdentity())
-            let transport = AsyncHTTPClientTransport(security: try await authority.withCertificateFile {
-                try TransportSecurity(caCertificateFiles: [$0], environment: [:])
-            })
+            let transport = AsyncHTTPClientTransport(
+                security: try await authority.withCertificateFile {
+                    try TransportSecurity(caCertificateFiles: [$0], environment: [:])
+                })
             try await CrawlHarness.with(transport: transport) { harness in
                 let interception = try InterceptionAuthority(cacheFolder: harness.root + "/ca")
                 var settings = ChromiumRenderer.Settings(executable: try BrowserTesting.executable())
                 settings.interception = interception
                 settings.interceptionSPKI = interception.spkiSHA256
-                let report = try await BrowserTesting.crawl([origin.url("/")], in: harness, renderer: try await ChromiumRenderer.start(settings)) {
+                let report = try await BrowserTesting.crawl(
+                    [origin.url("/")], in: harness, renderer: try await ChromiumRenderer.start(settings)
+                ) {
                     try await origin.shutdown()
                     try await transport.shutdown()
                 }
@@ -177,8 +183,9 @@ extension BrowserSuites {
             origin.route("/popup.html") { _ in .html("<script>window.open('popped.html')</script><p>popup</p>") }
             origin.route("/download.html") { _ in .html("<script>location.href = 'file.bin'</script>") }
             origin.route("/file.bin") { _ in
-                TestResponse(headers: ["Content-Type": "application/octet-stream", "Content-Disposition": "attachment; filename=file.bin"],
-                             body: Array(repeating: 7, count: 1000))
+                TestResponse(
+                    headers: ["Content-Type": "application/octet-stream", "Content-Disposition": "attachment; filename=file.bin"],
+                    body: Array(repeating: 7, count: 1000))
             }
             origin.route("/flood.html") { _ in .html("<script>let i = 0; setInterval(() => fetch('flood.json?' + i++), 2)</script>") }
             origin.route("/flood.json") { _ in .content("{}", type: "application/json") }
@@ -211,8 +218,9 @@ extension BrowserSuites {
                 }
                 #expect(notes("loop").contains { $0.contains("did not settle") }, "\(report.browserNotes)")
                 #expect(notes("dialogs").count(where: { $0.contains("dialog") }) == 2, "\(report.browserNotes)")
-                #expect(notes("away").contains { $0.contains("navigated itself") && $0.contains("elsewhere.html") },
-                        "\(report.browserNotes)")
+                #expect(
+                    notes("away").contains { $0.contains("navigated itself") && $0.contains("elsewhere.html") },
+                    "\(report.browserNotes)")
                 #expect(notes("popup").contains { $0.contains("opened a window") }, "\(report.browserNotes)")
                 #expect(notes("download").contains { $0.contains("download") }, "\(report.browserNotes)")
                 #expect(notes("flood").contains { $0.contains("more than 100 requests") }, "\(report.browserNotes)")
@@ -220,8 +228,9 @@ extension BrowserSuites {
                 // The crawl went on: links found in the bytes, after dismissed dialogs, and where a page
                 // sent itself or a window.
                 for page in ["after-loop", "after-dialogs", "elsewhere", "popped"] {
-                    #expect(harness.fileExists("out", "\(origin.host)_\(origin.port)/\(page).html") || page == "popped",
-                            "\(page).html was not saved")
+                    #expect(
+                        harness.fileExists("out", "\(origin.host)_\(origin.port)/\(page).html") || page == "popped",
+                        "\(page).html was not saved")
                 }
                 #expect(origin.requests(path: "/flood.json").count <= 100)
                 #expect(origin.requests(path: "/secret.json").isEmpty)

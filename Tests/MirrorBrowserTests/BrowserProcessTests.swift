@@ -25,7 +25,10 @@ extension BrowserSuites {
             environment["MIRROR_TEST_TAG"] = tag
             let mirror = try Subprocess(
                 BuiltProducts.executable("mirror").path,
-                ["crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache", "--browser", "--page-timeout", "60s", "--quiet"],
+                [
+                    "crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache", "--browser", "--page-timeout", "60s",
+                    "--quiet",
+                ],
                 environment: environment)
             // The browser is up once it has asked for the page's image.
             let deadline = ContinuousClock.now + .seconds(60)
@@ -52,10 +55,15 @@ extension BrowserSuites {
             origin.route("/") { _ in .html("<p>home</p>") }
             let result = try await ChildProcess.run(
                 BuiltProducts.executable("mirror"),
-                ["crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache", "--browser", "--browser-path", root + "/no-chromium"])
+                [
+                    "crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache", "--browser", "--browser-path",
+                    root + "/no-chromium",
+                ])
             #expect(result.status == 2, "\(result.stderr)")
-            #expect(result.stderr.contains("no executable browser at \(root)/no-chromium") && result.stderr.contains("apt-get install chromium"),
-                    "\(result.stderr)")
+            #expect(
+                result.stderr.contains("no executable browser at \(root)/no-chromium")
+                    && result.stderr.contains("apt-get install chromium"),
+                "\(result.stderr)")
             #expect(origin.requests.isEmpty)
             let fromEnvironment = try await ChildProcess.run(
                 BuiltProducts.executable("mirror"), ["crawl", origin.url("/"), "-o", root + "/out2", "--browser"],

@@ -16,8 +16,9 @@ extension BrowserSuites {
             let origin = try await TestOrigin.start(site: .named("scripted"))
             let mirror = BuiltProducts.executable("mirror").path
             let common = [origin.url("/"), "--browser", "--browser-tabs", "1", "--verbose"]
-            let reference = try await ChildProcess.run(URL(fileURLWithPath: mirror),
-                                                       ["crawl"] + common + ["-o", root + "/reference", "--cache", root + "/reference-cache"])
+            let reference = try await ChildProcess.run(
+                URL(fileURLWithPath: mirror),
+                ["crawl"] + common + ["-o", root + "/reference", "--cache", root + "/reference-cache"])
             try #require(reference.status == 0, "\(reference.stderr.suffix(2000))")
             let pages = Self.loaded(reference.stderr)
             try #require(pages.count == 6, "\(reference.stderr)")

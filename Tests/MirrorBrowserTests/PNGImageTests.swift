@@ -1,5 +1,6 @@
-@testable import MirrorBrowser
 import Testing
+
+@testable import MirrorBrowser
 
 /// The decoder the offline check reads screenshots with: every row filter of the PNG
 /// specification undone exactly, and damaged input an error before any large allocation.
@@ -27,9 +28,9 @@ struct PNGImageTests {
     @Test func differingPixelsAreCountedOnce() throws {
         let image = try PNGImage(Self.png)
         var pixels = Self.pixels
-        pixels[0] ^= 1          // pixel 0, red
-        pixels[1] ^= 1          // pixel 0, green: the same pixel
-        pixels[44] ^= 0x80      // pixel 14, blue
+        pixels[0] ^= 1  // pixel 0, red
+        pixels[1] ^= 1  // pixel 0, green: the same pixel
+        pixels[44] ^= 0x80  // pixel 14, blue
         let changed = PNGImage(width: 3, height: 5, pixels: pixels, channels: 3)
         #expect(image.differingPixels(from: changed) == 2)
         #expect(image.differingPixels(from: PNGImage(width: 5, height: 3, pixels: pixels, channels: 3)) == nil)

@@ -1,6 +1,7 @@
 import Foundation
-@testable import MirrorBrowser
 import Testing
+
+@testable import MirrorBrowser
 
 /// What a reader sees of a page in a plain headless Chromium (no proxy, nothing of the crawl's):
 /// its text, the images that loaded, and the style its body got, after scrolling to the bottom
@@ -28,8 +29,10 @@ final class PageViewer: Sendable {
     /// fails the test saying how to install it.
     private static func start(proxy: String? = nil) async throws -> PageViewer {
         let executable = try BrowserTesting.executable()
-        var arguments = ["--headless", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                         "--window-size=1280,800", "--allow-file-access-from-files"]
+        var arguments = [
+            "--headless", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+            "--window-size=1280,800", "--allow-file-access-from-files",
+        ]
         if getuid() == 0 { arguments.append("--no-sandbox") }
         if let proxy { arguments += ["--proxy-server=\(proxy)", "--proxy-bypass-list=<-loopback>"] }
         return PageViewer(process: try await BrowserProcess.launch(executable: executable, arguments: arguments))
@@ -41,8 +44,10 @@ final class PageViewer: Sendable {
 
     /// Starts a viewer as `start` does, runs `body` with it, and closes it afterwards, also when
     /// `body` throws (its error is rethrown then).
-    static func with<T>(proxy: String? = nil, isolation: isolated (any Actor)? = #isolation,
-                        _ body: (PageViewer) async throws -> T) async throws -> T {
+    static func with<T>(
+        proxy: String? = nil, isolation: isolated (any Actor)? = #isolation,
+        _ body: (PageViewer) async throws -> T
+    ) async throws -> T {
         let viewer = try await start(proxy: proxy)
         do {
             let result = try await body(viewer)

@@ -20,8 +20,10 @@ final class BundleArchiveTests {
 
     /// Sizes around everything that matters: empty, tar blocks, the 64 KiB member rule, and
     /// files cut by the 1 MiB rule; about 4 MiB in all, so a one-member bundle gets access points.
-    static let sizes = [0, 1, 100, 511, 512, 513, 20_000, 40_000, 65_536, 70_000, 5_000, 200_000,
-                        1_100_000, 2_500_000, 3_000, 60_000, 30_000, 0, 64_000]
+    static let sizes = [
+        0, 1, 100, 511, 512, 513, 20_000, 40_000, 65_536, 70_000, 5_000, 200_000,
+        1_100_000, 2_500_000, 3_000, 60_000, 30_000, 0, 64_000,
+    ]
 
     /// A mirror folder of `pages/page-NN.html` files of `sizes`, at `root/name`.
     func mirror(_ name: String = "site") throws -> SyntheticMirror {
@@ -59,8 +61,10 @@ final class BundleArchiveTests {
 
     /// Whole files, their first and last bytes, empty ranges and `count` random ranges of each
     /// file read from `archive` equal the slices of `files`.
-    static func expectReadsRight(_ archive: BundleArchive, _ files: [String: [UInt8]], seed: UInt64, count: Int = 12,
-                                 sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectReadsRight(
+        _ archive: BundleArchive, _ files: [String: [UInt8]], seed: UInt64, count: Int = 12,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         var random = SeededGenerator(seed: seed)
         for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
             #expect(archive.files[path]?.size == bytes.count, "\(path)", sourceLocation: sourceLocation)
@@ -146,7 +150,9 @@ final class BundleArchiveTests {
                     let path = paths.randomElement(using: &random)!
                     let bytes = site.files[path]!
                     let start = Int.random(in: 0...bytes.count, using: &random)
-                    let range = Int.random(in: 0..<3, using: &random) == 0 ? 0..<bytes.count : start..<Int.random(in: start...bytes.count, using: &random)
+                    let range =
+                        Int.random(in: 0..<3, using: &random) == 0
+                        ? 0..<bytes.count : start..<Int.random(in: start...bytes.count, using: &random)
                     do {
                         if try Self.read(archive, path, range: range) != Array(bytes[range]) {
                             failures.withLock { $0.append("\(path) \(range) differs") }
@@ -174,7 +180,9 @@ final class BundleArchiveTests {
 
             // The tar stream's layout: header blocks, data padded to 512 bytes.
             func blocks(_ size: Int) -> Int { 512 + (size + 511) / 512 * 512 }
-            var starts = [0], memberStart = 0, position = 0
+            var starts = [0]
+            var memberStart = 0
+            var position = 0
             func advance(_ count: Int) {
                 position += count
                 while position - memberStart >= 1 << 20 {

@@ -40,16 +40,19 @@ final class BundleRefusalTests {
 
     /// Unpacking `bundle` must fail; the destination must not exist afterwards, nor any temporary
     /// folder; opening it to read in place must fail with the same error.
-    func expectRefused(_ bundle: String, sourceLocation: SourceLocation = #_sourceLocation,
-                       _ matches: (BundleError) -> Bool) {
+    func expectRefused(
+        _ bundle: String, sourceLocation: SourceLocation = #_sourceLocation,
+        _ matches: (BundleError) -> Bool
+    ) {
         let destination = root + "/refused"
         do {
             try BundleUnpacker().unpack(bundle, to: destination)
             Issue.record("\(bundle) was accepted", sourceLocation: sourceLocation)
         } catch let error as BundleError {
             #expect(matches(error), "unexpected refusal: \(error)", sourceLocation: sourceLocation)
-            #expect("not refused in place as when unpacking", sourceLocation: sourceLocation,
-                    performing: { try BundleArchive(path: bundle) }, throws: { "\($0)" == "\(error)" })
+            #expect(
+                "not refused in place as when unpacking", sourceLocation: sourceLocation,
+                performing: { try BundleArchive(path: bundle) }, throws: { "\($0)" == "\(error)" })
         } catch {
             Issue.record("not a BundleError: \(error)", sourceLocation: sourceLocation)
         }
@@ -94,7 +97,8 @@ final class BundleRefusalTests {
         try await crawl()
         let bundle = try await gnuBundle("future") { folder in
             let path = folder + "/.mirror/manifest.json"
-            let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\"version\" : 2", with: "\"version\" : 99")
+            let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(
+                of: "\"version\" : 2", with: "\"version\" : 99")
             try text.write(toFile: path, atomically: true, encoding: .utf8)
         }
         expectRefused(bundle) { "\($0)".contains("version 99") }
@@ -113,7 +117,9 @@ final class BundleRefusalTests {
         try BundlePacker().pack(folder: root + "/out", to: bundle)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: bundle))
         var generator = SeededGenerator(seed: 7)
-        let cuts = [0, 1, 10, bytes.count / 2, bytes.count - 9, bytes.count - 1] + (0..<10).map { _ in Int.random(in: 1..<bytes.count, using: &generator) }
+        let cuts =
+            [0, 1, 10, bytes.count / 2, bytes.count - 9, bytes.count - 1]
+            + (0..<10).map { _ in Int.random(in: 1..<bytes.count, using: &generator) }
         for cut in cuts {
             let truncated = root + "/cut.tar.gz"
             try bytes.prefix(cut).write(to: URL(fileURLWithPath: truncated))

@@ -2,8 +2,8 @@ import Foundation
 import MirrorArchive
 import MirrorBundle
 import MirrorCache
-import MirrorSite
 import MirrorCrawlTesting
+import MirrorSite
 import MirrorTestSupport
 import Testing
 
@@ -74,9 +74,12 @@ final class BundleRoundTripTests {
             _ = try await harness.crawl([origin.url("/")])
             for format in ["gnu", "pax"] {
                 let bundle = "\(root)/\(format).tar.gz"
-                _ = try await ChildProcess.output("/usr/bin/tar", [
-                    "--format=\(format)", "--exclude=./.mirror/journal.*", "--exclude=./.mirror/tmp",
-                    "-czf", bundle, "-C", root + "/out", "."])
+                _ = try await ChildProcess.output(
+                    "/usr/bin/tar",
+                    [
+                        "--format=\(format)", "--exclude=./.mirror/journal.*", "--exclude=./.mirror/tmp",
+                        "-czf", bundle, "-C", root + "/out", ".",
+                    ])
                 let summary = try BundleUnpacker().check(bundle)
                 #expect(summary.manifest == (try harness.manifest()))
                 try BundleUnpacker().unpack(bundle, to: "\(root)/from-\(format)")
@@ -99,7 +102,8 @@ final class BundleRoundTripTests {
                 #expect(origin.requests.isEmpty, "the origin was asked for \(origin.requests.map(\.uri))")
                 #expect(report.failures.isEmpty)
                 #expect(try offline.manifest() == manifest)
-                #expect(FolderContents.mirror(offline.root + "/out")
+                #expect(
+                    FolderContents.mirror(offline.root + "/out")
                         == FolderContents.mirror(root + "/out"))
             }
         }

@@ -20,8 +20,9 @@ final class MaliciousBundleTests {
     }
 
     /// A manifest listing one file, `site/page.html` holding "hello".
-    static let manifestEntry = manifest(listing: "site/page.html", size: 5,
-                                        sha256: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824")
+    static let manifestEntry = manifest(
+        listing: "site/page.html", size: 5,
+        sha256: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824")
 
     /// `.mirror/` and a manifest listing one file (a rewritten page, so no original is expected).
     static func manifest(listing path: String, size: Int, sha256: String) -> [UInt8] {
@@ -46,7 +47,10 @@ final class MaliciousBundleTests {
         ("pax path traversal", [page, RawTar.pax([("path", "../../evil")]), RawTar.file("innocent", [1])], "../../evil"),
         ("GNU long name traversal", [page, RawTar.gnuLong("../" + String(repeating: "a", count: 120)), RawTar.file("x", [1])], "../aaa"),
         ("symlink out", [page, RawTar.header(name: "site/link", type: "2", linkName: "/etc/passwd")], "site/link"),
-        ("symlink then write through it", [page, RawTar.header(name: "site/up", type: "2", linkName: ".."), RawTar.file("site/up/evil", [1])], "site/up"),
+        (
+            "symlink then write through it",
+            [page, RawTar.header(name: "site/up", type: "2", linkName: ".."), RawTar.file("site/up/evil", [1])], "site/up"
+        ),
         ("hard link", [page, RawTar.header(name: "site/hard", type: "1", linkName: "/etc/shadow")], "site/hard"),
         ("character device", [page, RawTar.header(name: "site/tty", type: "3")], "site/tty"),
         ("block device", [page, RawTar.header(name: "site/disk", type: "4")], "site/disk"),
@@ -80,7 +84,10 @@ final class MaliciousBundleTests {
     func hostileArchivesAreRefused(index: Int) throws {
         let (name, parts, culprit) = Self.cases[index]
         let error = try #require(try refuse(parts), "\(name) was accepted")
-        guard case .unsafeArchive = error else { Issue.record("\(name): refused for another reason: \(error)"); return }
+        guard case .unsafeArchive = error else {
+            Issue.record("\(name): refused for another reason: \(error)")
+            return
+        }
         #expect("\(error)".contains(culprit), "\(name): the message does not name \(culprit): \(error)")
         #expect(!FileManager.default.fileExists(atPath: root + "/../evil"))
         #expect(!FileManager.default.fileExists(atPath: "/tmp/evil"))
@@ -123,7 +130,8 @@ final class MaliciousBundleTests {
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let bundle = root + "/lie.tar.gz"
-        let head = Self.manifest(listing: "site/big.html", size: 100, sha256: String(repeating: "0", count: 64))
+        let head =
+            Self.manifest(listing: "site/big.html", size: 100, sha256: String(repeating: "0", count: 64))
             + RawTar.directory("site") + RawTar.header(name: "site/big.html", size: 1 << 30)
         let megabyte = try GzipEncoder.compress([UInt8](repeating: 0, count: 1 << 20))
         var bytes = try GzipEncoder.compress(head)

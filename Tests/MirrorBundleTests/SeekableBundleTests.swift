@@ -29,7 +29,8 @@ struct SeekableBundleTests {
         for (path, bytes) in site.files {
             #expect(try seekable.verifiedContents(of: path) == bytes, "\(path)")
         }
-        #expect(try seekable.verifiedContents(of: ".mirror/manifest.json")
+        #expect(
+            try seekable.verifiedContents(of: ".mirror/manifest.json")
                 == Array(try Data(contentsOf: URL(fileURLWithPath: site.folder + "/.mirror/manifest.json"))))
         #expect(try seekable.verifiedContents(of: "pages/none.html") == nil)
         // Other tools read the same bundle, the table passed over.
@@ -60,7 +61,8 @@ struct SeekableBundleTests {
         damaged[damaged.count / 2] ^= 0x20
         try Data(damaged).write(to: URL(fileURLWithPath: root + "/damaged.tar.gz"))
         let damagedReader = try #require(try SeekableBundle.open(path: root + "/damaged.tar.gz")?.reader(of: path))
-        var refused = 0, read = 0
+        var refused = 0
+        var read = 0
         for start in stride(from: 0, to: bytes.count, by: 64 << 10) {
             var part = [UInt8](repeating: 0, count: min(4096, bytes.count - start))
             do {

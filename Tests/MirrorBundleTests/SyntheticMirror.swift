@@ -35,8 +35,10 @@ struct SyntheticMirror {
     /// (3–4×), so deflate makes blocks and back-references as on real pages.
     static func text(count: Int, seed: UInt64) -> [UInt8] {
         var random = SeededGenerator(seed: seed)
-        let words = ["<p>", "</p>", "<a href=\"", "\">", "</a>", "the", "module", "function", "returns", "class",
-                     "import", "os.path", "value", "None", "\n", "<div class=\"section\">", "</div>", "of", "a", "and"]
+        let words = [
+            "<p>", "</p>", "<a href=\"", "\">", "</a>", "the", "module", "function", "returns", "class",
+            "import", "os.path", "value", "None", "\n", "<div class=\"section\">", "</div>", "of", "a", "and",
+        ]
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count + 32)
         while bytes.count < count {

@@ -31,11 +31,14 @@ struct ArchiveCommandTests {
             }
             origin.clearLog()
             for cache in ["from-warc", "from-wacz"] {
-                let offline = try await MirrorProcess.run(["crawl", origin.url("/"), "--offline", "--cache", root + "/" + cache,
-                                                           "-o", root + "/offline-" + cache])
+                let offline = try await MirrorProcess.run([
+                    "crawl", origin.url("/"), "--offline", "--cache", root + "/" + cache,
+                    "-o", root + "/offline-" + cache,
+                ])
                 #expect(offline.status == 0, "\(offline.stderr)")
                 let excluded = [".mirror/manifest.json", ".mirror/journal", ".mirror/tmp", ".mirror/search.checked"]
-                #expect(FolderContents.files(root + "/offline-" + cache, excluding: excluded)
+                #expect(
+                    FolderContents.files(root + "/offline-" + cache, excluding: excluded)
                         == FolderContents.files(root + "/out", excluding: excluded), "\(cache)")
             }
             #expect(origin.requests.isEmpty)

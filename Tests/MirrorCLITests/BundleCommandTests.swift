@@ -15,8 +15,10 @@ final class BundleCommandTests {
     @Test func aBundleCarriesASiteToAnotherCacheAndBackOffline() async throws {
         try await TestOrigin.with(site: .named("plain")) { origin in
             let bundle = root + "/site.tar.gz"
-            let crawl = try await MirrorProcess.run(["crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache",
-                                                     "--bundle", bundle])
+            let crawl = try await MirrorProcess.run([
+                "crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache",
+                "--bundle", bundle,
+            ])
             #expect(crawl.status == 0, "\(crawl.stderr)")
             #expect(crawl.stdout.contains("sha256"))
             let check = try await MirrorProcess.run(["unpack", "--check", bundle])
@@ -32,15 +34,19 @@ final class BundleCommandTests {
             #expect(imported.stdout.contains("\"imported\" : 9"))
             origin.clearLog()
             for cache in ["second", "third"] {
-                let offline = try await MirrorProcess.run(["crawl", origin.url("/"), "--offline", "--cache", root + "/" + cache,
-                                                           "-o", root + "/offline-" + cache])
+                let offline = try await MirrorProcess.run([
+                    "crawl", origin.url("/"), "--offline", "--cache", root + "/" + cache,
+                    "-o", root + "/offline-" + cache,
+                ])
                 #expect(offline.status == 0, "\(offline.stderr)")
             }
             #expect(origin.requests.isEmpty)
             let pack = try await MirrorProcess.run(["pack", root + "/offline-third", "-o", root + "/again.tar.gz", "--json"])
             #expect(pack.status == 0, "\(pack.stderr)")
             let first = try await MirrorProcess.run(["pack", root + "/out", "-o", root + "/first.tar.gz", "--json"])
-            let digest = { (text: String) in (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["sha256"] as? String }
+            let digest = { (text: String) in
+                (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["sha256"] as? String
+            }
             #expect(digest(pack.stdout) != nil && digest(pack.stdout) == digest(first.stdout), "the offline rebuild packs differently")
         }
     }

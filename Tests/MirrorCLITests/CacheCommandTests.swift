@@ -19,8 +19,9 @@ final class CacheCommandTests {
         for index in 0..<count {
             let writer = try store.makeBodyWriter()
             try writer.write(Array("body number \(index)".utf8))
-            let head = CachedResponseHead(status: 200, headers: ["Content-Type": "text/plain", "Cache-Control": "max-age=60"],
-                                          requestTime: 1000, responseTime: 1000)
+            let head = CachedResponseHead(
+                status: 200, headers: ["Content-Type": "text/plain", "Cache-Control": "max-age=60"],
+                requestTime: 1000, responseTime: 1000)
             try store.store(url: "http://site.test/page\(index)", request: [:], head: head, body: writer)
         }
         return store
@@ -82,8 +83,9 @@ final class CacheCommandTests {
     @Test func theDefaultFolderFollowsTheEnvironment() async throws {
         let output = directory + ".stats.json"
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let process = try Subprocess(MirrorProcess.executable.path, ["cache", "stats", "--json"],
-                                     environment: ["MIRROR_CACHE": directory, "HOME": "/nonexistent"], stdout: .file(output))
+        let process = try Subprocess(
+            MirrorProcess.executable.path, ["cache", "stats", "--json"],
+            environment: ["MIRROR_CACHE": directory, "HOME": "/nonexistent"], stdout: .file(output))
         #expect(try await process.exit() == .exited(0))
         let stats = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any]
         #expect(stats?["directory"] as? String == directory)

@@ -17,7 +17,8 @@ struct CheckCommandTests {
             #expect(clean.stdout.contains(" 0 broken, 0 unconverted"))
 
             let page = root + "/out/added.html"
-            try Data(#"<a href="/about.html">a</a><a href="index.html">i</a><a href="gone.html">g</a>"#.utf8).write(to: URL(fileURLWithPath: page))
+            try Data(#"<a href="/about.html">a</a><a href="index.html">i</a><a href="gone.html">g</a>"#.utf8).write(
+                to: URL(fileURLWithPath: page))
             let broken = try await MirrorProcess.run(["check", root + "/out"])
             #expect(broken.status == 12)
             #expect(broken.stdout.contains("broken: added.html -> /about.html (root-relative"))

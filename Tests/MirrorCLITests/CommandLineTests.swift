@@ -33,8 +33,10 @@ struct CommandLineTests {
         }
     }
 
-    @Test(arguments: [["crawl", "--help"], ["check", "--help"], ["cache", "--help"], ["unpack", "--help"], ["export", "--help"],
-                      ["cache", "import", "--help"]])
+    @Test(arguments: [
+        ["crawl", "--help"], ["check", "--help"], ["cache", "--help"], ["unpack", "--help"], ["export", "--help"],
+        ["cache", "import", "--help"],
+    ])
     func subcommandHelpShowsExamples(arguments: [String]) async throws {
         let result = try await MirrorProcess.run(arguments)
         #expect(result.status == 0)

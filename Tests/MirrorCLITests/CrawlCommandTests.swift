@@ -14,11 +14,14 @@ final class CrawlCommandTests {
 
     @Test func crawlsWritesAReportAndExitsZero() async throws {
         try await TestOrigin.with(site: .named("plain")) { origin in
-            let result = try await MirrorProcess.run(["crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache",
-                                                "--report", root + "/report.json"])
+            let result = try await MirrorProcess.run([
+                "crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache",
+                "--report", root + "/report.json",
+            ])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stderr.contains("saved 9 files"))
-            let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/report.json")))
+            let report =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/report.json")))
                 as? [String: Any]
             #expect(report?["fetched"] as? Int == 9)
             #expect(FileManager.default.fileExists(atPath: root + "/out/index.html"))
@@ -28,21 +31,30 @@ final class CrawlCommandTests {
     @Test func failuresAndBadArgumentsHaveTheirExitCodes() async throws {
         try await TestOrigin.with { origin in
             origin.route("/") { _ in .html("<a href=/missing.html>gone</a>") }
-            let partial = try await MirrorProcess.run(["crawl", origin.url("/"), "-o", root + "/a", "--cache", root + "/cache", "--retries", "0"])
+            let partial = try await MirrorProcess.run([
+                "crawl", origin.url("/"), "-o", root + "/a", "--cache", root + "/cache", "--retries", "0",
+            ])
             #expect(partial.status == 8)
             #expect(partial.stderr.contains("missing.html"))
-            let nothing = try await MirrorProcess.run(["crawl", "http://127.0.0.1:1/", "-o", root + "/b", "--cache", root + "/cache", "--retries", "0"])
+            let nothing = try await MirrorProcess.run([
+                "crawl", "http://127.0.0.1:1/", "-o", root + "/b", "--cache", root + "/cache", "--retries", "0",
+            ])
             #expect(nothing.status == 4)
             #expect(nothing.stderr.contains("robots.txt unreachable (connection refused)"), "\(nothing.stderr)")
-            let unknown = try await MirrorProcess.run(["crawl", "http://no-such-host.invalid/", "-o", root + "/e",
-                                                       "--cache", root + "/cache", "--retries", "0"])
+            let unknown = try await MirrorProcess.run([
+                "crawl", "http://no-such-host.invalid/", "-o", root + "/e",
+                "--cache", root + "/cache", "--retries", "0",
+            ])
             #expect(unknown.status == 4)
             // "no such host", or why the lookup failed where no resolver answers; never a type's name.
-            #expect(unknown.stderr.contains("no-such-host.invalid/robots.txt unreachable (no such host)")
+            #expect(
+                unknown.stderr.contains("no-such-host.invalid/robots.txt unreachable (no such host)")
                     || unknown.stderr.contains("unreachable (the host name could not be looked up"), "\(unknown.stderr)")
             let unwritable = try await MirrorProcess.run(["crawl", origin.url("/"), "-o", "/proc/mirror-test", "--cache", root + "/cache"])
             #expect(unwritable.status == 3)
-            #expect(unwritable.stderr.contains("cannot open the output folder /proc/mirror-test: no such file or directory"), "\(unwritable.stderr)")
+            #expect(
+                unwritable.stderr.contains("cannot open the output folder /proc/mirror-test: no such file or directory"),
+                "\(unwritable.stderr)")
             let badRegex = try await MirrorProcess.run(["crawl", origin.url("/"), "--exclude", "([", "-o", root + "/c"])
             #expect(badRegex.status == 2)
             let notHTTP = try await MirrorProcess.run(["crawl", "ftp://example.org/", "-o", root + "/d"])
@@ -62,7 +74,10 @@ final class CrawlCommandTests {
                     return response
                 }
             }
-            let arguments = ["crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache", "--concurrency", "2", "--per-host", "2", "--quiet"]
+            let arguments = [
+                "crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache", "--concurrency", "2", "--per-host", "2",
+                "--quiet",
+            ]
             let process = try Subprocess(MirrorProcess.executable.path, arguments, stderr: .null)
             // Sent once the crawl has fetched a few pages (so its handler is installed, however slow
             // a loaded machine starts the child), and watched from Dispatch's threads, so a loaded

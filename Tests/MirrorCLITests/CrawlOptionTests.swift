@@ -1,7 +1,8 @@
 import Foundation
-@testable import MirrorCLI
 import MirrorTestSupport
 import Testing
+
+@testable import MirrorCLI
 
 /// Sizes and durations with units, the crawl budgets they set, and options that cannot go together.
 @Suite("mirror crawl options")
@@ -13,15 +14,19 @@ final class CrawlOptionTests {
         try? FileManager.default.removeItem(atPath: root)
     }
 
-    @Test(arguments: [("4096", 4096), ("500K", 512_000), ("10M", 10_485_760), ("2G", 2_147_483_648), ("1.5k", 1536),
-                      ("10MB", 10_485_760), ("10MiB", 10_485_760), ("7b", 7)] as [(String, Int64)])
+    @Test(
+        arguments: [
+            ("4096", 4096), ("500K", 512_000), ("10M", 10_485_760), ("2G", 2_147_483_648), ("1.5k", 1536),
+            ("10MB", 10_485_760), ("10MiB", 10_485_760), ("7b", 7),
+        ] as [(String, Int64)])
     func sizesTakeUnits(text: String, bytes: Int64) {
         #expect(ByteSize(argument: text)?.bytes == bytes)
     }
 
     /// Help shows a default in the largest unit that divides it, and reads back as the same size.
-    @Test(arguments: [(Int64(1) << 30, "1G"), (64 << 20, "64M"), (1536, "1536"), (1024, "1K"), (0, "0"), (1500, "1500")]
-          as [(Int64, String)])
+    @Test(
+        arguments: [(Int64(1) << 30, "1G"), (64 << 20, "64M"), (1536, "1536"), (1024, "1K"), (0, "0"), (1500, "1500")]
+            as [(Int64, String)])
     func defaultSizesShowTheirUnit(bytes: Int64, shown: String) {
         #expect(ByteSize(bytes: bytes).defaultValueDescription == shown)
         #expect(ByteSize(argument: shown)?.bytes == bytes)
@@ -32,8 +37,9 @@ final class CrawlOptionTests {
         #expect(ByteSize(argument: text) == nil)
     }
 
-    @Test(arguments: [("30", 30), ("30s", 30), ("5m", 300), ("2h", 7200), ("1d", 86400), ("250ms", 0.25), ("0.5", 0.5)]
-          as [(String, Double)])
+    @Test(
+        arguments: [("30", 30), ("30s", 30), ("5m", 300), ("2h", 7200), ("1d", 86400), ("250ms", 0.25), ("0.5", 0.5)]
+            as [(String, Double)])
     func durationsTakeUnits(text: String, seconds: Double) {
         #expect(TimeSpan(argument: text)?.seconds == seconds)
     }
@@ -53,7 +59,9 @@ final class CrawlOptionTests {
         }
         let badSize = try await MirrorProcess.run(["crawl", "http://127.0.0.1:1/", "--max-bytes", "10Q", "-o", root + "/b"])
         #expect(badSize.status == 2)
-        let nothing = try await MirrorProcess.run(["crawl", "http://127.0.0.1:1/", "--resume", "-o", root + "/c", "--cache", root + "/cache"])
+        let nothing = try await MirrorProcess.run([
+            "crawl", "http://127.0.0.1:1/", "--resume", "-o", root + "/c", "--cache", root + "/cache",
+        ])
         #expect(nothing.status == 2)
         #expect(nothing.stderr.contains("nothing to resume"))
     }
@@ -69,8 +77,10 @@ final class CrawlOptionTests {
             }
             let result = try await MirrorProcess.run([
                 "crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache", "--concurrency", "1",
-                "--max-bytes", "10K", "--max-file-size", "2K", "--report", root + "/report.json"])
-            let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/report.json"))) as? [String: Any])
+                "--max-bytes", "10K", "--max-file-size", "2K", "--report", root + "/report.json",
+            ])
+            let report = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/report.json"))) as? [String: Any])
             let skipped = report["skipped"] as? [String: Int] ?? [:]
             #expect(result.status == 0 || result.status == 8, "\(result.stderr)")
             #expect(skipped["larger than --max-file-size"] == 1, "\(skipped)")

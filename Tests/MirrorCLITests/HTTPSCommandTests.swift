@@ -13,11 +13,14 @@ final class HTTPSCommandTests {
         try? FileManager.default.removeItem(atPath: root)
     }
 
-    func crawl(_ url: String, _ options: [String], output: String = "out",
-               environment: [String: String] = [:]) async throws -> ChildProcess.Result {
-        try await ChildProcess.run(MirrorProcess.executable,
-                                   ["crawl", url, "-o", root + "/" + output, "--cache", root + "/cache-" + output] + options,
-                                   environment: environment)
+    func crawl(
+        _ url: String, _ options: [String], output: String = "out",
+        environment: [String: String] = [:]
+    ) async throws -> ChildProcess.Result {
+        try await ChildProcess.run(
+            MirrorProcess.executable,
+            ["crawl", url, "-o", root + "/" + output, "--cache", root + "/cache-" + output] + options,
+            environment: environment)
     }
 
     @Test func aPrivateAuthorityIsTrustedWithCACertificateOrSSLCertFile() async throws {
@@ -37,7 +40,8 @@ final class HTTPSCommandTests {
     /// page meets the certificate first; the page is not retried (0.5 + 1 + 2 s with --retries 3).
     @Test func anUntrustedCertificateFailsAtOnceWithTheNetworkExitCode() async throws {
         try await TestOrigin.with(site: .named("plain"), tls: try authority.serverIdentity()) { origin in
-            let refusal = "\(origin.baseURL): the certificate is not trusted (its issuer, CN=mirror test CA, is not in the trust store); "
+            let refusal =
+                "\(origin.baseURL): the certificate is not trusted (its issuer, CN=mirror test CA, is not in the trust store); "
                 + "pass --ca-certificate FILE with that authority's PEM certificate, or --no-check-certificate (insecure)"
             let viaRobots = try await crawl(origin.url("/"), [], output: "robots")
             #expect(viaRobots.status == 4)

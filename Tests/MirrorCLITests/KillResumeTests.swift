@@ -39,8 +39,10 @@ final class KillResumeTests {
             let common = [origin.url("/"), "--concurrency", "2", "--per-host", "2", "--verbose", "--timeout", "120"]
 
             let reference = try await MirrorProcess.run(
-                ["crawl"] + common + ["-o", root + "/reference", "--cache", root + "/reference-cache",
-                                      "--bundle", root + "/reference.tar.gz"])
+                ["crawl"] + common + [
+                    "-o", root + "/reference", "--cache", root + "/reference-cache",
+                    "--bundle", root + "/reference.tar.gz",
+                ])
             try #require(reference.status == 0, "\(reference.stderr.suffix(2000))")
             let referenceRequests = origin.requests.count
             try #require(referenceRequests > 600)
@@ -50,7 +52,8 @@ final class KillResumeTests {
             let arguments = ["crawl"] + common + ["-o", root + "/out", "--cache", root + "/cache", "--bundle", root + "/out.tar.gz"]
             while kills.count < 12 && attempts < 60 {
                 // Six kills while fetching (each run gets a little further), then the later phases.
-                let moment: Moment = kills.count < 6
+                let moment: Moment =
+                    kills.count < 6
                     ? .fetching(afterRequests: Int.random(in: 1...60, using: &random))
                     : Bool.random(using: &random) ? .phase("finishing the folder") : .phase("packing")
                 let delay = Duration.microseconds(Int.random(in: 0...30_000, using: &random))
@@ -83,8 +86,9 @@ final class KillResumeTests {
 
             let seriesRequests = origin.requests.dropFirst(referenceRequests).map(\.path)
             let repeated = seriesRequests.count - Set(seriesRequests).count
-            #expect(Double(repeated) <= 0.02 * Double(referenceRequests),
-                    "\(context): \(repeated) of \(referenceRequests) requests repeated")
+            #expect(
+                Double(repeated) <= 0.02 * Double(referenceRequests),
+                "\(context): \(repeated) of \(referenceRequests) requests repeated")
             let check = try await MirrorProcess.run(["unpack", "--check", root + "/out.tar.gz"])
             #expect(check.status == 0, "\(context): \(check.stderr)")
             let verify = try await MirrorProcess.run(["cache", "verify", "--cache", root + "/cache"])
@@ -102,10 +106,11 @@ final class KillResumeTests {
         let process = try Subprocess(MirrorProcess.executable.path, arguments, stderr: .file(log))
         while process.isRunning {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            let reached: Bool = switch moment {
-            case .fetching(let count): text.components(separatedBy: "mirror: GET ").count > count
-            case .phase(let name): text.contains("mirror: -- \(name)")
-            }
+            let reached: Bool =
+                switch moment {
+                case .fetching(let count): text.components(separatedBy: "mirror: GET ").count > count
+                case .phase(let name): text.contains("mirror: -- \(name)")
+                }
             if reached {
                 try await Task.sleep(for: delay)
                 guard process.isRunning else { break }

@@ -19,17 +19,22 @@ final class PrivateSiteTests {
     /// The private site on `origin`, its requisites on `other`: `/` links to two private pages, two
     /// logout links and `/login`; its image on `other`, and an image of its own that redirects there.
     /// `allows` says whether a request is logged in; one that is not is sent `refusal`.
-    static func serve(_ origin: TestOrigin, other: TestOrigin, allows: @escaping @Sendable (TestRequest) -> Bool,
-                      refusal: TestResponse = .redirect(to: "/login"), extra: [(String, String)] = []) {
+    static func serve(
+        _ origin: TestOrigin, other: TestOrigin, allows: @escaping @Sendable (TestRequest) -> Bool,
+        refusal: TestResponse = .redirect(to: "/login"), extra: [(String, String)] = []
+    ) {
         func page(_ body: String, headers: [(String, String)] = []) -> TestOrigin.Handler {
             { request in allows(request) ? .html(body, headers: headers) : refusal }
         }
-        origin.route("/", page("""
-            <title>Home</title><link rel=stylesheet href="/style.css"><h1>Private home</h1>
-            <a href="/docs/a.html">A</a> <a href="/docs/b.html">B</a> <a href="/logout">x</a>
-            <a href="/session/end"><span>Sign</span> out</a> <a href="/login">login</a>
-            <img src="\(other.url("/pixel.png"))"> <img src="/img/logo.png">
-            """, headers: extra))
+        origin.route(
+            "/",
+            page(
+                """
+                <title>Home</title><link rel=stylesheet href="/style.css"><h1>Private home</h1>
+                <a href="/docs/a.html">A</a> <a href="/docs/b.html">B</a> <a href="/logout">x</a>
+                <a href="/session/end"><span>Sign</span> out</a> <a href="/login">login</a>
+                <img src="\(other.url("/pixel.png"))"> <img src="/img/logo.png">
+                """, headers: extra))
         origin.route("/docs/a.html", page("<title>A</title><p>Private page A <a href='b.html'>B</a></p>"))
         origin.route("/docs/b.html", page("<title>B</title><p>Private page B <a href='/'>home</a></p>"))
         origin.route("/style.css") { request in allows(request) ? .content("h1 { color: teal }", type: "text/css") : refusal }
@@ -61,27 +66,37 @@ final class PrivateSiteTests {
     }
 
     func crawl(_ url: String, _ options: [String], environment: [String: String] = [:]) async throws -> ChildProcess.Result {
-        try await ChildProcess.run(MirrorProcess.executable, ["crawl", url, "-o", root + "/out", "--cache", root + "/cache",
-                                                              "--bundle", root + "/site.tar.gz", "--report", root + "/report.json",
-                                                              "--verbose", "--retries", "0"] + options,
-                                   environment: environment)
+        try await ChildProcess.run(
+            MirrorProcess.executable,
+            [
+                "crawl", url, "-o", root + "/out", "--cache", root + "/cache",
+                "--bundle", root + "/site.tar.gz", "--report", root + "/report.json",
+                "--verbose", "--retries", "0",
+            ] + options,
+            environment: environment)
     }
 
     /// What a logged-in crawl must have done: every private page saved as the user sees it, the
     /// logout links listed and never requested, nothing sent to the other origin that lets anyone in.
-    func expectMirrored(_ result: ChildProcess.Result, origin: TestOrigin, other: TestOrigin,
-                        credentialFields: [String] = ["authorization", "cookie"]) throws {
+    func expectMirrored(
+        _ result: ChildProcess.Result, origin: TestOrigin, other: TestOrigin,
+        credentialFields: [String] = ["authorization", "cookie"]
+    ) throws {
         #expect(result.status == 0, "\(result.stderr)")
         let host = "127.0.0.1_\(origin.port)"
-        for (file, text) in [("index.html", "Private home"), ("docs/a.html", "Private page A"), ("docs/b.html", "Private page B"),
-                             ("style.css", "color: teal")] {
+        for (file, text) in [
+            ("index.html", "Private home"), ("docs/a.html", "Private page A"), ("docs/b.html", "Private page B"),
+            ("style.css", "color: teal"),
+        ] {
             let saved = try String(contentsOfFile: "\(root)/out/\(host)/\(file)", encoding: .utf8)
             #expect(saved.contains(text), "\(file): \(saved)")
             #expect(!saved.contains("Please log in"))
         }
         #expect(origin.requests(path: "/logout").isEmpty && origin.requests(path: "/session/end").isEmpty)
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/report.json"))) as? [String: Any]
-        let skipped = (report?["skippedExamples"] as? [[String: Any]] ?? []).filter { ($0["reason"] as? String)?.contains("logout") == true }
+        let skipped = (report?["skippedExamples"] as? [[String: Any]] ?? []).filter {
+            ($0["reason"] as? String)?.contains("logout") == true
+        }
         #expect(Set(skipped.compactMap { $0["url"] as? String }) == [origin.url("/logout"), origin.url("/session/end")])
         #expect(Set(other.requests.map(\.path)).isSuperset(of: ["/pixel.png", "/logo.png"]))
         for request in other.requests {
@@ -111,12 +126,13 @@ final class PrivateSiteTests {
                 Self.serve(origin, other: other, allows: { $0.header("cookie")?.contains("sid=\(secret)") == true })
                 try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
                 try """
-                    # Netscape HTTP Cookie File
-                    #HttpOnly_127.0.0.1\tFALSE\t/\tFALSE\t0\tsid\t\(secret)
-                    .elsewhere.example\tTRUE\t/\tFALSE\t0\tother\tnot-for-this-site
+                # Netscape HTTP Cookie File
+                #HttpOnly_127.0.0.1\tFALSE\t/\tFALSE\t0\tsid\t\(secret)
+                .elsewhere.example\tTRUE\t/\tFALSE\t0\tother\tnot-for-this-site
 
-                    """.write(toFile: root + "/cookies.txt", atomically: true, encoding: .utf8)
-                let result = try await crawl(origin.url("/"), ["--cookies", root + "/cookies.txt", "--save-cookies", root + "/saved-cookies"])
+                """.write(toFile: root + "/cookies.txt", atomically: true, encoding: .utf8)
+                let result = try await crawl(
+                    origin.url("/"), ["--cookies", root + "/cookies.txt", "--save-cookies", root + "/saved-cookies"])
                 try expectMirrored(result, origin: origin, other: other)
                 #expect(origin.requests.allSatisfy { $0.header("cookie")?.contains("not-for-this-site") != true })
                 // The one file a secret may be written to is the one the user asked for, readable by them alone.
@@ -135,8 +151,9 @@ final class PrivateSiteTests {
             try await TestOrigin.with { origin in
                 let secret = "SITESECRET-\(UUID().uuidString)"
                 // The first page sets the session; the others are served only with it.
-                Self.serve(origin, other: other, allows: { $0.path == "/" || $0.header("cookie")?.contains("session=\(secret)") == true },
-                           extra: [("Set-Cookie", "session=\(secret); Path=/; HttpOnly")])
+                Self.serve(
+                    origin, other: other, allows: { $0.path == "/" || $0.header("cookie")?.contains("session=\(secret)") == true },
+                    extra: [("Set-Cookie", "session=\(secret); Path=/; HttpOnly")])
                 let result = try await crawl(origin.url("/"), [])
                 try expectMirrored(result, origin: origin, other: other)
                 let shown = try await MirrorProcess.run(["cache", "show", origin.url("/"), "--cache", root + "/cache"])
@@ -151,8 +168,9 @@ final class PrivateSiteTests {
             try await TestOrigin.with { origin in
                 let password = "PASSWORD-\(UUID().uuidString)"
                 let authorization = "Basic " + Data("alice:\(password)".utf8).base64EncodedString()
-                Self.serve(origin, other: other, allows: { $0.header("authorization") == authorization },
-                           refusal: Self.challenge("Basic realm=\"Docs\", charset=\"UTF-8\""))
+                Self.serve(
+                    origin, other: other, allows: { $0.header("authorization") == authorization },
+                    refusal: Self.challenge("Basic realm=\"Docs\", charset=\"UTF-8\""))
                 try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
                 try (password + "\n").write(toFile: root + "/password", atomically: true, encoding: .utf8)
                 let result = try await crawl(origin.url("/"), ["--user", "alice", "--password-file", root + "/password"])
@@ -167,10 +185,13 @@ final class PrivateSiteTests {
     @Test func aBearerTokenAndAnAPIKeyGoToTheSeedsOriginOnly() async throws {
         try await TestOrigin.with { other in
             try await TestOrigin.with { origin in
-                let token = "TOKEN-\(UUID().uuidString)", key = "KEY-\(UUID().uuidString)"
-                Self.serve(origin, other: other, allows: { $0.header("authorization") == "Bearer \(token)" && $0.header("x-api-key") == key },
-                           refusal: TestResponse(status: 403, headers: [("Content-Type", "text/plain")], body: "no"))
-                let result = try await crawl(origin.url("/"), ["--header", "Authorization: Bearer \(token)", "--header", "X-Api-Key: \(key)"])
+                let token = "TOKEN-\(UUID().uuidString)"
+                let key = "KEY-\(UUID().uuidString)"
+                Self.serve(
+                    origin, other: other, allows: { $0.header("authorization") == "Bearer \(token)" && $0.header("x-api-key") == key },
+                    refusal: TestResponse(status: 403, headers: [("Content-Type", "text/plain")], body: "no"))
+                let result = try await crawl(
+                    origin.url("/"), ["--header", "Authorization: Bearer \(token)", "--header", "X-Api-Key: \(key)"])
                 try expectMirrored(result, origin: origin, other: other, credentialFields: ["authorization", "cookie", "x-api-key"])
                 try await expectNoSecret([token, key], printed: result.stdout + result.stderr)
             }
@@ -191,8 +212,12 @@ final class PrivateSiteTests {
                 origin.route("/insecure.png") { _ in .redirect(to: plain.url("/image.png")) }
                 plain.route("/image.png") { _ in TestResponse(headers: ["Content-Type": "image/png"], body: Array("PNG".utf8)) }
                 try await authority.withCertificateFile { file in
-                    let result = try await crawl(origin.url("/"), ["--header", "Authorization: Bearer \(token)", "--ca-certificate", file,
-                                                                   "--allow-host", "127.0.0.1"])
+                    let result = try await crawl(
+                        origin.url("/"),
+                        [
+                            "--header", "Authorization: Bearer \(token)", "--ca-certificate", file,
+                            "--allow-host", "127.0.0.1",
+                        ])
                     #expect(result.status == 0, "\(result.stderr)")
                 }
                 #expect(plain.requests(path: "/image.png").count == 1)
@@ -208,36 +233,50 @@ final class PrivateSiteTests {
             try await TestOrigin.with { origin in
                 let password = "PASSWORD-\(UUID().uuidString)"
                 let authorization = "Basic " + Data("bob:\(password)".utf8).base64EncodedString()
-                Self.serve(origin, other: other, allows: { $0.header("authorization") == authorization },
-                           refusal: Self.challenge("Basic realm=\"Team docs\""))
+                Self.serve(
+                    origin, other: other, allows: { $0.header("authorization") == authorization },
+                    refusal: Self.challenge("Basic realm=\"Team docs\""))
                 let fromEnvironment = try await crawl(origin.url("/"), ["--user", "bob"], environment: ["MIRROR_PASSWORD": password])
                 try expectMirrored(fromEnvironment, origin: origin, other: other)
 
                 try FileManager.default.removeItem(atPath: root + "/out")
                 try FileManager.default.removeItem(atPath: root + "/cache")
-                try "machine 127.0.0.1 login bob password \"\(password)\"\n".write(toFile: root + "/netrc", atomically: true, encoding: .utf8)
-                let fromNetrc = try await crawl(origin.url("/"), ["--user", "bob"], environment: ["NETRC": root + "/netrc", "MIRROR_PASSWORD": ""])
+                try "machine 127.0.0.1 login bob password \"\(password)\"\n".write(
+                    toFile: root + "/netrc", atomically: true, encoding: .utf8)
+                let fromNetrc = try await crawl(
+                    origin.url("/"), ["--user", "bob"], environment: ["NETRC": root + "/netrc", "MIRROR_PASSWORD": ""])
                 #expect(fromNetrc.status == 0, "\(fromNetrc.stderr)")
                 #expect(FileManager.default.fileExists(atPath: "\(root)/out/127.0.0.1_\(origin.port)/docs/b.html"))
 
                 origin.clearLog()
-                let without = try await ChildProcess.run(MirrorProcess.executable, ["crawl", origin.url("/"), "-o", root + "/anonymous",
-                                                                                    "--cache", root + "/anonymous-cache", "--retries", "3"])
+                let without = try await ChildProcess.run(
+                    MirrorProcess.executable,
+                    [
+                        "crawl", origin.url("/"), "-o", root + "/anonymous",
+                        "--cache", root + "/anonymous-cache", "--retries", "3",
+                    ])
                 #expect(without.status == 4, "\(without.stderr)")
-                #expect(without.stderr.components(separatedBy: "wants credentials (401, realm \"Team docs\")").count == 2, "\(without.stderr)")
+                #expect(
+                    without.stderr.components(separatedBy: "wants credentials (401, realm \"Team docs\")").count == 2, "\(without.stderr)")
                 #expect(origin.requests(path: "/").count == 1, "a 401 is not retried")
 
-                let wrong = try await ChildProcess.run(MirrorProcess.executable, ["crawl", origin.url("/"), "-o", root + "/wrong",
-                                                                                  "--cache", root + "/wrong-cache", "--user", "bob"],
-                                                       environment: ["MIRROR_PASSWORD": "not-it", "NETRC": root + "/missing"])
+                let wrong = try await ChildProcess.run(
+                    MirrorProcess.executable,
+                    [
+                        "crawl", origin.url("/"), "-o", root + "/wrong",
+                        "--cache", root + "/wrong-cache", "--user", "bob",
+                    ],
+                    environment: ["MIRROR_PASSWORD": "not-it", "NETRC": root + "/missing"])
                 #expect(wrong.status == 4)
                 #expect(wrong.stderr.contains("refused the credentials (401, realm \"Team docs\")"), "\(wrong.stderr)")
-                let missing = try await ChildProcess.run(MirrorProcess.executable, ["crawl", origin.url("/"), "--user", "bob"],
-                                                         environment: ["MIRROR_PASSWORD": "", "NETRC": root + "/missing"])
+                let missing = try await ChildProcess.run(
+                    MirrorProcess.executable, ["crawl", origin.url("/"), "--user", "bob"],
+                    environment: ["MIRROR_PASSWORD": "", "NETRC": root + "/missing"])
                 #expect(missing.status == 2)
                 #expect(missing.stderr.contains("no password for bob"), "\(missing.stderr)")
                 let inURL = try await MirrorProcess.run(["crawl", "http://bob:\(password)@127.0.0.1:\(origin.port)/"])
-                #expect(inURL.status == 2 && inURL.stderr.contains("visible to everyone on this machine") && !inURL.stderr.contains(password))
+                #expect(
+                    inURL.status == 2 && inURL.stderr.contains("visible to everyone on this machine") && !inURL.stderr.contains(password))
             }
         }
     }
@@ -250,14 +289,18 @@ final class PrivateSiteTests {
                 let secret = "FILESECRET-\(UUID().uuidString)"
                 Self.serve(origin, other: other, allows: { $0.header("cookie")?.contains("sid=\(secret)") == true })
                 origin.route("/docs/b.html") { _ in
-                    .html("<title>Log in</title>Your session expired. Please log in", headers: [("Set-Cookie", "sid=gone; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/")])
+                    .html(
+                        "<title>Log in</title>Your session expired. Please log in",
+                        headers: [("Set-Cookie", "sid=gone; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/")])
                 }
                 try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-                try "127.0.0.1\tFALSE\t/\tFALSE\t0\tsid\t\(secret)\n".write(toFile: root + "/cookies.txt", atomically: true, encoding: .utf8)
+                try "127.0.0.1\tFALSE\t/\tFALSE\t0\tsid\t\(secret)\n".write(
+                    toFile: root + "/cookies.txt", atomically: true, encoding: .utf8)
                 let result = try await crawl(origin.url("/"), ["--cookies", root + "/cookies.txt", "--concurrency", "1"])
                 #expect(result.status == 14, "\(result.stderr)")
-                #expect(result.stderr.contains("the site ended the login session: \(origin.url("/docs/b.html")) deleted the cookie sid"),
-                        "\(result.stderr)")
+                #expect(
+                    result.stderr.contains("the site ended the login session: \(origin.url("/docs/b.html")) deleted the cookie sid"),
+                    "\(result.stderr)")
                 let copy = (try? String(contentsOfFile: "\(root)/out/127.0.0.1_\(origin.port)/docs/b.html", encoding: .utf8)) ?? ""
                 #expect(!copy.contains("Please log in"))
                 #expect(origin.requests(path: "/logout").isEmpty)
@@ -271,8 +314,9 @@ final class PrivateSiteTests {
         try await TestOrigin.with { other in
             try await TestOrigin.with { origin in
                 let token = "TOKEN-\(UUID().uuidString)"
-                Self.serve(origin, other: other, allows: { $0.header("authorization") == "Bearer \(token)" },
-                           refusal: TestResponse(status: 403, headers: [("Content-Type", "text/plain")], body: "no"))
+                Self.serve(
+                    origin, other: other, allows: { $0.header("authorization") == "Bearer \(token)" },
+                    refusal: TestResponse(status: 403, headers: [("Content-Type", "text/plain")], body: "no"))
                 let result = try await crawl(origin.url("/"), ["--header", "Authorization: Bearer \(token)"])
                 #expect(result.status == 0, "\(result.stderr)")
                 let listed = try await MirrorProcess.run(["cache", "ls", "--cache", root + "/cache"])
@@ -280,12 +324,16 @@ final class PrivateSiteTests {
                 #expect(lines.contains { $0.contains("private") && $0.hasSuffix(origin.url("/docs/a.html")) }, "\(listed.stdout)")
                 #expect(lines.contains { !$0.contains("private") && $0.hasSuffix(other.url("/pixel.png")) }, "\(listed.stdout)")
 
-                let anonymous = try await MirrorProcess.run(["crawl", origin.url("/"), "--offline", "--cache", root + "/cache",
-                                                             "-o", root + "/anonymous"])
+                let anonymous = try await MirrorProcess.run([
+                    "crawl", origin.url("/"), "--offline", "--cache", root + "/cache",
+                    "-o", root + "/anonymous",
+                ])
                 #expect(anonymous.status != 0)
                 #expect(!FileManager.default.fileExists(atPath: "\(root)/anonymous/127.0.0.1_\(origin.port)/docs/a.html"))
-                let again = try await MirrorProcess.run(["crawl", origin.url("/"), "--offline", "--cache", root + "/cache",
-                                                         "-o", root + "/again", "--header", "Authorization: Bearer \(token)"])
+                let again = try await MirrorProcess.run([
+                    "crawl", origin.url("/"), "--offline", "--cache", root + "/cache",
+                    "-o", root + "/again", "--header", "Authorization: Bearer \(token)",
+                ])
                 #expect(again.status == 0, "\(again.stderr)")
                 #expect(FileManager.default.fileExists(atPath: "\(root)/again/127.0.0.1_\(origin.port)/docs/a.html"))
             }
@@ -318,8 +366,9 @@ enum SecretSearch {
                         for secret in secrets:
                             if secret in data: print(secret.decode(), "in", name)
             """
-        let result = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/python3"),
-                                                ["-c", script, folder, excluding.joined(separator: ",")] + secrets)
+        let result = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/python3"),
+            ["-c", script, folder, excluding.joined(separator: ",")] + secrets)
         #expect(result.status == 0, "\(result.stderr)")
         return result.stdout.split(separator: "\n").map(String.init)
     }

@@ -41,8 +41,10 @@ struct ProxyCommandTests {
     }
 
     @Test func contradictoryOptionsAreUsageErrors() async throws {
-        for arguments in [["--on-miss", "500"], ["--mode", "replay", "--refresh"], ["--upstream", "ftp://x/"], ["--max-age", "1d", "--refresh"],
-                          ["--mitm", "--upstream", "http://127.0.0.1:1/"]] {
+        for arguments in [
+            ["--on-miss", "500"], ["--mode", "replay", "--refresh"], ["--upstream", "ftp://x/"], ["--max-age", "1d", "--refresh"],
+            ["--mitm", "--upstream", "http://127.0.0.1:1/"],
+        ] {
             let result = try await MirrorProcess.run(["proxy"] + arguments)
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
         }
@@ -60,10 +62,15 @@ struct ProxyCommandTests {
         let hash = try #require(lines.last?.split(separator: " ").last.map(String.init))
         let key = try FileManager.default.attributesOfItem(atPath: root + "/mitm/ca-key.pem")
         #expect((key[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-        let openssl = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", """
-            openssl x509 -in '\(root)/mitm/ca.pem' -pubkey -noout | openssl pkey -pubin -outform der \
-            | openssl dgst -sha256 -binary | base64
-            """])
+        let openssl = try await ChildProcess.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c",
+                """
+                openssl x509 -in '\(root)/mitm/ca.pem' -pubkey -noout | openssl pkey -pubin -outform der \
+                | openssl dgst -sha256 -binary | base64
+                """,
+            ])
         #expect(openssl.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == hash, "\(openssl.stderr)")
         try? FileManager.default.removeItem(atPath: root)
     }

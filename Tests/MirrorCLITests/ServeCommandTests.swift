@@ -16,8 +16,10 @@ final class ServeCommandTests {
     @Test(arguments: ["out", "out.tar.gz"])
     func servesAFolderOrABundleLogsRequestsAndStopsOnCtrlC(source: String) async throws {
         try await TestOrigin.with(site: .named("plain")) { origin in
-            let crawl = try await MirrorProcess.run(["crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache",
-                                                     "--bundle", root + "/out.tar.gz"])
+            let crawl = try await MirrorProcess.run([
+                "crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache",
+                "--bundle", root + "/out.tar.gz",
+            ])
             #expect(crawl.status == 0, "\(crawl.stderr)")
             try await origin.shutdown()  // the copy is served without its origin (shutting down again at the end does nothing)
             let server = try ServerProcess("serve", [root + "/" + source], log: root + "/serve.log")
@@ -38,8 +40,10 @@ final class ServeCommandTests {
     /// `kill -9` leaves nothing there.
     @Test func aBundlesInflatedCopiesLeaveNothingBehindAfterKill9() async throws {
         try await TestOrigin.with(site: .named("plain")) { origin in
-            let crawl = try await MirrorProcess.run(["crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache",
-                                                     "--bundle", root + "/out.tar.gz"])
+            let crawl = try await MirrorProcess.run([
+                "crawl", origin.url("/"), "-o", root + "/out", "--cache", root + "/cache",
+                "--bundle", root + "/out.tar.gz",
+            ])
             #expect(crawl.status == 0, "\(crawl.stderr)")
             let scratch = root + "/tmp"
             try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
@@ -47,7 +51,9 @@ final class ServeCommandTests {
             environment["TMPDIR"] = scratch
             let server = try ServerProcess("serve", [root + "/out.tar.gz"], log: root + "/serve.log", environment: environment)
             _ = try await server.waitForURL()
-            let saved = try Data(contentsOf: URL(fileURLWithPath: root + "/out/\(origin.authority.replacingOccurrences(of: ":", with: "_"))/blog/post-1.html"))
+            let saved = try Data(
+                contentsOf: URL(
+                    fileURLWithPath: root + "/out/\(origin.authority.replacingOccurrences(of: ":", with: "_"))/blog/post-1.html"))
             for _ in 0..<3 {
                 let page = try await server.get("/blog/post-1.html")
                 #expect(page.status == 200 && page.body == Array(saved))

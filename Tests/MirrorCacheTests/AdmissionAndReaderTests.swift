@@ -1,14 +1,16 @@
 import Foundation
-@testable import MirrorCache
 import MirrorCore
 import NIOHTTP1
 import Testing
 
+@testable import MirrorCache
+
 @Suite("Admission rules and readers")
 struct AdmissionAndReaderTests {
     @Test func admissionFollowsHostsURLPatternsAndUserAgents() throws {
-        let rules = AdmissionRules(hosts: [HostPattern("*.docs.test")!], urlPatterns: [try URLPattern("/guide/")],
-                                   userAgents: ["mirror/"])
+        let rules = AdmissionRules(
+            hosts: [HostPattern("*.docs.test")!], urlPatterns: [try URLPattern("/guide/")],
+            userAgents: ["mirror/"])
         let agent: HTTPHeaders = ["User-Agent": "mirror/0.1"]
         let url = try #require(URLParts("https://www.docs.test/guide/intro.html"))
         #expect(rules.admits(url: url, method: .GET, headers: agent))
@@ -29,8 +31,9 @@ struct AdmissionAndReaderTests {
         let body = (0..<2_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         let writer = try store.makeBodyWriter()
         try writer.write(body)
-        let entry = try store.store(url: "http://a.test/big", request: [:],
-                                    head: CachedResponseHead(status: 200, headers: [:], requestTime: 1, responseTime: 1), body: writer)
+        let entry = try store.store(
+            url: "http://a.test/big", request: [:],
+            head: CachedResponseHead(status: 200, headers: [:], requestTime: 1, responseTime: 1), body: writer)
         let stored = try #require(store.body(of: entry))
         var iterator = stored.chunks(chunkSize: 100_000).makeAsyncIterator()
         var received = try #require(try await iterator.next())

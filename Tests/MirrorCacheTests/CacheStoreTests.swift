@@ -1,7 +1,8 @@
 import Foundation
-@testable import MirrorCache
 import NIOHTTP1
 import Testing
+
+@testable import MirrorCache
 
 @Suite("Cache store")
 struct CacheStoreTests {
@@ -12,8 +13,10 @@ struct CacheStoreTests {
     }
 
     @discardableResult
-    func put(_ store: CacheStore, _ url: String, _ body: [UInt8], request: HTTPHeaders = [:],
-             head: CachedResponseHead? = nil) throws -> CacheEntry {
+    func put(
+        _ store: CacheStore, _ url: String, _ body: [UInt8], request: HTTPHeaders = [:],
+        head: CachedResponseHead? = nil
+    ) throws -> CacheEntry {
         let writer = try store.makeBodyWriter()
         try writer.write(body)
         return try store.store(url: url, request: request, head: head ?? self.head(), body: writer)
@@ -21,8 +24,9 @@ struct CacheStoreTests {
 
     @Test func storesAndReturnsAnEntryWithItsBody() throws {
         let store = try CacheStore(directory: folder.path)
-        let stored = try put(store, "http://a.test/x", Array("hello".utf8),
-                             head: head([("Content-Type", "text/plain"), ("ETag", "\"1\""), ("Set-Cookie", "a=1"), ("Set-Cookie", "b=2")]))
+        let stored = try put(
+            store, "http://a.test/x", Array("hello".utf8),
+            head: head([("Content-Type", "text/plain"), ("ETag", "\"1\""), ("Set-Cookie", "a=1"), ("Set-Cookie", "b=2")]))
         let found = try #require(try store.entry(for: "http://a.test/x", request: [:]))
         #expect(found == stored)
         #expect(found.status == 200)
@@ -120,8 +124,9 @@ struct CacheStoreTests {
         let store = try CacheStore(directory: folder.path, configuration: configuration)
         let entry = try put(store, "http://a.test/checked", [UInt8](repeating: 4, count: 5000))
         // Written an hour ago: old enough to be remembered as checked.
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)],
-                                              ofItemAtPath: store.bodyPath(entry.digest))
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -3600)],
+            ofItemAtPath: store.bodyPath(entry.digest))
         #expect(try store.body(of: entry)?.collect() == [UInt8](repeating: 4, count: 5000))
         let checked = try #require(store.body(of: entry))
         let descriptor = try #require(checked.openCheckedFile())
@@ -143,8 +148,9 @@ struct CacheStoreTests {
         let store = try CacheStore(directory: folder.path)
         let bytes = (0..<600_000).map { UInt8(truncatingIfNeeded: $0 * 31) }
         let entry = try put(store, "http://a.test/large", bytes)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)],
-                                              ofItemAtPath: store.bodyPath(entry.digest))
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -3600)],
+            ofItemAtPath: store.bodyPath(entry.digest))
         let first = try #require(store.body(of: entry))
         #expect(first.bytesInMemory == nil && first.openCheckedFile() == nil)
         var read: [UInt8] = []
@@ -244,18 +250,21 @@ struct CacheStoreTests {
         let store = try CacheStore(directory: folder.path, configuration: configuration)
         // Ten distinct 9,000-byte bodies: 90,000 bytes, under the 95,000 high watermark.
         for index in 0..<10 {
-            clock += 100; time.value = clock
+            clock += 100
+            time.value = clock
             try put(store, "http://a.test/\(index)", [UInt8](repeating: UInt8(index), count: 9000))
         }
         #expect(try store.statistics().entries == 10)
         // Use the three oldest again so they become the most recent (uses are recorded at a
         // one-minute granularity, so the clock moves 100 s a step).
         for index in 0..<3 {
-            clock += 100; time.value = clock
+            clock += 100
+            time.value = clock
             _ = store.body(of: try #require(try store.entry(for: "http://a.test/\(index)", request: [:])))
         }
         // One more body crosses 95 %: eviction goes down to 90 % (90,000 bytes).
-        clock += 100; time.value = clock
+        clock += 100
+        time.value = clock
         try put(store, "http://a.test/new", [UInt8](repeating: 99, count: 9000))
         let remaining = Set(try store.allEntries().map(\.url))
         #expect(try store.statistics().bodyBytes <= 90_000)
@@ -268,8 +277,9 @@ struct CacheStoreTests {
     @Test func updateHeadKeepsTheBody() throws {
         let store = try CacheStore(directory: folder.path)
         let entry = try put(store, "http://a.test/x", Array("kept".utf8), head: head([("ETag", "\"1\""), ("Cache-Control", "max-age=0")]))
-        let newHead = CachedResponseHead(status: 200, headers: ["ETag": "\"1\"", "Cache-Control": "max-age=60"],
-                                         requestTime: 2000, responseTime: 2001)
+        let newHead = CachedResponseHead(
+            status: 200, headers: ["ETag": "\"1\"", "Cache-Control": "max-age=60"],
+            requestTime: 2000, responseTime: 2001)
         try store.updateHead(of: entry, to: newHead)
         let reopened = try CacheStore(directory: folder.path)
         let updated = try #require(try reopened.entry(for: "http://a.test/x", request: [:]))

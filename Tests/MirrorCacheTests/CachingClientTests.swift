@@ -14,12 +14,15 @@ struct CachingClientTests {
     static let transport = AsyncHTTPClientTransport()
     let folder = TemporaryDirectory("caching-client")
 
-    func client(_ configure: (inout CachingClient.Configuration) -> Void = { _ in },
-                store: CacheStore? = nil) throws -> CachingClient {
+    func client(
+        _ configure: (inout CachingClient.Configuration) -> Void = { _ in },
+        store: CacheStore? = nil
+    ) throws -> CachingClient {
         var configuration = CachingClient.Configuration()
         configure(&configuration)
-        return CachingClient(store: try store ?? CacheStore(directory: folder.path), transport: Self.transport,
-                             configuration: configuration)
+        return CachingClient(
+            store: try store ?? CacheStore(directory: folder.path), transport: Self.transport,
+            configuration: configuration)
     }
 
     func text(_ response: CacheResponse) throws -> String {
@@ -47,8 +50,9 @@ struct CachingClientTests {
             let version = Mutex(0)
             origin.route("/swr") { _ in
                 let current = version.withLock { $0 }
-                return .content("version \(current)", type: "text/plain",
-                                headers: [("Cache-Control", "max-age=1, stale-while-revalidate=600"), ("ETag", "\"\(current)\"")])
+                return .content(
+                    "version \(current)", type: "text/plain",
+                    headers: [("Cache-Control", "max-age=1, stale-while-revalidate=600"), ("ETag", "\"\(current)\"")])
             }
             var clock = 1_000_000.0
             let times = Mutex(clock)
@@ -94,8 +98,9 @@ struct CachingClientTests {
     @Test func oneHundredConcurrentRequestsMakeOneOriginRequest() async throws {
         try await TestOrigin.with { origin in
             origin.route("/popular") { _ in
-                var response = TestResponse.content(String(repeating: "p", count: 50_000), type: "text/plain",
-                                                    headers: [("Cache-Control", "max-age=600")])
+                var response = TestResponse.content(
+                    String(repeating: "p", count: 50_000), type: "text/plain",
+                    headers: [("Cache-Control", "max-age=600")])
                 response.delay = .milliseconds(300)
                 return response
             }
@@ -207,8 +212,10 @@ struct CachingClientTests {
         try await TestOrigin.with { origin in
             let failing = ManagedAtomicFlag()
             origin.route("/flaky") { _ in
-                failing.isSet ? .status(503, "down")
-                    : .content("good copy", type: "text/plain", headers: [("Cache-Control", "max-age=0, stale-if-error=600"), ("ETag", "\"g\"")])
+                failing.isSet
+                    ? .status(503, "down")
+                    : .content(
+                        "good copy", type: "text/plain", headers: [("Cache-Control", "max-age=0, stale-if-error=600"), ("ETag", "\"g\"")])
             }
             let client = try client()
             _ = try await client.fetch(CacheRequest(url: origin.url("/flaky")))
@@ -236,8 +243,9 @@ struct CachingClientTests {
     @Test func aConnectionDyingMidBodyStoresNothing() async throws {
         try await TestOrigin.with { origin in
             origin.route("/dies") { _ in
-                var response = TestResponse.content(String(repeating: "d", count: 100_000), type: "text/plain",
-                                                    headers: [("Cache-Control", "max-age=600")])
+                var response = TestResponse.content(
+                    String(repeating: "d", count: 100_000), type: "text/plain",
+                    headers: [("Cache-Control", "max-age=600")])
                 response.closeAfterBodyBytes = 1000
                 return response
             }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import MirrorCache
 import MirrorCore
 import Testing
+
+@testable import MirrorCache
 
 @Suite("Checked bodies: bounded, the most recent kept")
 struct CheckedBodiesTests {

@@ -26,8 +26,9 @@ struct CrashTests {
         let output = folder.path + ".writer-output"
         defer { try? FileManager.default.removeItem(atPath: output) }
         for round in 0..<25 {
-            let process = try Subprocess(Self.writer.path, [folder.path, String(round * 7919 + 1)] + (groupCommit ? ["group"] : []),
-                                         stdout: .file(output))
+            let process = try Subprocess(
+                Self.writer.path, [folder.path, String(round * 7919 + 1)] + (groupCommit ? ["group"] : []),
+                stdout: .file(output))
             // An async sleep: a blocking one would hold one of the few cooperative threads that
             // the other suites' servers and clients run on.
             try await Task.sleep(for: .milliseconds(Int.random(in: 50...350, using: &random)))

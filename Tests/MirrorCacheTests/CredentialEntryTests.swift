@@ -28,7 +28,8 @@ struct CredentialEntryTests {
         try await TestOrigin.with { origin in
             let secret = "SESSION-\(UUID().uuidString)"
             origin.route("/page") { _ in
-                .html("page", headers: [("Cache-Control", "max-age=3600"), ("Set-Cookie", "sid=\(secret); HttpOnly"), ("Set-Cookie", "b=2")])
+                .html(
+                    "page", headers: [("Cache-Control", "max-age=3600"), ("Set-Cookie", "sid=\(secret); HttpOnly"), ("Set-Cookie", "b=2")])
             }
             let store = try CacheStore(directory: folder.path)
             let client = CachingClient(store: store, transport: Self.transport)
@@ -94,12 +95,16 @@ struct CredentialEntryTests {
     /// key that leaves the cache holds neither.
     @Test func aVaryKeyHoldsADigestOfCredentialFields() {
         let response: HTTPHeaders = ["Vary": "Cookie, Accept-Language"]
-        let key = CachePolicy.varyKey(responseHeaders: response, request: ["Cookie": "sid=SECRET", "Accept-Language": "de"],
-                                      credentials: "abc")
+        let key = CachePolicy.varyKey(
+            responseHeaders: response, request: ["Cookie": "sid=SECRET", "Accept-Language": "de"],
+            credentials: "abc")
         #expect(key?.contains("SECRET") == false)
         #expect(key?.contains("accept-language=de") == true)
-        #expect(key != CachePolicy.varyKey(responseHeaders: response, request: ["Cookie": "sid=OTHER", "Accept-Language": "de"],
-                                           credentials: "abc"))
+        #expect(
+            key
+                != CachePolicy.varyKey(
+                    responseHeaders: response, request: ["Cookie": "sid=OTHER", "Accept-Language": "de"],
+                    credentials: "abc"))
         #expect(CachePolicy.shareable(varyKey: key ?? "") == "accept-language=de")
         let absent = CachePolicy.varyKey(responseHeaders: response, request: [:])
         #expect(absent == "accept-language\ncookie")

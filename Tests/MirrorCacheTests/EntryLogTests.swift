@@ -1,7 +1,8 @@
 import Foundation
-@testable import MirrorCache
 import NIOHTTP1
 import Testing
+
+@testable import MirrorCache
 
 /// The entry log: what a rebuilt index is made from, how it stays small, and how the metadata
 /// of the older layout (a file per entry, pending logs) is taken over.
@@ -16,7 +17,8 @@ struct EntryLogTests {
     }
 
     @discardableResult
-    func put(_ store: CacheStore, _ url: String, _ text: String, headers: HTTPHeaders = ["Content-Type": "text/plain"]) throws -> CacheEntry {
+    func put(_ store: CacheStore, _ url: String, _ text: String, headers: HTTPHeaders = ["Content-Type": "text/plain"]) throws -> CacheEntry
+    {
         let writer = try store.makeBodyWriter()
         try writer.write(Array(text.utf8))
         let head = CachedResponseHead(status: 200, headers: headers, requestTime: 1000, responseTime: 1001)
@@ -45,9 +47,10 @@ struct EntryLogTests {
     }
 
     func sample(_ number: Int) -> CacheEntry {
-        CacheEntry(id: "id\(number)", method: "GET", url: "http://a.test/\(number)", varyKey: "", status: 200,
-                   headers: ["Content-Type": "text/plain"], requestTime: 1, responseTime: 2,
-                   digest: String(repeating: "cd", count: 32), size: 4, lastAccess: Double(number))
+        CacheEntry(
+            id: "id\(number)", method: "GET", url: "http://a.test/\(number)", varyKey: "", status: 200,
+            headers: ["Content-Type": "text/plain"], requestTime: 1, responseTime: 2,
+            digest: String(repeating: "cd", count: 32), size: 4, lastAccess: Double(number))
     }
 
     /// The segment at `path` copied as a kill leaves it (open, unlocked), and what the next store takes from it.
@@ -105,8 +108,9 @@ struct EntryLogTests {
         do {
             let store = try open(groupOf: 8)
             let first = try put(store, "http://a.test/x", "body", headers: ["ETag": "\"1\""])
-            let later = CachedResponseHead(status: 200, headers: ["ETag": "\"1\"", "Cache-Control": "max-age=60"],
-                                           requestTime: 2000, responseTime: 2001)
+            let later = CachedResponseHead(
+                status: 200, headers: ["ETag": "\"1\"", "Cache-Control": "max-age=60"],
+                requestTime: 2000, responseTime: 2001)
             try store.updateHead(of: first, to: later)
         }
         loseIndex()
@@ -122,8 +126,10 @@ struct EntryLogTests {
         var entry = try put(store, "http://a.test/x", "body")
         try put(store, "http://a.test/y", "other")
         for time in 0..<1_100 {
-            entry = try store.updateHead(of: entry, to: CachedResponseHead(
-                status: 200, headers: ["X-Time": "\(time)"], requestTime: Double(time), responseTime: Double(time)))
+            entry = try store.updateHead(
+                of: entry,
+                to: CachedResponseHead(
+                    status: 200, headers: ["X-Time": "\(time)"], requestTime: Double(time), responseTime: Double(time)))
         }
         try store.commitPending()
         let before = try logFiles()
@@ -150,8 +156,10 @@ struct EntryLogTests {
         let store = try open(groupOf: 512)
         var entry = try put(store, "http://a.test/x", "body")
         for time in 0..<1_100 {
-            entry = try store.updateHead(of: entry, to: CachedResponseHead(
-                status: 200, headers: ["X-Time": "\(time)"], requestTime: Double(time), responseTime: Double(time)))
+            entry = try store.updateHead(
+                of: entry,
+                to: CachedResponseHead(
+                    status: 200, headers: ["X-Time": "\(time)"], requestTime: Double(time), responseTime: Double(time)))
         }
         try store.synchronize()
         #expect(try logFiles().filter { $0.hasSuffix(".log") }.count == 1, "the compacted segment")

@@ -1,8 +1,9 @@
 import Foundation
-@testable import MirrorCache
 import NIOHTTP1
 import Synchronization
 import Testing
+
+@testable import MirrorCache
 
 /// A store that commits its index rows in groups: another process sees an entry only once its
 /// group committed, this process sees it at once, and nothing waits longer than the group's limits.
@@ -125,7 +126,8 @@ struct GroupCommitTests {
 
     @Test func storesAndLookupsGoOnWhileAGroupCommits() throws {
         let store = try open(entries: 16)
-        let writers = 4, each = 150
+        let writers = 4
+        let each = 150
         let failures = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: writers) { writer in
             for number in 0..<each {

@@ -28,8 +28,9 @@ struct ByteOrderTests {
     @Test func sortsLikeTheGenericComparison() {
         var generator = SystemRandomNumberGenerator()
         let strings = (0..<2_000).map { _ in
-            String(decoding: (0..<Int.random(in: 0...24, using: &generator)).map { _ in UInt8.random(in: 0x20...0x7A, using: &generator) },
-                   as: UTF8.self)
+            String(
+                decoding: (0..<Int.random(in: 0...24, using: &generator)).map { _ in UInt8.random(in: 0x20...0x7A, using: &generator) },
+                as: UTF8.self)
         }
         #expect(strings.sorted { $0.bytesPrecede($1) } == strings.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
     }

@@ -34,7 +34,11 @@ struct DeadlineTests {
 
     /// An operation that waits until `end` is called, whether before or after it starts waiting.
     final class WaitingOperation: Sendable {
-        private enum State { case running, waiting(CheckedContinuation<Void, Never>), ended(byWatchdog: Bool) }
+        private enum State {
+            case running
+            case waiting(CheckedContinuation<Void, Never>)
+            case ended(byWatchdog: Bool)
+        }
         private let state = Mutex(State.running)
 
         func wait() async {

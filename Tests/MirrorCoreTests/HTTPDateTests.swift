@@ -1,10 +1,11 @@
+import MirrorCore
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import MirrorCore
-import Testing
 
 @Suite("HTTP dates (RFC 9110 §5.6.7)")
 struct HTTPDateTests {
@@ -47,8 +48,10 @@ struct HTTPDateTests {
             let seconds = Int64.random(in: -2_208_988_800...7_258_118_400, using: &random)  // 1900 to 2200
             #expect(HTTPDate.parse(HTTPDate.format(seconds)) == seconds, "\(HTTPDate.format(seconds))")
         }
-        for (text, year, month, day) in [("Thu, 29 Feb 2024 12:00:00 GMT", 2024, 1, 29), ("Mon, 31 Feb 2023 12:00:00 GMT", 2023, 1, 31),
-                                          ("Sat, 31 Jun 2001 23:59:60 GMT", 2001, 5, 31)] {
+        for (text, year, month, day) in [
+            ("Thu, 29 Feb 2024 12:00:00 GMT", 2024, 1, 29), ("Mon, 31 Feb 2023 12:00:00 GMT", 2023, 1, 31),
+            ("Sat, 31 Jun 2001 23:59:60 GMT", 2001, 5, 31),
+        ] {
             var parts = tm()
             (parts.tm_year, parts.tm_mon, parts.tm_mday) = (Int32(year - 1900), Int32(month), Int32(day))
             (parts.tm_hour, parts.tm_min, parts.tm_sec) = text.contains("23:59:60") ? (23, 59, 60) : (12, 0, 0)
@@ -57,10 +60,12 @@ struct HTTPDateTests {
     }
 
     /// Near misses that lenient parsers take (the HTTP caching tests' invalid Expires values).
-    @Test(arguments: ["", "0", "-1", "tomorrow", "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT",
-                      "Thu, 18 Aug 50 02:01:18 GMT", "Thu 18 Aug 2050 02:01:18 GMT", "Thu, 18  Aug 2050 02:01:18 GMT",
-                      "Thu, 18-Aug-2050 02:01:18 GMT", "Thu, 18 Aug 2050 2:01:18 GMT", "thu, 18 aug 2050 02:01:18 gmt",
-                      "Thu, 18 Aug 2050 02:01:18 GMT, Thu, 18 Aug 2050 02:01:18 GMT", "Thu, 18 Aug 2050 02:01:18 UTC"])
+    @Test(arguments: [
+        "", "0", "-1", "tomorrow", "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT",
+        "Thu, 18 Aug 50 02:01:18 GMT", "Thu 18 Aug 2050 02:01:18 GMT", "Thu, 18  Aug 2050 02:01:18 GMT",
+        "Thu, 18-Aug-2050 02:01:18 GMT", "Thu, 18 Aug 2050 2:01:18 GMT", "thu, 18 aug 2050 02:01:18 gmt",
+        "Thu, 18 Aug 2050 02:01:18 GMT, Thu, 18 Aug 2050 02:01:18 GMT", "Thu, 18 Aug 2050 02:01:18 UTC",
+    ])
     func rejectsInvalidDates(text: String) {
         #expect(HTTPDate.parse(text) == nil)
     }

@@ -2,8 +2,8 @@ import Foundation
 import MirrorCompression
 import MirrorCore
 import MirrorCrawl
-import MirrorSite
 import MirrorCrawlTesting
+import MirrorSite
 import MirrorTestSupport
 import Testing
 
@@ -25,8 +25,11 @@ final class CrawlerTests {
         try await TestOrigin.with(site: .named("plain")) { origin in
             let report = try await harness.crawl([origin.url("/")])
             let paths = Set(fetched(origin))
-            #expect(paths == ["/", "/style.css", "/img/logo.png", "/about.html", "/blog/", "/blog/post-1.html",
-                              "/blog/post-2.html", "/blog/deep/page.html", "/index.html"])
+            #expect(
+                paths == [
+                    "/", "/style.css", "/img/logo.png", "/about.html", "/blog/", "/blog/post-1.html",
+                    "/blog/post-2.html", "/blog/deep/page.html", "/index.html",
+                ])
             #expect(fetched(origin).count == paths.count, "some URL was fetched twice")
             #expect(report.failures.isEmpty)
             #expect(report.pages == 7 && report.requisites == 2)
@@ -137,7 +140,8 @@ final class CrawlerTests {
     /// leaves its place to the next page, so the crawl saves exactly the limit, no more, no less.
     @Test func maxPagesIsReachedWhenPagesInFlightFail() async throws {
         try await TestOrigin.with { origin in
-            let bad = (1...3).map { "/bad\($0).html" }, good = (1...6).map { "/good\($0).html" }
+            let bad = (1...3).map { "/bad\($0).html" }
+            let good = (1...6).map { "/good\($0).html" }
             origin.route("/") { _ in .html((bad + good).map { "<a href='\($0)'>x</a>" }.joined()) }
             for path in bad {
                 origin.route(path) { _ in
@@ -147,7 +151,11 @@ final class CrawlerTests {
                 }
             }
             for path in good { origin.route(path) { _ in .html("fine") } }
-            let report = try await harness.crawl([origin.url("/")]) { $0.maxPages = 4; $0.concurrency = 8; $0.perHost = 8 }
+            let report = try await harness.crawl([origin.url("/")]) {
+                $0.maxPages = 4
+                $0.concurrency = 8
+                $0.perHost = 8
+            }
             #expect(report.pages == 4)
             // Which pages get the places depends on which worker asks first (a loaded run gave one
             // to a good page before the third bad one): three good ones are saved after the root,
@@ -167,7 +175,12 @@ final class CrawlerTests {
                 }
             }
             let harness = self.harness
-            let first = Task { try await harness.crawl([origin.url("/")]) { $0.concurrency = 2; $0.perHost = 2 } }
+            let first = Task {
+                try await harness.crawl([origin.url("/")]) {
+                    $0.concurrency = 2
+                    $0.perHost = 2
+                }
+            }
             // Cancelled once a few pages are in, however slow a loaded run is to get there (a fixed
             // 400 ms once saw only 2 requests in a full run).
             let deadline = ContinuousClock.now + .seconds(60)
@@ -176,7 +189,10 @@ final class CrawlerTests {
             _ = try? await first.value
             let before = Set(fetched(origin))
             #expect(before.count > 2 && before.count < 41, "cancelled at a useless moment: \(before.count)")
-            let report = try await harness.crawl([origin.url("/")], resume: true) { $0.concurrency = 2; $0.perHost = 2 }
+            let report = try await harness.crawl([origin.url("/")], resume: true) {
+                $0.concurrency = 2
+                $0.perHost = 2
+            }
             let all = fetched(origin)
             #expect(Set(all).count == 41)
             // Nothing finished before the cancellation is fetched again (a request cut by it may be).
@@ -206,7 +222,10 @@ final class CrawlerTests {
                     return response
                 }
             }
-            let report = try await harness.crawl([origin.url("/")]) { $0.concurrency = 100; $0.perHost = 100 }
+            let report = try await harness.crawl([origin.url("/")]) {
+                $0.concurrency = 100
+                $0.perHost = 100
+            }
             #expect(report.pages == 201)
             // One at a time, 200 pages × 200 ms would take 40 s; the workers overlap their waits, as
             // many as the harness's shared transport has connections to one host (8).
@@ -220,19 +239,28 @@ final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
     /// Returns the value before incrementing.
-    func increment() -> Int { lock.withLock { defer { value += 1 }; return value } }
+    func increment() -> Int {
+        lock.withLock {
+            defer { value += 1 }
+            return value
+        }
+    }
 }
 
 extension CrawlerTests {
     @Test func sitemapsAreReadOnlyWhenAskedFor() async throws {
         try await TestOrigin.with { origin in
-            origin.route("/robots.txt") { _ in .content("User-agent: *\nAllow: /\nSitemap: \(origin.url("/index-of-maps.xml"))\n", type: "text/plain") }
+            origin.route("/robots.txt") { _ in
+                .content("User-agent: *\nAllow: /\nSitemap: \(origin.url("/index-of-maps.xml"))\n", type: "text/plain")
+            }
             origin.route("/index-of-maps.xml") { _ in
-                .content("<sitemapindex><sitemap><loc>\(origin.url("/pages.xml.gz"))</loc></sitemap></sitemapindex>",
-                         type: "application/xml")
+                .content(
+                    "<sitemapindex><sitemap><loc>\(origin.url("/pages.xml.gz"))</loc></sitemap></sitemapindex>",
+                    type: "application/xml")
             }
             origin.route("/pages.xml.gz") { _ in
-                let xml = "<urlset><url><loc>\(origin.url("/orphan.html"))</loc></url>"
+                let xml =
+                    "<urlset><url><loc>\(origin.url("/orphan.html"))</loc></url>"
                     + "<url><loc>http://elsewhere.invalid/x</loc></url></urlset>"
                 return TestResponse(headers: ["Content-Type": "application/gzip"], body: try! GzipEncoder.compress(Array(xml.utf8)))
             }
@@ -268,8 +296,9 @@ extension CrawlerTests {
     @Test func aLatin1PageGivesUTF8URLs() async throws {
         try await TestOrigin.with { origin in
             origin.route("/") { _ in
-                TestResponse(headers: ["Content-Type": "text/html; charset=iso-8859-1"],
-                             body: Array("<a href='caf".utf8) + [0xE9] + Array(".html'>caf</a>".utf8))
+                TestResponse(
+                    headers: ["Content-Type": "text/html; charset=iso-8859-1"],
+                    body: Array("<a href='caf".utf8) + [0xE9] + Array(".html'>caf</a>".utf8))
             }
             origin.route("/caf%C3%A9.html") { _ in .html("café") }
             let report = try await harness.crawl([origin.url("/")])

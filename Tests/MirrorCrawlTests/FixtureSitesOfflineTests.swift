@@ -1,6 +1,6 @@
 import Foundation
-import MirrorSite
 import MirrorCrawlTesting
+import MirrorSite
 import MirrorTestSupport
 import Testing
 
@@ -11,8 +11,9 @@ import Testing
 /// browser and check their folders so.)
 @Suite("Fixture sites browse offline")
 struct FixtureSitesOfflineTests {
-    static let sites = ((try? FileManager.default.contentsOfDirectory(
-        atPath: FixtureSite.repositoryRoot.appendingPathComponent("fixtures/sites").path)) ?? [])
+    static let sites =
+        ((try? FileManager.default.contentsOfDirectory(
+            atPath: FixtureSite.repositoryRoot.appendingPathComponent("fixtures/sites").path)) ?? [])
         .filter { !$0.contains(".") && !["scripted", "checked"].contains($0) }.sorted()
 
     @Test func everySiteIsListed() {

@@ -1,6 +1,7 @@
-@testable import MirrorCrawl
 import Synchronization
 import Testing
+
+@testable import MirrorCrawl
 
 /// The frontier's politeness on a clock the test moves: a host's requests a delay apart, from
 /// the previous one's start and from its end, and robots.txt's Crawl-delay counted from the

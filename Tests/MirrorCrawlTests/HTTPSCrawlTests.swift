@@ -2,10 +2,11 @@ import Foundation
 import MirrorCache
 import MirrorCore
 import MirrorCrawl
-@testable import MirrorHTTP
 import MirrorCrawlTesting
 import MirrorTestSupport
 import Testing
+
+@testable import MirrorHTTP
 
 /// Crawls over real TLS: origins with certificates from an authority made in the test.
 @Suite("HTTPS crawls", .serialized)
@@ -44,9 +45,10 @@ struct HTTPSCrawlTests {
             try await plain.shutdown()
             try await secure.shutdown()
             #expect(report.failures.isEmpty, "\(report.failures)")
-            #expect(Set(try harness.manifest().resources.keys) == [
-                plain.url("/"), plain.url("/back.html"), secure.url("/logo.png"), secure.url("/page.html"),
-            ])
+            #expect(
+                Set(try harness.manifest().resources.keys) == [
+                    plain.url("/"), plain.url("/back.html"), secure.url("/logo.png"), secure.url("/page.html"),
+                ])
         }
     }
 
@@ -81,10 +83,11 @@ struct HTTPSCrawlTests {
         }
         try await origin.shutdown()
         #expect(report.fetched == 0)
-        #expect(report.failures.map(\.message) == [
-            "\(origin.baseURL): the certificate is not trusted (its issuer, CN=stranger CA, is not in the trust store); "
-                + "pass --ca-certificate FILE with that authority's PEM certificate, or --no-check-certificate (insecure)",
-        ])
+        #expect(
+            report.failures.map(\.message) == [
+                "\(origin.baseURL): the certificate is not trusted (its issuer, CN=stranger CA, is not in the trust store); "
+                    + "pass --ca-certificate FILE with that authority's PEM certificate, or --no-check-certificate (insecure)"
+            ])
         // One refused handshake, and the one that read the certificate to say why: no retry.
         #expect(origin.connections == 2)
         #expect(origin.requests.isEmpty)
@@ -92,7 +95,7 @@ struct HTTPSCrawlTests {
 
     @Test func anExpiredCertificateSaysWhen() async throws {
         let expiry = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 86400).rounded(.down) * 86400 - 86400 * 3)
-        let origin = try await TestOrigin.start(tls: try authority.serverIdentity(validity: expiry - 86400 * 30 ... expiry))
+        let origin = try await TestOrigin.start(tls: try authority.serverIdentity(validity: expiry - 86400 * 30...expiry))
         let error = await refusal(from: origin)
         try await origin.shutdown()
         #expect(error?.problem == .expired(on: expiry))
@@ -104,8 +107,9 @@ struct HTTPSCrawlTests {
         let error = await refusal(from: origin)
         try await origin.shutdown()
         #expect(error?.problem == .wrongName(names: ["docs.example.org"]))
-        #expect(error?.description.hasPrefix(
-            "\(origin.baseURL): the certificate is for another name (it is for docs.example.org, not 127.0.0.1)") == true)
+        #expect(
+            error?.description.hasPrefix(
+                "\(origin.baseURL): the certificate is for another name (it is for docs.example.org, not 127.0.0.1)") == true)
     }
 
     @Test func verificationOffAcceptsAnyCertificate() async throws {

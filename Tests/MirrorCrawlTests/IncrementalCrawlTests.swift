@@ -1,7 +1,7 @@
 import Foundation
 import MirrorCrawl
-import MirrorSite
 import MirrorCrawlTesting
+import MirrorSite
 import MirrorTestSupport
 import Synchronization
 import Testing
@@ -32,8 +32,9 @@ final class IncrementalCrawlTests {
             let manifest = try harness.manifest()
             // Dated in the past: a file written again shows a new date, whatever the file system's time resolution.
             for resource in manifest.resources.values {
-                try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)],
-                                                      ofItemAtPath: harness.root + "/out/" + resource.path)
+                try FileManager.default.setAttributes(
+                    [.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)],
+                    ofItemAtPath: harness.root + "/out/" + resource.path)
             }
             let before = try modificationDates("out")
             let again = try await harness.crawl([origin.url("/")], mode: .offline)
@@ -64,7 +65,8 @@ final class IncrementalCrawlTests {
             let updated = try String(contentsOfFile: harness.root + "/out/" + a.path, encoding: .utf8)
             #expect(updated.contains("href='new.html'"), "the unchanged page still points at the old absolute URL")
             #expect(try harness.manifest().resources[origin.url("/a.html")]?.sha256 == a.sha256)
-            #expect(FolderContents.files(harness.root + "/out", excluding: [".mirror/journal", ".mirror/tmp", ".mirror/manifest"])
+            #expect(
+                FolderContents.files(harness.root + "/out", excluding: [".mirror/journal", ".mirror/tmp", ".mirror/manifest"])
                     == FolderContents.files(harness.root + "/fresh", excluding: [".mirror/journal", ".mirror/tmp", ".mirror/manifest"]))
         }
     }
@@ -93,7 +95,8 @@ final class IncrementalCrawlTests {
             #expect(try inode("/b.html") == b, "a page whose links did not change was written again")
             #expect(try inode("/") != home && inode("/a.html") != a, "the pages linking to the new page were not rewritten")
             _ = try await harness.crawl([origin.url("/")], output: "fresh", mode: .offline)
-            #expect(FolderContents.files(harness.root + "/out", excluding: [".mirror/journal", ".mirror/tmp", ".mirror/manifest"])
+            #expect(
+                FolderContents.files(harness.root + "/out", excluding: [".mirror/journal", ".mirror/tmp", ".mirror/manifest"])
                     == FolderContents.files(harness.root + "/fresh", excluding: [".mirror/journal", ".mirror/tmp", ".mirror/manifest"]))
         }
     }
@@ -123,7 +126,8 @@ final class IncrementalCrawlTests {
             #expect(manifest.resources[origin.url("/index.html")]?.path == home.path, "the spellings of the home page were parted")
             _ = try await harness.crawl([origin.url("/")], output: "fresh", mode: .offline)
             let excluded = [".mirror/journal", ".mirror/tmp", ".mirror/manifest"]
-            #expect(FolderContents.files(harness.root + "/out", excluding: excluded)
+            #expect(
+                FolderContents.files(harness.root + "/out", excluding: excluded)
                     == FolderContents.files(harness.root + "/fresh", excluding: excluded))
         }
     }

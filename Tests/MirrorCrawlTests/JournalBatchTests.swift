@@ -1,8 +1,9 @@
 import Foundation
-@testable import MirrorCrawl
-import MirrorSite
 import MirrorSQLite
+import MirrorSite
 import Testing
+
+@testable import MirrorCrawl
 
 /// The journal's group commit: records are made under a lock of their own and committed in
 /// batches under the database's, so that making a record never waits for a commit.
@@ -61,8 +62,9 @@ struct JournalBatchTests {
         let journal = try CrawlJournal(folder: root, fresh: true)
         let record = ResponseRecord(headers: ["etag": "\"1\""], requestTime: 1, responseTime: 2, varyKey: "")
         func resource(_ path: String) -> SiteManifest.Resource {
-            SiteManifest.Resource(path: path, status: 200, contentType: "text/html", size: 1, sha256: String(repeating: "ab", count: 32),
-                                  etag: "\"1\"", lastModified: nil, record: record)
+            SiteManifest.Resource(
+                path: path, status: 200, contentType: "text/html", size: 1, sha256: String(repeating: "ab", count: 32),
+                etag: "\"1\"", lastModified: nil, record: record)
         }
         let urls = ["http://a.test/é", "http://a.test/Z", "http://a.test/a", "http://a.test/", "http://a.test/b?q"]
         for url in urls { try journal.saved(url, resource("old")) }

@@ -1,6 +1,7 @@
-@testable import MirrorCrawl
 import Synchronization
 import Testing
+
+@testable import MirrorCrawl
 
 /// `--max-pages` and `--max-pages-per-host`: saved pages fill a limit for good; a page in
 /// flight holds its place until it ends, and the next waits for it instead of being skipped.

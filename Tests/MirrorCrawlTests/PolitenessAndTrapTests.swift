@@ -34,7 +34,11 @@ final class PolitenessAndTrapTests {
                     pages.route("/p\(index).html") { _ in .html("page \(index)") }
                     images.route("/i\(index).png") { _ in TestResponse(headers: [("Content-Type", "image/png")], body: "png") }
                 }
-                let report = try await harness.crawl([pages.url("/")]) { $0.delay = 0.2; $0.concurrency = 8; $0.perHost = 4 }
+                let report = try await harness.crawl([pages.url("/")]) {
+                    $0.delay = 0.2
+                    $0.concurrency = 8
+                    $0.perHost = 4
+                }
                 #expect(report.pages == 4 && report.requisites == 3)
                 for (origin, delay, count) in [(pages, 0.2, 5), (images, 0.4, 4)] {
                     let requests = origin.requests
@@ -65,7 +69,11 @@ final class PolitenessAndTrapTests {
                     return response
                 }
             }
-            let report = try await harness.crawl([origin.url("/")]) { $0.delay = 0.1; $0.concurrency = 8; $0.perHost = 4 }
+            let report = try await harness.crawl([origin.url("/")]) {
+                $0.delay = 0.1
+                $0.concurrency = 8
+                $0.perHost = 4
+            }
             #expect(report.pages == 5)
             #expect(origin.peakRequestsInFlight == 1)
         }

@@ -23,7 +23,8 @@ struct PrivateCrawlTests {
         let fields = AuthenticationChallenge.parse([header]).first?.parameters ?? [:]
         func md5(_ text: String) -> String { Hex.string(Insecure.MD5.hash(data: Array(text.utf8))) }
         guard let user = fields["username"], let realm = fields["realm"], let nonce = fields["nonce"], let uri = fields["uri"],
-              let nc = fields["nc"], let cnonce = fields["cnonce"], fields["qop"] == "auth", uri == request.uri, nonce == "n-1" else { return false }
+            let nc = fields["nc"], let cnonce = fields["cnonce"], fields["qop"] == "auth", uri == request.uri, nonce == "n-1"
+        else { return false }
         let expected = md5("\(md5("\(user):\(realm):\(password)")):\(nonce):\(nc):\(cnonce):auth:\(md5("GET:\(uri)"))")
         return fields["response"] == expected
     }
@@ -43,8 +44,10 @@ struct PrivateCrawlTests {
             origin.route("/", page("<a href='/a.html?x=1'>A</a>"))
             origin.route("/a.html", page("Private A"))
             try await CrawlHarness.with { harness in
-                let report = try await harness.crawl([origin.url("/")], credentials: try Self.credentials(
-                    origin.url("/"), login: Login(user: "carol", password: password)))
+                let report = try await harness.crawl(
+                    [origin.url("/")],
+                    credentials: try Self.credentials(
+                        origin.url("/"), login: Login(user: "carol", password: password)))
                 #expect(report.failures.isEmpty, "\(report.failures)")
                 #expect(report.pages == 2)
                 #expect(report.credentialsWanted.isEmpty)
@@ -57,19 +60,23 @@ struct PrivateCrawlTests {
     @Test func logoutLinksAreFoundByTheirTextAndListedNotFollowed() async throws {
         try await TestOrigin.with { origin in
             origin.route("/") { _ in
-                .html("""
+                .html(
+                    """
                     <a href="/account/end-session">Sign out</a> <a href="/users/sign_out">x</a> <a href="/catalog/output">Catalog</a>
                     <a href="/docs" title="docs">Docs</a>
                     """)
             }
             for path in ["/docs", "/catalog/output"] { origin.route(path) { _ in .html("page") } }
             try await CrawlHarness.with { harness in
-                let report = try await harness.crawl([origin.url("/")], credentials: try Self.credentials(
-                    origin.url("/"), headers: [.init(name: "Authorization", value: "Bearer T")]))
+                let report = try await harness.crawl(
+                    [origin.url("/")],
+                    credentials: try Self.credentials(
+                        origin.url("/"), headers: [.init(name: "Authorization", value: "Bearer T")]))
                 #expect(origin.requests(path: "/account/end-session").isEmpty && origin.requests(path: "/users/sign_out").isEmpty)
                 #expect(origin.requests(path: "/catalog/output").count == 1 && origin.requests(path: "/docs").count == 1)
                 #expect(report.skipped[SkipReason.logout.rawValue] == 2)
-                #expect(Set(report.skippedExamples.filter { $0.reason == SkipReason.logout.rawValue }.map(\.url))
+                #expect(
+                    Set(report.skippedExamples.filter { $0.reason == SkipReason.logout.rawValue }.map(\.url))
                         == [origin.url("/account/end-session"), origin.url("/users/sign_out")])
                 // Without credentials (and no session cookie) such links are ordinary links.
                 let anonymous = try await harness.crawl([origin.url("/")], output: "anonymous")
@@ -81,7 +88,8 @@ struct PrivateCrawlTests {
     @Test func theManifestAndJournalKeepNoSession() async throws {
         try await TestOrigin.with { origin in
             let secret = "S-\(UUID().uuidString)"
-            origin.route("/") { _ in .html("<a href='/b'>b</a>", headers: [("Set-Cookie", "sid=\(secret)"), ("Cache-Control", "no-store")]) }
+            origin.route("/") { _ in .html("<a href='/b'>b</a>", headers: [("Set-Cookie", "sid=\(secret)"), ("Cache-Control", "no-store")])
+            }
             origin.route("/b") { request in .html(request.header("cookie") == "sid=\(secret)" ? "with session" : "without") }
             try await CrawlHarness.with { harness in
                 let report = try await harness.crawl([origin.url("/")])

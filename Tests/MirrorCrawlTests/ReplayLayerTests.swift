@@ -1,14 +1,17 @@
-@testable import MirrorCrawl
 import Testing
+
+@testable import MirrorCrawl
 
 /// The replay layer's script as it goes into a page: before the page's first script, after its
 /// `<meta charset>`, in ASCII with no `<` of the data's, the same for `/` and `/index.html`.
 @Suite("The replay layer put in a page")
 struct ReplayLayerTests {
-    let layer = ReplayLayer(pageURL: "http://example.org/docs/index.html?x=1#top", responses: [
-        .init(url: "http://example.org/docs/data.json", contentType: "application/json", body: Array("{\"a\": \"</script>\"}".utf8)),
-        .init(url: "http://example.org/docs/é.txt", contentType: "text/plain", body: [0, 255, 60]),
-    ])
+    let layer = ReplayLayer(
+        pageURL: "http://example.org/docs/index.html?x=1#top",
+        responses: [
+            .init(url: "http://example.org/docs/data.json", contentType: "application/json", body: Array("{\"a\": \"</script>\"}".utf8)),
+            .init(url: "http://example.org/docs/é.txt", contentType: "text/plain", body: [0, 255, 60]),
+        ])
 
     @Test func itGoesBeforeThePagesFirstScript() {
         let page = Array("<!DOCTYPE html><html><HEAD><meta charset=\"utf-8\"><SCRIPT src=app.js></SCRIPT></head></html>".utf8)

@@ -1,23 +1,25 @@
-@testable import MirrorCrawl
 import Testing
+
+@testable import MirrorCrawl
 
 @Suite("robots.txt (RFC 9309)")
 struct RobotsRulesTests {
     let agent = "mirror/0.1 (+offline snapshots)"
 
     @Test func ourGroupsAreCombinedAndWinOverStar() {
-        let rules = RobotsRules(text: """
-            User-agent: *
-            Disallow: /
+        let rules = RobotsRules(
+            text: """
+                User-agent: *
+                Disallow: /
 
-            User-agent: Mirror
-            User-agent: other-bot
-            Disallow: /private
-            Crawl-delay: 1.5
+                User-agent: Mirror
+                User-agent: other-bot
+                Disallow: /private
+                Crawl-delay: 1.5
 
-            user-agent: MIRROR
-            allow: /private/open
-            """, userAgent: agent)
+                user-agent: MIRROR
+                allow: /private/open
+                """, userAgent: agent)
         #expect(rules.allows("/public"))
         #expect(!rules.allows("/private/x"))
         #expect(rules.allows("/private/open/page"))
@@ -25,7 +27,8 @@ struct RobotsRulesTests {
     }
 
     @Test func starGroupAppliesWhenNoGroupIsOurs() {
-        let rules = RobotsRules(text: "User-agent: googlebot\nDisallow: /\n\nUser-agent: *\nDisallow: /tmp/\nCrawl-delay: 2", userAgent: agent)
+        let rules = RobotsRules(
+            text: "User-agent: googlebot\nDisallow: /\n\nUser-agent: *\nDisallow: /tmp/\nCrawl-delay: 2", userAgent: agent)
         #expect(rules.allows("/"))
         #expect(!rules.allows("/tmp/file"))
         #expect(rules.crawlDelay == 2)
@@ -45,19 +48,21 @@ struct RobotsRulesTests {
     }
 
     @Test func longestMatchWinsAndAllowWinsTies() {
-        let rules = RobotsRules(text: "User-agent: *\nDisallow: /docs/\nAllow: /docs/public\nDisallow: /same\nAllow: /same", userAgent: agent)
+        let rules = RobotsRules(
+            text: "User-agent: *\nDisallow: /docs/\nAllow: /docs/public\nDisallow: /same\nAllow: /same", userAgent: agent)
         #expect(!rules.allows("/docs/secret"))
         #expect(rules.allows("/docs/public/page"))
         #expect(rules.allows("/same"))
     }
 
     @Test func commentsEmptyDisallowSitemapsAndRobotsItself() {
-        let rules = RobotsRules(text: """
-            # a comment
-            User-agent: * # trailing comment
-            Disallow:
-            Sitemap: http://example.org/sitemap.xml
-            """, userAgent: agent)
+        let rules = RobotsRules(
+            text: """
+                # a comment
+                User-agent: * # trailing comment
+                Disallow:
+                Sitemap: http://example.org/sitemap.xml
+                """, userAgent: agent)
         #expect(rules.allows("/anything"))
         #expect(rules.sitemaps == ["http://example.org/sitemap.xml"])
         #expect(RobotsRules.disallowAll.allows("/robots.txt"))

@@ -1,6 +1,6 @@
 import Foundation
-import MirrorSite
 import MirrorCrawlTesting
+import MirrorSite
 import MirrorTestSupport
 import Testing
 

@@ -1,10 +1,11 @@
 import Foundation
-@testable import MirrorCrawl
+import MirrorCrawlTesting
 import MirrorHTML
 import MirrorSite
-import MirrorCrawlTesting
 import MirrorTestSupport
 import Testing
+
+@testable import MirrorCrawl
 
 @Suite("References kept in the journal")
 struct StoredReferencesTests {
@@ -48,7 +49,9 @@ struct StoredReferencesTests {
                     let key = LinkReader.pageKey(digest: resource.sha256, contentType: resource.contentType, ignoredParameters: [])
                     let kept = try #require(try journal.references(of: url, key: key), "\(url)")
                     let original = folder + "/" + SiteManifest.originalPath(sha256: resource.sha256)
-                    let bytes = try Data(contentsOf: URL(fileURLWithPath: FileManager.default.fileExists(atPath: original) ? original : folder + "/" + resource.path))
+                    let bytes = try Data(
+                        contentsOf: URL(
+                            fileURLWithPath: FileManager.default.fileExists(atPath: original) ? original : folder + "/" + resource.path))
                     #expect(kept.map(\.range) == HTMLReferenceLocator.references(in: Array(bytes)).map(\.range), "\(url)")
                 }
             }

@@ -1,7 +1,8 @@
 import Foundation
 import MirrorCore
-@testable import MirrorCredentials
 import Testing
+
+@testable import MirrorCredentials
 
 @Suite("HTTP authentication")
 struct AuthenticationTests {
@@ -21,16 +22,20 @@ struct AuthenticationTests {
     }
 
     /// RFC 7616 §3.9.1: the same request answered with SHA-256 and with MD5.
-    @Test(arguments: [("SHA-256", "753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1"),
-                      ("MD5", "8ca523f5e9506fed4657c9700eebdbec")])
+    @Test(arguments: [
+        ("SHA-256", "753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1"),
+        ("MD5", "8ca523f5e9506fed4657c9700eebdbec"),
+    ])
     func digestAnswersAsTheRFCExample(algorithm: String, response: String) throws {
-        let challenge = try #require(AuthenticationChallenge.parse([
-            #"Digest realm="http-auth@example.org", qop="auth, auth-int", algorithm=\#(algorithm), "#
-                + #"nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS""#,
-        ]).first.flatMap(DigestChallenge.init))
-        let answer = challenge.authorization(login: Login(user: "Mufasa", password: "Circle of Life"), method: "GET",
-                                             url: try #require(URLParts("http://www.example.org/dir/index.html")), count: 1,
-                                             cnonce: "f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ")
+        let challenge = try #require(
+            AuthenticationChallenge.parse([
+                #"Digest realm="http-auth@example.org", qop="auth, auth-int", algorithm=\#(algorithm), "#
+                    + #"nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS""#
+            ]).first.flatMap(DigestChallenge.init))
+        let answer = challenge.authorization(
+            login: Login(user: "Mufasa", password: "Circle of Life"), method: "GET",
+            url: try #require(URLParts("http://www.example.org/dir/index.html")), count: 1,
+            cnonce: "f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ")
         #expect(answer.contains("response=\"\(response)\""), "\(answer)")
         #expect(answer.contains("nc=00000001") && answer.contains("qop=auth,") && answer.contains(#"uri="/dir/index.html""#))
         #expect(answer.contains(#"opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS""#))
@@ -66,12 +71,15 @@ struct AuthenticationTests {
         try "\n".write(toFile: folder + "/empty", atomically: true, encoding: .utf8)
         let netrc = try Netrc("machine docs.example.org login alice password from-netrc\n", path: "netrc")
         #expect(try Login.resolve(user: "alice", from: [.file(folder + "/password"), .environment("from-env")]).password == "from-file")
-        #expect(try Login.resolve(user: "alice", from: [.environment(""), .netrc(netrc, hosts: ["docs.example.org"])]).password
+        #expect(
+            try Login.resolve(user: "alice", from: [.environment(""), .netrc(netrc, hosts: ["docs.example.org"])]).password
                 == "from-netrc")
         #expect(throws: LoginError.noPassword(user: "bob")) {
             try Login.resolve(user: "bob", from: [.netrc(netrc, hosts: ["docs.example.org"])])
         }
-        #expect(throws: LoginError.emptyPasswordFile(path: folder + "/empty")) { try Login.resolve(user: "a", from: [.file(folder + "/empty")]) }
+        #expect(throws: LoginError.emptyPasswordFile(path: folder + "/empty")) {
+            try Login.resolve(user: "a", from: [.file(folder + "/empty")])
+        }
         #expect(throws: LoginError.self) { try Login.resolve(user: "a", from: [.file(folder + "/missing")]) }
     }
 }

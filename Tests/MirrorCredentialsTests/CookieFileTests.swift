@@ -27,36 +27,43 @@ struct CookieFileTests {
 
     @Test func readsWhatCurlWrites() throws {
         let cookies = try CookieFile.parse(Self.curlSample, path: "cookies.txt", now: Self.now)
-        #expect(cookies == [
-            Cookie(name: "sid", value: "abc123", domain: "example.com", hostOnly: false, secure: true, httpOnly: true,
-                   creation: Self.now, given: true),
-            Cookie(name: "lang", value: "en-US", domain: "www.example.com", path: "/docs", expires: 1_893_456_000,
-                   creation: Self.now, given: true),
-        ])
+        #expect(
+            cookies == [
+                Cookie(
+                    name: "sid", value: "abc123", domain: "example.com", hostOnly: false, secure: true, httpOnly: true,
+                    creation: Self.now, given: true),
+                Cookie(
+                    name: "lang", value: "en-US", domain: "www.example.com", path: "/docs", expires: 1_893_456_000,
+                    creation: Self.now, given: true),
+            ])
     }
 
     @Test func takesCRLFLineEnds() throws {
         let crlf = Self.curlSample.replacingOccurrences(of: "\n", with: "\r\n")
-        #expect(try CookieFile.parse(crlf, path: "cookies.txt", now: Self.now) == CookieFile.parse(Self.curlSample, path: "c", now: Self.now))
+        #expect(
+            try CookieFile.parse(crlf, path: "cookies.txt", now: Self.now) == CookieFile.parse(Self.curlSample, path: "c", now: Self.now))
     }
 
     @Test func valueIsEverythingAfterTheSixthTab() throws {
-        let cookies = try CookieFile.parse("example.com\tFALSE\t/\tFALSE\t0\tname\tval\twith tabs\nexample.com\tFALSE\t/\tFALSE\t0\tempty",
-                                           path: "cookies.txt", now: Self.now)
+        let cookies = try CookieFile.parse(
+            "example.com\tFALSE\t/\tFALSE\t0\tname\tval\twith tabs\nexample.com\tFALSE\t/\tFALSE\t0\tempty",
+            path: "cookies.txt", now: Self.now)
         #expect(cookies.map(\.value) == ["val\twith tabs", ""])
     }
 
     @Test func leadingDotMakesADomainCookie() throws {
-        let cookies = try CookieFile.parse(".example.com\tFALSE\t/\tFALSE\t0\ta\t1\nexample.com\tTRUE\t/\tFALSE\t0\tb\t2",
-                                           path: "cookies.txt", now: Self.now)
+        let cookies = try CookieFile.parse(
+            ".example.com\tFALSE\t/\tFALSE\t0\ta\t1\nexample.com\tTRUE\t/\tFALSE\t0\tb\t2",
+            path: "cookies.txt", now: Self.now)
         #expect(cookies.map(\.hostOnly) == [false, false])
         #expect(cookies.map(\.domain) == ["example.com", "example.com"])
     }
 
     @Test func roundTrip() throws {
         let cookies = [
-            Cookie(name: "sid", value: "x=y; z", domain: "example.com", path: "/", hostOnly: false, secure: true, httpOnly: true,
-                   expires: 1_800_000_000, creation: Self.now, given: true),
+            Cookie(
+                name: "sid", value: "x=y; z", domain: "example.com", path: "/", hostOnly: false, secure: true, httpOnly: true,
+                expires: 1_800_000_000, creation: Self.now, given: true),
             Cookie(name: "lang", value: "", domain: "127.0.0.1", path: "/docs", creation: Self.now, given: true),
         ]
         let text = CookieFile.text(cookies)
@@ -75,7 +82,9 @@ struct CookieFileTests {
             "# Netscape HTTP Cookie File\n\texample.com\tFALSE\tdocs\tFALSE\t0\tsid\tSUPERSECRET",
         ]
         for sample in samples {
-            let error = try #require(throws: CredentialFileError.self) { try CookieFile.parse(sample, path: "/home/u/cookies.txt", now: Self.now) }
+            let error = try #require(throws: CredentialFileError.self) {
+                try CookieFile.parse(sample, path: "/home/u/cookies.txt", now: Self.now)
+            }
             #expect(error.line == 2)
             #expect(error.description.hasPrefix("/home/u/cookies.txt:2: "))
             #expect(!error.description.contains("SECRET"))

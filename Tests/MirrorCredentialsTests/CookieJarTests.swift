@@ -47,8 +47,9 @@ struct CookieJarTests {
     }
 
     @Test func rfcExamples() {
-        let changes = jar.receive(["SID=31d4d96e407aad42; Path=/; Secure; HttpOnly", "lang=en-US; Path=/; Domain=example.com"],
-                                  from: Self.url("https://www.example.com/"))
+        let changes = jar.receive(
+            ["SID=31d4d96e407aad42; Path=/; Secure; HttpOnly", "lang=en-US; Path=/; Domain=example.com"],
+            from: Self.url("https://www.example.com/"))
         #expect(changes.allSatisfy { if case .stored = $0 { true } else { false } })
         #expect(header("https://www.example.com/") == "SID=31d4d96e407aad42; lang=en-US")
         #expect(header("https://docs.example.com/") == "lang=en-US")

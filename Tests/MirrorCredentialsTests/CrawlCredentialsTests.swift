@@ -1,13 +1,15 @@
 import MirrorCore
-@testable import MirrorCredentials
 import Testing
+
+@testable import MirrorCredentials
 
 @Suite("Where a crawl's credentials go")
 struct CrawlCredentialsTests {
     func url(_ text: String) throws -> URLParts { try #require(URLParts(text)) }
 
     @Test func onlyToTheSeedsOriginsAndAllowedHostsAndNeverFromHTTPSToHTTP() throws {
-        let secure = CredentialScope(seeds: [try url("https://docs.example.org/start")], allowedHosts: [try #require(HostPattern("*.example.org"))])
+        let secure = CredentialScope(
+            seeds: [try url("https://docs.example.org/start")], allowedHosts: [try #require(HostPattern("*.example.org"))])
         #expect(secure.admits(try url("https://docs.example.org/other?x=1")))
         #expect(secure.admits(try url("https://cdn.example.org/a.css")))
         #expect(!secure.admits(try url("http://docs.example.org/")), "https to http")
@@ -32,7 +34,9 @@ struct CrawlCredentialsTests {
     }
 
     @Test func theUsersHeadersAndCookieGoInScopeOnly() throws {
-        let given = try credentials(headers: [.init(name: "Authorization", value: "Bearer T"), .init(name: "Cookie", value: "sid=S; lang=en")])
+        let given = try credentials(headers: [
+            .init(name: "Authorization", value: "Bearer T"), .init(name: "Cookie", value: "sid=S; lang=en"),
+        ])
         let inside = given.fields(for: try url("https://docs.example.org/a"), method: "GET")
         #expect(inside.contains(.init(name: "Authorization", value: "Bearer T")))
         #expect(inside.first { $0.name == "Cookie" }?.value == "sid=S; lang=en")

@@ -4,7 +4,8 @@ import Testing
 @Suite("Public suffix list")
 struct PublicSuffixListTests {
     /// One rule of each kind, with comments, blank lines and trailing words the format allows.
-    static let sample = PublicSuffixList("""
+    static let sample = PublicSuffixList(
+        """
         // ===BEGIN ICANN DOMAINS===
         com
         uk

@@ -29,8 +29,10 @@ struct SetCookieParserTests {
     }
 
     @Test func expiresInEveryFormServersSend() throws {
-        for date in ["Wed, 09 Jun 2021 10:18:14 GMT", "Wed, 09-Jun-21 10:18:14 GMT", "Wednesday, 09-Jun-2021 10:18:14 GMT",
-                     "Wed Jun  9 10:18:14 2021", "9 jun 2021 10:18:14", "Wed, 09 JUNE 2021 10:18:14 UTC"] {
+        for date in [
+            "Wed, 09 Jun 2021 10:18:14 GMT", "Wed, 09-Jun-21 10:18:14 GMT", "Wednesday, 09-Jun-2021 10:18:14 GMT",
+            "Wed Jun  9 10:18:14 2021", "9 jun 2021 10:18:14", "Wed, 09 JUNE 2021 10:18:14 UTC",
+        ] {
             #expect(try parse("lang=en-US; Expires=\(date)").expires == Self.rfcDate, "\(date)")
         }
     }

@@ -1,5 +1,6 @@
-@testable import MirrorHTML
 import Testing
+
+@testable import MirrorHTML
 
 private func sniff(_ contentType: String?, _ html: String) -> String {
     CharsetSniffer.charset(contentType: contentType, prefix: Array(html.utf8))

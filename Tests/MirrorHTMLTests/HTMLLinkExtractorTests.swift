@@ -29,10 +29,11 @@ struct HTMLLinkExtractorTests {
     }
 
     @Test func anchorsAndAreasAreNavigation() {
-        #expect(extract(#"<a href="a.html">x</a><map><area href=" b.html "></map>"#) == [
-            ExtractedLink(reference: "a.html", kind: .navigation, source: "a[href]"),
-            ExtractedLink(reference: "b.html", kind: .navigation, source: "area[href]"),
-        ])
+        #expect(
+            extract(#"<a href="a.html">x</a><map><area href=" b.html "></map>"#) == [
+                ExtractedLink(reference: "a.html", kind: .navigation, source: "a[href]"),
+                ExtractedLink(reference: "b.html", kind: .navigation, source: "area[href]"),
+            ])
     }
 
     @Test(arguments: [
@@ -53,8 +54,9 @@ struct HTMLLinkExtractorTests {
     }
 
     @Test func preloadImageSrcset() {
-        #expect(references(#"<link rel=preload as=image href=a.png imagesrcset="a.png 1x, b.png 2x">"#)
-            == ["a.png", "a.png", "b.png"])
+        #expect(
+            references(#"<link rel=preload as=image href=a.png imagesrcset="a.png 1x, b.png 2x">"#)
+                == ["a.png", "a.png", "b.png"])
     }
 
     @Test func requisiteAttributes() {
@@ -66,16 +68,18 @@ struct HTMLLinkExtractorTests {
             <p data-src="lazy.png">lazy</p>
             """
         let links = extract(html)
-        #expect(links.map(\.reference) == [
-            "bg.png", "t.png", "td.png", "i.png", "s.js", "f.html", "fr.html", "o.swf", "e.swf", "p.png", "v.mp4",
-            "t.vtt", "a.mp3", "a.ogg", "btn.png", "lazy.png",
-        ])
+        #expect(
+            links.map(\.reference) == [
+                "bg.png", "t.png", "td.png", "i.png", "s.js", "f.html", "fr.html", "o.swf", "e.swf", "p.png", "v.mp4",
+                "t.vtt", "a.mp3", "a.ogg", "btn.png", "lazy.png",
+            ])
         #expect(links.allSatisfy { $0.kind == .requisite })
-        #expect(links.map(\.source) == [
-            "body[background]", "table[background]", "td[background]", "img[src]", "script[src]", "iframe[src]",
-            "frame[src]", "object[data]", "embed[src]", "video[poster]", "video[src]", "track[src]", "audio[src]",
-            "source[src]", "input[src]", "p[data-src]",
-        ])
+        #expect(
+            links.map(\.source) == [
+                "body[background]", "table[background]", "td[background]", "img[src]", "script[src]", "iframe[src]",
+                "frame[src]", "object[data]", "embed[src]", "video[poster]", "video[src]", "track[src]", "audio[src]",
+                "source[src]", "input[src]", "p[data-src]",
+            ])
     }
 
     @Test func srcOnOtherElementsIsIgnored() {
@@ -87,24 +91,26 @@ struct HTMLLinkExtractorTests {
             <svg><image href="i.svg"/><image xlink:href="x.svg"/><use href="s.svg#a"/><use xlink:href="s.svg#b"/>\
             <a xlink:href="page.html">p</a></svg>
             """
-        #expect(extract(html) == [
-            ExtractedLink(reference: "i.svg", kind: .requisite, source: "image[href]"),
-            ExtractedLink(reference: "x.svg", kind: .requisite, source: "image[xlink:href]"),
-            ExtractedLink(reference: "s.svg#a", kind: .requisite, source: "use[href]"),
-            ExtractedLink(reference: "s.svg#b", kind: .requisite, source: "use[xlink:href]"),
-            ExtractedLink(reference: "page.html", kind: .navigation, source: "a[xlink:href]"),
-        ])
+        #expect(
+            extract(html) == [
+                ExtractedLink(reference: "i.svg", kind: .requisite, source: "image[href]"),
+                ExtractedLink(reference: "x.svg", kind: .requisite, source: "image[xlink:href]"),
+                ExtractedLink(reference: "s.svg#a", kind: .requisite, source: "use[href]"),
+                ExtractedLink(reference: "s.svg#b", kind: .requisite, source: "use[xlink:href]"),
+                ExtractedLink(reference: "page.html", kind: .navigation, source: "a[xlink:href]"),
+            ])
     }
 
     @Test func srcsetAndDataSrcset() {
         let html = #"<img srcset="a.png 1x, b.png 2x"><source srcset="c.png 400w"><div data-srcset="d.png, e.png 2x">"#
-        #expect(extract(html) == [
-            ExtractedLink(reference: "a.png", kind: .requisite, source: "img[srcset]"),
-            ExtractedLink(reference: "b.png", kind: .requisite, source: "img[srcset]"),
-            ExtractedLink(reference: "c.png", kind: .requisite, source: "source[srcset]"),
-            ExtractedLink(reference: "d.png", kind: .requisite, source: "div[data-srcset]"),
-            ExtractedLink(reference: "e.png", kind: .requisite, source: "div[data-srcset]"),
-        ])
+        #expect(
+            extract(html) == [
+                ExtractedLink(reference: "a.png", kind: .requisite, source: "img[srcset]"),
+                ExtractedLink(reference: "b.png", kind: .requisite, source: "img[srcset]"),
+                ExtractedLink(reference: "c.png", kind: .requisite, source: "source[srcset]"),
+                ExtractedLink(reference: "d.png", kind: .requisite, source: "div[data-srcset]"),
+                ExtractedLink(reference: "e.png", kind: .requisite, source: "div[data-srcset]"),
+            ])
     }
 
     @Test(arguments: [
@@ -133,13 +139,14 @@ struct HTMLLinkExtractorTests {
             </style></head><body><div style="background: url('b.png'); border-image: url(&quot;c.png&quot;)">x</div>
             <style>.d { content: "url(not-a-link.png)"; background: url(d.png) }</style>
             """
-        #expect(extract(html) == [
-            ExtractedLink(reference: "reset.css", kind: .requisite, source: "style @import"),
-            ExtractedLink(reference: "a.png", kind: .requisite, source: "style[url]"),
-            ExtractedLink(reference: "b.png", kind: .requisite, source: "div[style]"),
-            ExtractedLink(reference: "c.png", kind: .requisite, source: "div[style]"),
-            ExtractedLink(reference: "d.png", kind: .requisite, source: "style[url]"),
-        ])
+        #expect(
+            extract(html) == [
+                ExtractedLink(reference: "reset.css", kind: .requisite, source: "style @import"),
+                ExtractedLink(reference: "a.png", kind: .requisite, source: "style[url]"),
+                ExtractedLink(reference: "b.png", kind: .requisite, source: "div[style]"),
+                ExtractedLink(reference: "c.png", kind: .requisite, source: "div[style]"),
+                ExtractedLink(reference: "d.png", kind: .requisite, source: "style[url]"),
+            ])
     }
 
     @Test func unclosedStyleElementIsStillRead() {
@@ -148,8 +155,9 @@ struct HTMLLinkExtractorTests {
 
     @Test func entitiesInStyleTextAreNotDecoded() {
         // <style> is raw text: "&amp;" stays as written, unlike in attributes.
-        #expect(references("<style>.a { background: url(a.png?x=1&amp;y=2) }</style><a href='b?x=1&amp;y=2'>")
-            == ["a.png?x=1&amp;y=2", "b?x=1&y=2"])
+        #expect(
+            references("<style>.a { background: url(a.png?x=1&amp;y=2) }</style><a href='b?x=1&amp;y=2'>")
+                == ["a.png?x=1&amp;y=2", "b?x=1&y=2"])
     }
 
     @Test(arguments: [
@@ -164,9 +172,10 @@ struct HTMLLinkExtractorTests {
         ("0; url x.html", "url x.html"),
     ])
     func metaRefresh(content: String, expected: String) {
-        #expect(extract(#"<meta http-equiv="Refresh" content="\#(content)">"#) == [
-            ExtractedLink(reference: expected, kind: .navigation, source: "meta[refresh]")
-        ])
+        #expect(
+            extract(#"<meta http-equiv="Refresh" content="\#(content)">"#) == [
+                ExtractedLink(reference: expected, kind: .navigation, source: "meta[refresh]")
+            ])
     }
 
     @Test(arguments: ["5", "", "x; url=a.html", "0; url="])
@@ -193,9 +202,10 @@ struct HTMLLinkExtractorTests {
             <a href="page.html#top"></a><a href="https://example.org/"></a><a href="//cdn.example/x.js"></a>
             <a href="weird:thing"></a><a href="a:b/c"></a><a href="?q=1"></a>
             """
-        #expect(references(html) == [
-            "page.html#top", "https://example.org/", "//cdn.example/x.js", "weird:thing", "a:b/c", "?q=1",
-        ])
+        #expect(
+            references(html) == [
+                "page.html#top", "https://example.org/", "//cdn.example/x.js", "weird:thing", "a:b/c", "?q=1",
+            ])
     }
 
     @Test func malformedMarkupIsRecovered() {
@@ -224,7 +234,8 @@ struct HTMLLinkExtractorTests {
 
     @Test func latin1PageWithNonASCIIHref() {
         // "café.html" and a style attribute "url(naïve.png)" in ISO-8859-1.
-        let bytes: [UInt8] = Array("<a href=\"caf".utf8) + [0xE9] + Array(".html\">x</a><div style=\"background:url(na".utf8)
+        let bytes: [UInt8] =
+            Array("<a href=\"caf".utf8) + [0xE9] + Array(".html\">x</a><div style=\"background:url(na".utf8)
             + [0xEF] + Array("ve.png)\"></div><style>b{background:url(".utf8) + [0xFC] + Array(".png)}</style>".utf8)
         let charset = CharsetSniffer.charset(contentType: "text/html; charset=ISO-8859-1", prefix: bytes)
         let found = HTMLLinkExtractor.links(in: bytes, charset: charset).links.map(\.reference)
@@ -232,8 +243,9 @@ struct HTMLLinkExtractorTests {
     }
 
     @Test func utf8PageWithNonASCIIHref() {
-        #expect(references(#"<a href="ünïcode.html">x</a><style>a{background:url(çà.png)}</style>"#)
-            == ["ünïcode.html", "çà.png"])
+        #expect(
+            references(#"<a href="ünïcode.html">x</a><style>a{background:url(çà.png)}</style>"#)
+                == ["ünïcode.html", "çà.png"])
     }
 
     @Test(arguments: [1, 7, 4096])
@@ -304,12 +316,13 @@ struct HTMLLinkExtractorTests {
         #expect(page.links == expected.map { ExtractedLink(reference: $0.0, kind: $0.1, source: $0.2) })
 
         let css = String(decoding: try fixture("css/theme.css"), as: UTF8.self)
-        #expect(CSSLinkExtractor.links(in: css) == [
-            ExtractedLink(reference: "imported.css", kind: .requisite, source: "css @import"),
-            ExtractedLink(reference: "print.css", kind: .requisite, source: "css @import"),
-            ExtractedLink(reference: "../fonts/body.woff2", kind: .requisite, source: "css url()"),
-            ExtractedLink(reference: "../img/bg.png", kind: .requisite, source: "css url()"),
-        ])
+        #expect(
+            CSSLinkExtractor.links(in: css) == [
+                ExtractedLink(reference: "imported.css", kind: .requisite, source: "css @import"),
+                ExtractedLink(reference: "print.css", kind: .requisite, source: "css @import"),
+                ExtractedLink(reference: "../fonts/body.woff2", kind: .requisite, source: "css url()"),
+                ExtractedLink(reference: "../img/bg.png", kind: .requisite, source: "css url()"),
+            ])
     }
 
     @Test func fixturePagesWithBaseAndRefresh() throws {

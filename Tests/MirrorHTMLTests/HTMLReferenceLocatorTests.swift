@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MirrorHTML
 
 @Suite struct HTMLReferenceLocatorTests {
@@ -79,7 +80,8 @@ import Testing
     }
 
     @Test func metaRefreshWithQuotesWrittenAsReferences() {
-        let html = #"<meta http-equiv=refresh content="0; url=&quot;next.html?a=1&amp;b=2&quot;"><meta http-equiv=refresh content="0; url=&quot;x&quot;y&quot;">"#
+        let html =
+            #"<meta http-equiv=refresh content="0; url=&quot;next.html?a=1&amp;b=2&quot;"><meta http-equiv=refresh content="0; url=&quot;x&quot;y&quot;">"#
         #expect(located(html) == ["&quot;next.html?a=1&amp;b=2&quot;=next.html?a=1&b=2"])
     }
 
@@ -89,8 +91,9 @@ import Testing
     @Test func tagsLibxml2ReadsDifferentlyAreStillPlaced() {
         #expect(located("<img src=a.png style><img data-src=b.png alt>") == ["a.png", "b.png"])
         #expect(located("<a on:click|once href=c.html>x</a><a foo@bar href=d.html>y</a>") == ["c.html", "d.html"])
-        #expect(located(#"<a href="caf&eacute;.html">x</a><a href="e?a=1&#38b=2">y</a>"#)
-            == ["caf&eacute;.html=café.html", "e?a=1&#38b=2=e?a=1&b=2"])
+        #expect(
+            located(#"<a href="caf&eacute;.html">x</a><a href="e?a=1&#38b=2">y</a>"#)
+                == ["caf&eacute;.html=café.html", "e?a=1&#38b=2=e?a=1&b=2"])
     }
 
     /// A tag whose bytes are not found gives its links to the crawl, not to the rewriter: here
@@ -111,8 +114,9 @@ import Testing
     /// A single-byte charset's byte may take three in UTF-8 (`€` is 0x80 in windows-1252).
     @Test func valuesGrowingThreefoldAreDecodedWhole() {
         let bytes = Array(#"<a href=""#.utf8) + [UInt8](repeating: 0x80, count: 30) + Array(#".html">x</a>"#.utf8)
-        #expect(HTMLReferenceLocator.references(in: bytes, charset: "windows-1252").map(\.value)
-            == [String(repeating: "\u{20AC}", count: 30) + ".html"])
+        #expect(
+            HTMLReferenceLocator.references(in: bytes, charset: "windows-1252").map(\.value)
+                == [String(repeating: "\u{20AC}", count: 30) + ".html"])
     }
 
     /// A `<title>` or `<textarea>` left open near the top of a long page: browsers read the rest
@@ -141,7 +145,8 @@ import Testing
     /// libxml2 ends a value at a NUL byte and reads no further in the document: the reference is
     /// what precedes the NUL, which stays where it is. A NUL in text between tags changes nothing.
     @Test func aNULEndsAValue() {
-        var bytes = Array(#"<p>a"#.utf8) + [0] + Array(#"b</p><a href="/root.html"#.utf8) + [0] + Array(#"junk.html">x</a><a href=y.html>"#.utf8)
+        var bytes =
+            Array(#"<p>a"#.utf8) + [0] + Array(#"b</p><a href="/root.html"#.utf8) + [0] + Array(#"junk.html">x</a><a href=y.html>"#.utf8)
         let references = HTMLReferenceLocator.references(in: bytes)
         #expect(references.map(\.value) == ["/root.html"])
         #expect(references.map { String(decoding: bytes[$0.range], as: UTF8.self) } == ["/root.html"])
@@ -151,22 +156,28 @@ import Testing
 
     /// Character references libxml2 reads as U+0000 end the value too; digits are not limited.
     @Test func numericReferencesAreReadAsLibxml2ReadsThem() {
-        #expect(located(#"<a href="a&#;b.html">1</a><a href="c&#1;d.html">2</a><a href="e&#0000000065;.html">3</a><a href="&#xD800;">4</a>"#)
-            == ["a&#;b.html=a", "c&#1;d.html=c", "e&#0000000065;.html=eA.html"])
+        #expect(
+            located(#"<a href="a&#;b.html">1</a><a href="c&#1;d.html">2</a><a href="e&#0000000065;.html">3</a><a href="&#xD800;">4</a>"#)
+                == ["a&#;b.html=a", "c&#1;d.html=c", "e&#0000000065;.html=eA.html"])
     }
 
     /// Bytes that are not UTF-8 in a UTF-8 page: libxml2 reads them as Latin-1 (and drops some);
     /// the tag is placed all the same, and its value reads them as U+FFFD, as browsers do.
     @Test func invalidUTF8IsPlaced() {
-        let bytes = Array("<p>".utf8) + [0xFF, 0xC3, 0x28] + Array("</p><a".utf8) + [0xF0, 0x28]
-            + Array(#" href="/caf"#.utf8) + [0xE9] + Array(#".html">x</a><img src="i"#.utf8) + [0xF0, 0x28, 0x8C, 0xBC] + Array(#".png">"#.utf8)
+        let bytes =
+            Array("<p>".utf8) + [0xFF, 0xC3, 0x28] + Array("</p><a".utf8) + [0xF0, 0x28]
+            + Array(#" href="/caf"#.utf8) + [0xE9] + Array(#".html">x</a><img src="i"#.utf8) + [0xF0, 0x28, 0x8C, 0xBC]
+            + Array(#".png">"#.utf8)
         #expect(HTMLReferenceLocator.references(in: bytes).map(\.value) == ["/caf\u{FFFD}.html", "i\u{FFFD}(\u{FFFD}\u{FFFD}.png"])
     }
 
     /// Where libxml2 ends a tag's name (any byte but a letter, digit, `:`, `-`, `_`, `.`), what
     /// it reads as an attribute, and values it reports empty out of what is no attribute here.
     @Test func tagsNamedAndReadAsLibxml2ReadsThem() {
-        #expect(located(#"<a' href="a.html">a</a><link&#0; rel=stylesheet href="s.css"><a<! href=b.html>b</a>"#) == ["a.html", "s.css", "b.html"])
+        #expect(
+            located(#"<a' href="a.html">a</a><link&#0; rel=stylesheet href="s.css"><a<! href=b.html>b</a>"#) == [
+                "a.html", "s.css", "b.html",
+            ])
         #expect(located(#"<img src=i.png srcset<p =j.png 1x alt=x><a href=/r.html<img src=k.png>x</a>"#) == ["i.png", "/r.html<img"])
         #expect(located(#"<a href="x.html" <img src="i.png">x</a><a href=x.html<img src=y.png>"#) == ["x.html", "x.html<img"])
     }

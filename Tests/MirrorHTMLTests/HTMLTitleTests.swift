@@ -4,7 +4,8 @@ import Testing
 @Suite("Page titles")
 struct HTMLTitleTests {
     @Test func theTitleIsDecodedFromThePagesCharsetWithReferencesReplaced() {
-        let page = Array("<html><head><meta charset=\"iso-8859-1\"><TITLE lang=fr>\n Caf".utf8) + [0xE9]
+        let page =
+            Array("<html><head><meta charset=\"iso-8859-1\"><TITLE lang=fr>\n Caf".utf8) + [0xE9]
             + Array("s &amp;\n  th".utf8) + [0xE9] + Array("s </title></head>".utf8)
         #expect(HTMLTitle.title(in: page, contentType: nil) == "Cafés & thés")
         #expect(HTMLTitle.title(in: page, contentType: "text/html; charset=utf-8") == "Caf\u{FFFD}s & th\u{FFFD}s")

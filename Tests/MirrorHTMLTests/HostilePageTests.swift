@@ -1,6 +1,7 @@
 import Foundation
 import MirrorTestSupport
 import Testing
+
 @testable import MirrorHTML
 
 /// The fixture pages with hostile bytes inserted anywhere (NUL, invalid UTF-8, quotes, `<`,
@@ -15,12 +16,13 @@ import Testing
             .compactMap { FileManager.default.contents(atPath: folder.appendingPathComponent($0).path).map(Array.init) }
     }
 
-    static let insertions: [[UInt8]] = [
-        "\0", "<title>", "<textarea>", "<!--", "--!>", "-->", "\"", "'", "<", ">", "</", "<!", "<?", "<![CDATA[", "=", " ",
-        "&", "&#", "&#0;", "&amp;", "<a href=/x.html>", "<a href='", "<img src=", "<p ", "/", "<script>", "</script>",
-        "<style>", "<svg>", "<table>", "</p>", "<noscript>", "\t", "\r\n", "<base href=/b/>",
-        "<meta http-equiv=refresh content=\"0;url=/r.html\">", "<div style=\"background:url(/s.png)\">",
-    ].map { Array($0.utf8) } + [[0xFF], [0xC3], [0xE2, 0x82], [0xF0, 0x28]]
+    static let insertions: [[UInt8]] =
+        [
+            "\0", "<title>", "<textarea>", "<!--", "--!>", "-->", "\"", "'", "<", ">", "</", "<!", "<?", "<![CDATA[", "=", " ",
+            "&", "&#", "&#0;", "&amp;", "<a href=/x.html>", "<a href='", "<img src=", "<p ", "/", "<script>", "</script>",
+            "<style>", "<svg>", "<table>", "</p>", "<noscript>", "\t", "\r\n", "<base href=/b/>",
+            "<meta http-equiv=refresh content=\"0;url=/r.html\">", "<div style=\"background:url(/s.png)\">",
+        ].map { Array($0.utf8) } + [[0xFF], [0xC3], [0xE2, 0x82], [0xF0, 0x28]]
 
     @Test func everyLinkOfAHostilePageIsPlaced() {
         #expect(Self.pages.count > 20)
@@ -35,7 +37,9 @@ import Testing
             locator.feed(page)
             let placed = HTMLLinks(references: locator.finish()).links
             let missing = locator.links.links.dropFirst(placed.count)
-            if !missing.isEmpty { unplaced.append("\(missing.map(\.reference)) in \(String(decoding: page, as: UTF8.self).debugDescription)") }
+            if !missing.isEmpty {
+                unplaced.append("\(missing.map(\.reference)) in \(String(decoding: page, as: UTF8.self).debugDescription)")
+            }
         }
         #expect(unplaced.isEmpty, "\(unplaced.prefix(3))")
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MirrorHTML
 
 @Suite struct LogoutLinkTests {
@@ -69,14 +70,16 @@ import Testing
     @Test(arguments: [false, true])
     func marksExactlyTheLogoutLinks(readingText: Bool) {
         let found = links(Self.page, readingText: readingText).links
-        #expect(found.map(\.reference) == [
-            "/s.css", "/docs/", "/catalog/output", "/a", "/logout", "/session/destroy", "/s", "/x", "/i.png", "/y", "/w", "/t",
-            "/signup", "/design", "/z",
-        ])
+        #expect(
+            found.map(\.reference) == [
+                "/s.css", "/docs/", "/catalog/output", "/a", "/logout", "/session/destroy", "/s", "/x", "/i.png", "/y", "/w", "/t",
+                "/signup", "/design", "/z",
+            ])
         #expect(found.filter(\.endsSession).map(\.reference) == ["/logout", "/session/destroy", "/s", "/x", "/y", "/t", "/z"])
-        #expect(found.filter(\.endsSession).allSatisfy {
-            $0.kind == .navigation && ($0.source == "a[href]" || $0.source == "area[href]")
-        })
+        #expect(
+            found.filter(\.endsSession).allSatisfy {
+                $0.kind == .navigation && ($0.source == "a[href]" || $0.source == "area[href]")
+            })
     }
 
     @Test(arguments: [false, true])
@@ -98,10 +101,11 @@ import Testing
         #expect(marked.references.map(\.kind) == plain.references.map(\.kind))
         #expect(marked.references.map(\.role) == plain.references.map(\.role))
         #expect(marked.references.map(\.inAttribute) == plain.references.map(\.inAttribute))
-        #expect(marked.references.map(\.value) == [
-            "/s.css", "/docs/", "/catalog/output", "/a", "/logout", "/session/destroy", "/s", "/x", "/i.png", "/y", "/w", "/t",
-            "/signup", "/design", "/z",
-        ])
+        #expect(
+            marked.references.map(\.value) == [
+                "/s.css", "/docs/", "/catalog/output", "/a", "/logout", "/session/destroy", "/s", "/x", "/i.png", "/y", "/w", "/t",
+                "/signup", "/design", "/z",
+            ])
         #expect(plain.references.map(\.value) == marked.references.map { $0.value.replacing("/logout", with: "/lagout") })
         #expect(marked.links.map(\.reference) == marked.references.map(\.value))
         // Each range still holds its reference as written.
@@ -140,7 +144,8 @@ import Testing
 
     @Test func anchorTextEndsAtTheNextAnchorAndIsCapped() {
         // Unclosed anchors: the text of one ends where the next starts.
-        let html = #"<p><a href="/one">Catalog<a href="/two">out</a> <a href="/three">"#
+        let html =
+            #"<p><a href="/one">Catalog<a href="/two">out</a> <a href="/three">"#
             + String(repeating: "word ", count: 60) + "log out</a>"
         for readingText in [false, true] {
             let found = links(html, readingText: readingText).links

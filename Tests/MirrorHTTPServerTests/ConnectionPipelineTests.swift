@@ -1,4 +1,3 @@
-@testable import MirrorHTTPServer
 import MirrorTestSupport
 import NIOCore
 import NIOEmbedded
@@ -7,13 +6,16 @@ import NIOSSL
 import Synchronization
 import Testing
 
+@testable import MirrorHTTPServer
+
 /// A connection's pipeline as the server sets it up, fed bytes on a testing channel with its
 /// own clock: what goes out, and when the connection ends. No socket is opened.
 @Suite("A connection's pipeline", .timeLimit(.minutes(2)))
 struct ConnectionPipelineTests {
     @Test func pipelinedRequestsInOneReadAreAnsweredInOrder() async throws {
         let connection = try await TestConnection()
-        try await connection.send("GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /slow/b HTTP/1.1\r\nHost: x\r\n\r\nGET /c HTTP/1.1\r\nHost: x\r\n\r\n")
+        try await connection.send(
+            "GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /slow/b HTTP/1.1\r\nHost: x\r\n\r\nGET /c HTTP/1.1\r\nHost: x\r\n\r\n")
         let output = try await connection.output(until: "answer /c")
         #expect(output.bodies == ["answer /a", "answer /slow/b", "answer /c"], "in the order asked, the slow one too")
         #expect(try await connection.isActive)
@@ -95,10 +97,12 @@ private struct TestResponder: HTTPResponder {
 
     func respond(to request: ServerRequest) async -> ServerResponse {
         guard request.path == "/cut" else { return .text(.ok, "answer \(request.path)") }
-        return ServerResponse(status: .ok, headers: ["Content-Length": "100"], body: .stream { writer in
-            try await writer.write(ByteBuffer(string: "the first pieceX"))
-            throw CancellationError()
-        })
+        return ServerResponse(
+            status: .ok, headers: ["Content-Length": "100"],
+            body: .stream { writer in
+                try await writer.write(ByteBuffer(string: "the first pieceX"))
+                throw CancellationError()
+            })
     }
 }
 
@@ -123,8 +127,9 @@ private struct TestConnection {
         channel = NIOAsyncTestingChannel()
         let (channel, log) = (channel, log)
         try await channel.testingEventLoop.executeInContext {
-            try HTTPServer.serve(channel.pipeline.syncOperations, configuration: configuration, responder: TestResponder(),
-                                 log: { log.append($0) })
+            try HTTPServer.serve(
+                channel.pipeline.syncOperations, configuration: configuration, responder: TestResponder(),
+                log: { log.append($0) })
         }
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).get()
     }

@@ -1,7 +1,8 @@
-@testable import MirrorHTTPServer
 import NIOCore
 import NIOHTTP1
 import Testing
+
+@testable import MirrorHTTPServer
 
 /// Every transition of a connection's life, driven without a socket: the requests read, the
 /// responses ended, the reads asked for.

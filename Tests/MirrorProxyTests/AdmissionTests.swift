@@ -21,7 +21,10 @@ struct AdmissionTests {
         #expect(other.text == "for id=2&utm_source=mail")
         let notIgnored = try await proxy.request("GET", "/page?id=1&utmost=1")
         #expect(notIgnored.header("cache-status")?.contains("fwd=uri-miss") == true)
-        #expect(origin.requests(path: "/page").map { $0.query ?? "" } == ["id=1&utm_source=mail&_=123", "id=2&utm_source=mail", "id=1&utmost=1"])
+        #expect(
+            origin.requests(path: "/page").map { $0.query ?? "" } == [
+                "id=1&utm_source=mail&_=123", "id=2&utm_source=mail", "id=1&utmost=1",
+            ])
         await proxy.stop()
         try await origin.shutdown()
     }
@@ -48,7 +51,8 @@ struct AdmissionTests {
     }
 
     @Test func onlyAllowedHostsAreCached() async throws {
-        let allowed = try await TestOrigin.start(), other = try await TestOrigin.start()
+        let allowed = try await TestOrigin.start()
+        let other = try await TestOrigin.start()
         for origin in [allowed, other] { origin.route("/page") { _ in .html("p", headers: [("Cache-Control", "max-age=600")]) } }
         var configuration = ProxyConfiguration()
         configuration.cache.admission.hosts = [try #require(HostPattern(allowed.authority))]

@@ -12,7 +12,8 @@ struct ConnectTunnelTests {
         let origin = try await TestOrigin.start()
         origin.route("/inside") { request in .html("tunnelled \(request.query ?? "")", headers: [("Cache-Control", "max-age=600")]) }
         let proxy = try await ProxyHarness.start(ProxyConfiguration())
-        let port = proxy.port, authority = origin.authority
+        let port = proxy.port
+        let authority = origin.authority
         let (established, first, second) = try await RawHTTPConnection.run {
             let connection = try RawHTTPConnection(port: port)
             try connection.send("CONNECT \(authority) HTTP/1.1\r\nHost: \(authority)\r\n\r\n")
@@ -38,7 +39,8 @@ struct ConnectTunnelTests {
     @Test func anIdleTunnelIsClosed() async throws {
         let origin = try await TestOrigin.start()
         let proxy = try await ProxyHarness.start(ProxyConfiguration()) { $0.tunnelIdleTimeout = .milliseconds(500) }
-        let port = proxy.port, authority = origin.authority
+        let port = proxy.port
+        let authority = origin.authority
         let (established, closed) = try await RawHTTPConnection.run {
             let connection = try RawHTTPConnection(port: port)
             try connection.send("CONNECT \(authority) HTTP/1.1\r\nHost: \(authority)\r\n\r\n")
@@ -71,7 +73,8 @@ struct ConnectTunnelTests {
     @Test func replayRefusesToTunnelAndOpensNothing() async throws {
         let origin = try await TestOrigin.start()
         let proxy = try await ProxyHarness.start(ProxyConfiguration(mode: .replay))
-        let port = proxy.port, authority = origin.authority
+        let port = proxy.port
+        let authority = origin.authority
         let (response, closed) = try await RawHTTPConnection.run {
             let connection = try RawHTTPConnection(port: port)
             try connection.send("CONNECT \(authority) HTTP/1.1\r\nHost: \(authority)\r\n\r\n")

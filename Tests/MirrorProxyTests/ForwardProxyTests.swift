@@ -9,14 +9,17 @@ import Testing
 @Suite("mirror proxy: forward proxy")
 struct ForwardProxyTests {
     @Test func absoluteFormRequestsGoThroughTheCache() async throws {
-        let first = try await TestOrigin.start(), second = try await TestOrigin.start()
+        let first = try await TestOrigin.start()
+        let second = try await TestOrigin.start()
         for origin in [first, second] {
             origin.route("/page") { _ in .html("from \(origin.port)", headers: [("Cache-Control", "max-age=600")]) }
         }
         let proxy = try await ProxyHarness.start(ProxyConfiguration())
         for origin in [first, second, first] {
-            let response = try await proxy.send(["GET \(origin.url("/page")) HTTP/1.1", "Host: \(origin.authority)",
-                                                 "Proxy-Connection: keep-alive", "Connection: close"])
+            let response = try await proxy.send([
+                "GET \(origin.url("/page")) HTTP/1.1", "Host: \(origin.authority)",
+                "Proxy-Connection: keep-alive", "Connection: close",
+            ])
             #expect(response.text == "from \(origin.port)")
         }
         #expect(first.requests(path: "/page").count == 1 && second.requests(path: "/page").count == 1)
@@ -67,9 +70,11 @@ struct ForwardProxyTests {
         #expect(refused.text.contains("the certificate is not trusted"), "\(refused.text)")
         #expect(origin.requests(path: "/secure").isEmpty)
         await untrusting.stop()
-        let trusting = try await ProxyHarness.start(ProxyConfiguration(), security: try await authority.withCertificateFile {
-            try TransportSecurity(caCertificateFiles: [$0], environment: [:])
-        })
+        let trusting = try await ProxyHarness.start(
+            ProxyConfiguration(),
+            security: try await authority.withCertificateFile {
+                try TransportSecurity(caCertificateFiles: [$0], environment: [:])
+            })
         let accepted = try await trusting.send(request)
         #expect(accepted.status == 200)
         #expect(accepted.text == "secure page")

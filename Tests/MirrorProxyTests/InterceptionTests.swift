@@ -26,14 +26,16 @@ struct InterceptionTests {
         let recorder = try await ProxyHarness.start(configuration, cacheFolder: folder, security: trust)
 
         try await Self.using(Self.client(proxyPort: recorder.port, trusting: authority.certificatePath)) { trusting in
-            let recorded = try await trusting.execute(HTTPClientRequest(url: origin.url("/secret")), timeout: .seconds(ProxyHarness.exchangeSeconds))
+            let recorded = try await trusting.execute(
+                HTTPClientRequest(url: origin.url("/secret")), timeout: .seconds(ProxyHarness.exchangeSeconds))
             #expect(recorded.status == .ok)
             #expect(recorded.headers.first(name: "cache-status") == "mirror; fwd=uri-miss; fwd-status=200; stored")
             #expect(String(buffer: try await recorded.body.collect(upTo: 1 << 20)) == "over https")
         }
         try await Self.using(Self.client(proxyPort: recorder.port, trusting: nil)) { untrusting in
             await #expect(throws: (any Error).self, "a client that does not trust the local CA refuses the minted certificate") {
-                _ = try await untrusting.execute(HTTPClientRequest(url: origin.url("/secret")), timeout: .seconds(ProxyHarness.exchangeSeconds))
+                _ = try await untrusting.execute(
+                    HTTPClientRequest(url: origin.url("/secret")), timeout: .seconds(ProxyHarness.exchangeSeconds))
             }
         }
         await recorder.stop(keepingCache: true)
@@ -44,7 +46,8 @@ struct InterceptionTests {
         replaying.mode = .replay
         let replay = try await ProxyHarness.start(replaying, cacheFolder: folder, security: trust)
         try await Self.using(Self.client(proxyPort: replay.port, trusting: authority.certificatePath)) { client in
-            let replayed = try await client.execute(HTTPClientRequest(url: origin.url("/secret")), timeout: .seconds(ProxyHarness.exchangeSeconds))
+            let replayed = try await client.execute(
+                HTTPClientRequest(url: origin.url("/secret")), timeout: .seconds(ProxyHarness.exchangeSeconds))
             #expect(replayed.status == .ok)
             #expect(String(buffer: try await replayed.body.collect(upTo: 1 << 20)) == "over https")
         }
@@ -68,14 +71,16 @@ struct InterceptionTests {
         try await Self.using(Self.client(proxyPort: proxy.port, trusting: authority.certificatePath)) { client in
             var statuses: [String] = []
             for round in 0..<3 {
-                let response = try await client.execute(HTTPClientRequest(url: origin.url("/big")), timeout: .seconds(ProxyHarness.exchangeSeconds))
+                let response = try await client.execute(
+                    HTTPClientRequest(url: origin.url("/big")), timeout: .seconds(ProxyHarness.exchangeSeconds))
                 statuses.append(response.headers.first(name: "cache-status") ?? "")
                 #expect(String(buffer: try await response.body.collect(upTo: 1 << 20)) == big, "round \(round)")
                 if round == 0 {
                     // Stored an hour ago, as far as the file says: old enough to be remembered once checked.
                     let digest = try #require(try proxy.store.allEntries().first?.digest)
-                    try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)],
-                                                          ofItemAtPath: "\(folder)/bodies/\(digest.prefix(2))/\(digest)")
+                    try FileManager.default.setAttributes(
+                        [.modificationDate: Date(timeIntervalSinceNow: -3600)],
+                        ofItemAtPath: "\(folder)/bodies/\(digest.prefix(2))/\(digest)")
                 }
             }
             #expect(statuses.dropFirst().allSatisfy { $0.hasPrefix("mirror; hit") }, "\(statuses)")

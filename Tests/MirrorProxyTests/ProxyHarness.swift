@@ -1,8 +1,8 @@
 import Foundation
 import MirrorCache
 import MirrorHTTP
-import MirrorProxy
 import MirrorHTTPServer
+import MirrorProxy
 import MirrorTestSupport
 import Synchronization
 
@@ -19,11 +19,14 @@ struct ProxyHarness {
     /// Starts a proxy; `cacheFolder` lets a second proxy (say, a replay) use what a first one recorded.
     /// `connectionsPerHost: 1` and a long `idleTimeout` make every request to the origin reuse
     /// one kept-alive connection, however slowly a loaded run goes.
-    static func start(_ configuration: ProxyConfiguration, cacheFolder: String? = nil,
-                      security: TransportSecurity = TransportSecurity(), connectionsPerHost: Int = 8,
-                      idleTimeout: Duration = .seconds(30),
-                      server adjust: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ProxyHarness {
-        let folder = cacheFolder
+    static func start(
+        _ configuration: ProxyConfiguration, cacheFolder: String? = nil,
+        security: TransportSecurity = TransportSecurity(), connectionsPerHost: Int = 8,
+        idleTimeout: Duration = .seconds(30),
+        server adjust: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> ProxyHarness {
+        let folder =
+            cacheFolder
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("proxy-\(UUID().uuidString)").path
         let store = try CacheStore(directory: folder)
         let transport = AsyncHTTPClientTransport(connectionsPerHost: connectionsPerHost, idleTimeout: idleTimeout, security: security)
@@ -37,13 +40,16 @@ struct ProxyHarness {
     }
 
     /// A reverse proxy for `origin`.
-    static func reverse(_ origin: TestOrigin, mode: ProxyConfiguration.Mode = .record,
-                        cacheFolder: String? = nil, connectionsPerHost: Int = 8, idleTimeout: Duration = .seconds(30),
-                        adjust: (inout ProxyConfiguration) -> Void = { _ in }) async throws -> ProxyHarness {
+    static func reverse(
+        _ origin: TestOrigin, mode: ProxyConfiguration.Mode = .record,
+        cacheFolder: String? = nil, connectionsPerHost: Int = 8, idleTimeout: Duration = .seconds(30),
+        adjust: (inout ProxyConfiguration) -> Void = { _ in }
+    ) async throws -> ProxyHarness {
         var configuration = ProxyConfiguration(mode: mode, upstream: origin.baseURL)
         adjust(&configuration)
-        return try await start(configuration, cacheFolder: cacheFolder, connectionsPerHost: connectionsPerHost,
-                               idleTimeout: idleTimeout)
+        return try await start(
+            configuration, cacheFolder: cacheFolder, connectionsPerHost: connectionsPerHost,
+            idleTimeout: idleTimeout)
     }
 
     var port: Int { server.port }

@@ -70,7 +70,7 @@ struct ProxyModeTests {
 
     @Test func passthroughNeitherReadsNorWritesTheCache() async throws {
         let origin = try await TestOrigin.start()
-        origin.route("/page") { _ in .html("fresh", headers: [("Cache-Control", "max-age=600")])}
+        origin.route("/page") { _ in .html("fresh", headers: [("Cache-Control", "max-age=600")]) }
         let proxy = try await ProxyHarness.reverse(origin, mode: .passthrough)
         for _ in 0..<2 {
             let response = try await proxy.request("GET", "/page")

@@ -1,7 +1,7 @@
-import Synchronization
 import Foundation
 import MirrorProxy
 import MirrorTestSupport
+import Synchronization
 import Testing
 
 /// `mirror proxy --upstream URL`: every method reaches the origin, and the proxy is an RFC 9111 shared cache.
@@ -10,15 +10,19 @@ struct ReverseProxyTests {
     @Test func everyMethodReachesTheOriginWithItsBodyButNoHopByHopHeaders() async throws {
         let origin = try await TestOrigin.start()
         origin.route("/echo") { request in
-            TestResponse(headers: [("Connection", "x-origin-hop"), ("X-Origin-Hop", "1"), ("X-Kept", "yes")],
-                         body: "\(request.method.rawValue) \(String(decoding: request.body, as: UTF8.self))")
+            TestResponse(
+                headers: [("Connection", "x-origin-hop"), ("X-Origin-Hop", "1"), ("X-Kept", "yes")],
+                body: "\(request.method.rawValue) \(String(decoding: request.body, as: UTF8.self))")
         }
         let proxy = try await ProxyHarness.reverse(origin)
         for method in ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] {
             let body = method == "GET" ? "" : "payload of \(method)"
-            let response = try await proxy.request(method, "/echo?m=\(method)",
-                                                   headers: ["Connection: close, x-client-hop", "X-Client-Hop: 1",
-                                                             "Keep-Alive: timeout=5", "X-End-To-End: 1"], body: body)
+            let response = try await proxy.request(
+                method, "/echo?m=\(method)",
+                headers: [
+                    "Connection: close, x-client-hop", "X-Client-Hop: 1",
+                    "Keep-Alive: timeout=5", "X-End-To-End: 1",
+                ], body: body)
             #expect(response.status == 200, "\(method)")
             #expect(response.text == "\(method) \(body)", "\(method)")
             #expect(response.header("x-kept") == "yes")
@@ -105,8 +109,10 @@ struct ReverseProxyTests {
         origin.route("/auth-public") { _ in .html("shared", headers: [("Cache-Control", "public, max-age=600")]) }
         origin.route("/s-maxage") { _ in .html("short", headers: [("Cache-Control", "max-age=600, s-maxage=0")]) }
         let proxy = try await ProxyHarness.reverse(origin)
-        for (path, headers, stored) in [("/private", [String](), false), ("/auth", ["Authorization: Bearer x"], false),
-                                        ("/auth-public", ["Authorization: Bearer x"], true), ("/s-maxage", [], true)] {
+        for (path, headers, stored) in [
+            ("/private", [String](), false), ("/auth", ["Authorization: Bearer x"], false),
+            ("/auth-public", ["Authorization: Bearer x"], true), ("/s-maxage", [], true),
+        ] {
             _ = try await proxy.request("GET", path, headers: headers)
             let again = try await proxy.request("GET", path, headers: headers)
             #expect(origin.requests(path: path).count == (stored && path != "/s-maxage" ? 1 : 2), "\(path)")
@@ -167,8 +173,9 @@ struct ReverseProxyTests {
         let origin = try await TestOrigin.start()
         let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         origin.route("/film.bin") { _ in
-            TestResponse(headers: ["Content-Type": "application/octet-stream", "ETag": "\"v1\"", "Cache-Control": "max-age=600"],
-                         body: bytes)
+            TestResponse(
+                headers: ["Content-Type": "application/octet-stream", "ETag": "\"v1\"", "Cache-Control": "max-age=600"],
+                body: bytes)
         }
         let proxy = try await ProxyHarness.reverse(origin)
         let first = try await proxy.request("GET", "/film.bin", headers: ["Range: bytes=10-19"])

@@ -34,10 +34,11 @@ struct SingleFlightTests {
         // or, arriving after it was stored, that they were hits.
         let statuses = responses.map(\.2)
         #expect(statuses.filter { $0 == "mirror; fwd=uri-miss; fwd-status=200; stored" }.count == 1, "\(Set(statuses))")
-        #expect(statuses.allSatisfy {
-            $0 == "mirror; fwd=uri-miss; fwd-status=200; stored" || $0 == "mirror; fwd=uri-miss; fwd-status=200; stored; collapsed"
-                || $0 == "mirror; hit"
-        }, "\(Set(statuses))")
+        #expect(
+            statuses.allSatisfy {
+                $0 == "mirror; fwd=uri-miss; fwd-status=200; stored" || $0 == "mirror; fwd=uri-miss; fwd-status=200; stored; collapsed"
+                    || $0 == "mirror; hit"
+            }, "\(Set(statuses))")
         #expect(statuses.contains { $0.hasSuffix("; collapsed") })
         await proxy.stop()
         try await origin.shutdown()

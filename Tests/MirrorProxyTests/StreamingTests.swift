@@ -41,7 +41,8 @@ struct StreamingTests {
         }
         let proxy = try await ProxyHarness.reverse(origin)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        let response = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(proxy.port)/big.bin"), timeout: .seconds(ProxyHarness.exchangeSeconds))
+        let response = try await client.execute(
+            HTTPClientRequest(url: "http://127.0.0.1:\(proxy.port)/big.bin"), timeout: .seconds(ProxyHarness.exchangeSeconds))
         #expect(response.headers.first(name: "cache-status") == "mirror; fwd=uri-miss; fwd-status=200; stored")
         var received: [UInt8] = []
         var originBusyAtFirstBytes: Bool?
@@ -54,7 +55,8 @@ struct StreamingTests {
         }
         #expect(originBusyAtFirstBytes == true, "the first bytes came only after the origin had sent the last")
         #expect(received == Self.body, "decoded from gzip as it came")
-        let again = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(proxy.port)/big.bin"), timeout: .seconds(ProxyHarness.exchangeSeconds))
+        let again = try await client.execute(
+            HTTPClientRequest(url: "http://127.0.0.1:\(proxy.port)/big.bin"), timeout: .seconds(ProxyHarness.exchangeSeconds))
         #expect(again.headers.first(name: "cache-status") == "mirror; hit")
         #expect(again.headers.first(name: "content-length") == String(Self.body.count))
         #expect(Array(buffer: try await again.body.collect(upTo: 8 << 20)) == Self.body)
@@ -76,7 +78,8 @@ struct StreamingTests {
         let proxy = try await ProxyHarness.reverse(origin)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         for _ in 0..<2 {
-            let response = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(proxy.port)/cut.bin"), timeout: .seconds(ProxyHarness.exchangeSeconds))
+            let response = try await client.execute(
+                HTTPClientRequest(url: "http://127.0.0.1:\(proxy.port)/cut.bin"), timeout: .seconds(ProxyHarness.exchangeSeconds))
             #expect(response.headers.first(name: "content-length") == String(Self.body.count))
             await #expect(throws: (any Error).self) { _ = try await response.body.collect(upTo: 8 << 20) }
         }

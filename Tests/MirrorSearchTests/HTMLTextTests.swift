@@ -20,10 +20,12 @@ struct HTMLTextTests {
         #expect(text.body == "Walking the tree with os.walk(), café naïve. Last words.", "\(text.body)")
         // What the page defines: ids, and names of anchors; not those of navigation.
         #expect(text.names == "", "\(text.names)")
-        let reference = HTMLText.extract(from: Array("""
-            <body><nav id="top-nav"><a name="home"></a></nav><dl><dt id="os.walk">os.walk(top)</dt></dl>
-            <p><a class="anchor" name="cfg_extract_all"></a>EXTRACT_ALL</p></body>
-            """.utf8), contentType: nil)
+        let reference = HTMLText.extract(
+            from: Array(
+                """
+                <body><nav id="top-nav"><a name="home"></a></nav><dl><dt id="os.walk">os.walk(top)</dt></dl>
+                <p><a class="anchor" name="cfg_extract_all"></a>EXTRACT_ALL</p></body>
+                """.utf8), contentType: nil)
         #expect(reference.names == "os.walk cfg_extract_all", "\(reference.names)")
         for word in ["script", "color", "navigation", "role", "sidebar", "tree words", "hidden", "aside", "footer", "Home"] {
             #expect(!text.body.contains(word) && !text.headings.joined().contains(word), "\(word) was indexed")
@@ -31,7 +33,8 @@ struct HTMLTextTests {
     }
 
     @Test func aLatin1PageIsDecoded() {
-        let page: [UInt8] = Array("<html><head><title>Caf".utf8) + [0xE9] + Array("</title></head><body><p>".utf8) + [0xC0]
+        let page: [UInt8] =
+            Array("<html><head><title>Caf".utf8) + [0xE9] + Array("</title></head><body><p>".utf8) + [0xC0]
             + Array(" la carte</p></body></html>".utf8)
         let text = HTMLText.extract(from: page, contentType: "text/html; charset=iso-8859-1")
         #expect(text.title == "Café")

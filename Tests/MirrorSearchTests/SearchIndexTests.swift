@@ -1,8 +1,8 @@
 import Foundation
 import MirrorCrawl
+import MirrorCrawlTesting
 import MirrorSearch
 import MirrorSite
-import MirrorCrawlTesting
 import MirrorTestSupport
 import Synchronization
 import Testing
@@ -19,20 +19,24 @@ struct SearchIndexTests {
     static func origin(version: Version) async throws -> TestOrigin {
         let origin = try await TestOrigin.start()
         origin.route("/") { _ in
-            .html("""
+            .html(
+                """
                 <title>Home</title><nav><a href="walk.html">walk</a> <a href="paths.html">paths</a> <a href="tree.html">tree</a></nav>
                 <p>Welcome to the manual.</p>
                 """)
         }
         origin.route("/walk.html") { _ in
             let words = version.number.withLock { $0 } == 1 ? "apple orchard" : "banana grove"
-            return .html("<title>os.walk — directory trees</title><h1>Walking a tree</h1><p>Generate the file names in a tree: \(words).</p>")
+            return .html(
+                "<title>os.walk — directory trees</title><h1>Walking a tree</h1><p>Generate the file names in a tree: \(words).</p>")
         }
         origin.route("/paths.html") { _ in
             .html("<title>Paths</title><h1>Path names</h1><p>Joining names; see also walking a directory once in a while.</p>")
         }
         origin.route("/tree.html") { _ in
-            .html("<title>Trees</title><p>A tree of files. Caf&eacute; &amp; r&eacute;sum&eacute;. Walk, walk, walk through the walk of walks.</p>")
+            .html(
+                "<title>Trees</title><p>A tree of files. Caf&eacute; &amp; r&eacute;sum&eacute;. Walk, walk, walk through the walk of walks.</p>"
+            )
         }
         return origin
     }
@@ -71,7 +75,8 @@ struct SearchIndexTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let mirror = BuiltProducts.executable("mirror")
         for (name, extra) in [("first", []), ("second", ["--concurrency", "1"]), ("plain", ["--no-index"])] {
-            let crawl = try await ChildProcess.run(mirror, ["crawl", origin.url("/"), "-o", "\(root)/\(name)", "--cache", "\(root)/cache-\(name)"] + extra)
+            let crawl = try await ChildProcess.run(
+                mirror, ["crawl", origin.url("/"), "-o", "\(root)/\(name)", "--cache", "\(root)/cache-\(name)"] + extra)
             #expect(crawl.status == 0, "\(crawl.stderr)")
         }
         try await origin.shutdown()
@@ -97,8 +102,12 @@ struct SearchIndexTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let mirror = BuiltProducts.executable("mirror")
         for (name, extra) in [("indexed", []), ("plain", ["--no-index"])] {
-            let crawl = try await ChildProcess.run(mirror, ["crawl", origin.url("/"), "-o", "\(root)/\(name)", "--cache", root + "/cache",
-                                                            "--bundle", "\(root)/\(name).tar.gz"] + extra)
+            let crawl = try await ChildProcess.run(
+                mirror,
+                [
+                    "crawl", origin.url("/"), "-o", "\(root)/\(name)", "--cache", root + "/cache",
+                    "--bundle", "\(root)/\(name).tar.gz",
+                ] + extra)
             #expect(crawl.status == 0, "\(crawl.stderr)")
         }
         try await origin.shutdown()
@@ -111,7 +120,8 @@ struct SearchIndexTests {
         }
         let unpack = try await ChildProcess.run(mirror, ["unpack", root + "/indexed.tar.gz", "-o", root + "/unpacked"])
         #expect(unpack.status == 0, "\(unpack.stderr)")
-        #expect(FileManager.default.contents(atPath: root + "/unpacked/" + SearchIndex.path)
+        #expect(
+            FileManager.default.contents(atPath: root + "/unpacked/" + SearchIndex.path)
                 == FileManager.default.contents(atPath: root + "/indexed/" + SearchIndex.path))
         let unpacked = try await ChildProcess.run(mirror, ["search", root + "/unpacked", "walk*", "--json"])
         #expect(unpacked.stdout == inFolder.stdout)
@@ -121,8 +131,9 @@ struct SearchIndexTests {
         defer { server.process.signal(SIGKILL) }
         _ = try await server.waitForURL()
         let page = try await server.get("/_/search?q=orchard")
-        #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("<a href=\"/walk.html\">"),
-                "\(String(decoding: page.body, as: UTF8.self))")
+        #expect(
+            page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("<a href=\"/walk.html\">"),
+            "\(String(decoding: page.body, as: UTF8.self))")
     }
 
     @Test func theCommandPrintsResultsAndSaysWhatIsWrong() async throws {
@@ -135,15 +146,18 @@ struct SearchIndexTests {
 
             let found = try await ChildProcess.run(mirror, ["search", folder, "walk*", "--limit", "2"])
             #expect(found.status == 0, "\(found.stderr)")
-            #expect(found.stdout.hasPrefix("1. os.walk — directory trees\n   \(origin.host)_\(origin.port)/walk.html  (\(origin.url("/walk.html")))"),
-                    "\(found.stdout)")
+            #expect(
+                found.stdout.hasPrefix(
+                    "1. os.walk — directory trees\n   \(origin.host)_\(origin.port)/walk.html  (\(origin.url("/walk.html")))"),
+                "\(found.stdout)")
             #expect(found.stdout.contains("2. ") && !found.stdout.contains("3. "))
 
             let json = try await ChildProcess.run(mirror, ["search", folder, "orchard OR <script>", "--json"])
             #expect(json.status == 0, "\(json.stderr)")
             let results = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
-            #expect(results?.count == 1 && (results?.first?["snippet"] as? String)?.contains("<mark>orchard</mark>") == true,
-                    "\(json.stdout)")
+            #expect(
+                results?.count == 1 && (results?.first?["snippet"] as? String)?.contains("<mark>orchard</mark>") == true,
+                "\(json.stdout)")
 
             let none = try await ChildProcess.run(mirror, ["search", folder, "zebra"])
             #expect(none.status == 0 && none.stdout.contains("no page matches zebra"))

@@ -11,7 +11,9 @@ struct SearchPageTests {
         origin.route("/") { _ in .html((1...25).map { "<a href=\"p\($0).html\">\($0)</a>" }.joined(separator: " ")) }
         for index in 1...25 {
             origin.route("/p\(index).html") { _ in
-                .html("<title>Orchard \(index) &lt;b&gt;</title><p>\(String(repeating: "apple ", count: index)) pear &lt;script&gt;alert(1)&lt;/script&gt;</p>")
+                .html(
+                    "<title>Orchard \(index) &lt;b&gt;</title><p>\(String(repeating: "apple ", count: index)) pear &lt;script&gt;alert(1)&lt;/script&gt;</p>"
+                )
             }
         }
         try await CrawlHarness.with { harness in
@@ -40,8 +42,9 @@ struct SearchPageTests {
 
             // A hostile query stays text; a malformed one is a 400 that says why; an empty one asks for words.
             let hostile = try await page("/_/search?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E%22%3E")
-            #expect(hostile.status == 400 && !hostile.html.contains("<script>") && hostile.html.contains("&lt;script&gt;"),
-                    "\(hostile.html)")
+            #expect(
+                hostile.status == 400 && !hostile.html.contains("<script>") && hostile.html.contains("&lt;script&gt;"),
+                "\(hostile.html)")
             let malformed = try await page("/_/search?q=apple+OR")
             #expect(malformed.status == 400 && malformed.html.contains("OR needs words on both sides"))
             let empty = try await page("/_/search?q=")

@@ -1,11 +1,13 @@
-@testable import MirrorSearch
 import Testing
+
+@testable import MirrorSearch
 
 /// The parts of titles that name the site are left out of the indexed title, per folder.
 @Suite("Site names in page titles")
 struct SiteTitlesTests {
     @Test func titlesAreCutAtTheirSeparators() {
-        #expect(SiteTitles.parts(of: "os — Miscellaneous interfaces — Python 3.11 documentation")
+        #expect(
+            SiteTitles.parts(of: "os — Miscellaneous interfaces — Python 3.11 documentation")
                 == ["os", "Miscellaneous interfaces", "Python 3.11 documentation"])
         #expect(SiteTitles.parts(of: "Doxygen: Grouping") == ["Doxygen", "Grouping"])
         #expect(SiteTitles.parts(of: "C++ | a-b ::x") == ["C++", "a-b ::x"])

@@ -1,9 +1,10 @@
 import Foundation
-@testable import MirrorServe
 import MirrorSite
 import NIOConcurrencyHelpers
 import NIOCore
 import Testing
+
+@testable import MirrorServe
 
 /// A folder's files asked for again are sent from the descriptor kept when they were opened,
 /// for a bounded time, then opened by their path again.

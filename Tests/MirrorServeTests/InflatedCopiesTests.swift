@@ -1,9 +1,10 @@
 import Foundation
 import MirrorBundle
-@testable import MirrorServe
 import MirrorSite
 import NIOCore
 import Testing
+
+@testable import MirrorServe
 
 /// A bundle's files inflated whole once are sent from their copy afterwards; a copy counts only
 /// when all of it was written, and the file of copies leaves nothing behind.
@@ -119,8 +120,9 @@ struct InflatedCopiesTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(results.count == 4 && results.allSatisfy { $0 == ServedMirror.binary })
-            #expect(try sent(files.openQuickly(bundle.path, range: bundle.whole)) == ServedMirror.binary,
-                    "one copy, within a limit that holds only one")
+            #expect(
+                try sent(files.openQuickly(bundle.path, range: bundle.whole)) == ServedMirror.binary,
+                "one copy, within a limit that holds only one")
         }
     }
 

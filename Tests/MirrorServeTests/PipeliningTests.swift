@@ -63,8 +63,9 @@ struct PipeliningTests {
             let port = mirror.server.port
             let (statuses, bodies, closed) = try await RawHTTPConnection.run {
                 let connection = try RawHTTPConnection(port: port)
-                try connection.send("GET /media/film.bin HTTP/1.1\r\nHost: x\r\n\r\nGET /frame.html HTTP/1.1\r\nHost: x\r\n\r\n"
-                                    + "\u{0}\u{1}\u{2} garbage\r\n\r\n")
+                try connection.send(
+                    "GET /media/film.bin HTTP/1.1\r\nHost: x\r\n\r\nGET /frame.html HTTP/1.1\r\nHost: x\r\n\r\n"
+                        + "\u{0}\u{1}\u{2} garbage\r\n\r\n")
                 let responses = try (0..<3).map { _ in try connection.readResponse() }
                 return (responses.map(\.status), responses.map(\.body), connection.isClosedByServer())
             }

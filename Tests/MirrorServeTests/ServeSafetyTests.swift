@@ -1,10 +1,11 @@
 import Foundation
-@testable import MirrorHTTPServer
-@testable import MirrorServe
 import MirrorSite
 import MirrorTestSupport
 import NIOCore
 import Testing
+
+@testable import MirrorHTTPServer
+@testable import MirrorServe
 
 /// Nothing outside the mirror is ever served, and no client can stop the server for others.
 @Suite("mirror serve: hostile requests and clients")
@@ -86,12 +87,15 @@ struct ServeSafetyTests {
     /// Sends `GET target` and reads the response's bytes as they come, `pause` after each read
     /// of at most 64 KiB, until `count` body bytes or the end; returns the body read. Once the
     /// head is in, reads nothing until `resumeWhen` holds (polled; at most a minute).
-    static func download(_ target: String, port: Int, count: Int, pause: Double, pipelined: [String] = [],
-                         resumeWhen: (@Sendable () -> Bool)? = nil) async throws -> [UInt8] {
+    static func download(
+        _ target: String, port: Int, count: Int, pause: Double, pipelined: [String] = [],
+        resumeWhen: (@Sendable () -> Bool)? = nil
+    ) async throws -> [UInt8] {
         try await RawHTTPConnection.run {
             let connection = try RawHTTPConnection(port: port)
             try connection.send(([target] + pipelined).map { "GET \($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined())
-            var bytes: [UInt8] = [], bodyStart: Int?
+            var bytes: [UInt8] = []
+            var bodyStart: Int?
             while bodyStart.map({ bytes.count - $0 < count }) ?? true {
                 let more = try connection.receive(upTo: 64 << 10)
                 if more.isEmpty { break }
@@ -147,9 +151,10 @@ struct ServeSafetyTests {
     func aDownloadThatStopsIsCut(source: ServedMirror.Source, withRequestBehind: Bool) async throws {
         try await ServedMirror.with(source, configuration: Self.stallingConfiguration(), withLong: true) { mirror in
             let server = mirror.server
-            let body = try await Self.download("/media/long.bin", port: server.port, count: ServedMirror.long.count, pause: 0,
-                                               pipelined: withRequestBehind ? ["/frame.html"] : [],
-                                               resumeWhen: { server.openConnections == 0 })
+            let body = try await Self.download(
+                "/media/long.bin", port: server.port, count: ServedMirror.long.count, pause: 0,
+                pipelined: withRequestBehind ? ["/frame.html"] : [],
+                resumeWhen: { server.openConnections == 0 })
             #expect(body.count < ServedMirror.long.count, "\(body.count) bytes")
             let isPrefix = body == Array(ServedMirror.long.prefix(body.count))  // not printed whole when it fails
             #expect(isPrefix)

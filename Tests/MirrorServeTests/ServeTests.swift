@@ -39,7 +39,8 @@ struct ServeTests {
                     let base = URL(string: "http://127.0.0.1" + target)!
                     for link in Self.links(in: page.text) {
                         guard let resolved = URL(string: link, relativeTo: base)?.absoluteURL,
-                              resolved.host == "127.0.0.1" else { continue }
+                            resolved.host == "127.0.0.1"
+                        else { continue }
                         let linked = resolved.path(percentEncoded: true) + (resolved.query(percentEncoded: true).map { "?" + $0 } ?? "")
                         let response = try await mirror.request(linked)
                         #expect(response.status < 400, "\(target) links to \(link): \(linked) is \(response.status)")
@@ -113,7 +114,8 @@ struct ServeTests {
     @Test(arguments: ServedMirror.Source.allCases)
     func byteRangesAsVideoPlayersAskForThem(source: ServedMirror.Source) async throws {
         try await ServedMirror.with(source) { mirror in
-            let film = ServedMirror.binary, size = film.count
+            let film = ServedMirror.binary
+            let size = film.count
             let whole = try await mirror.request("/media/film.bin")
             #expect(whole.status == 200)
             #expect(whole.header("accept-ranges") == "bytes")
@@ -154,8 +156,10 @@ struct ServeTests {
             let page = try await mirror.request("/frame.html")
             let etag = try #require(page.header("etag"))
             let modified = try #require(page.header("last-modified"))
-            for conditional in ["If-None-Match: \(etag)", "If-None-Match: \"other\", W/\(etag)", "If-None-Match: *",
-                                "If-Modified-Since: \(modified)"] {
+            for conditional in [
+                "If-None-Match: \(etag)", "If-None-Match: \"other\", W/\(etag)", "If-None-Match: *",
+                "If-Modified-Since: \(modified)",
+            ] {
                 let response = try await mirror.request("/frame.html", headers: [conditional])
                 #expect(response.status == 304, "\(conditional)")
                 #expect(response.header("etag") == etag, "\(conditional)")

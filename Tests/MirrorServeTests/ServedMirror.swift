@@ -1,10 +1,10 @@
 import Foundation
 import MirrorBundle
 import MirrorCore
+import MirrorCrawlTesting
 import MirrorHTTPServer
 import MirrorServe
 import MirrorSite
-import MirrorCrawlTesting
 import MirrorTestSupport
 
 /// A mirror crawled from the `links` fixture site (redirects, queries, spaces, UTF-8 names, a
@@ -28,18 +28,23 @@ struct ServedMirror {
 
     /// Crawls, then serves the folder or its bundle, and runs `body` with the mirror as
     /// `with(configuration:withLong:files:isolation:_:)` does.
-    static func with<T>(_ source: Source, configuration: ServerConfiguration = ServerConfiguration(port: 0),
-                        withLong: Bool = false, isolation: isolated (any Actor)? = #isolation,
-                        _ body: (ServedMirror) async throws -> T) async throws -> T {
-        try await with(configuration: configuration, withLong: withLong, files: { folder in
-            switch source {
-            case .folder: return try FolderFiles(folder: folder)
-            case .bundle, .bundleInflatedEveryTime:
-                try BundlePacker().pack(folder: folder, to: folder + ".tar.gz")
-                return try BundleFiles(bundle: folder + ".tar.gz", copyDirectory: folder + "/..",
-                                       copyLimit: source == .bundle ? 1 << 30 : 0)
-            }
-        }, isolation: isolation, body)
+    static func with<T>(
+        _ source: Source, configuration: ServerConfiguration = ServerConfiguration(port: 0),
+        withLong: Bool = false, isolation: isolated (any Actor)? = #isolation,
+        _ body: (ServedMirror) async throws -> T
+    ) async throws -> T {
+        try await with(
+            configuration: configuration, withLong: withLong,
+            files: { folder in
+                switch source {
+                case .folder: return try FolderFiles(folder: folder)
+                case .bundle, .bundleInflatedEveryTime:
+                    try BundlePacker().pack(folder: folder, to: folder + ".tar.gz")
+                    return try BundleFiles(
+                        bundle: folder + ".tar.gz", copyDirectory: folder + "/..",
+                        copyLimit: source == .bundle ? 1 << 30 : 0)
+                }
+            }, isolation: isolation, body)
     }
 
     /// A file larger than the kernel's socket buffers (4 MiB at most by default), made of `binary`.
@@ -49,10 +54,12 @@ struct ServedMirror {
     /// `body` with the mirror; `withLong` also saves `long` at `/media/long.bin`. The server and the
     /// origin are shut down and the crawl's folder removed before it returns, also when the crawl or
     /// `body` throws (the error is rethrown then).
-    static func with<T>(configuration: ServerConfiguration = ServerConfiguration(port: 0), withLong: Bool = false,
-                        files: (String) throws -> any SiteFiles = { try FolderFiles(folder: $0) },
-                        isolation: isolated (any Actor)? = #isolation,
-                        _ body: (ServedMirror) async throws -> T) async throws -> T {
+    static func with<T>(
+        configuration: ServerConfiguration = ServerConfiguration(port: 0), withLong: Bool = false,
+        files: (String) throws -> any SiteFiles = { try FolderFiles(folder: $0) },
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (ServedMirror) async throws -> T
+    ) async throws -> T {
         try await TestOrigin.with(site: .named("links"), isolation: isolation) { origin in
             origin.route("/media/film.bin") { _ in
                 TestResponse(status: 200, headers: ["Content-Type": "application/octet-stream", "ETag": "\"film\""], body: binary)
@@ -78,8 +85,9 @@ struct ServedMirror {
         let port = server.port
         return try await RawHTTPConnection.run {
             let connection = try RawHTTPConnection(port: port)
-            try connection.send(([ "\(method) \(target) HTTP/1.1", "Host: 127.0.0.1:\(port)"] + headers + ["Connection: close", "", ""])
-                .joined(separator: "\r\n"))
+            try connection.send(
+                (["\(method) \(target) HTTP/1.1", "Host: 127.0.0.1:\(port)"] + headers + ["Connection: close", "", ""])
+                    .joined(separator: "\r\n"))
             return try connection.readResponse(headOnly: method == "HEAD")
         }
     }
@@ -96,8 +104,11 @@ struct ServedMirror {
 
     /// A folder path as a link in a page would spell it.
     static func encoded(_ path: String) -> String {
-        "/" + path.split(separator: "/", omittingEmptySubsequences: false)
-            .map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: ";"))) ?? String($0) }
+        "/"
+            + path.split(separator: "/", omittingEmptySubsequences: false)
+            .map {
+                $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: ";"))) ?? String($0)
+            }
             .joined(separator: "/")
     }
 }
@@ -105,8 +116,10 @@ struct ServedMirror {
 extension HTTPServer {
     /// Starts a server as `start` does, runs `body` with it, and awaits `shutdown()` afterwards, also
     /// when `body` throws (its error is rethrown then).
-    static func with<T>(_ configuration: ServerConfiguration, responder: any HTTPResponder,
-                        isolation: isolated (any Actor)? = #isolation, _ body: (HTTPServer) async throws -> T) async throws -> T {
+    static func with<T>(
+        _ configuration: ServerConfiguration, responder: any HTTPResponder,
+        isolation: isolated (any Actor)? = #isolation, _ body: (HTTPServer) async throws -> T
+    ) async throws -> T {
         let server = try await start(configuration, responder: responder)
         let result: T
         do {

@@ -21,8 +21,11 @@ struct StartPageRouteTests {
 
     @Test func seedsOnOneHostOpenTheFirstSeed() {
         let routes = SiteRoutes(manifest: Self.manifest(seeds: ["http://a.test/", "http://a.test/more"]))
-        #expect(routes.resolve(target: "/", host: nil) == .file(path: "a.test/index0.html",
-                                                                resource: Self.manifest(seeds: ["http://a.test/"]).resources["http://a.test/"]!))
+        #expect(
+            routes.resolve(target: "/", host: nil)
+                == .file(
+                    path: "a.test/index0.html",
+                    resource: Self.manifest(seeds: ["http://a.test/"]).resources["http://a.test/"]!))
     }
 
     @Test func seedsOnSeveralHostsOpenAPageLinkingEach() {

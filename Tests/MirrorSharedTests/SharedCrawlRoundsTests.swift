@@ -80,16 +80,20 @@ extension SharedCrawlTests {
             for number in 3...4 { expectFolder(number, is: expectedB) }
             #expect(repeated(first) == 0 && repeated(second) == 0)
             for (name, origin) in [("a", first), ("b", second)] {
-                let status = try await ChildProcess.run(mirror, ["crawl", origin.url("/"), "--shared", database.url, "--crawl-name", name, "--status"])
+                let status = try await ChildProcess.run(
+                    mirror, ["crawl", origin.url("/"), "--shared", database.url, "--crawl-name", name, "--status"])
                 let done = Set(origin.requests.map(\.path)).count - 1  // every URL but robots.txt
                 #expect(status.stdout.contains("queued 0, claimed 0, done \(done),"), "\(name): \(status.stdout)")
                 #expect(status.stdout.components(separatedBy: "  worker ").count == 3, "\(name): \(status.stdout)")
             }
             // The planner never learns one crawl's id: it would take the next crawl for a row or two.
             try await database.sql("ANALYZE")
-            let crawlStatistics = try await database.sql("SELECT count(*) FROM pg_stats WHERE tablename LIKE 'mirror%' AND attname = 'crawl'")
+            let crawlStatistics = try await database.sql(
+                "SELECT count(*) FROM pg_stats WHERE tablename LIKE 'mirror%' AND attname = 'crawl'")
             let columns = try await database.sql("SELECT count(*) FROM pg_stats WHERE tablename = 'mirror_urls' AND attname = 'url'")
-            #expect(crawlStatistics.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "statistics of the crawl columns: \(crawlStatistics)")
+            #expect(
+                crawlStatistics.trimmingCharacters(in: .whitespacesAndNewlines) == "0",
+                "statistics of the crawl columns: \(crawlStatistics)")
             #expect(columns.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "ANALYZE gathered no statistics at all")
         }
         try await first.shutdown()

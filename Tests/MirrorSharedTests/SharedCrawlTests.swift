@@ -11,15 +11,21 @@ struct SharedCrawlTests {
 
     /// A crawl of one process of `origin` into `root/reference`: the folder every worker must make.
     func reference(_ origin: TestOrigin, _ extra: [String] = [], name: String = "reference") async throws -> [String: Data] {
-        let result = try await ChildProcess.run(mirror, ["crawl", origin.url("/"), "-o", root + "/" + name, "--cache", root + "/\(name)-cache",
-                                                         "--report", root + "/\(name).json"] + extra)
+        let result = try await ChildProcess.run(
+            mirror,
+            [
+                "crawl", origin.url("/"), "-o", root + "/" + name, "--cache", root + "/\(name)-cache",
+                "--report", root + "/\(name).json",
+            ] + extra)
         try #require(result.status == 0, "\(result.stderr)")
         return FolderContents.files(root + "/" + name, excluding: [".mirror/"])
     }
 
     func worker(_ number: Int, _ origin: TestOrigin, _ database: TestPostgres, _ extra: [String] = [], name: String = "test") -> [String] {
-        ["crawl", origin.url("/"), "--shared", database.url, "--crawl-name", name, "-o", "\(root)/w\(number)",
-         "--cache", "\(root)/c\(number)", "--concurrency", "4", "--quiet"] + extra
+        [
+            "crawl", origin.url("/"), "--shared", database.url, "--crawl-name", name, "-o", "\(root)/w\(number)",
+            "--cache", "\(root)/c\(number)", "--concurrency", "4", "--quiet",
+        ] + extra
     }
 
     /// Runs `body` with a generated site of `pages` pages on the test origin, the folder a crawl
@@ -64,11 +70,13 @@ struct SharedCrawlTests {
             #expect(repeated(origin) == 0, "\(repeated(origin)) requests repeated")
             #expect(Set(paths).count == expected.count + 1)  // and robots.txt
             let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/r1.json"))) as? [String: Any]
-            let one = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/reference.json"))) as? [String: Any]
+            let one =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/reference.json"))) as? [String: Any]
             #expect(report?["fetched"] as? Int == one?["fetched"] as? Int, "the report counts every worker's files")
             #expect(report?["pages"] as? Int == one?["pages"] as? Int)
 
-            let status = try await ChildProcess.run(mirror, ["crawl", origin.url("/"), "--shared", database.url, "--crawl-name", "test", "--status"])
+            let status = try await ChildProcess.run(
+                mirror, ["crawl", origin.url("/"), "--shared", database.url, "--crawl-name", "test", "--status"])
             #expect(status.status == 0)
             #expect(status.stdout.contains("queued 0, claimed 0, done \(Set(paths).count - 1)"), "\(status.stdout)")
             #expect(status.stdout.contains("repeated claims 0"), "\(status.stdout)")
@@ -78,8 +86,12 @@ struct SharedCrawlTests {
             // any of them makes the folder again without a request.
             origin.clearLog()
             for number in 1...3 {
-                let offline = try await ChildProcess.run(mirror, ["crawl", origin.url("/"), "--offline", "-o", "\(root)/offline\(number)",
-                                                                  "--cache", "\(root)/c\(number)", "--quiet"])
+                let offline = try await ChildProcess.run(
+                    mirror,
+                    [
+                        "crawl", origin.url("/"), "--offline", "-o", "\(root)/offline\(number)",
+                        "--cache", "\(root)/c\(number)", "--quiet",
+                    ])
                 #expect(offline.status == 0, "worker \(number): \(offline.stderr)")
                 #expect(FolderContents.files("\(root)/offline\(number)", excluding: [".mirror/"]) == expected, "worker \(number)'s cache")
             }
@@ -128,9 +140,11 @@ struct SharedCrawlTests {
             #expect(other.stderr.contains("--per-host 4") && other.stderr.contains("given 2"), "\(other.stderr)")
             #expect(!FileManager.default.fileExists(atPath: root + "/w2"))
         }
-        let unreachable = try await ChildProcess.run(mirror, [
-            "crawl", origin.url("/"), "--shared", "postgres://mirror@127.0.0.1:9/postgres", "--lease", "3", "--quiet",
-        ])
+        let unreachable = try await ChildProcess.run(
+            mirror,
+            [
+                "crawl", origin.url("/"), "--shared", "postgres://mirror@127.0.0.1:9/postgres", "--lease", "3", "--quiet",
+            ])
         #expect(unreachable.status == 13)
         #expect(unreachable.stderr.contains("cannot be reached"), "\(unreachable.stderr)")
         #expect(origin.requests.filter { $0.path == "/" }.count == 1, "the lost worker fetched nothing")

@@ -1,6 +1,7 @@
-@testable import MirrorShared
 import Foundation
 import Testing
+
+@testable import MirrorShared
 
 @Suite("the shared crawl's schema")
 struct SharedSchemaTests {

@@ -20,8 +20,9 @@ struct SharedWorkerTests {
         let journal = try CrawlJournal(folder: root + "/" + name, fresh: true)
         let transport = AsyncHTTPClientTransport(connectionsPerHost: 4)
         let client = CachingClient(store: store, transport: transport, configuration: .init())
-        let crawler = Crawler(configuration: CrawlConfiguration(seeds: [origin.url("/")]), client: client,
-                              output: try SiteWriter(directory: root + "/" + name, ledger: journal), journal: journal)
+        let crawler = Crawler(
+            configuration: CrawlConfiguration(seeds: [origin.url("/")]), client: client,
+            output: try SiteWriter(directory: root + "/" + name, ledger: journal), journal: journal)
         let report: Result<CrawlReport, any Error>
         do { report = .success(try await crawler.run(resume: false)) } catch { report = .failure(error) }
         try? await transport.shutdown()
@@ -37,13 +38,16 @@ struct SharedWorkerTests {
             try await TestPostgres.with { postgres in
                 let database = try await SharedDatabase.connect(postgres.url)
                 let configuration = CrawlConfiguration(seeds: [origin.url("/")])
-                let crawl = try await SharedCrawl.join(database, name: "in-process", options: [:], configuration: configuration,
-                                                       lease: .seconds(30))
+                let crawl = try await SharedCrawl.join(
+                    database, name: "in-process", options: [:], configuration: configuration,
+                    lease: .seconds(30))
                 let transport = AsyncHTTPClientTransport(connectionsPerHost: 4)
-                let worker = SharedWorker(crawl: crawl, parts: SharedWorker.Parts(
-                    configuration: configuration, credentials: CrawlCredentials(configuration: configuration),
-                    store: try CacheStore(directory: root + "/worker-cache"), transport: transport, clientConfiguration: .init(),
-                    output: root + "/worker"))
+                let worker = SharedWorker(
+                    crawl: crawl,
+                    parts: SharedWorker.Parts(
+                        configuration: configuration, credentials: CrawlCredentials(configuration: configuration),
+                        store: try CacheStore(directory: root + "/worker-cache"), transport: transport, clientConfiguration: .init(),
+                        output: root + "/worker"))
                 let outcome: Result<SharedWorker.Outcome, any Error>
                 do { outcome = .success(try await worker.run { _ in {} }) } catch { outcome = .failure(error) }
                 try? await transport.shutdown()

@@ -57,13 +57,16 @@ final class TestPostgres: Sendable {
 
     /// Starts the server and waits until it takes connections.
     private func start() async throws {
-        let process = try Subprocess(binaries + "/postgres", [
-            "-D", folder + "/data", "-p", String(port), "-k", folder, "-c", "listen_addresses=127.0.0.1",
-            "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "max_connections=200",
-        ], stdout: .file(folder + "/log"), stderr: .sameAsOutput, user: getuid() == 0 ? "postgres" : nil, deathSignal: SIGQUIT)
+        let process = try Subprocess(
+            binaries + "/postgres",
+            [
+                "-D", folder + "/data", "-p", String(port), "-k", folder, "-c", "listen_addresses=127.0.0.1",
+                "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "max_connections=200",
+            ], stdout: .file(folder + "/log"), stderr: .sameAsOutput, user: getuid() == 0 ? "postgres" : nil, deathSignal: SIGQUIT)
         server.withLock { $0 = process }
         for _ in 0..<600 {
-            let ready = try await ChildProcess.run(URL(fileURLWithPath: binaries + "/pg_isready"), ["-q", "-h", "127.0.0.1", "-p", String(port)])
+            let ready = try await ChildProcess.run(
+                URL(fileURLWithPath: binaries + "/pg_isready"), ["-q", "-h", "127.0.0.1", "-p", String(port)])
             if ready.status == 0 { return }
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(50))
@@ -95,8 +98,12 @@ final class TestPostgres: Sendable {
     /// Runs one SQL statement (psql) and returns what it printed, unaligned.
     @discardableResult
     func sql(_ statement: String) async throws -> String {
-        try await ChildProcess.output(binaries + "/psql", ["-X", "-A", "-t", "-h", "127.0.0.1", "-p", String(port), "-U", "mirror",
-                                                           "-d", "postgres", "-c", statement])
+        try await ChildProcess.output(
+            binaries + "/psql",
+            [
+                "-X", "-A", "-t", "-h", "127.0.0.1", "-p", String(port), "-U", "mirror",
+                "-d", "postgres", "-c", statement,
+            ])
     }
 
     /// A TCP port nothing listens on now.

@@ -1,7 +1,8 @@
 import MirrorCore
-@testable import MirrorSite
 import MirrorTestSupport
 import Testing
+
+@testable import MirrorSite
 
 /// `FileTable` against a model of dictionaries, through random adds and removes: its indexes
 /// grow, fill with tombstones and are rebuilt, and every answer stays the model's.

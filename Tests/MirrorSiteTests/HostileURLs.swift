@@ -1,4 +1,5 @@
 import MirrorTestSupport
+
 /// Random and hostile URLs for the property tests.
 struct HostileURLs {
     var generator: SeededGenerator

@@ -137,7 +137,9 @@ struct FixtureCrawl {
                 let base = links.baseHref.flatMap(parts.resolve) ?? parts
                 queue += links.links.compactMap { base.resolve($0.reference)?.normalized }
             } else if type == "text/css" {
-                queue += CSSLinkExtractor.links(in: String(decoding: bytes, as: UTF8.self)).compactMap { parts.resolve($0.reference)?.normalized }
+                queue += CSSLinkExtractor.links(in: String(decoding: bytes, as: UTF8.self)).compactMap {
+                    parts.resolve($0.reference)?.normalized
+                }
             }
         }
     }
@@ -163,8 +165,10 @@ struct FixtureCrawl {
             file = file.appendingPathComponent(decoded.hasSuffix("/") ? "index.html" : ".self")
             guard FileManager.default.fileExists(atPath: file.path) else { return nil }
         }
-        let types = ["html": "text/html", "self": "text/html", "css": "text/css", "js": "text/javascript",
-                     "png": "image/png", "svg": "image/svg+xml", "woff2": "font/woff2", "mp4": "video/mp4", "vtt": "text/vtt"]
+        let types = [
+            "html": "text/html", "self": "text/html", "css": "text/css", "js": "text/javascript",
+            "png": "image/png", "svg": "image/svg+xml", "woff2": "font/woff2", "mp4": "video/mp4", "vtt": "text/vtt",
+        ]
         return (file, types[file.pathExtension] ?? (file.lastPathComponent == ".self" ? "text/html" : "application/octet-stream"))
     }
 }

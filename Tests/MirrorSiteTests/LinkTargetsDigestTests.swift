@@ -1,7 +1,8 @@
 import Crypto
 import MirrorCore
-@testable import MirrorSite
 import Testing
+
+@testable import MirrorSite
 
 /// Folders keep the digest their pages were rewritten against (`rewrittenFor`): the digest must
 /// stay what it was, or every page is rewritten again after an update.

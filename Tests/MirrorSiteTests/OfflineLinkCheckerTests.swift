@@ -61,7 +61,10 @@ import Testing
         #expect(report.cssFiles == 1)
         #expect(report.htmlFiles == 1)
         #expect(report.local == 2)
-        #expect(Set(report.examples.map { "\($0.file) \($0.link)" }) == ["host/s.css gone.css", "host/s.css img/gone.png", "host/p.html img/gone2.png"])
+        #expect(
+            Set(report.examples.map { "\($0.file) \($0.link)" }) == [
+                "host/s.css gone.css", "host/s.css img/gone.png", "host/p.html img/gone2.png",
+            ])
     }
 
     @Test func escapesAreDecodedQueriesAndFragmentsIgnored() throws {
@@ -72,14 +75,16 @@ import Testing
     }
 
     @Test func aLinkToAFolderIsBrokenUnderFileRules() throws {
-        let found = try broken(#"<a href="sub/">a</a><a href="sub">b</a><a href="sub/index.html">c</a><a href=".">d</a>"#, ["host/dir/sub/index.html": ""])
+        let found = try broken(
+            #"<a href="sub/">a</a><a href="sub">b</a><a href="sub/index.html">c</a><a href=".">d</a>"#, ["host/dir/sub/index.html": ""])
         #expect(found == ["sub/": .folder, "sub": .folder, ".": .folder])
     }
 
     @Test func baseHrefIsApplied() throws {
         #expect(try broken(#"<base href="sub/"><a href="index.html">x</a>"#, ["host/dir/sub/index.html": ""]).isEmpty)
         #expect(try broken(#"<base href="/"><a href="index.html">x</a>"#, ["host/dir/index.html": ""]) == ["index.html": .rootRelative])
-        let report = try Site(["p.html": #"<base href="https://example.org/docs/"><a href="a.html">x</a>"#]).check(origin: "https://example.org")
+        let report = try Site(["p.html": #"<base href="https://example.org/docs/"><a href="a.html">x</a>"#]).check(
+            origin: "https://example.org")
         #expect(report.unconverted == 1)
         #expect(report.broken == 0)
     }

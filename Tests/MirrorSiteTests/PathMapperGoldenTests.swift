@@ -51,10 +51,14 @@ struct PathMapperGoldenTests {
         ("http://h/s?" + String(repeating: "q=1&", count: 30), "text/html", "h/s@~4293059c.html"),
         ("http://h/p.html?a/b?c", "text/html", "h/p@a%2Fb%3Fc.html"),
         // long names keep their extension and a hash of what was cut
-        ("http://h/" + String(repeating: "a", count: 300) + ".css", "text/css",
-         "h/" + String(repeating: "a", count: 187) + "~dc69e898.css"),
-        ("http://h/" + String(repeating: "b", count: 250) + "/", "text/html",
-         "h/" + String(repeating: "b", count: 191) + "~68c5fbdb/index.html"),
+        (
+            "http://h/" + String(repeating: "a", count: 300) + ".css", "text/css",
+            "h/" + String(repeating: "a", count: 187) + "~dc69e898.css"
+        ),
+        (
+            "http://h/" + String(repeating: "b", count: 250) + "/", "text/html",
+            "h/" + String(repeating: "b", count: 191) + "~68c5fbdb/index.html"
+        ),
         // Windows: reserved names, forbidden characters, trailing dots and spaces
         ("http://h/con.txt", "text/plain", "h/%63on.txt"),
         ("http://h/aux/", "text/html", "h/%61ux/index.html"),

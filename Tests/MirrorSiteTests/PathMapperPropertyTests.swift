@@ -1,13 +1,14 @@
-import MirrorTestSupport
 import Foundation
 import MirrorCore
 import MirrorSite
+import MirrorTestSupport
 import Testing
 
 @Suite("URL → local path through PathMapper and PathRegistry, properties over random and hostile URLs")
 struct PathMapperPropertyTests {
-    static let reservedNames: Set<String> = Set(["con", "prn", "aux", "nul", "conin$", "conout$"]
-        + (0...9).flatMap { ["com\($0)", "lpt\($0)"] })
+    static let reservedNames: Set<String> = Set(
+        ["con", "prn", "aux", "nul", "conin$", "conout$"]
+            + (0...9).flatMap { ["com\($0)", "lpt\($0)"] })
 
     /// Why `component` is not a safe name on Linux, macOS and Windows, or nil.
     static func problem(with component: String, maxBytes: Int) -> String? {

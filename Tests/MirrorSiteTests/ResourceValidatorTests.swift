@@ -1,6 +1,7 @@
-@testable import MirrorSite
 import NIOHTTP1
 import Testing
+
+@testable import MirrorSite
 
 /// A resource holds its validators only when its record's header fields do not have them, and
 /// reads as given either way, also after its record changes.
@@ -11,15 +12,18 @@ struct ResourceValidatorTests {
     }
 
     static func resource(etag: String?, lastModified: String?, record: ResponseRecord) -> SiteManifest.Resource {
-        SiteManifest.Resource(path: "a.html", status: 200, contentType: "text/html", size: 1,
-                              sha256: String(repeating: "c", count: 64), etag: etag, lastModified: lastModified, record: record)
+        SiteManifest.Resource(
+            path: "a.html", status: 200, contentType: "text/html", size: 1,
+            sha256: String(repeating: "c", count: 64), etag: etag, lastModified: lastModified, record: record)
     }
 
     static let withBoth = record(["ETag": "\"1\"", "Last-Modified": "Thu, 26 Nov 2026 03:20:30 GMT"])
 
-    @Test(arguments: [(String?, String?)]([
-        ("\"1\"", "Thu, 26 Nov 2026 03:20:30 GMT"), (nil, nil), ("\"2\"", "other"), (nil, "Thu, 26 Nov 2026 03:20:30 GMT"), ("\"1\"", ""),
-    ]))
+    @Test(
+        arguments: [(String?, String?)]([
+            ("\"1\"", "Thu, 26 Nov 2026 03:20:30 GMT"), (nil, nil), ("\"2\"", "other"), (nil, "Thu, 26 Nov 2026 03:20:30 GMT"),
+            ("\"1\"", ""),
+        ]))
     func readAsGiven(etag: String?, lastModified: String?) {
         for record in [Self.withBoth, Self.record([:]), Self.record(["etag": "\"1\"", "ETag": "\"3\""])] {
             var resource = Self.resource(etag: etag, lastModified: lastModified, record: record)

@@ -1,7 +1,8 @@
 import Foundation
-@testable import MirrorSite
 import NIOHTTP1
 import Testing
+
+@testable import MirrorSite
 
 /// A record keeps its header fields packed; what goes in comes out, in JSON as `[[String]]`.
 @Suite("Response records")
@@ -13,14 +14,21 @@ struct ResponseRecordTests {
         [["Set-Cookie", String(repeating: "é", count: 70)], ["Link", String(repeating: "<x>; rel=preload, ", count: 1000)]],
         [["nul\u{0}inside", "tab\tand\nnewline"], ["🙂", "\u{1F600}\u{301}"]],
         // Common names are packed as codes: in either case, alone, with more parts, and near misses.
-        [["Server", "nginx"], ["content-type", "text/css"], ["Content-TYPE", "x"], ["ETag"], ["Date", "a", "b"],
-         ["Vary", ""], ["Servers", "y"], ["Last-Modified", String(repeating: "z", count: 300)]],
+        [
+            ["Server", "nginx"], ["content-type", "text/css"], ["Content-TYPE", "x"], ["ETag"], ["Date", "a", "b"],
+            ["Vary", ""], ["Servers", "y"], ["Last-Modified", String(repeating: "z", count: 300)],
+        ],
         // Common values and dates are packed as numbers: exact ones only, under any name.
-        [["Connection", "keep-alive"], ["X-Mode", "keep-alive"], ["Connection", "Keep-Alive"], ["Date", "Thu, 26 Nov 2026 12:36:00 GMT"],
-         ["Last-Modified", "Sun, 06 Nov 1994 08:49:37 GMT"], ["Expires", "Thu, 01 Jan 1970 00:00:00 GMT"],
-         ["Date", "thu, 26 Nov 2026 12:36:00 GMT"], ["Date", "Wed, 26 Nov 2026 12:36:00 GMT"], ["Date", "Thu, 26 Nov 2026 12:36:00 GMT "],
-         ["Date", "Thursday, 26-Nov-26 12:36:00 GMT"], ["Date", "Thu, 32 Nov 2026 12:36:00 GMT"], ["Date", "Wed, 31 Dec 1969 23:59:59 GMT"],
-         ["X-Date", "Thu, 26 Nov 2026 12:36:00 GMT", "and more"], ["Thu, 26 Nov 2026 12:36:00 GMT"], ["Content-Type", "text/html"]],
+        [
+            ["Connection", "keep-alive"], ["X-Mode", "keep-alive"], ["Connection", "Keep-Alive"],
+            ["Date", "Thu, 26 Nov 2026 12:36:00 GMT"],
+            ["Last-Modified", "Sun, 06 Nov 1994 08:49:37 GMT"], ["Expires", "Thu, 01 Jan 1970 00:00:00 GMT"],
+            ["Date", "thu, 26 Nov 2026 12:36:00 GMT"], ["Date", "Wed, 26 Nov 2026 12:36:00 GMT"],
+            ["Date", "Thu, 26 Nov 2026 12:36:00 GMT "],
+            ["Date", "Thursday, 26-Nov-26 12:36:00 GMT"], ["Date", "Thu, 32 Nov 2026 12:36:00 GMT"],
+            ["Date", "Wed, 31 Dec 1969 23:59:59 GMT"],
+            ["X-Date", "Thu, 26 Nov 2026 12:36:00 GMT", "and more"], ["Thu, 26 Nov 2026 12:36:00 GMT"], ["Content-Type", "text/html"],
+        ],
     ]
 
     @Test(arguments: fields) func fieldsRoundTrip(fields: [[String]]) throws {
@@ -37,8 +45,10 @@ struct ResponseRecordTests {
     /// A response's usual names and values take a byte each, and its dates (IMF-fixdate) their
     /// seconds: a record per URL holds mostly what is its own.
     @Test func commonNamesValuesAndDatesArePackedAsNumbers() {
-        let fields = [["Server", "nginx"], ["Content-Type", "text/html"], ["ETag", "\"1\""], ["accept-ranges", "bytes"],
-                      ["Date", "Thu, 26 Nov 2026 12:36:00 GMT"], ["Last-Modified", "Thu, 26 Nov 2026 12:35:00 GMT "]]
+        let fields = [
+            ["Server", "nginx"], ["Content-Type", "text/html"], ["ETag", "\"1\""], ["accept-ranges", "bytes"],
+            ["Date", "Thu, 26 Nov 2026 12:36:00 GMT"], ["Last-Modified", "Thu, 26 Nov 2026 12:35:00 GMT "],
+        ]
         let packed = HeaderFields.pack(fields)
         // Tag and name code each field; then a value code, the ETag's text, 5 bytes of seconds, the text of a date with a space.
         #expect(packed.count == 2 * fields.count + 1 + (1 + 3) + 1 + 5 + (1 + 30) + 1)

@@ -1,14 +1,16 @@
 import Foundation
-@testable import MirrorSite
 import NIOHTTP1
 import Testing
+
+@testable import MirrorSite
 
 @Suite("The manifest written piece by piece")
 struct SiteManifestWritingTests {
     static func manifest(resources count: Int) -> SiteManifest {
         var manifest = SiteManifest()
-        let record = ResponseRecord(headers: ["Content-Type": "text/html", "ETag": "\"x/1\""], requestTime: 1.5, responseTime: 2.25,
-                                    varyKey: "")
+        let record = ResponseRecord(
+            headers: ["Content-Type": "text/html", "ETag": "\"x/1\""], requestTime: 1.5, responseTime: 2.25,
+            varyKey: "")
         for number in 0..<count {
             var resource = SiteManifest.Resource(
                 path: "h/ünï/\(number).html", status: 200, contentType: "text/html", size: number,
@@ -44,10 +46,13 @@ struct SiteManifestWritingTests {
         var manifest = SiteManifest()
         let awkward = ["", "a/b", "\"q\"", "back\\slash", "\u{0}\u{1}\u{1f}\u{7f}", "\n\r\t\u{8}\u{c}", "é 日本 \u{2028} 😀", "<>&'"]
         let times: [Double] = [0, 1, 1_795_536_703, 1_795_536_703.7567072, 0.1, 1e-5, 1e21, 123_456_789_012_345_680, 1e15 + 0.5]
-        for (number, key) in ["http://h/é", "http://h/z", "http://h/Z", "http://h/ä", "http://h/a10", "http://h/a9", "http://h/%41"].enumerated() {
+        for (number, key) in ["http://h/é", "http://h/z", "http://h/Z", "http://h/ä", "http://h/a10", "http://h/a9", "http://h/%41"]
+            .enumerated()
+        {
             let text = awkward[number % awkward.count]
-            let record = ResponseRecord(headers: number == 0 ? [:] : HTTPHeaders([("X-\(number)", text), ("Content-Type", "text/html")]),
-                                        requestTime: times[number], responseTime: -times[number + 1], varyKey: text)
+            let record = ResponseRecord(
+                headers: number == 0 ? [:] : HTTPHeaders([("X-\(number)", text), ("Content-Type", "text/html")]),
+                requestTime: times[number], responseTime: -times[number + 1], varyKey: text)
             var resource = SiteManifest.Resource(
                 path: text + "/\(number)", status: 200 + number, contentType: number == 1 ? nil : text, size: number * 1000,
                 sha256: key, etag: number.isMultiple(of: 2) ? text : nil, lastModified: number == 3 ? nil : text, record: record)

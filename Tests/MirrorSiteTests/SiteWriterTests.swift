@@ -22,10 +22,12 @@ struct SiteWriterTests {
         let writer = try SiteWriter(directory: folder, ledger: MemorySiteLedger())
         let count = 4_096 + 50
         for page in 0..<count {
-            try await writer.write(url: "http://h.test/p/\(page).html", response: self.page("<a href=\"/p/\((page + 1) % count).html\">next</a>"))
+            try await writer.write(
+                url: "http://h.test/p/\(page).html", response: self.page("<a href=\"/p/\((page + 1) % count).html\">next</a>"))
         }
         try writer.finish(seeds: ["http://h.test/p/0.html"])
-        let manifest = try JSONDecoder().decode(SiteManifest.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/.mirror/manifest.json")))
+        let manifest = try JSONDecoder().decode(
+            SiteManifest.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/.mirror/manifest.json")))
         #expect(manifest.resources.count == count)
         #expect(manifest.resources.values.filter { $0.file == nil || $0.rewrittenFor == nil }.isEmpty)
         for page in [0, 4_095, 4_096, count - 1] {
@@ -59,7 +61,8 @@ struct SiteWriterTests {
         }
         try writer.finish(seeds: ["http://h.test/a.html"])
         #expect(try text(page) == "<a href=\"http://h.test/b.html\">b</a>")
-        let manifest = try JSONDecoder().decode(SiteManifest.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/.mirror/manifest.json")))
+        let manifest = try JSONDecoder().decode(
+            SiteManifest.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/.mirror/manifest.json")))
         #expect(manifest.resources.keys.sorted() == ["http://h.test/a.html"])
     }
 }

@@ -1,6 +1,7 @@
 import MirrorCore
-@testable import MirrorSite
 import Testing
+
+@testable import MirrorSite
 
 /// Finishing keeps the originals rewritten files need by an 8-byte prefix of their digest.
 @Suite("Used originals")

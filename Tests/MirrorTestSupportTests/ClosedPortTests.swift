@@ -7,8 +7,10 @@ struct ClosedPortTests {
         try await ClosedPort.with { port in
             #expect(port > 0)
             let refused = try await RawHTTPConnection.run { () -> String? in
-                do { _ = try RawHTTPConnection(port: port, timeout: 5); return nil }
-                catch { return "\(error)" }
+                do {
+                    _ = try RawHTTPConnection(port: port, timeout: 5)
+                    return nil
+                } catch { return "\(error)" }
             }
             #expect(refused?.contains("refused") == true, "\(refused ?? "connected")")
         }

@@ -10,9 +10,13 @@ struct SubprocessTests {
 
     @Test func streamsGoWhereTheyAreToldAndTheExitCodeComesBack() async throws {
         try Data("from a file\n".utf8).write(to: URL(fileURLWithPath: base + ".in"))
-        defer { unlink(base + ".in"); unlink(base + ".out") }
-        let child = try Subprocess("/bin/sh", ["-c", "cat; echo \"$GREETING\" >&2; exit 3"], environment: ["GREETING": "hello"],
-                                   stdin: .file(base + ".in"), stdout: .file(base + ".out"), stderr: .sameAsOutput)
+        defer {
+            unlink(base + ".in")
+            unlink(base + ".out")
+        }
+        let child = try Subprocess(
+            "/bin/sh", ["-c", "cat; echo \"$GREETING\" >&2; exit 3"], environment: ["GREETING": "hello"],
+            stdin: .file(base + ".in"), stdout: .file(base + ".out"), stderr: .sameAsOutput)
         #expect(try await child.exit() == .exited(3))
         #expect(!child.isRunning)
         #expect(try String(contentsOfFile: base + ".out", encoding: .utf8) == "from a file\nhello\n")

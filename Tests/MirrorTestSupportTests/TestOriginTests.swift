@@ -17,8 +17,10 @@ struct TestOriginTests {
 
     /// The default deadline is generous: the whole suite starts at once on two cores, and a
     /// loaded machine must not fail a test that is not about time.
-    func fetch(_ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = [],
-               timeout: TimeAmount = .seconds(120)) async throws -> (HTTPClientResponse, [UInt8]) {
+    func fetch(
+        _ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = [],
+        timeout: TimeAmount = .seconds(120)
+    ) async throws -> (HTTPClientResponse, [UInt8]) {
         var request = HTTPClientRequest(url: url)
         request.method = method
         request.headers.add(contentsOf: headers)
@@ -75,7 +77,8 @@ struct TestOriginTests {
         try await TestOrigin.with { origin in
             origin.route("/vary") { request in
                 let language = request.header("accept-language") ?? "en"
-                return TestResponse.content("hello in \(language)", type: "text/plain",
+                return TestResponse.content(
+                    "hello in \(language)", type: "text/plain",
                     headers: [("Vary", "Accept-Language"), ("Cache-Control", "max-age=60")])
             }
             origin.route("/teapot") { _ in .status(418, "short and stout") }

@@ -1,5 +1,6 @@
-@testable import MirrorHTML
 import Testing
+
+@testable import MirrorHTML
 
 /// Collects start tags and the URL-bearing attributes, as the reference locator reads them.
 private final class TagRecorder: HTMLEventHandler {

@@ -89,7 +89,11 @@ final class SQLiteTests {
         let made = try SQLiteDatabase(path: path)
         try made.execute("PRAGMA page_size = 4096; CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)")
         try made.transaction {
-            for key in 0..<5_000 { try made.statement("INSERT INTO t VALUES (?, ?)").run([.integer(Int64(key)), .text("value \(key) " + String(repeating: "x", count: 100))]) }
+            for key in 0..<5_000 {
+                try made.statement("INSERT INTO t VALUES (?, ?)").run([
+                    .integer(Int64(key)), .text("value \(key) " + String(repeating: "x", count: 100)),
+                ])
+            }
         }
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         let pages = bytes.count / 4096
@@ -98,13 +102,17 @@ final class SQLiteTests {
             read.withLock { $0.insert(offset / 4096) }
             bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + buffer.count])) }
         }
-        #expect(try database.statement("SELECT v FROM t WHERE k = ?").firstRow([.integer(4321)]) { $0.string(0) }?.hasPrefix("value 4321 ") == true)
+        #expect(
+            try database.statement("SELECT v FROM t WHERE k = ?").firstRow([.integer(4321)]) { $0.string(0) }?.hasPrefix("value 4321 ")
+                == true)
         #expect(read.withLock { $0.count } <= 6 && pages > 100, "\(read.withLock { $0.count }) of \(pages) pages read")
         #expect(throws: SQLiteError.self) { try database.execute("CREATE TABLE u (x)") }
         // A sort larger than the sorter's memory spills to a temporary file, which the default VFS makes.
         try database.execute("PRAGMA cache_size = 1")
-        let sorted = try database.statement("SELECT v FROM t, (SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4) ORDER BY v DESC")
-            .rows { $0.string(0) }
+        let sorted = try database.statement(
+            "SELECT v FROM t, (SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4) ORDER BY v DESC"
+        )
+        .rows { $0.string(0) }
         #expect(sorted.count == 20_000 && sorted.first?.hasPrefix("value 999 ") == true)
 
         struct Unreadable: Error {}

@@ -74,7 +74,8 @@ struct ZlibTests {
     @Test func rangesInflateFromAccessPoints() async throws {
         let big: [UInt8] = (0..<3_500_000).map { UInt8(truncatingIfNeeded: ($0 * 7919) % 251 ^ ($0 >> 10) ^ ($0 >> 17)) }
         let data = big + sample
-        let compressed = try await run("/bin/gzip", ["-c"], input: big) + GzipEncoder.compress(Array(sample[..<1000]))
+        let compressed =
+            try await run("/bin/gzip", ["-c"], input: big) + GzipEncoder.compress(Array(sample[..<1000]))
             + GzipEncoder.compress(Array(sample[1000...]))
         let decoder = try GzipDecoder(accessPointSpan: 1 << 20)
         var output: [UInt8] = []
@@ -86,7 +87,9 @@ struct ZlibTests {
         #expect(points.count(where: { !$0.startsMember }) >= 2)
         var ranges = [0..<data.count, big.count - 10..<big.count + 1500, data.count - 1..<data.count, 5..<5]
         for point in points where point.uncompressedOffset > 0 {
-            ranges += [point.uncompressedOffset - 1..<point.uncompressedOffset + 1, point.uncompressedOffset..<point.uncompressedOffset + 70_000]
+            ranges += [
+                point.uncompressedOffset - 1..<point.uncompressedOffset + 1, point.uncompressedOffset..<point.uncompressedOffset + 70_000,
+            ]
         }
         for range in ranges {
             let reader = try GzipRangeReader(points: points, range: range) { offset, buffer in
@@ -103,7 +106,10 @@ struct ZlibTests {
     /// Runs `tool` with `input` as its standard input and returns its standard output.
     private func run(_ tool: String, _ arguments: [String], input: [UInt8]) async throws -> [UInt8] {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("zlib-\(UUID().uuidString)").path
-        defer { unlink(base + ".in"); unlink(base + ".out") }
+        defer {
+            unlink(base + ".in")
+            unlink(base + ".out")
+        }
         try Data(input).write(to: URL(fileURLWithPath: base + ".in"))
         let process = try Subprocess(tool, arguments, stdin: .file(base + ".in"), stdout: .file(base + ".out"))
         #expect(try await process.exit() == .exited(0))

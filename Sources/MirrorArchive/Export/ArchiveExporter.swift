@@ -65,10 +65,13 @@ public struct ArchiveExporter {
         }
     }
 
-    private func writeWARC(_ source: ArchiveSource, to path: String, filename: String,
-                           _ written: (WARCRecorder.Written) throws -> Void) throws -> Summary {
-        let recorder = WARCRecorder(writer: try WARCWriter(path: path, level: options.level), filename: filename,
-                                    sharedBodies: try source.sharedBodies())
+    private func writeWARC(
+        _ source: ArchiveSource, to path: String, filename: String,
+        _ written: (WARCRecorder.Written) throws -> Void
+    ) throws -> Summary {
+        let recorder = WARCRecorder(
+            writer: try WARCWriter(path: path, level: options.level), filename: filename,
+            sharedBodies: try source.sharedBodies())
         try recorder.writeInfo(software: options.software, seeds: source.seeds, date: WARCDate(seconds: options.now()))
         var summary = Summary(output: path)
         try source.forEachResponse { response in
@@ -96,7 +99,8 @@ public struct ArchiveExporter {
     /// whole or absent. The summary names `path`.
     private static func writeAtomically(_ path: String, _ write: (String) throws -> Summary) throws -> Summary {
         let url = URL(fileURLWithPath: path)
-        let temporary = "\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)"
+        let temporary =
+            "\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)"
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         var summary = try write(temporary)
         do { try PosixFile.rename(temporary, to: path) } catch { throw ArchiveError.io(path: error.path, message: error.message) }

@@ -32,8 +32,10 @@ public struct ArchiveSource {
             throw ArchiveError.notAMirrorFolder(path: path, reason: ".mirror/manifest.json cannot be read: \(error)")
         }
         guard manifest.version == SiteManifest.currentVersion else {
-            throw ArchiveError.notAMirrorFolder(path: path, reason: "manifest version \(manifest.version); this mirror reads "
-                                                + "version \(SiteManifest.currentVersion) (re-crawl or update mirror)")
+            throw ArchiveError.notAMirrorFolder(
+                path: path,
+                reason: "manifest version \(manifest.version); this mirror reads "
+                    + "version \(SiteManifest.currentVersion) (re-crawl or update mirror)")
         }
         return ArchiveSource(kind: .folder(path, manifest))
     }
@@ -64,10 +66,11 @@ public struct ArchiveSource {
             while true {
                 let page = try store.entries(after: last, limit: 512)
                 for entry in page {
-                    try body(ArchivedResponse(
-                        url: entry.url, status: entry.status, headers: entry.headers, requestTime: entry.requestTime,
-                        responseTime: entry.responseTime, varyKey: entry.shareableVaryKey, sha256: entry.digest, size: entry.size,
-                        body: .cache(store, entry)))
+                    try body(
+                        ArchivedResponse(
+                            url: entry.url, status: entry.status, headers: entry.headers, requestTime: entry.requestTime,
+                            responseTime: entry.responseTime, varyKey: entry.shareableVaryKey, sha256: entry.digest, size: entry.size,
+                            body: .cache(store, entry)))
                 }
                 guard let next = page.last else { return }
                 last = next
@@ -75,17 +78,23 @@ public struct ArchiveSource {
         case .folder(let folder, let manifest):
             var responses: [(String, ArchivedResponse)] = manifest.resources.map { url, resource in
                 let file = resource.file == nil ? resource.path : SiteManifest.originalPath(sha256: resource.sha256)
-                return (url, ArchivedResponse(
-                    url: url, status: resource.status, headers: resource.record.httpHeaders,
-                    requestTime: resource.record.requestTime, responseTime: resource.record.responseTime,
-                    varyKey: resource.record.varyKey, sha256: resource.sha256, size: resource.size,
-                    body: .file(folder + "/" + file)))
+                return (
+                    url,
+                    ArchivedResponse(
+                        url: url, status: resource.status, headers: resource.record.httpHeaders,
+                        requestTime: resource.record.requestTime, responseTime: resource.record.responseTime,
+                        varyKey: resource.record.varyKey, sha256: resource.sha256, size: resource.size,
+                        body: .file(folder + "/" + file))
+                )
             }
             responses += manifest.redirects.map { url, redirect in
-                (url, ArchivedResponse(
-                    url: url, status: redirect.status, headers: redirect.record.httpHeaders,
-                    requestTime: redirect.record.requestTime, responseTime: redirect.record.responseTime,
-                    varyKey: redirect.record.varyKey, sha256: ArchivedResponse.emptySHA256, size: 0, body: .empty))
+                (
+                    url,
+                    ArchivedResponse(
+                        url: url, status: redirect.status, headers: redirect.record.httpHeaders,
+                        requestTime: redirect.record.requestTime, responseTime: redirect.record.responseTime,
+                        varyKey: redirect.record.varyKey, sha256: ArchivedResponse.emptySHA256, size: 0, body: .empty)
+                )
             }
             for (_, response) in responses.sorted(by: { $0.0.bytesPrecede($1.0) }) {
                 try body(response)

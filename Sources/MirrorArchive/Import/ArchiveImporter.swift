@@ -74,7 +74,8 @@ public struct ArchiveImporter {
             } catch let error as ArchiveError {
                 throw error
             } catch {
-                throw ArchiveError.corrupt(path: parser.path, offset: parser.recordOffset, reason: "the ZIP entry cannot be read (\(error))")
+                throw ArchiveError.corrupt(
+                    path: parser.path, offset: parser.recordOffset, reason: "the ZIP entry cannot be read (\(error))")
             }
             try stream.finish()
         }

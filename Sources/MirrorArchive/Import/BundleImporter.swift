@@ -22,8 +22,9 @@ public struct BundleImporter {
             let source = resource.file == nil ? resource.path : SiteManifest.originalPath(sha256: resource.sha256)
             let writer = try store.makeBodyWriter()
             try copy(folder + "/" + source, into: writer)
-            let entry = try store.store(url: url, varyKey: resource.record.varyKey,
-                                        head: Self.head(resource.record, status: resource.status), body: writer)
+            let entry = try store.store(
+                url: url, varyKey: resource.record.varyKey,
+                head: Self.head(resource.record, status: resource.status), body: writer)
             guard entry.digest == resource.sha256 else {
                 try store.remove(url: url)
                 throw BundleError.digestMismatch(path: source)
@@ -31,8 +32,9 @@ public struct BundleImporter {
             count += 1
         }
         for (url, redirect) in manifest.redirects.sorted(by: { $0.key < $1.key }) {
-            try store.store(url: url, varyKey: redirect.record.varyKey,
-                            head: Self.head(redirect.record, status: redirect.status), body: try store.makeBodyWriter())
+            try store.store(
+                url: url, varyKey: redirect.record.varyKey,
+                head: Self.head(redirect.record, status: redirect.status), body: try store.makeBodyWriter())
             count += 1
         }
         try store.synchronize()

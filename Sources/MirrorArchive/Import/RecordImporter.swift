@@ -12,7 +12,10 @@ import NIOHTTP1
 final class RecordImporter: WARCRecordHandler {
     /// An HTTP request or response being read from a record.
     private final class Message {
-        enum Kind { case request, response, revisit(profile: String) }
+        enum Kind {
+            case request, response
+            case revisit(profile: String)
+        }
 
         let kind: Kind
         let url: String
@@ -174,8 +177,10 @@ final class RecordImporter: WARCRecordHandler {
             guard status >= 200 else { return summary.skip("informational (1xx) response") }
             do { try body.finish() } catch { return try drop(because: error, counting: true) }
             if status == 304 { return try refresh(message.url, with: head.headers, at: message.date) }
-            try queue(Response(url: message.url, status: status, headers: body.decoder.storedHeaders(size: body.writer.size),
-                               writer: body.writer, time: message.date, payloadDigest: message.header["WARC-Payload-Digest"]))
+            try queue(
+                Response(
+                    url: message.url, status: status, headers: body.decoder.storedHeaders(size: body.writer.size),
+                    writer: body.writer, time: message.date, payloadDigest: message.header["WARC-Payload-Digest"]))
         case .revisit(let profile):
             if profile.hasSuffix("/server-not-modified") {
                 return try refresh(message.url, with: message.head?.headers ?? [:], at: message.date)
@@ -217,8 +222,9 @@ final class RecordImporter: WARCRecordHandler {
 
     private func commit(_ response: Response, request: Request?) throws {
         let varyKey = CachePolicy.varyKey(responseHeaders: response.headers, request: request?.headers ?? [:]) ?? ""
-        let head = CachedResponseHead(status: response.status, headers: response.headers,
-                                      requestTime: request?.time ?? response.time, responseTime: response.time)
+        let head = CachedResponseHead(
+            status: response.status, headers: response.headers,
+            requestTime: request?.time ?? response.time, responseTime: response.time)
         try store.store(url: response.url, varyKey: varyKey, head: head, body: response.writer)
         summary.imported += 1
         if let digest = response.payloadDigest { payloadURLs[digest] = response.url }
@@ -232,8 +238,10 @@ final class RecordImporter: WARCRecordHandler {
         let refersTo = message.header["WARC-Refers-To-Target-URI"].map { uri in
             uri.hasPrefix("<") && uri.hasSuffix(">") ? String(uri.dropFirst().dropLast()) : uri
         }
-        let sources = [message.header["WARC-Payload-Digest"].flatMap { payloadURLs[$0] },
-                       refersTo.flatMap(URLNormalizer.normalize), message.url].compactMap { $0 }
+        let sources = [
+            message.header["WARC-Payload-Digest"].flatMap { payloadURLs[$0] },
+            refersTo.flatMap(URLNormalizer.normalize), message.url,
+        ].compactMap { $0 }
         for source in sources {
             for entry in try store.entries(for: source) {
                 guard let body = store.body(of: entry) else { continue }
@@ -244,10 +252,13 @@ final class RecordImporter: WARCRecordHandler {
                     continue
                 }
                 let status = message.head?.status ?? entry.status
-                let headers = try message.head.map { try ContentDecoder(headers: $0.headers, limit: bodyLimit).storedHeaders(size: writer.size) }
+                let headers =
+                    try message.head.map { try ContentDecoder(headers: $0.headers, limit: bodyLimit).storedHeaders(size: writer.size) }
                     ?? entry.headers
-                return try queue(Response(url: message.url, status: status, headers: headers, writer: writer, time: message.date,
-                                          payloadDigest: message.header["WARC-Payload-Digest"]))
+                return try queue(
+                    Response(
+                        url: message.url, status: status, headers: headers, writer: writer, time: message.date,
+                        payloadDigest: message.header["WARC-Payload-Digest"]))
             }
         }
         summary.skip("revisit of a response in neither the archive nor the cache")
@@ -260,8 +271,10 @@ final class RecordImporter: WARCRecordHandler {
         lastRequest = nil
         let entries = try store.entries(for: url)
         let requestHeaders = request?.headers ?? [:]
-        guard let entry = entries.first(where: { CachePolicy.varyKey(responseHeaders: $0.headers, request: requestHeaders) == $0.varyKey })
-            ?? entries.first else {
+        guard
+            let entry = entries.first(where: { CachePolicy.varyKey(responseHeaders: $0.headers, request: requestHeaders) == $0.varyKey })
+                ?? entries.first
+        else {
             return summary.skip("not-modified response to a response in neither the archive nor the cache")
         }
         let head = CachePolicy().updated(entry.head, with: headers, requestTime: request?.time ?? time, responseTime: time)

@@ -19,8 +19,10 @@ struct CDXJLine {
     var text: String {
         var fields: [(String, String)] = [("url", url)]
         if let mime { fields.append(("mime", mime)) }
-        fields += [("status", String(status)), ("digest", digest), ("length", String(length)),
-                   ("offset", String(offset)), ("filename", filename)]
+        fields += [
+            ("status", String(status)), ("digest", digest), ("length", String(length)),
+            ("offset", String(offset)), ("filename", filename),
+        ]
         let object = fields.map { "\(Self.quoted($0.0)): \(Self.quoted($0.1))" }.joined(separator: ", ")
         return "\(SURT.key(url)) \(date.timestamp) {\(object)}"
     }

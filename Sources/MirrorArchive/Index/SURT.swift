@@ -48,7 +48,8 @@ public enum SURT {
         init(_ url: [UInt8]) {
             var rest = url[...]
             if let colon = rest.firstIndex(of: UInt8(ascii: ":")), let first = rest.first, isAlphanumeric(first) && first > 0x39,
-               rest[..<colon].allSatisfy({ isAlphanumeric($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }) {
+                rest[..<colon].allSatisfy({ isAlphanumeric($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
+            {
                 scheme = String(decoding: rest[..<colon], as: UTF8.self).lowercased()
                 rest = rest[(colon + 1)...]
             }
@@ -92,9 +93,11 @@ public enum SURT {
         }
         while result.first == 0x2E { result.removeFirst() }
         while result.last == 0x2E { result.removeLast() }
-        if !result.isEmpty, result.allSatisfy({ (0x30...0x39).contains($0) }), let number = UInt64(String(decoding: result, as: UTF8.self)) {
+        if !result.isEmpty, result.allSatisfy({ (0x30...0x39).contains($0) }), let number = UInt64(String(decoding: result, as: UTF8.self))
+        {
             let address = UInt32(truncatingIfNeeded: number)
-            return Array([address >> 24, address >> 16 & 255, address >> 8 & 255, address & 255].map(String.init).joined(separator: ".").utf8)
+            return Array(
+                [address >> 24, address >> 16 & 255, address >> 8 & 255, address & 255].map(String.init).joined(separator: ".").utf8)
         }
         return lowercased(escapeOnce(lowercased(result)))
     }

@@ -33,7 +33,8 @@ final class SortedLines {
         var readers = try runs.map { try LineReader(path: $0) }
         var heads = try readers.indices.map { try readers[$0].next() }
         while let smallest = heads.indices.filter({ heads[$0] != nil })
-            .min(by: { heads[$0]!.lexicographicallyPrecedes(heads[$1]!) }) {
+            .min(by: { heads[$0]!.lexicographicallyPrecedes(heads[$1]!) })
+        {
             try body(heads[smallest]! + [0x0A])
             heads[smallest] = try readers[smallest].next()
         }

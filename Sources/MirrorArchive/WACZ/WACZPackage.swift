@@ -56,8 +56,9 @@ final class WACZPackage {
         ]
         let dataPackage = DataPackage(
             resources: files.map { file in
-                DataPackage.Resource(name: URL(fileURLWithPath: file.entry).lastPathComponent, path: file.entry,
-                                     hash: "sha256:" + file.digest.sha256, bytes: file.digest.size)
+                DataPackage.Resource(
+                    name: URL(fileURLWithPath: file.entry).lastPathComponent, path: file.entry,
+                    hash: "sha256:" + file.digest.sha256, bytes: file.digest.size)
             },
             created: WARCDate(seconds: created).secondsText, software: software,
             mainPageURL: mainPage?.url, mainPageDate: mainPage?.date.secondsText)
@@ -70,8 +71,10 @@ final class WACZPackage {
         do {
             let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
             for (entry, bytes) in [("datapackage.json", packageBytes), ("datapackage-digest.json", digest)] {
-                try archive.addEntry(with: entry, type: .file, uncompressedSize: Int64(bytes.count), modificationDate: modified,
-                                     compressionMethod: .deflate) { position, size in
+                try archive.addEntry(
+                    with: entry, type: .file, uncompressedSize: Int64(bytes.count), modificationDate: modified,
+                    compressionMethod: .deflate
+                ) { position, size in
                     bytes.subdata(in: Int(position)..<Int(position) + size)
                 }
             }
@@ -82,8 +85,10 @@ final class WACZPackage {
                 defer { try? handle.close() }
                 // The WARC is stored: its records' offsets are offsets in the ZIP entry's bytes.
                 let method: CompressionMethod = file.entry.hasPrefix("archive/") ? .none : .deflate
-                try archive.addEntry(with: file.entry, type: .file, uncompressedSize: Int64(file.digest.size),
-                                     modificationDate: modified, compressionMethod: method, bufferSize: 1 << 20) { position, size in
+                try archive.addEntry(
+                    with: file.entry, type: .file, uncompressedSize: Int64(file.digest.size),
+                    modificationDate: modified, compressionMethod: method, bufferSize: 1 << 20
+                ) { position, size in
                     try handle.seek(toOffset: UInt64(position))
                     return try handle.read(upToCount: size) ?? Data()
                 }

@@ -54,7 +54,10 @@ final class ChunkedDecoder {
                     seen.append(byte)
                     rest = rest.dropFirst()
                 }
-                guard seen.last == 0x0A else { state = .dataEnd(seen); return }
+                guard seen.last == 0x0A else {
+                    state = .dataEnd(seen)
+                    return
+                }
                 guard seen == [0x0D, 0x0A] || seen == [0x0A] else { throw Malformed() }
                 state = .size([])
             case .trailer(var line):

@@ -18,7 +18,8 @@ struct FieldLines {
             if line.first == " " || line.first == "\t", let last = fields.popLast() {
                 fields.append((last.name, last.value + " " + String(line.trimmingASCIIWhitespace())))
             } else if let colon = line.firstIndex(of: ":") {
-                fields.append((String(line[..<colon].trimmingASCIIWhitespace()), String(line[line.index(after: colon)...].trimmingASCIIWhitespace())))
+                fields.append(
+                    (String(line[..<colon].trimmingASCIIWhitespace()), String(line[line.index(after: colon)...].trimmingASCIIWhitespace())))
             }
         }
         firstLine = first

@@ -92,7 +92,8 @@ public struct WARCDate: Sendable, Equatable {
             }
         }
         guard index == bytes.count, (1...12).contains(fields[1]), (1...31).contains(fields[2]), fields[3] < 24,
-              fields[4] < 60, fields[5] <= 60 else { return nil }
+            fields[4] < 60, fields[5] <= 60
+        else { return nil }
         var parts = tm()
         parts.tm_year = Int32(fields[0] - 1900)
         parts.tm_mon = Int32(fields[1] - 1)

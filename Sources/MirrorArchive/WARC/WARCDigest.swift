@@ -15,7 +15,8 @@ enum WARCDigest {
     /// RFC 4648 base32, upper case, padded with `=`.
     static func base32(_ bytes: [UInt8]) -> String {
         var output: [UInt8] = []
-        var buffer = 0, bits = 0
+        var buffer = 0
+        var bits = 0
         for byte in bytes {
             buffer = (buffer << 8) | Int(byte)
             bits += 8
@@ -54,7 +55,8 @@ enum WARCDigest {
 
     private static func decodeBase32(_ text: String) -> [UInt8]? {
         var bytes: [UInt8] = []
-        var buffer = 0, bits = 0
+        var buffer = 0
+        var bits = 0
         for character in text.uppercased().utf8 where character != UInt8(ascii: "=") {
             guard let value = alphabet.firstIndex(of: character) else { return nil }
             buffer = (buffer << 5) | value
@@ -67,4 +69,3 @@ enum WARCDigest {
         return bytes
     }
 }
-

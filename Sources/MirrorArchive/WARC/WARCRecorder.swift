@@ -46,7 +46,8 @@ final class WARCRecorder {
 
     /// Writes the `warcinfo` record that opens the file.
     func writeInfo(software: String, seeds: [String], date: WARCDate) throws {
-        var text = "software: \(software)\r\nformat: WARC File Format 1.1\r\n"
+        var text =
+            "software: \(software)\r\nformat: WARC File Format 1.1\r\n"
             + "conformsTo: http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/\r\n"
         for seed in seeds { text += "seed: \(seed)\r\n" }
         let block = Array(text.utf8)
@@ -78,8 +79,9 @@ final class WARCRecorder {
             header.append("Content-Type", "application/http; msgtype=response")
             header.append("WARC-Payload-Digest", original.payloadDigest)
             let (offset, length) = try write(header, block: head)
-            let index = CDXJLine(url: response.url, date: date, mime: "warc/revisit", status: response.status,
-                                 digest: original.payloadDigest, length: length, offset: offset, filename: filename)
+            let index = CDXJLine(
+                url: response.url, date: date, mime: "warc/revisit", status: response.status,
+                digest: original.payloadDigest, length: length, offset: offset, filename: filename)
             return Written(index: index, recordID: responseID, pageTitle: isPage ? original.title ?? response.url : nil)
         }
 
@@ -117,11 +119,13 @@ final class WARCRecorder {
         let (offset, length) = try writer.end()
         let title = isPage ? HTMLTitle.title(in: prefix, contentType: response.headers.first(name: "content-type")) : nil
         if response.size > 0 && shared.contains(response.sha256) {
-            originals[response.sha256] = Original(recordID: responseID, url: response.url, date: date,
-                                                  payloadDigest: payloadDigest, title: title)
+            originals[response.sha256] = Original(
+                recordID: responseID, url: response.url, date: date,
+                payloadDigest: payloadDigest, title: title)
         }
-        let index = CDXJLine(url: response.url, date: date, mime: mime, status: response.status, digest: payloadDigest,
-                             length: length, offset: offset, filename: filename)
+        let index = CDXJLine(
+            url: response.url, date: date, mime: mime, status: response.status, digest: payloadDigest,
+            length: length, offset: offset, filename: filename)
         return Written(index: index, recordID: responseID, pageTitle: isPage ? title ?? response.url : nil)
     }
 
@@ -133,8 +137,9 @@ final class WARCRecorder {
             guard let equals = line.firstIndex(of: "=") else { continue }
             headers.add(name: String(line[..<equals]), value: String(line[line.index(after: equals)...]))
         }
-        let block = HTTPHead.request(target: (parts.path.isEmpty ? "/" : parts.path) + (parts.query.map { "?" + $0 } ?? ""),
-                                     headers: headers)
+        let block = HTTPHead.request(
+            target: (parts.path.isEmpty ? "/" : parts.path) + (parts.query.map { "?" + $0 } ?? ""),
+            headers: headers)
         var header = recordHeader("request", id: id, url: response.url, date: WARCDate(seconds: response.requestTime))
         header.append("WARC-Concurrent-To", responseID)
         header.append("Content-Type", "application/http; msgtype=request")
@@ -187,8 +192,10 @@ final class WARCRecorder {
         bytes[6] = bytes[6] & 0x0F | 0x50
         bytes[8] = bytes[8] & 0x3F | 0x80
         let hex = Hex.string(bytes)
-        let groups = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4),
-                      hex.dropFirst(20)]
+        let groups = [
+            hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4),
+            hex.dropFirst(20),
+        ]
         return "<urn:uuid:\(groups.joined(separator: "-"))>"
     }
 }

@@ -44,8 +44,11 @@ struct PNGImage: Equatable {
             switch type {
             case "IHDR":
                 guard length == 13 else { throw .damaged("IHDR of \(length) bytes") }
-                let width = Self.bigEndian(bytes, at: data.startIndex), height = Self.bigEndian(bytes, at: data.startIndex + 4)
-                let depth = data[data.startIndex + 8], colour = data[data.startIndex + 9], interlace = data[data.startIndex + 12]
+                let width = Self.bigEndian(bytes, at: data.startIndex)
+                let height = Self.bigEndian(bytes, at: data.startIndex + 4)
+                let depth = data[data.startIndex + 8]
+                let colour = data[data.startIndex + 9]
+                let interlace = data[data.startIndex + 12]
                 guard depth == 8 else { throw .unsupported("bit depth \(depth)") }
                 guard interlace == 0 else { throw .unsupported("interlacing") }
                 let channels: Int
@@ -106,7 +109,9 @@ struct PNGImage: Equatable {
                 case 3: predicted = (a + b) / 2
                 case 4:
                     let p = a + b - c
-                    let pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                    let pa = abs(p - a)
+                    let pb = abs(p - b)
+                    let pc = abs(p - c)
                     predicted = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
                 default: throw .damaged("row filter \(filter)")
                 }
@@ -130,8 +135,12 @@ struct PNGImage: Equatable {
     private func rgba(at index: Int) -> UInt32 {
         let base = index * channels
         switch channels {
-        case 1: let g = UInt32(pixels[base]); return g << 24 | g << 16 | g << 8 | 0xFF
-        case 2: let g = UInt32(pixels[base]); return g << 24 | g << 16 | g << 8 | UInt32(pixels[base + 1])
+        case 1:
+            let g = UInt32(pixels[base])
+            return g << 24 | g << 16 | g << 8 | 0xFF
+        case 2:
+            let g = UInt32(pixels[base])
+            return g << 24 | g << 16 | g << 8 | UInt32(pixels[base + 1])
         case 3: return UInt32(pixels[base]) << 24 | UInt32(pixels[base + 1]) << 16 | UInt32(pixels[base + 2]) << 8 | 0xFF
         default:
             return UInt32(pixels[base]) << 24 | UInt32(pixels[base + 1]) << 16 | UInt32(pixels[base + 2]) << 8 | UInt32(pixels[base + 3])

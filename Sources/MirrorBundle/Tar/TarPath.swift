@@ -24,7 +24,8 @@ enum TarPath {
         guard !path.contains(0x5C) else { throw refuse(.backslash) }
         let components = path.split(separator: 0x2F, omittingEmptySubsequences: false)
         if let first = components.first, first.count >= 2, first[first.startIndex + 1] == 0x3A,
-           (0x61...0x7A).contains(first[first.startIndex] | 0x20) {
+            (0x61...0x7A).contains(first[first.startIndex] | 0x20)
+        {
             throw refuse(.driveLetter)
         }
         for component in components {

@@ -33,7 +33,7 @@ enum TarPax {
             guard data[end - 1] == 0x0A else { throw ParseError("a record does not end with a newline") }
             let body = data[(index + 1)..<(end - 1)]
             guard let equals = body.firstIndex(of: 0x3D), equals > body.startIndex,
-                  let key = String(validating: body[..<equals], as: UTF8.self)
+                let key = String(validating: body[..<equals], as: UTF8.self)
             else { throw ParseError("a record is not \"key=value\"") }
             records.append((key, body[(equals + 1)...]))
             start = end

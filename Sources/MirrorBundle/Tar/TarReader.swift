@@ -155,8 +155,9 @@ public struct TarReader {
         }
         if isZero {
             if let name = pending.headerName {
-                throw TarError.malformedHeader(path: name, problem: "an extended header is not followed by an entry",
-                                               offset: blockOffset)
+                throw TarError.malformedHeader(
+                    path: name, problem: "an extended header is not followed by an entry",
+                    offset: blockOffset)
             }
             phase = .secondZeroBlock
             return
@@ -168,23 +169,25 @@ public struct TarReader {
         }
         let headerName = String(decoding: name, as: UTF8.self)
         guard let stored = TarHeader.number(block[TarHeader.checksumField]),
-              [TarHeader.checksums(block).unsigned, TarHeader.checksums(block).signed].contains(stored)
+            [TarHeader.checksums(block).unsigned, TarHeader.checksums(block).signed].contains(stored)
         else { throw TarError.badChecksum(path: headerName, offset: blockOffset) }
         guard let size = TarHeader.number(block[TarHeader.sizeField]) else {
             throw TarError.badNumericField(path: headerName, field: "size", offset: blockOffset)
         }
         let type = block[TarHeader.typeFlagIndex]
-        let extendedKind: ExtendedKind? = switch type {
-        case UInt8(ascii: "x"): .pax
-        case UInt8(ascii: "g"): .globalPax
-        case UInt8(ascii: "L"): .longName
-        case UInt8(ascii: "K"): .longLink
-        default: nil
-        }
+        let extendedKind: ExtendedKind? =
+            switch type {
+            case UInt8(ascii: "x"): .pax
+            case UInt8(ascii: "g"): .globalPax
+            case UInt8(ascii: "L"): .longName
+            case UInt8(ascii: "K"): .longLink
+            default: nil
+            }
         if let extendedKind {
             guard size <= limits.maxExtendedHeaderSize else {
-                throw TarError.extendedHeaderTooLarge(path: headerName, size: size, limit: limits.maxExtendedHeaderSize,
-                                                      offset: blockOffset)
+                throw TarError.extendedHeaderTooLarge(
+                    path: headerName, size: size, limit: limits.maxExtendedHeaderSize,
+                    offset: blockOffset)
             }
             extended.removeAll(keepingCapacity: true)
             extendedName = headerName
@@ -202,8 +205,9 @@ public struct TarReader {
             try beginEntry(path: path, isDirectory: type == UInt8(ascii: "5"), size: pending.size ?? size, handler)
         case UInt8(ascii: "1"), UInt8(ascii: "2"):
             let target = pending.linkPath ?? Array(TarHeader.text(block, TarHeader.linkNameField))
-            throw TarError.link(path: String(decoding: path, as: UTF8.self), target: String(decoding: target, as: UTF8.self),
-                                hard: type == UInt8(ascii: "1"))
+            throw TarError.link(
+                path: String(decoding: path, as: UTF8.self), target: String(decoding: target, as: UTF8.self),
+                hard: type == UInt8(ascii: "1"))
         default:
             throw TarError.unsupportedType(path: String(decoding: path, as: UTF8.self), type: type)
         }
@@ -213,8 +217,9 @@ public struct TarReader {
         let headerOffset = blockOffset
         pending = Pending()
         if isDirectory, size != 0 {
-            throw TarError.malformedHeader(path: String(decoding: raw, as: UTF8.self),
-                                           problem: "a directory entry has \(size) bytes of data", offset: headerOffset)
+            throw TarError.malformedHeader(
+                path: String(decoding: raw, as: UTF8.self),
+                problem: "a directory entry has \(size) bytes of data", offset: headerOffset)
         }
         guard let path = try TarPath.normalize(raw, isDirectory: isDirectory) else { return }  // the root, "./"
         entryCount += 1
@@ -261,8 +266,9 @@ public struct TarReader {
                 case "linkpath": pending.linkPath = value.isEmpty ? nil : Array(value)
                 default:
                     guard value.isEmpty || TarPax.size(value) != nil else {
-                        throw TarError.badPaxRecord(path: extendedName, problem: "the size record is not a decimal number",
-                                                    offset: extendedOffset)
+                        throw TarError.badPaxRecord(
+                            path: extendedName, problem: "the size record is not a decimal number",
+                            offset: extendedOffset)
                     }
                     pending.size = TarPax.size(value)
                 }

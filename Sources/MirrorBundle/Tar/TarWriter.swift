@@ -100,14 +100,16 @@ public struct TarWriter: Sendable {
             var records: [UInt8] = []
             if longPath { records += TarPax.record("path", name) }
             if largeSize { records += TarPax.record("size", Array(String(size).utf8)) }
-            appendHeader(name: Self.paxHeaderName(for: name), type: UInt8(ascii: "x"), permissions: 0o644,
-                         size: Int64(records.count), to: &output)
+            appendHeader(
+                name: Self.paxHeaderName(for: name), type: UInt8(ascii: "x"), permissions: 0o644,
+                size: Int64(records.count), to: &output)
             output.append(contentsOf: records)
             written += Int64(records.count)
             appendZeros(TarHeader.padding(for: Int64(records.count)), to: &output)
         }
-        appendHeader(name: Self.truncated(name, to: TarHeader.nameField.count), type: type, permissions: permissions,
-                     size: size, to: &output)
+        appendHeader(
+            name: Self.truncated(name, to: TarHeader.nameField.count), type: type, permissions: permissions,
+            size: size, to: &output)
     }
 
     private mutating func appendHeader(name: [UInt8], type: UInt8, permissions: Int64, size: Int64, to output: inout [UInt8]) {

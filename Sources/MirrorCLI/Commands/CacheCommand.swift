@@ -57,7 +57,8 @@ struct CacheCommand: AsyncParsableCommand {
         func run() async throws {
             let statistics = try common.openStore().statistics()
             if common.json { return try Output.json(statistics) }
-            Output.line("""
+            Output.line(
+                """
                 cache:    \(statistics.directory)
                 entries:  \(statistics.entries)
                 bodies:   \(statistics.bodies) (identical bodies are stored once)
@@ -75,8 +76,9 @@ struct CacheCommand: AsyncParsableCommand {
             if common.json { return try Output.json(entries.map(EntrySummary.init)) }
             // A private entry was obtained with credentials: only a request with the same ones is answered from it.
             for entry in entries {
-                Output.line("\(entry.status)  \(Output.bytes(entry.size).padding(toLength: 9, withPad: " ", startingAt: 0))  "
-                            + (entry.isPrivate ? "private  " : "") + entry.url)
+                Output.line(
+                    "\(entry.status)  \(Output.bytes(entry.size).padding(toLength: 9, withPad: " ", startingAt: 0))  "
+                        + (entry.isPrivate ? "private  " : "") + entry.url)
             }
         }
     }
@@ -93,7 +95,8 @@ struct CacheCommand: AsyncParsableCommand {
             let details = entries.map { EntryDetails($0, policy: CachePolicy(), now: Date().timeIntervalSince1970) }
             if common.json { return try Output.json(details) }
             for detail in details {
-                Output.line("""
+                Output.line(
+                    """
                     \(detail.summary.url)
                       status:     \(detail.summary.status)
                       size:       \(detail.summary.size) bytes, sha256 \(detail.summary.digest)
@@ -159,7 +162,8 @@ struct CacheCommand: AsyncParsableCommand {
 
         func run() async throws {
             let directory = common.cacheOptions.directory()
-            let report = repair
+            let report =
+                repair
                 ? try CacheStore.repair(directory: directory)
                 : try CacheCommand.open(directory).verify(repair: false)
             if common.json {

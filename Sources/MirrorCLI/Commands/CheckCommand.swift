@@ -44,7 +44,8 @@ struct CheckCommand: AsyncParsableCommand {
         } else {
             for link in report.examples { Output.line("broken: \(link.file) -> \(link.link) (\(link.reason))") }
             if report.broken > report.examples.count { Output.line("… and \(report.broken - report.examples.count) more") }
-            Output.line("""
+            Output.line(
+                """
                 checked \(report.files) files (\(report.htmlFiles) HTML, \(report.cssFiles) CSS): \(report.links) links, \
                 \(report.local) to files of the folder, \(report.broken) broken, \(report.unconverted) unconverted, \
                 \(report.external) external

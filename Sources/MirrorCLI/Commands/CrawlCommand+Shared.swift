@@ -37,8 +37,10 @@ extension CrawlCommand {
     /// How long the worker waits for a database that went away: a few leases.
     private var sharedPatience: Duration { .seconds(max(10, 3 * sharedOptions.lease.seconds)) }
 
-    private func runWorker(_ database: SharedDatabase, configuration: CrawlConfiguration, credentials: CrawlCredentials,
-                           browserExecutable: String?) async throws {
+    private func runWorker(
+        _ database: SharedDatabase, configuration: CrawlConfiguration, credentials: CrawlCredentials,
+        browserExecutable: String?
+    ) async throws {
         let name = sharedOptions.crawlName ?? defaultCrawlName(configuration)
         if sharedOptions.status {
             guard let status = try await SharedStatus.read(database, name: name) else {
@@ -47,7 +49,8 @@ extension CrawlCommand {
             print(status.text)
             return
         }
-        let crawl = try await SharedCrawl.join(database, name: name, options: sharedValues(), configuration: configuration, lease: sharedOptions.lease.duration)
+        let crawl = try await SharedCrawl.join(
+            database, name: name, options: sharedValues(), configuration: configuration, lease: sharedOptions.lease.duration)
         if verbose { Output.log("-- worker \(crawl.worker) \(crawl.began ? "began" : "joined") round \(crawl.round) of \(name)") }
         let store = try CacheCommand.open(cacheOptions.directory(), configuration: .crawl)
         let transport = AsyncHTTPClientTransport(connectionsPerHost: perHost, security: try tlsOptions.security())
@@ -55,10 +58,12 @@ extension CrawlCommand {
         if let browserExecutable {
             startBrowser = { [self] in try await self.startBrowser(browserExecutable, transport: transport) }
         }
-        let worker = SharedWorker(crawl: crawl, parts: SharedWorker.Parts(
-            configuration: configuration, credentials: credentials, store: store, transport: transport,
-            clientConfiguration: clientConfiguration(), output: output, startBrowser: startBrowser, searchIndexer: CrawlSearchIndex(),
-            progress: quiet || verbose ? nil : ProgressLine().draw, events: verbose ? Self.log : nil))
+        let worker = SharedWorker(
+            crawl: crawl,
+            parts: SharedWorker.Parts(
+                configuration: configuration, credentials: credentials, store: store, transport: transport,
+                clientConfiguration: clientConfiguration(), output: output, startBrowser: startBrowser, searchIndexer: CrawlSearchIndex(),
+                progress: quiet || verbose ? nil : ProgressLine().draw, events: verbose ? Self.log : nil))
         let outcome: Result<SharedWorker.Outcome, any Error>
         do {
             outcome = .success(try await worker.run { interrupt in InterruptHandler(interrupt).cancel })
@@ -95,7 +100,8 @@ extension CrawlCommand {
             "--exclude": exclude.joined(separator: " "), "--no-requisites": String(noRequisites), "--per-host": String(perHost),
             "--delay": delay.map { String($0.seconds) } ?? "", "--ignore-robots": String(ignoreRobots), "--sitemaps": String(sitemaps),
             // The headers' digest, not their values: the database is no place for a token.
-            "--user-agent": userAgent ?? "", "--header": header.isEmpty ? "" : "sha256:" + Hex.string(SHA256.hash(data: Array(header.joined(separator: "\n").utf8))),
+            "--user-agent": userAgent ?? "",
+            "--header": header.isEmpty ? "" : "sha256:" + Hex.string(SHA256.hash(data: Array(header.joined(separator: "\n").utf8))),
             "--max-file-size": maxFileSize.map { String($0.bytes) } ?? "", "--browser": String(browser),
         ]
     }
@@ -103,8 +109,10 @@ extension CrawlCommand {
     /// `crawl-` and a digest of the seeds and the scope options: the same command line on every
     /// machine names the same crawl.
     private func defaultCrawlName(_ configuration: CrawlConfiguration) -> String {
-        let scope = [urls.joined(separator: " "), depth.map(String.init) ?? "", allowHost.joined(separator: " "),
-                     include.joined(separator: " "), exclude.joined(separator: " "), String(noRequisites)].joined(separator: "\n")
+        let scope = [
+            urls.joined(separator: " "), depth.map(String.init) ?? "", allowHost.joined(separator: " "),
+            include.joined(separator: " "), exclude.joined(separator: " "), String(noRequisites),
+        ].joined(separator: "\n")
         return "crawl-" + Hex.string(SHA256.hash(data: Array(scope.utf8))).prefix(12)
     }
 

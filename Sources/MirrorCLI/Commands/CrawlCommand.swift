@@ -33,7 +33,8 @@ struct CrawlCommand: AsyncParsableCommand {
     )
 
     @Argument(help: "The seed URLs.") var urls: [String]
-    @Option(name: [.short, .long], help: ArgumentHelp("The output folder (default: mirror-out; none for a --shared worker).", valueName: "DIR"))
+    @Option(
+        name: [.short, .long], help: ArgumentHelp("The output folder (default: mirror-out; none for a --shared worker).", valueName: "DIR"))
     var output: String?
     @OptionGroup var cacheOptions: CacheOptions
     @OptionGroup var tlsOptions: TLSOptions
@@ -62,11 +63,15 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Skip files larger than this (bytes, or 500K, 10M, 2G).", valueName: "SIZE")) var maxFileSize: ByteSize?
     @Option(help: ArgumentHelp("Stop fetching once this much was received (bytes, or 500K, 10M, 2G).", valueName: "SIZE"))
     var maxBytes: ByteSize?
-    @Option(help: ArgumentHelp("Start no request after this long (seconds, or 30s, 5m, 2h); the folder is then finished.",
-                               valueName: "DURATION"))
+    @Option(
+        help: ArgumentHelp(
+            "Start no request after this long (seconds, or 30s, 5m, 2h); the folder is then finished.",
+            valueName: "DURATION"))
     var maxTime: TimeSpan?
-    @Option(help: ArgumentHelp("Use a cached response younger than this without asking the origin (seconds, or 10m, 1d).",
-                               valueName: "DURATION"))
+    @Option(
+        help: ArgumentHelp(
+            "Use a cached response younger than this without asking the origin (seconds, or 10m, 1d).",
+            valueName: "DURATION"))
     var maxAge: TimeSpan?
     @Flag(help: "Never touch the network: use the cache only.") var offline = false
     @Flag(help: "Revalidate every cached response with the origin.") var refresh = false
@@ -79,11 +84,12 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Pages loaded in the browser at once (--browser).", valueName: "N")) var browserTabs: Int = 2
     @Option(help: ArgumentHelp("The most a page may take to load and settle in the browser (--browser).", valueName: "DURATION"))
     var pageTimeout = TimeSpan(seconds: 30)
-    @Flag(help: """
-        Do not check each page's copy against the live page (--browser): by default the copy is opened from the \
-        folder with no network and compared with the page as it opened, pixel by pixel, and a copy that differs \
-        is tried once in its other form.
-        """)
+    @Flag(
+        help: """
+            Do not check each page's copy against the live page (--browser): by default the copy is opened from the \
+            folder with no network and compared with the page as it opened, pixel by pixel, and a copy that differs \
+            is tried once in its other form.
+            """)
     var noPageCheck = false
     @Flag(help: "Keep the check's live and offline screenshots of each page in the folder's .mirror/checks/ (--browser).")
     var keepCheckScreenshots = false
@@ -127,9 +133,10 @@ struct CrawlCommand: AsyncParsableCommand {
         let events: (@Sendable (CrawlEvent) -> Void)? = verbose ? Self.log : nil
         var renderer: ChromiumRenderer?
         if let browserExecutable { renderer = try await startBrowser(browserExecutable, transport: transport) }
-        let crawler = Crawler(configuration: configuration, client: client, output: writer, journal: journal,
-                              renderer: renderer, searchIndexer: CrawlSearchIndex(), credentials: credentials, progress: progress,
-                              events: events)
+        let crawler = Crawler(
+            configuration: configuration, client: client, output: writer, journal: journal,
+            renderer: renderer, searchIndexer: CrawlSearchIndex(), credentials: credentials, progress: progress,
+            events: events)
         let crawl = Task { try await crawler.run(resume: resume) }
         // Ctrl-C stops fetching, then finishes the folder (links rewritten, manifest written)
         // with what was saved; a second Ctrl-C quits at once.
@@ -163,14 +170,16 @@ struct CrawlCommand: AsyncParsableCommand {
         }
         if !quiet { ProgressLine.summary(report, output: folder) }
         for wanted in report.credentialsWanted {
-            MirrorCommand.printError("mirror: \(wanted.origin) \(wanted.refused ? "refused the credentials" : "wants credentials") "
-                                     + "(\(wanted.status)\(wanted.realm.map { ", realm \"\($0)\"" } ?? ""))"
-                                     + (wanted.refused ? "" : ": give --user, --cookies or --header"))
+            MirrorCommand.printError(
+                "mirror: \(wanted.origin) \(wanted.refused ? "refused the credentials" : "wants credentials") "
+                    + "(\(wanted.status)\(wanted.realm.map { ", realm \"\($0)\"" } ?? ""))"
+                    + (wanted.refused ? "" : ": give --user, --cookies or --header"))
         }
         if let ended = report.sessionEnded {
-            throw CommandFailure("the site ended the login session: \(ended.url) deleted the cookie \(ended.cookie). The crawl stopped "
-                                 + "there and saved nothing after it; log in again (fresh --cookies) and run with --resume",
-                                 status: .sessionEnded)
+            throw CommandFailure(
+                "the site ended the login session: \(ended.url) deleted the cookie \(ended.cookie). The crawl stopped "
+                    + "there and saved nothing after it; log in again (fresh --cookies) and run with --resume",
+                status: .sessionEnded)
         }
         if report.interrupted {
             throw CommandFailure("interrupted; the folder holds what was saved, `--resume` continues", status: .interrupted)
@@ -196,8 +205,9 @@ struct CrawlCommand: AsyncParsableCommand {
         for url in urls {
             guard let parts = URLParts(url) else { throw CommandFailure("not an absolute http(s) URL: \(url)", status: .usage) }
             if parts.userinfo != nil {
-                throw CommandFailure("a user or password in a URL is visible to everyone on this machine (ps): give --user NAME "
-                                     + "and the password with --password-file FILE, $MIRROR_PASSWORD or ~/.netrc", status: .usage)
+                throw CommandFailure(
+                    "a user or password in a URL is visible to everyone on this machine (ps): give --user NAME "
+                        + "and the password with --password-file FILE, $MIRROR_PASSWORD or ~/.netrc", status: .usage)
             }
         }
         var configuration = CrawlConfiguration(seeds: urls)
@@ -215,11 +225,16 @@ struct CrawlCommand: AsyncParsableCommand {
         configuration.obeyRobots = !ignoreRobots
         configuration.sitemaps = sitemaps
         if let userAgent { configuration.userAgent = userAgent }
-        configuration.headers = try HTTPHeaders(header.map { line in
-            guard let colon = line.firstIndex(of: ":") else { throw CommandFailure("bad --header (want \"Name: value\"): \(line)", status: .usage) }
-            return (String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-                    String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
-        })
+        configuration.headers = try HTTPHeaders(
+            header.map { line in
+                guard let colon = line.firstIndex(of: ":") else {
+                    throw CommandFailure("bad --header (want \"Name: value\"): \(line)", status: .usage)
+                }
+                return (
+                    String(line[..<colon]).trimmingCharacters(in: .whitespaces),
+                    String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                )
+            })
         configuration.retries = max(0, retries)
         configuration.maxFileSize = maxFileSize.map { Int($0.bytes) }
         configuration.searchIndex = !noIndex

@@ -28,12 +28,15 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The WACZ package to write.", valueName: "FILE.wacz")) var wacz: String?
     @Option(help: ArgumentHelp("Export this mirrored folder instead of the cache.", valueName: "DIR")) var from: String?
     @OptionGroup var cacheOptions: CacheOptions
-    @Option(name: .customLong("url-prefix"), help: ArgumentHelp(
-        "Only URLs that start with this (repeatable).", valueName: "PREFIX"))
+    @Option(
+        name: .customLong("url-prefix"),
+        help: ArgumentHelp(
+            "Only URLs that start with this (repeatable).", valueName: "PREFIX"))
     var urlPrefixes: [String] = []
-    @Option(help: ArgumentHelp(
-        "Only responses received since then: a date (2024-05-01, 2024-05-01T12:00:00Z) or an age (2h, 7d).",
-        valueName: "DATE"))
+    @Option(
+        help: ArgumentHelp(
+            "Only responses received since then: a date (2024-05-01, 2024-05-01T12:00:00Z) or an age (2h, 7d).",
+            valueName: "DATE"))
     var since: ExportSince?
     @Flag(name: [.short, .long], help: "Print nothing but errors.") var quiet = false
     @Flag(help: "Print the result as JSON.") var json = false
@@ -65,14 +68,16 @@ struct ExportCommand: AsyncParsableCommand {
             try Output.json(summary)
         } else if !quiet {
             let pages = wacz == nil ? "" : ", \(summary.pages) pages"
-            Output.line("exported \(summary.responses) responses and \(summary.revisits) revisits\(pages) to \(summary.output) "
-                        + "(\(Output.bytes(summary.bytes)))" + (summary.sha256.map { ", sha256 \($0)" } ?? ""))
+            Output.line(
+                "exported \(summary.responses) responses and \(summary.revisits) revisits\(pages) to \(summary.output) "
+                    + "(\(Output.bytes(summary.bytes)))" + (summary.sha256.map { ", sha256 \($0)" } ?? ""))
         }
         guard summary.damaged.isEmpty else {
             for url in summary.damaged.prefix(10) { Output.log("left out (damaged body): \(url)") }
-            throw CommandFailure("\(summary.damaged.count) responses were left out: their bodies no longer match their digests "
-                                 + (from == nil ? "(mirror cache verify --repair drops them)" : "(re-crawl the folder)"),
-                                 status: .cacheDamaged)
+            throw CommandFailure(
+                "\(summary.damaged.count) responses were left out: their bodies no longer match their digests "
+                    + (from == nil ? "(mirror cache verify --repair drops them)" : "(re-crawl the folder)"),
+                status: .cacheDamaged)
         }
     }
 }

@@ -43,11 +43,14 @@ struct PackCommand: AsyncParsableCommand {
             throw CommandFailure(error)
         }
         if json {
-            try Output.json(PackResult(bundle: output, files: summary.files, contentBytes: summary.contentBytes,
-                                       bundleBytes: summary.bundleBytes, sha256: summary.sha256))
+            try Output.json(
+                PackResult(
+                    bundle: output, files: summary.files, contentBytes: summary.contentBytes,
+                    bundleBytes: summary.bundleBytes, sha256: summary.sha256))
         } else if !quiet {
-            Output.line("packed \(summary.files) files (\(Output.bytes(summary.contentBytes))) into \(output) "
-                        + "(\(Output.bytes(summary.bundleBytes))), sha256 \(summary.sha256)")
+            Output.line(
+                "packed \(summary.files) files (\(Output.bytes(summary.contentBytes))) into \(output) "
+                    + "(\(Output.bytes(summary.bundleBytes))), sha256 \(summary.sha256)")
         }
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 import MirrorCache
 import MirrorCore
 import MirrorHTTP
-import MirrorProxy
 import MirrorHTTPServer
+import MirrorProxy
 
 /// `mirror proxy`: a caching HTTP proxy that records while online and replays offline.
 struct ProxyCommand: AsyncParsableCommand {
@@ -39,8 +39,10 @@ struct ProxyCommand: AsyncParsableCommand {
     @Option(help: "record, replay or passthrough.") var mode: ProxyConfiguration.Mode = .record
     @Option(help: ArgumentHelp("Act as a reverse proxy for this origin.", valueName: "URL")) var upstream: String?
     @Option(help: ArgumentHelp("The status of a replay miss: 504 or 404.", valueName: "STATUS")) var onMiss: Int = 504
-    @Option(help: ArgumentHelp("Use a cached response younger than this without asking the origin (seconds, or 10m, 1d).",
-                               valueName: "DURATION"))
+    @Option(
+        help: ArgumentHelp(
+            "Use a cached response younger than this without asking the origin (seconds, or 10m, 1d).",
+            valueName: "DURATION"))
     var maxAge: TimeSpan?
     @Flag(help: "Revalidate every cached response with the origin.") var refresh = false
     @Option(help: ArgumentHelp("Only cache this host (host, host:port or *.domain); others pass uncached.", valueName: "PATTERN"))
@@ -49,8 +51,10 @@ struct ProxyCommand: AsyncParsableCommand {
     var cacheURL: [String] = []
     @Option(help: ArgumentHelp("Only cache requests whose User-Agent ends with this.", valueName: "TEXT"))
     var userAgentSuffix: [String] = []
-    @Option(help: ArgumentHelp("Leave this query parameter out of the cache key (* matches any characters: utm_*).",
-                               valueName: "NAME"))
+    @Option(
+        help: ArgumentHelp(
+            "Leave this query parameter out of the cache key (* matches any characters: utm_*).",
+            valueName: "NAME"))
     var ignoreParam: [String] = []
     @Option(help: ArgumentHelp("A request's time limit (seconds, or 30s, 2m…).", valueName: "DURATION"))
     var timeout = TimeSpan(seconds: 30)

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import MirrorBundle
-import MirrorSearch
 import MirrorHTML
+import MirrorSearch
 
 /// `mirror search`: the pages of a mirrored folder that match a query, best first.
 struct SearchCommand: ParsableCommand {
@@ -54,10 +54,12 @@ struct SearchCommand: ParsableCommand {
             throw CommandFailure("\(error)", status: .io)
         }
         if json {
-            try Output.json(results.enumerated().map { index, result in
-                Found(rank: index + 1, title: result.title, path: result.path, url: result.url,
-                      snippet: result.snippet(open: "<mark>", close: "</mark>", escape: HTMLEscaping.escape))
-            })
+            try Output.json(
+                results.enumerated().map { index, result in
+                    Found(
+                        rank: index + 1, title: result.title, path: result.path, url: result.url,
+                        snippet: result.snippet(open: "<mark>", close: "</mark>", escape: HTMLEscaping.escape))
+                })
             return
         }
         if results.isEmpty { return Output.line("no page matches \(query)") }

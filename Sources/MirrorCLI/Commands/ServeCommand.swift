@@ -28,9 +28,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The address to listen on (0.0.0.0 for every interface).") var host: String = "127.0.0.1"
     @Option(help: "The port to listen on (0 picks a free one).") var port: Int = 8080
     @Flag(help: "Do not log each request.") var quiet = false
-    @Option(help: ArgumentHelp(
-        "Bytes of a bundle's files kept once inflated, in a temporary file with no name in $TMPDIR that the kernel sends from (0: inflate for every request).",
-        valueName: "SIZE"))
+    @Option(
+        help: ArgumentHelp(
+            "Bytes of a bundle's files kept once inflated, in a temporary file with no name in $TMPDIR that the kernel sends from (0: inflate for every request).",
+            valueName: "SIZE"))
     var inflatedCache = ByteSize(bytes: 1 << 30)
 
     func validate() throws {
@@ -44,8 +45,9 @@ struct ServeCommand: AsyncParsableCommand {
         var log: (@Sendable (RequestLogLine) -> Void)?
         if !quiet { log = { @Sendable line in Output.line(line.description) } }
         do {
-            server = try await HTTPServer.start(ServerConfiguration(host: host, port: port),
-                                                responder: SiteResponder(files: files), log: log)
+            server = try await HTTPServer.start(
+                ServerConfiguration(host: host, port: port),
+                responder: SiteResponder(files: files), log: log)
         } catch {
             throw CommandFailure("cannot listen on \(host):\(port): \(error); pick another --port or --host", status: .io)
         }
@@ -57,7 +59,6 @@ struct ServeCommand: AsyncParsableCommand {
         interrupt.cancel()
     }
 
-
     /// A folder or a bundle, opened; a clear error and exit code otherwise.
     static func open(_ source: String, inflatedCache: Int) throws -> any SiteFiles {
         var isDirectory: ObjCBool = false
@@ -66,8 +67,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         do {
             if isDirectory.boolValue { return try FolderFiles(folder: source) }
-            return try BundleFiles(bundle: source, copyDirectory: FileManager.default.temporaryDirectory.path,
-                                   copyLimit: inflatedCache)
+            return try BundleFiles(
+                bundle: source, copyDirectory: FileManager.default.temporaryDirectory.path,
+                copyLimit: inflatedCache)
         } catch let error as ServeError {
             throw CommandFailure(error.description, status: .io)
         } catch let error as BundleError {

@@ -3,9 +3,11 @@ import Foundation
 
 /// `--cache DIR`, shared by every command that touches the cache.
 struct CacheOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "The cache folder.", discussion: "Default: $MIRROR_CACHE, else $XDG_CACHE_HOME/mirror, else ~/.cache/mirror.",
-        valueName: "DIR"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The cache folder.", discussion: "Default: $MIRROR_CACHE, else $XDG_CACHE_HOME/mirror, else ~/.cache/mirror.",
+            valueName: "DIR"))
     var cache: String?
 
     /// The folder to use: the option, else the environment's choice.

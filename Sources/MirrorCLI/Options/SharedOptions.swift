@@ -3,8 +3,10 @@ import Foundation
 
 /// `mirror crawl --shared`: the options of a worker of a crawl shared through PostgreSQL.
 struct SharedOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Be one worker of a crawl shared through this PostgreSQL database (default: $MIRROR_SHARED).",
-                               valueName: "postgres://USER[:PASSWORD]@HOST[:PORT]/DB"))
+    @Option(
+        help: ArgumentHelp(
+            "Be one worker of a crawl shared through this PostgreSQL database (default: $MIRROR_SHARED).",
+            valueName: "postgres://USER[:PASSWORD]@HOST[:PORT]/DB"))
     var shared: String?
     @Option(help: ArgumentHelp("The shared crawl's name (default: from the seeds and the scope options).", valueName: "NAME"))
     var crawlName: String?

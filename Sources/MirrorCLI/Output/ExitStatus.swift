@@ -1,3 +1,5 @@
+import MirrorCache
+
 /// The process exit codes, documented in docs/exit-codes.md. Scripts rely on them: never renumber,
 /// and leave 9 unused (it once meant something else).
 public enum ExitStatus: Int32, CaseIterable, Sendable {
@@ -46,8 +48,6 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
         }
     }
 }
-
-import MirrorCache
 
 extension ExitStatus {
     /// The exit code for a cache failure that reaches the command line.

@@ -33,5 +33,10 @@ private final class ManagedCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
     /// Returns the value before incrementing.
-    func increment() -> Int { lock.withLock { defer { value += 1 }; return value } }
+    func increment() -> Int {
+        lock.withLock {
+            defer { value += 1 }
+            return value
+        }
+    }
 }

@@ -18,8 +18,10 @@ public struct AdmissionRules: Sendable {
     /// `*` matches any run of characters. The request still goes out with them.
     public var ignoredParameters: [String] = []
 
-    public init(hosts: [HostPattern] = [], urlPatterns: [URLPattern] = [], userAgents: [String] = [],
-                userAgentSuffixes: [String] = [], ignoredParameters: [String] = []) {
+    public init(
+        hosts: [HostPattern] = [], urlPatterns: [URLPattern] = [], userAgents: [String] = [],
+        userAgentSuffixes: [String] = [], ignoredParameters: [String] = []
+    ) {
         self.hosts = hosts
         self.urlPatterns = urlPatterns
         self.userAgents = userAgents

@@ -15,8 +15,10 @@ public struct CacheRequest: Sendable {
     /// answered from it (RFC 9111 §3.5). The fingerprint is kept in the cache, never the credentials.
     public var credentials: String?
 
-    public init(url: String, method: HTTPMethod = .GET, headers: HTTPHeaders = [:], body: [UInt8]? = nil,
-                reuseStoredSince: Double? = nil, credentials: String? = nil) {
+    public init(
+        url: String, method: HTTPMethod = .GET, headers: HTTPHeaders = [:], body: [UInt8]? = nil,
+        reuseStoredSince: Double? = nil, credentials: String? = nil
+    ) {
         self.url = url
         self.method = method
         self.headers = headers

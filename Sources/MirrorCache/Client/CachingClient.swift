@@ -1,8 +1,8 @@
 public import Logging
-import Synchronization
 import MirrorCompression
 import MirrorCore
 public import NIOHTTP1
+import Synchronization
 
 /// The one way mirror makes HTTP requests: every request goes through the cache.
 ///
@@ -14,26 +14,6 @@ public import NIOHTTP1
 ///   callers always see identity bodies.
 /// - Redirects are returned, not followed: the caller scope-checks every hop.
 public final class CachingClient: Sendable {
-    public struct Configuration: Sendable {
-        public var mode: CacheMode = .standard
-        public var policy = CachePolicy()
-        public var admission = AdmissionRules()
-        /// The largest (decoded) body accepted.
-        public var maxBodySize: Int = 1 << 30
-        /// The whole exchange with the origin, per request.
-        public var timeout: Duration = .seconds(30)
-        /// Return a response to be stored as soon as its head arrives, its body following as it is
-        /// stored (a proxy: the first bytes reach the client before the last leave the origin);
-        /// off, a body is whole when returned (a crawler).
-        public var streamsBodies = false
-        /// Headers added to every request unless the caller set them.
-        public var defaultHeaders: HTTPHeaders = [
-            "User-Agent": "mirror/0.1 (+offline snapshots)", "Accept-Encoding": "gzip, deflate",
-        ]
-
-        public init() {}
-    }
-
     public let store: CacheStore
     public let configuration: Configuration
     private let transport: any HTTPTransport
@@ -43,8 +23,10 @@ public final class CachingClient: Sendable {
     private let liveDownloads = Mutex<[String: CacheResponse]>([:])
     private let logger: Logger
 
-    public init(store: CacheStore, transport: any HTTPTransport, configuration: Configuration = Configuration(),
-                logger: Logger = Logger(label: "mirror.cache")) {
+    public init(
+        store: CacheStore, transport: any HTTPTransport, configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "mirror.cache")
+    ) {
         self.store = store
         self.transport = transport
         self.configuration = configuration
@@ -67,8 +49,10 @@ public final class CachingClient: Sendable {
         }
         if configuration.mode == .offline && request.method == .HEAD { request.method = .GET }
         let filed = configuration.admission.cacheKey(url)
-        let key = CacheKey(url: filed, flight: "\(request.method.rawValue) \(filed) \(request.credentials ?? "")\n"
-            + request.headers.map { "\($0.name.lowercased()):\($0.value)" }.sorted().joined(separator: "\n"))
+        let key = CacheKey(
+            url: filed,
+            flight: "\(request.method.rawValue) \(filed) \(request.credentials ?? "")\n"
+                + request.headers.map { "\($0.name.lowercased()):\($0.value)" }.sorted().joined(separator: "\n"))
         if var live = liveDownloads.withLock({ $0[key.flight] }) {
             live.collapsed = true
             live.setCookies = []  // a session handed to the request that caused the exchange, not to this one
@@ -77,7 +61,8 @@ public final class CachingClient: Sendable {
         // A stored response that needs no exchange with the origin is answered here, outside the
         // single flight: that is for requests that go to the network, and would cost a task per hit.
         let stored = try store.entry(for: key.url, request: request.headers, credentials: request.credentials).map { entry in
-            StoredCandidate(entry: entry, decision: policy.reuse(entry.head, request: request.headers, now: now(), mode: configuration.mode))
+            StoredCandidate(
+                entry: entry, decision: policy.reuse(entry.head, request: request.headers, now: now(), mode: configuration.mode))
         }
         if let stored, let response = reusable(stored, for: request, key: key) { return response }
         let admitted = request
@@ -109,7 +94,8 @@ public final class CachingClient: Sendable {
     private func reusable(_ stored: StoredCandidate, for request: CacheRequest, key: CacheKey) -> CacheResponse? {
         let entry = stored.entry
         if let since = request.reuseStoredSince, entry.head.responseTime >= since,
-           let response = fromStore(entry, age: policy.currentAge(entry.head, now: now()), outcome: .hit, for: request) {
+            let response = fromStore(entry, age: policy.currentAge(entry.head, now: now()), outcome: .hit, for: request)
+        {
             return response
         }
         switch stored.decision {
@@ -197,18 +183,23 @@ public final class CachingClient: Sendable {
     }
 
     /// Streams a response body into the store under `key` (or a temporary file when it may not be stored).
-    private func receive(_ response: TransportResponse, for request: CacheRequest, key: CacheKey, requestTime: Double,
-                         responseTime: Double) async throws -> CacheResponse {
-        let outcome: CacheOutcome = configuration.admission.admits(
-            url: URLParts(request.url)!, method: request.method, headers: request.headers) ? .miss : .bypass
+    private func receive(
+        _ response: TransportResponse, for request: CacheRequest, key: CacheKey, requestTime: Double,
+        responseTime: Double
+    ) async throws -> CacheResponse {
+        let outcome: CacheOutcome =
+            configuration.admission.admits(
+                url: URLParts(request.url)!, method: request.method, headers: request.headers) ? .miss : .bypass
         guard request.method != .HEAD else {
             try await Self.drain(response.body)
-            var answer = CacheResponse(status: response.status, headers: CachePolicy.storableHeaders(response.headers),
-                                       body: .empty, outcome: outcome)
+            var answer = CacheResponse(
+                status: response.status, headers: CachePolicy.storableHeaders(response.headers),
+                body: .empty, outcome: outcome)
             answer.setCookies = Self.setCookies(response.headers)
             return answer
         }
-        let storable = outcome == .miss
+        let storable =
+            outcome == .miss
             && policy.canStore(method: request.method, request: request.headers, status: response.status, response: response.headers)
         if storable && configuration.streamsBodies {
             return try stream(response, for: request, key: key, requestTime: requestTime, responseTime: responseTime)
@@ -220,12 +211,17 @@ public final class CachingClient: Sendable {
         var answer: CacheResponse?
         if storable {
             let entry = try store.store(url: key.url, request: request.headers, credentials: request.credentials, head: head, body: writer)
-            answer = store.body(of: entry).map { CacheResponse(status: entry.status, headers: entry.headers, body: $0, outcome: .miss, entry: entry) }
+            answer = store.body(of: entry).map {
+                CacheResponse(status: entry.status, headers: entry.headers, body: $0, outcome: .miss, entry: entry)
+            }
         }
         if answer == nil {
             let size = writer.finish().size
-            let body = size == 0 ? ResponseBody.empty : writer.retained.map { ResponseBody(bytes: $0) }
-                ?? ResponseBody(file: BodyFile(path: writer.temporaryPath, size: size, digest: nil, isTemporary: true))
+            let body =
+                size == 0
+                ? ResponseBody.empty
+                : writer.retained.map { ResponseBody(bytes: $0) }
+                    ?? ResponseBody(file: BodyFile(path: writer.temporaryPath, size: size, digest: nil, isTemporary: true))
             if size == 0 || writer.retained != nil { try? PosixFile.remove(writer.temporaryPath) }
             answer = CacheResponse(status: response.status, headers: headers, body: body, outcome: outcome)
         }
@@ -240,16 +236,19 @@ public final class CachingClient: Sendable {
 
     /// Returns at once a response whose body follows the download into the store; the entry is
     /// committed only once the body is whole, so a failed download leaves nothing stored.
-    private func stream(_ response: TransportResponse, for request: CacheRequest, key: CacheKey, requestTime: Double,
-                        responseTime: Double) throws -> CacheResponse {
+    private func stream(
+        _ response: TransportResponse, for request: CacheRequest, key: CacheKey, requestTime: Double,
+        responseTime: Double
+    ) throws -> CacheResponse {
         let (writer, decoder) = try prepareBody(response, url: request.url)
         let growing = try GrowingBody(path: writer.temporaryPath)
         // A decoded body's length is known only at its end; an identity body's is announced.
         let announced = decoder.decodes ? nil : response.headers.first(name: "content-length").flatMap(Int.init)
         var liveHeaders = decoder.storedHeaders(size: announced ?? 0)
         if announced == nil { liveHeaders.remove(name: "content-length") }
-        var live = CacheResponse(status: response.status, headers: liveHeaders,
-                                 body: ResponseBody(growing: growing, announcedLength: announced), outcome: .miss)
+        var live = CacheResponse(
+            status: response.status, headers: liveHeaders,
+            body: ResponseBody(growing: growing, announcedLength: announced), outcome: .miss)
         live.setCookies = Self.setCookies(response.headers)
         liveDownloads.withLock { $0[key.flight] = live }
         let store = self.store
@@ -257,8 +256,9 @@ public final class CachingClient: Sendable {
             let outcome: Result<Void, any Error>
             do {
                 try await copy(response.body, decoder: decoder, into: writer, url: request.url) { growing.appended($0) }
-                let head = CachedResponseHead(status: response.status, headers: decoder.storedHeaders(size: writer.size),
-                                              requestTime: requestTime, responseTime: responseTime)
+                let head = CachedResponseHead(
+                    status: response.status, headers: decoder.storedHeaders(size: writer.size),
+                    requestTime: requestTime, responseTime: responseTime)
                 try store.store(url: key.url, request: request.headers, credentials: request.credentials, head: head, body: writer)
                 outcome = .success(())
             } catch {
@@ -285,8 +285,10 @@ public final class CachingClient: Sendable {
     }
 
     /// Writes the decoded body; `wrote` hears how many bytes each received piece added.
-    private func copy(_ body: any AsyncSequence<[UInt8], any Error>, decoder: ContentDecoder, into writer: BodyWriter,
-                      url: String, wrote: (Int) -> Void = { _ in }) async throws {
+    private func copy(
+        _ body: any AsyncSequence<[UInt8], any Error>, decoder: ContentDecoder, into writer: BodyWriter,
+        url: String, wrote: (Int) -> Void = { _ in }
+    ) async throws {
         do {
             for try await chunk in body {
                 let before = writer.size
@@ -312,22 +314,25 @@ public final class CachingClient: Sendable {
         for url in policy.invalidatedURLs(method: request.method, status: response.status, url: request.url, response: response.headers) {
             if let parts = URLParts(url) { try store.remove(url: configuration.admission.cacheKey(parts)) }
         }
-        return try await receive(response, for: request, key: CacheKey(url: request.url, flight: ""), requestTime: requestTime,
-                                 responseTime: now())
+        return try await receive(
+            response, for: request, key: CacheKey(url: request.url, flight: ""), requestTime: requestTime,
+            responseTime: now())
     }
 
     private func send(_ request: CacheRequest) async throws -> TransportResponse {
-        try await transport.send(TransportRequest(
-            url: request.url, method: request.method, headers: request.headers, body: request.body,
-            timeout: configuration.timeout))
+        try await transport.send(
+            TransportRequest(
+                url: request.url, method: request.method, headers: request.headers, body: request.body,
+                timeout: configuration.timeout))
     }
 
     private func fromStore(_ entry: CacheEntry, age: Double, outcome: CacheOutcome, for request: CacheRequest) -> CacheResponse? {
         guard let body = store.body(of: entry) else { return nil }
         var headers = entry.headers
         headers.replaceOrAdd(name: "Age", value: String(Int(age.rounded(.down))))
-        return CacheResponse(status: entry.status, headers: headers, body: request.method == .HEAD ? .empty : body,
-                             outcome: outcome, entry: entry)
+        return CacheResponse(
+            status: entry.status, headers: headers, body: request.method == .HEAD ? .empty : body,
+            outcome: outcome, entry: entry)
     }
 
     private func staleOnError(_ stored: CacheEntry, for request: CacheRequest) -> CacheResponse? {

@@ -9,8 +9,10 @@ public struct TransportRequest: Sendable {
     /// The whole exchange, from connecting to the last body byte.
     public var timeout: Duration
 
-    public init(url: String, method: HTTPMethod = .GET, headers: HTTPHeaders = [:], body: [UInt8]? = nil,
-                timeout: Duration = .seconds(30)) {
+    public init(
+        url: String, method: HTTPMethod = .GET, headers: HTTPHeaders = [:], body: [UInt8]? = nil,
+        timeout: Duration = .seconds(30)
+    ) {
         self.url = url
         self.method = method
         self.headers = headers

@@ -15,7 +15,8 @@ public struct CacheControl: Sendable, Equatable {
         for line in headers[field] { parse(line) }
         // HTTP/1.0 clients: `Pragma: no-cache` means `Cache-Control: no-cache` (§5.4).
         if isRequest, headers["cache-control"].isEmpty,
-           headers["pragma"].contains(where: { $0.lowercased().contains("no-cache") }) {
+            headers["pragma"].contains(where: { $0.lowercased().contains("no-cache") })
+        {
             directives["no-cache"] = .some(nil)
         }
     }
@@ -80,7 +81,8 @@ public struct CacheControl: Sendable, Equatable {
         for part in parts {
             let trimmed = part.trimmingASCIIWhitespace()
             guard !trimmed.isEmpty else { continue }
-            let name: String, value: String?
+            let name: String
+            let value: String?
             if let equals = trimmed.firstIndex(of: "=") {
                 name = trimmed[..<equals].trimmingASCIIWhitespace().lowercased()
                 let raw = trimmed[trimmed.index(after: equals)...].trimmingASCIIWhitespace()
@@ -102,7 +104,10 @@ public struct CacheControl: Sendable, Equatable {
         var result = ""
         var escaped = false
         for character in text {
-            if !escaped && character == "\\" { escaped = true; continue }
+            if !escaped && character == "\\" {
+                escaped = true
+                continue
+            }
             escaped = false
             result.append(character)
         }

@@ -53,7 +53,8 @@ public struct CachePolicy: Sendable {
         }
         if isShared && control.isPrivate { return false }
         if isShared, request.contains(name: "authorization"),
-           !(control.isPublic || control.mustRevalidate || control.sharedMaxAge != nil) {
+            !(control.isPublic || control.mustRevalidate || control.sharedMaxAge != nil)
+        {
             return false
         }
         // §4.1: a Vary with a "*" member, alone or in a list, never matches.
@@ -103,7 +104,8 @@ public struct CachePolicy: Sendable {
             return max(0, expires - date)
         }
         guard Self.heuristicallyCacheable.contains(head.status) || control.isPublic,
-              let modified = head.headers.first(name: "last-modified").flatMap(Self.date) else { return 0 }
+            let modified = head.headers.first(name: "last-modified").flatMap(Self.date)
+        else { return 0 }
         let date = head.headers.first(name: "date").flatMap(Self.date) ?? head.responseTime
         return max(0, (date - modified) * heuristicFraction)
     }
@@ -113,11 +115,12 @@ public struct CachePolicy: Sendable {
         let date = head.headers.first(name: "date").flatMap(Self.date) ?? head.responseTime
         // Age is delta-seconds: a non-negative integer; anything else is ignored. Of a list,
         // only the first member counts (§5.1).
-        let ageValue = head.headers[canonicalForm: "age"].first.flatMap { text -> Double? in
-            let digits = text.trimmingASCIIWhitespace()
-            guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) else { return nil }
-            return Double(digits) ?? Double(Int32.max)
-        } ?? 0
+        let ageValue =
+            head.headers[canonicalForm: "age"].first.flatMap { text -> Double? in
+                let digits = text.trimmingASCIIWhitespace()
+                guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) else { return nil }
+                return Double(digits) ?? Double(Int32.max)
+            } ?? 0
         let apparentAge = max(0, head.responseTime - date)
         let responseDelay = max(0, head.responseTime - head.requestTime)
         let correctedInitialAge = max(apparentAge, max(0, ageValue) + responseDelay)
@@ -167,7 +170,10 @@ public struct CachePolicy: Sendable {
         // §4.2.4: no stale response when no-cache, must-revalidate, or (shared) proxy-revalidate
         // or s-maxage (which implies proxy-revalidate, §5.2.2.10) forbid it.
         if control.mustRevalidate || control.noCache
-            || (isShared && (control.proxyRevalidate || control.sharedMaxAge != nil)) { return false }
+            || (isShared && (control.proxyRevalidate || control.sharedMaxAge != nil))
+        {
+            return false
+        }
         let staleness = currentAge(head, now: now) - freshnessLifetime(head)
         let allowed = [CacheControl(request, isRequest: true).staleIfError, control.staleIfError].compactMap { $0 }.max()
         guard let allowed else { return false }
@@ -292,7 +298,8 @@ public struct CachePolicy: Sendable {
     /// `value` resolved against `base` when both are on the same scheme, host and port.
     static func sameOrigin(_ value: String, base: String) -> String? {
         guard let baseURL = URL(string: base), let resolved = URL(string: value, relativeTo: baseURL)?.absoluteURL,
-              let baseParts = URLParts(base), let parts = URLParts(resolved.absoluteString) else { return nil }
+            let baseParts = URLParts(base), let parts = URLParts(resolved.absoluteString)
+        else { return nil }
         return parts.origin == baseParts.origin ? parts.normalized : nil
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import MirrorCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -31,8 +31,10 @@ public struct CacheEntry: Sendable, Equatable {
         CachedResponseHead(status: status, headers: headers, requestTime: requestTime, responseTime: responseTime)
     }
 
-    public init(id: String, method: String, url: String, varyKey: String, status: Int, headers: HTTPHeaders,
-                requestTime: Double, responseTime: Double, digest: String, size: Int, lastAccess: Double) {
+    public init(
+        id: String, method: String, url: String, varyKey: String, status: Int, headers: HTTPHeaders,
+        requestTime: Double, responseTime: Double, digest: String, size: Int, lastAccess: Double
+    ) {
         self.id = id
         self.method = method
         self.url = url

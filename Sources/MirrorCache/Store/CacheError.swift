@@ -37,13 +37,15 @@ public struct CacheError: Error, CustomStringConvertible, Equatable {
     }
 
     public static func corruptIndex(path: String, message: String) -> CacheError {
-        CacheError(code: .corruptIndex, subject: path, detail: message,
-                   description: "the cache index \(path) is damaged (\(message)); run `mirror cache verify --repair`")
+        CacheError(
+            code: .corruptIndex, subject: path, detail: message,
+            description: "the cache index \(path) is damaged (\(message)); run `mirror cache verify --repair`")
     }
 
     public static func corruptBody(url: String, digest: String) -> CacheError {
-        CacheError(code: .corruptBody, subject: url, detail: "",
-                   description: "the cached body of \(url) (sha256 \(digest.prefix(12))…) is missing or damaged; the entry was dropped")
+        CacheError(
+            code: .corruptBody, subject: url, detail: "",
+            description: "the cached body of \(url) (sha256 \(digest.prefix(12))…) is missing or damaged; the entry was dropped")
     }
 
     public static func bodyTooLarge(url: String, limit: Int) -> CacheError {
@@ -51,7 +53,8 @@ public struct CacheError: Error, CustomStringConvertible, Equatable {
     }
 
     public static func incompatibleVersion(found: Int, supported: Int) -> CacheError {
-        CacheError(code: .incompatibleVersion, subject: "", detail: "",
-                   description: "the cache has format version \(found); this mirror reads version \(supported) or older")
+        CacheError(
+            code: .incompatibleVersion, subject: "", detail: "",
+            description: "the cache has format version \(found); this mirror reads version \(supported) or older")
     }
 }

@@ -25,7 +25,8 @@ final class CacheIndex: @unchecked Sendable {
         if case .integer(let found) = version, found > Self.formatVersion {
             throw CacheError.incompatibleVersion(found: Int(found), supported: Self.formatVersion)
         }
-        try database.execute("""
+        try database.execute(
+            """
             CREATE TABLE IF NOT EXISTS entries (
                 id TEXT PRIMARY KEY,
                 method TEXT NOT NULL,
@@ -121,10 +122,12 @@ final class CacheIndex: @unchecked Sendable {
                 .integer(Int64(entry.size)), .real(entry.lastAccess),
             ])
         guard previous != entry.digest else { return [] }
-        try database.statement("""
+        try database.statement(
+            """
             INSERT INTO bodies (digest, size, refs) VALUES (?, ?, 1)
             ON CONFLICT(digest) DO UPDATE SET refs = refs + 1
-            """).run([.text(entry.digest), .integer(Int64(entry.size))])
+            """
+        ).run([.text(entry.digest), .integer(Int64(entry.size))])
         if try refs(entry.digest) == 1 { try add(entry.size, to: .bodyBytes) }  // a new body
         return try previous.map { try release($0) } ?? []
     }
@@ -179,8 +182,10 @@ final class CacheIndex: @unchecked Sendable {
     /// One user fewer for a body; at zero the row goes and the body is returned for deletion.
     private func release(_ digest: String) throws -> [(digest: String, size: Int)] {
         try database.statement("UPDATE bodies SET refs = refs - 1 WHERE digest = ?").run([.text(digest)])
-        guard let (refs, size) = try database.statement("SELECT refs, size FROM bodies WHERE digest = ?")
-            .firstRow([.text(digest)], { ($0.int(0), $0.int(1)) }), refs <= 0 else { return [] }
+        guard
+            let (refs, size) = try database.statement("SELECT refs, size FROM bodies WHERE digest = ?")
+                .firstRow([.text(digest)], { ($0.int(0), $0.int(1)) }), refs <= 0
+        else { return [] }
         try database.statement("DELETE FROM bodies WHERE digest = ?").run([.text(digest)])
         try add(-size, to: .bodyBytes)
         return [(digest, size)]

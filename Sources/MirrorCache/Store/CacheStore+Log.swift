@@ -109,8 +109,9 @@ extension CacheStore {
                 let records = paths.compactMap { path -> [UInt8]? in
                     var stamp: FileStamp?
                     guard let size = PosixFile.size(atPath: path), size < 1 << 20,
-                          let bytes = try? FileReading.contents(of: path, expectedSize: size, stamp: &stamp),
-                          LogRecord(bytes) != nil else { return nil }
+                        let bytes = try? FileReading.contents(of: path, expectedSize: size, stamp: &stamp),
+                        LogRecord(bytes) != nil
+                    else { return nil }
                     return bytes
                 }
                 try log.append(records)

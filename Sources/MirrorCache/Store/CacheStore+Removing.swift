@@ -37,7 +37,8 @@ extension CacheStore {
             let (ids, orphans, total) = try withIndex(flushingAccess: true) { index -> ([String], [String], Int) in
                 var total = try index.totalBodyBytes()
                 guard total > goal else { return ([], [], total) }
-                var ids: [String] = [], orphans: [String] = []
+                var ids: [String] = []
+                var orphans: [String] = []
                 try index.database.transaction {
                     for id in try index.leastRecentlyUsed(limit: 256) where total > goal {
                         let freed = try index.deleteEntry(id: id)

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
-import MirrorCore
 public import Logging
+import MirrorCore
 import MirrorSQLite
 public import NIOHTTP1
 
@@ -43,8 +43,10 @@ public final class CacheStore: Sendable {
     var indexPath: String { directory + "/index.sqlite" }
 
     /// Opens (creating if needed) the cache in `directory`.
-    public init(directory: String, configuration: Configuration = Configuration(),
-                logger: Logger = Logger(label: "mirror.cache")) throws {
+    public init(
+        directory: String, configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "mirror.cache")
+    ) throws {
         self.directory = directory
         self.configuration = configuration
         self.logger = logger
@@ -57,8 +59,10 @@ public final class CacheStore: Sendable {
         let indexWasLost = !PosixFile.exists(indexPath)
         let memory = MemoryTier(capacity: configuration.memoryCapacity, maxBodySize: configuration.memoryMaxBodySize)
         self.memory = memory
-        writer = IndexWriter(connection: try Self.openIndex(indexPath), limits: configuration.groupCommit,
-                             logFolder: Self.logFolder(in: directory), now: configuration.now) { digests in
+        writer = IndexWriter(
+            connection: try Self.openIndex(indexPath), limits: configuration.groupCommit,
+            logFolder: Self.logFolder(in: directory), now: configuration.now
+        ) { digests in
             Self.deleteBodies(digests, in: directory, memory: memory)
         }
         let connection = try Self.openIndex(indexPath)
@@ -116,7 +120,8 @@ public final class CacheStore: Sendable {
             // Small and never checked: read whole, checked, and kept in memory.
             var stamp: FileStamp?
             guard let bytes = try? FileReading.contents(of: path, expectedSize: entry.size, stamp: &stamp), bytes.count == entry.size,
-                  Hex.string(SHA256.hash(data: bytes)) == entry.digest else {
+                Hex.string(SHA256.hash(data: bytes)) == entry.digest
+            else {
                 dropDamaged(entry)
                 return nil
             }
@@ -128,8 +133,11 @@ public final class CacheStore: Sendable {
             dropDamaged(entry)
             return nil
         }
-        return ResponseBody(file: BodyFile(path: path, size: entry.size, digest: entry.digest, isTemporary: false,
-                                           checked: checked) { [weak self] in self?.dropDamaged(entry) })
+        return ResponseBody(
+            file: BodyFile(
+                path: path, size: entry.size, digest: entry.digest, isTemporary: false,
+                checked: checked
+            ) { [weak self] in self?.dropDamaged(entry) })
     }
 
     /// Gives the stored body of `entry` a second name, `path` (a hard link), once its bytes are
@@ -145,8 +153,10 @@ public final class CacheStore: Sendable {
         let source = bodyPath(entry.digest)
         guard let stamp = PosixFile.stamp(atPath: source), stamp.size == Int64(entry.size) else { return false }
         if !checked.isChecked(entry.digest, stamp) {
-            let file = BodyFile(path: source, size: entry.size, digest: entry.digest, isTemporary: false,
-                                checked: checked) { [weak self] in self?.dropDamaged(entry) }
+            let file = BodyFile(
+                path: source, size: entry.size, digest: entry.digest, isTemporary: false,
+                checked: checked
+            ) { [weak self] in self?.dropDamaged(entry) }
             guard file.isIntact() else { return false }
         }
         return link(source, path) == 0
@@ -171,8 +181,10 @@ public final class CacheStore: Sendable {
     /// Stores a response whose body was written with `body`; replaces the variant with the same
     /// Vary key. With `credentials`, the entry is private to them (`entry(for:request:credentials:)`).
     @discardableResult
-    public func store(url: String, method: String = "GET", request: HTTPHeaders, credentials: String? = nil,
-                      head: CachedResponseHead, body: BodyWriter) throws -> CacheEntry {
+    public func store(
+        url: String, method: String = "GET", request: HTTPHeaders, credentials: String? = nil,
+        head: CachedResponseHead, body: BodyWriter
+    ) throws -> CacheEntry {
         let varyKey = CachePolicy.varyKey(responseHeaders: head.headers, request: request, credentials: credentials) ?? ""
         return try store(url: url, method: method, varyKey: varyKey, head: head, body: body)
     }
@@ -181,8 +193,10 @@ public final class CacheStore: Sendable {
     /// original request is gone but its key was kept). Whatever stores a response comes here:
     /// its `Set-Cookie` fields are dropped (`CachePolicy.neverStored`).
     @discardableResult
-    public func store(url: String, method: String = "GET", varyKey: String, head: CachedResponseHead,
-                      body: BodyWriter) throws -> CacheEntry {
+    public func store(
+        url: String, method: String = "GET", varyKey: String, head: CachedResponseHead,
+        body: BodyWriter
+    ) throws -> CacheEntry {
         let (digest, size, stamp) = body.finish()
         let entry = CacheEntry(
             id: Self.entryID(method: method, url: url, varyKey: varyKey), method: method, url: url, varyKey: varyKey,

@@ -1,9 +1,10 @@
+import MirrorCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import MirrorCore
 
 /// The cache's entry log: the metadata of every entry a store writes, appended to a segment of
 /// `log/` as the entry is stored, before its index row commits. It is how a lost index is
@@ -48,7 +49,8 @@ final class EntryLog: @unchecked Sendable {
             let name = "\(folder)/\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
             let descriptor: Int32
             do { descriptor = try PosixFile.open(name + ".new", flags: O_WRONLY | O_CREAT | O_EXCL | O_APPEND) } catch { throw .io(error) }
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, (try? PosixFile.rename(name + ".new", to: name + Self.openSuffix)) != nil else {
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, (try? PosixFile.rename(name + ".new", to: name + Self.openSuffix)) != nil
+            else {
                 close(descriptor)  // another store removed it as abandoned, between open and lock
                 continue
             }
@@ -131,7 +133,8 @@ final class EntryLog: @unchecked Sendable {
             let magic = Array(LogRecord.committedMagic.utf8)
             var from = 0
             if let last = frames.lastIndex(where: { bytes[$0].starts(with: magic) }),
-               case .committed(let through) = LogRecord(bytes[frames[last]]) {
+                case .committed(let through) = LogRecord(bytes[frames[last]])
+            {
                 from = through ?? frames[last].lowerBound  // an older marker: the records after it
             }
             let records = frames.filter { $0.lowerBound - 4 >= from && !bytes[$0].starts(with: magic) }
@@ -176,7 +179,7 @@ final class EntryLog: @unchecked Sendable {
         while offset + 4 <= bytes.count {
             let count = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
             guard offset + 4 + count <= bytes.count else { break }
-            frames.append(offset + 4 ..< offset + 4 + count)
+            frames.append(offset + 4..<offset + 4 + count)
             offset += 4 + count
         }
         return frames

@@ -28,8 +28,10 @@ final class IndexWriter: Sendable {
     /// Deletes the bodies that a commit left without an entry.
     private let deleteBodies: @Sendable ([String]) -> Void
 
-    init(connection: CacheIndex, limits: CacheStore.GroupCommit, logFolder: String, now: @escaping @Sendable () -> Double,
-         deleteBodies: @escaping @Sendable ([String]) -> Void) {
+    init(
+        connection: CacheIndex, limits: CacheStore.GroupCommit, logFolder: String, now: @escaping @Sendable () -> Double,
+        deleteBodies: @escaping @Sendable ([String]) -> Void
+    ) {
         self.connection = Mutex(connection)
         self.limits = limits
         self.logFolder = logFolder

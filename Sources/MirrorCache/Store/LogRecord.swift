@@ -84,14 +84,16 @@ enum LogRecord: Equatable {
         var vary: [Substring] = []
         for line in lines.dropFirst() {
             guard let space = line.firstIndex(of: " ") else { return nil }
-            let key = String(line[..<space]), value = line[line.index(after: space)...]
+            let key = String(line[..<space])
+            let value = line[line.index(after: space)...]
             if key == "vary" { vary.append(value) } else { fields[key] = String(value) }
         }
         let times = fields["times"]?.split(separator: " ").compactMap { Double($0) } ?? []
         let body = fields["body"]?.split(separator: " ") ?? []
         guard let id = fields["id"], let method = fields["method"], let url = fields["url"],
-              let status = fields["status"].flatMap(Int.init), times.count == 3, body.count == 2,
-              let size = Int(body[1]) else { return nil }
+            let status = fields["status"].flatMap(Int.init), times.count == 3, body.count == 2,
+            let size = Int(body[1])
+        else { return nil }
         return CacheEntry(
             id: id, method: method, url: url, varyKey: vary.joined(separator: "\n"), status: status,
             headers: HeaderCoding.decode(String(text[split.upperBound...])), requestTime: times[0],

@@ -1,5 +1,6 @@
-import MirrorCore
 import Crypto
+import MirrorCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -141,8 +142,10 @@ final class BodyFile: Sendable {
     /// Called when the bytes do not match the digest: the store drops the entry.
     let onDamage: @Sendable () -> Void
 
-    init(path: String, size: Int, digest: String?, isTemporary: Bool, checked: CheckedBodies? = nil,
-         onDamage: @escaping @Sendable () -> Void = {}) {
+    init(
+        path: String, size: Int, digest: String?, isTemporary: Bool, checked: CheckedBodies? = nil,
+        onDamage: @escaping @Sendable () -> Void = {}
+    ) {
         self.path = path
         self.size = size
         self.digest = digest

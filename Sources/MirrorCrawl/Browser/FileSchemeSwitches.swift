@@ -10,11 +10,13 @@ enum FileSchemeSwitches {
     /// taken out of the features of its `<script id="__config">`; `html` itself when it has none.
     static func apply(to html: [UInt8]) -> [UInt8] {
         guard let open = html.firstRange(of: Array("<script id=\"__config\" type=\"application/json\">".utf8)),
-              let close = html[open.upperBound...].firstRange(of: Array("</script>".utf8)) else { return html }
+            let close = html[open.upperBound...].firstRange(of: Array("</script>".utf8))
+        else { return html }
         let config = Array(html[open.upperBound..<close.lowerBound])
         guard let key = config.firstRange(of: Array("\"features\":".utf8)),
-              let list = config[key.upperBound...].firstIndex(where: { $0 != UInt8(ascii: " ") }), config[list] == UInt8(ascii: "["),
-              let end = config[list...].firstIndex(of: UInt8(ascii: "]")) else { return html }
+            let list = config[key.upperBound...].firstIndex(where: { $0 != UInt8(ascii: " ") }), config[list] == UInt8(ascii: "["),
+            let end = config[list...].firstIndex(of: UInt8(ascii: "]"))
+        else { return html }
         let space = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") }
         let entries = config[(list + 1)..<end].split(separator: UInt8(ascii: ","))
             .map { Array($0.drop(while: space).reversed().drop(while: space).reversed()) }

@@ -70,8 +70,9 @@ struct OfflineCheck: Sendable {
             let check = CrawlReport.PageCheck(
                 url: page.item.url, form: form, retried: retriedNumbers.contains(page.number),
                 outcome: Self.outcome(of: result),
-                screenshots: keepsScreenshots ? [checks.livePath(page.number), checks.offlinePath(page.number, retried: retry)]
-                    .map { String($0.dropFirst(output.directory.count + 1)) } : nil,
+                screenshots: keepsScreenshots
+                    ? [checks.livePath(page.number), checks.offlinePath(page.number, retried: retry)]
+                        .map { String($0.dropFirst(output.directory.count + 1)) } : nil,
                 unanswered: Self.unanswered(first[page.number], second[page.number]))
             recorder.report.withLock { report in
                 report.pageChecks.append(check)
@@ -86,8 +87,10 @@ struct OfflineCheck: Sendable {
     /// Compares each page's copy with its live screenshot, a few at a time (the renderer bounds
     /// its tabs); the copy's screenshot is kept beside the live one (named for the retry when
     /// `retried`).
-    private func compare(_ pages: [PageChecks.Pending], renderer: any PageRenderer, folder: String, checks: PageChecks,
-                         retried: Bool) async -> [Int: Result<ScreenComparison, any Error>] {
+    private func compare(
+        _ pages: [PageChecks.Pending], renderer: any PageRenderer, folder: String, checks: PageChecks,
+        retried: Bool
+    ) async -> [Int: Result<ScreenComparison, any Error>] {
         await withTaskGroup(of: (Int, Result<ScreenComparison, any Error>).self) { group in
             var results: [Int: Result<ScreenComparison, any Error>] = [:]
             var next = 0
@@ -100,7 +103,10 @@ struct OfflineCheck: Sendable {
                         guard let live = try FileReading.contents(of: checks.livePath(page.number)) else {
                             throw CheckError.missing("the live screenshot")
                         }
-                        guard let comparison = try await renderer.compareOffline(PercentEncoding.fileURL(path: folder + "/" + page.path), with: live) else {
+                        guard
+                            let comparison = try await renderer.compareOffline(
+                                PercentEncoding.fileURL(path: folder + "/" + page.path), with: live)
+                        else {
                             throw CheckError.missing("a browser that can open the copy")
                         }
                         try PageChecks.write(comparison.offline, to: checks.offlinePath(page.number, retried: retried))
@@ -122,17 +128,23 @@ struct OfflineCheck: Sendable {
     /// Loads `page`'s live page again (through the cache, as the crawl did) and keeps its new
     /// screenshot as the live one when it differs from the first; whether it did.
     private func shootLiveAgain(_ page: PageChecks.Pending, renderer: any PageRenderer, checks: PageChecks) async throws -> Bool {
-        guard let rendered = try? await renderer.render(page.item.url, cookies: loader.credentials.jar, fetch: { [loader] request in
-            await loader.browserFetch(request, for: page.item)
-        }), let live = rendered.screenshot, live != (try FileReading.contents(of: checks.livePath(page.number))) else { return false }
+        guard
+            let rendered = try? await renderer.render(
+                page.item.url, cookies: loader.credentials.jar,
+                fetch: { [loader] request in
+                    await loader.browserFetch(request, for: page.item)
+                }), let live = rendered.screenshot, live != (try FileReading.contents(of: checks.livePath(page.number)))
+        else { return false }
         try PageChecks.write(live, to: checks.livePath(page.number))
         return true
     }
 
     /// Saves `page` again in `form`; the pending check of the page in that form, or nil when
     /// that form cannot be had (no snapshot was taken, or the page's bytes are gone).
-    private func resave(_ page: PageChecks.Pending, in form: RenderedPage.CopyForm,
-                        checks: PageChecks) async throws -> PageChecks.Pending? {
+    private func resave(
+        _ page: PageChecks.Pending, in form: RenderedPage.CopyForm,
+        checks: PageChecks
+    ) async throws -> PageChecks.Pending? {
         let response: CacheResponse
         do {
             response = try await fetcher.fetch(page.item)
@@ -140,8 +152,10 @@ struct OfflineCheck: Sendable {
             return nil
         }
         guard (200..<300).contains(response.status),
-              let saved = await copier.copy(of: response, in: form, snapshot: try FileReading.contents(of: checks.snapshotPath(page.number)),
-                                     data: page.data, pageURL: page.item.url) else { return nil }
+            let saved = await copier.copy(
+                of: response, in: form, snapshot: try FileReading.contents(of: checks.snapshotPath(page.number)),
+                data: page.data, pageURL: page.item.url)
+        else { return nil }
         let path = try await output.write(url: page.item.url, response: CrawledResponse(saved, store: finisher.store))
         return PageChecks.Pending(item: page.item, path: path, form: form, data: page.data, number: page.number)
     }

@@ -10,8 +10,10 @@ struct PageCopier: Sendable {
     /// what its tool needs to run from `file://`), with the replay layer when its scripts fetched
     /// data (each response read from the cache, where the page's requests put it). nil when that
     /// form cannot be had (no snapshot was taken).
-    func copy(of response: CacheResponse, in form: RenderedPage.CopyForm, snapshot: [UInt8]?, data: [String],
-              pageURL: String) async -> CacheResponse? {
+    func copy(
+        of response: CacheResponse, in form: RenderedPage.CopyForm, snapshot: [UInt8]?, data: [String],
+        pageURL: String
+    ) async -> CacheResponse? {
         switch form {
         case .snapshot:
             guard let snapshot else { return nil }
@@ -21,13 +23,18 @@ struct PageCopier: Sendable {
         case .original:
             guard let page = try? response.body.collect() else { return response }
             let switched = FileSchemeSwitches.apply(to: page)
-            guard !data.isEmpty else { return switched == page ? response : Self.changed(response, headers: response.headers, body: switched) }
+            guard !data.isEmpty else {
+                return switched == page ? response : Self.changed(response, headers: response.headers, body: switched)
+            }
             var recorded: [ReplayLayer.Recorded] = []
             for url in data {
                 guard let answer = try? await sender.send(CacheRequest(url: url)), (200..<300).contains(answer.status),
-                      answer.body.count <= ReplayLayer.maxBody, let body = try? answer.body.collect() else { continue }
-                recorded.append(.init(url: url, contentType: answer.headers.first(name: "content-type") ?? "application/octet-stream",
-                                      body: body))
+                    answer.body.count <= ReplayLayer.maxBody, let body = try? answer.body.collect()
+                else { continue }
+                recorded.append(
+                    .init(
+                        url: url, contentType: answer.headers.first(name: "content-type") ?? "application/octet-stream",
+                        body: body))
             }
             let layer = ReplayLayer(pageURL: pageURL, responses: recorded)
             return Self.changed(response, headers: response.headers, body: layer.inject(into: switched))

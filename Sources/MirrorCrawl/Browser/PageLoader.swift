@@ -28,9 +28,11 @@ struct PageLoader: Sendable {
                 report.rendered += 1
                 if page.form == .snapshot { report.snapshots += 1 }
             }
-            events?(.rendered(url: item.url, milliseconds: Int((ContinuousClock.now - started).seconds * 1000), snapshot: page.form == .snapshot))
+            events?(
+                .rendered(
+                    url: item.url, milliseconds: Int((ContinuousClock.now - started).seconds * 1000), snapshot: page.form == .snapshot))
             return page
-        } catch where Task.isCancelled {
+        } catch _ where Task.isCancelled {
             return nil
         } catch {
             recorder.note(item, "the browser failed (\(error)): the page is saved as it was sent")

@@ -62,7 +62,8 @@ struct ReplayLayer {
         var table = "{"
         for (index, response) in responses.enumerated() {
             if index > 0 { table += "," }
-            table += Self.jsonString(response.url) + ":[" + Self.jsonString(response.contentType) + ",\""
+            table +=
+                Self.jsonString(response.url) + ":[" + Self.jsonString(response.contentType) + ",\""
                 + Data(response.body).base64EncodedString() + "\"]"
         }
         table += "}"

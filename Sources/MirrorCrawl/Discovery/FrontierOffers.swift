@@ -14,8 +14,10 @@ final class FrontierOffers: Sendable {
     private let sessionTraps: Mutex<SessionTraps>
     private let logger: Logger
 
-    init(frontier: any CrawlFrontier, scope: ScopeRules, credentials: CrawlCredentials, sessionParameters: Set<String>,
-         recorder: ReportRecorder, logger: Logger) {
+    init(
+        frontier: any CrawlFrontier, scope: ScopeRules, credentials: CrawlCredentials, sessionParameters: Set<String>,
+        recorder: ReportRecorder, logger: Logger
+    ) {
         self.frontier = frontier
         self.scope = scope
         self.credentials = credentials
@@ -48,9 +50,12 @@ final class FrontierOffers: Sendable {
     func discover(_ page: PageLinks, from item: CrawlItem) async throws {
         var offers: [CrawlItem] = []
         let holdsSession = URLParts(item.url).map(credentials.holdsSession) ?? false
-        let loggingOut = holdsSession ? Set(page.links.filter { link in
-            link.kind == .navigation && (link.endsSession || LogoutWords.matches(link.url))
-        }.map(\.url)) : []
+        let loggingOut =
+            holdsSession
+            ? Set(
+                page.links.filter { link in
+                    link.kind == .navigation && (link.endsSession || LogoutWords.matches(link.url))
+                }.map(\.url)) : []
         for link in page.links {
             // A requisite page (a frame) contributes its requisites only.
             if item.role == .requisite && link.kind == .navigation { continue }
@@ -59,9 +64,11 @@ final class FrontierOffers: Sendable {
             let depth = role == .page ? item.depth + 1 : item.depth
             offers.append(CrawlItem(url: link.url, depth: depth, role: role, hops: 0, referrer: item.url))
         }
-        try await offer(offers, refusing: loggingOut.sorted().map { url in
-            (CrawlItem(url: url, depth: item.depth + 1, role: .page, hops: 0, referrer: item.url), .logout)
-        })
+        try await offer(
+            offers,
+            refusing: loggingOut.sorted().map { url in
+                (CrawlItem(url: url, depth: item.depth + 1, role: .page, hops: 0, referrer: item.url), .logout)
+            })
     }
 
     /// Queues the items not seen before that are in scope (their URLs are normalized), and
@@ -77,7 +84,8 @@ final class FrontierOffers: Sendable {
                 continue
             }
             if let page = sessionTraps.withLock({ $0.page(of: item.url) }),
-               try await frontier.isSeen(page) || !sessionTraps.withLock({ $0.claim(page) }) {
+                try await frontier.isSeen(page) || !sessionTraps.withLock({ $0.claim(page) })
+            {
                 refused.append((item, .sessionID))
                 continue
             }

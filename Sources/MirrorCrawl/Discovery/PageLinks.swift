@@ -40,8 +40,10 @@ struct PageLinks: Equatable {
             case UInt8(ascii: "r"): kind = .requisite
             default: return nil
             }
-            links.append(Link(url: String(decoding: line.dropFirst(2), as: UTF8.self), kind: kind,
-                              endsSession: line.first == UInt8(ascii: "x")))
+            links.append(
+                Link(
+                    url: String(decoding: line.dropFirst(2), as: UTF8.self), kind: kind,
+                    endsSession: line.first == UInt8(ascii: "x")))
         }
     }
 }

@@ -22,8 +22,8 @@ struct SitemapDiscovery: Sendable {
         var found: [CrawlItem] = []
         while let next = pending.popLast(), visited.count < 1000 {
             guard let parts = URLParts(next), visited.insert(parts.normalized).inserted,
-                  let response = try? await sender.send(CacheRequest(url: parts.normalized)),
-                  (200..<300).contains(response.status), var bytes = try? response.body.collect(limit: 64 << 20)
+                let response = try? await sender.send(CacheRequest(url: parts.normalized)),
+                (200..<300).contains(response.status), var bytes = try? response.body.collect(limit: 64 << 20)
             else { continue }
             if bytes.starts(with: [0x1f, 0x8b]) {
                 guard let inflated = try? GzipDecoder.decompress(bytes, limit: 256 << 20) else { continue }

@@ -47,8 +47,10 @@ final class CrawlSession: Sendable {
         let realm = AuthenticationChallenge.parse(response.headers[field]).compactMap(\.realm).first
         recorder.report.withLock { report in
             guard !report.credentialsWanted.contains(where: { $0.origin == url.origin }) else { return }
-            report.credentialsWanted.append(.init(origin: url.origin, status: response.status, realm: realm,
-                                                  refused: sent != nil || request.headers.contains(name: "cookie")))
+            report.credentialsWanted.append(
+                .init(
+                    origin: url.origin, status: response.status, realm: realm,
+                    refused: sent != nil || request.headers.contains(name: "cookie")))
         }
         return nil
     }

@@ -28,7 +28,8 @@ struct CrawledResponse: SavedResponse {
     /// The stored entry's head, or (for a response the cache did not keep) its own headers received `now`.
     func record(now: Double) -> ResponseRecord {
         if let entry = response.entry {
-            ResponseRecord(headers: entry.headers, requestTime: entry.requestTime, responseTime: entry.responseTime, varyKey: entry.shareableVaryKey)
+            ResponseRecord(
+                headers: entry.headers, requestTime: entry.requestTime, responseTime: entry.responseTime, varyKey: entry.shareableVaryKey)
         } else {
             ResponseRecord(headers: response.headers, requestTime: now, responseTime: now, varyKey: "")
         }

@@ -15,8 +15,10 @@ final class RequestSender: Sendable {
     private let exchange: (any ResponseExchange)?
     private let events: (@Sendable (CrawlEvent) -> Void)?
 
-    init(client: CachingClient, frontier: any CrawlFrontier, session: CrawlSession, userAgent: String,
-         exchange: (any ResponseExchange)?, events: (@Sendable (CrawlEvent) -> Void)?) {
+    init(
+        client: CachingClient, frontier: any CrawlFrontier, session: CrawlSession, userAgent: String,
+        exchange: (any ResponseExchange)?, events: (@Sendable (CrawlEvent) -> Void)?
+    ) {
         self.client = client
         self.frontier = frontier
         self.session = session
@@ -56,8 +58,10 @@ final class RequestSender: Sendable {
         let response = try outcome.get()
         try await session.keepCookies(of: response, for: request)
         try await exchange?.share(response, for: request)
-        events?(.request(url: request.url, status: response.status, outcome: response.outcome, bytes: response.body.count,
-                         milliseconds: Int((ContinuousClock.now - sent).seconds * 1000)))
+        events?(
+            .request(
+                url: request.url, status: response.status, outcome: response.outcome, bytes: response.body.count,
+                milliseconds: Int((ContinuousClock.now - sent).seconds * 1000)))
         return response
     }
 }

@@ -40,9 +40,12 @@ struct FolderFinisher: Sendable {
         let (journal, events, links) = (journal, events, links)
         return { ledger in
             events?(.phase("indexing the pages for mirror search"))
-            return try indexer.update(folder: folder, slices: { ledger.resourceSlices() }, knownText: { page in
-                try? journal.text(of: page.url, key: links.pageKey(digest: page.resource.sha256, contentType: page.resource.contentType))
-            })
+            return try indexer.update(
+                folder: folder, slices: { ledger.resourceSlices() },
+                knownText: { page in
+                    try? journal.text(
+                        of: page.url, key: links.pageKey(digest: page.resource.sha256, contentType: page.resource.contentType))
+                })
         }
     }
 }

@@ -6,8 +6,9 @@ public struct LocalFrontier: CrawlFrontier {
     private let budget: PageBudget
 
     public init(configuration: CrawlConfiguration, journal: CrawlJournal) {
-        queue = Frontier(perHost: configuration.perHost, delay: configuration.delay ?? 0, robotsFirst: configuration.obeyRobots,
-                         clock: ContinuousClock())
+        queue = Frontier(
+            perHost: configuration.perHost, delay: configuration.delay ?? 0, robotsFirst: configuration.obeyRobots,
+            clock: ContinuousClock())
         budget = PageBudget(maxPages: configuration.maxPages, maxPerHost: configuration.maxPagesPerHost)
         self.journal = journal
     }

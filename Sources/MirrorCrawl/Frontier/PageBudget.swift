@@ -36,7 +36,11 @@ final class PageBudget: Sendable {
     }
 
     /// What `admit` found: the page counted, a limit reached, or places held by pages in flight.
-    private enum Outcome { case admitted, skipped(SkipReason), wait }
+    private enum Outcome {
+        case admitted
+        case skipped(SkipReason)
+        case wait
+    }
 
     /// Counts a page of `host` in flight and returns nil, or returns the limit its saved pages
     /// have reached. Waits while pages in flight hold the last places.

@@ -103,7 +103,8 @@ public final class CrawlJournal: SiteLedger {
         // changed by many batches in between is copied back once.
         try database.execute("PRAGMA wal_autocheckpoint=4000")
         if fresh { try database.execute("DROP TABLE IF EXISTS urls") }
-        try database.execute("""
+        try database.execute(
+            """
             CREATE TABLE IF NOT EXISTS urls (
                 seq INTEGER PRIMARY KEY,
                 url TEXT NOT NULL UNIQUE,
@@ -122,7 +123,8 @@ public final class CrawlJournal: SiteLedger {
         // Kept across crawls into the same folder: each page's resolved links and located
         // references (`StoredReferences`), by body. ("links" was the table of the version before.)
         try database.execute("DROP TABLE IF EXISTS links")
-        try database.execute("""
+        try database.execute(
+            """
             CREATE TABLE IF NOT EXISTS pages (
                 url TEXT PRIMARY KEY, key TEXT NOT NULL, links BLOB NOT NULL, refs BLOB NOT NULL)
             """)
@@ -155,8 +157,10 @@ public final class CrawlJournal: SiteLedger {
 
     /// Records a page's links and, for an HTML page, its located references and its text.
     func record(_ links: PageLinks, references: [HTMLReference], text: HTMLText?, of url: String, key: String) throws {
-        try append(.page(url: url, key: key, links: links.encoded, refs: StoredReferences.encode(references),
-                         text: text.map(StoredText.encode)))
+        try append(
+            .page(
+                url: url, key: key, links: links.encoded, refs: StoredReferences.encode(references),
+                text: text.map(StoredText.encode)))
     }
 
     /// The column `column` of `url`'s row in `table` (`pages`: "links" or "refs"; `texts`:
@@ -190,8 +194,9 @@ public final class CrawlJournal: SiteLedger {
             let pending = try database.statement(
                 "SELECT url, depth, role, hops, referrer FROM urls WHERE state = 'queued' ORDER BY seq"
             ).rows { row in
-                CrawlItem(url: row.string(0), depth: row.int(1), role: CrawlRole(rawValue: row.string(2)) ?? .page,
-                          hops: row.int(3), referrer: row.optionalString(4))
+                CrawlItem(
+                    url: row.string(0), depth: row.int(1), role: CrawlRole(rawValue: row.string(2)) ?? .page,
+                    hops: row.int(3), referrer: row.optionalString(4))
             }
             return (known, pending)
         }
@@ -289,8 +294,10 @@ public final class CrawlJournal: SiteLedger {
             let insert = try database.statement(
                 "INSERT OR IGNORE INTO urls (url, depth, role, hops, referrer, state) VALUES (?, ?, ?, ?, ?, 'queued')")
             for item in items {
-                try insert.run([.text(item.url), .integer(Int64(item.depth)), .text(item.role.rawValue),
-                                .integer(Int64(item.hops)), SQLiteValue(item.referrer)])
+                try insert.run([
+                    .text(item.url), .integer(Int64(item.depth)), .text(item.role.rawValue),
+                    .integer(Int64(item.hops)), SQLiteValue(item.referrer),
+                ])
             }
         case .finished(let url, let outcome, let status, let detail):
             try database.statement("UPDATE urls SET state = ?, status = ?, detail = ? WHERE url = ?")

@@ -30,10 +30,11 @@ enum StoredReferences {
         guard let count = bytes.readCount() else { return nil }
         for _ in 0..<count {
             guard let flags = bytes.readByte(), flags < 4, let start = bytes.readInt(), let length = bytes.readInt(),
-                  (0..<1 << 42).contains(start), (0..<1 << 42).contains(length), let value = bytes.readString()
+                (0..<1 << 42).contains(start), (0..<1 << 42).contains(length), let value = bytes.readString()
             else { return nil }
-            references.append(HTMLReference(
-                range: start..<start + length, value: value, role: flags & 1 == 1 ? .base : .link, inAttribute: flags & 2 == 2))
+            references.append(
+                HTMLReference(
+                    range: start..<start + length, value: value, role: flags & 1 == 1 ? .base : .link, inAttribute: flags & 2 == 2))
         }
         return bytes.isAtEnd ? references : nil
     }

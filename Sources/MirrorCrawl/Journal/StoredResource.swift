@@ -38,9 +38,9 @@ enum StoredResource {
     static func decode(_ encoded: [UInt8]) -> SiteManifest.Resource? {
         var bytes = PackedBytes(reading: encoded)
         guard bytes.readByte() == version, let path = bytes.readString(), let status = bytes.readInt(),
-              let contentType = bytes.readOptionalString(), let size = bytes.readInt(), let sha256 = bytes.readString(),
-              let etag = bytes.readOptionalString(), let lastModified = bytes.readOptionalString(),
-              let fieldCount = bytes.readCount()
+            let contentType = bytes.readOptionalString(), let size = bytes.readInt(), let sha256 = bytes.readString(),
+            let etag = bytes.readOptionalString(), let lastModified = bytes.readOptionalString(),
+            let fieldCount = bytes.readCount()
         else { return nil }
         var headers: [[String]] = []
         headers.reserveCapacity(fieldCount)
@@ -54,7 +54,7 @@ enum StoredResource {
             headers.append(field)
         }
         guard let requestTime = bytes.readDouble(), let responseTime = bytes.readDouble(), let varyKey = bytes.readString(),
-              let rewrittenFor = bytes.readOptionalString(), let fileDigest = bytes.readOptionalString()
+            let rewrittenFor = bytes.readOptionalString(), let fileDigest = bytes.readOptionalString()
         else { return nil }
         var record = ResponseRecord(headers: HTTPHeaders(), requestTime: requestTime, responseTime: responseTime, varyKey: varyKey)
         record.headers = headers
@@ -64,7 +64,8 @@ enum StoredResource {
             file = SiteManifest.FileDigest(sha256: fileDigest, size: fileSize)
         }
         guard bytes.isAtEnd else { return nil }
-        return SiteManifest.Resource(path: path, status: status, contentType: contentType, size: size, sha256: sha256, etag: etag,
-                                     lastModified: lastModified, record: record, rewrittenFor: rewrittenFor, file: file)
+        return SiteManifest.Resource(
+            path: path, status: status, contentType: contentType, size: size, sha256: sha256, etag: etag,
+            lastModified: lastModified, record: record, rewrittenFor: rewrittenFor, file: file)
     }
 }

@@ -17,7 +17,8 @@ enum StoredText {
     static func decode(_ encoded: [UInt8]) -> HTMLText? {
         var bytes = PackedBytes(reading: encoded)
         guard let title = bytes.readString(), let headings = bytes.readString(), let names = bytes.readString(),
-              let body = bytes.readString(), bytes.isAtEnd else { return nil }
+            let body = bytes.readString(), bytes.isAtEnd
+        else { return nil }
         return HTMLText(title: title, headings: headings.split(separator: "\n").map(String.init), names: names, body: body)
     }
 }

@@ -25,7 +25,6 @@ struct ItemProcessor: Sendable {
     /// The journal, for a page loaded in the browser committed at once.
     let journal: CrawlJournal
 
-
     func process(_ item: CrawlItem) async throws {
         guard let url = URLParts(item.url) else { return }
         if let maxBytes = maxBytes, recorder.report.withLock({ $0.bytes }) >= maxBytes { return try await skip(item, .budget) }
@@ -66,7 +65,10 @@ struct ItemProcessor: Sendable {
             try await skip(item, .offlineMiss)
             return false
         }
-        recorder.report.withLock { $0.cache[response.outcome.rawValue, default: 0] += 1; $0.statuses[String(response.status), default: 0] += 1 }
+        recorder.report.withLock {
+            $0.cache[response.outcome.rawValue, default: 0] += 1
+            $0.statuses[String(response.status), default: 0] += 1
+        }
         if (300..<400).contains(response.status), let location = response.headers.first(name: "location") {
             try await followRedirect(item, response: response, from: url, to: location)
             return false
@@ -79,8 +81,11 @@ struct ItemProcessor: Sendable {
         let contentType = response.headers.first(name: "content-type")
         let rendered = item.role == .page && LinkReader.isHTML(contentType, url: url) ? await browser?.loader.render(item) : nil
         var saved = response
-        if let rendered, let copy = await browser?.copier.copy(of: response, in: rendered.form, snapshot: rendered.snapshot,
-                                                               data: rendered.data, pageURL: item.url) {
+        if let rendered,
+            let copy = await browser?.copier.copy(
+                of: response, in: rendered.form, snapshot: rendered.snapshot,
+                data: rendered.data, pageURL: item.url)
+        {
             saved = copy
         }
         let path = try await output?.write(url: item.url, response: CrawledResponse(saved, store: store))

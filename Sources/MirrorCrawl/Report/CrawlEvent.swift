@@ -20,8 +20,10 @@ public enum CrawlEvent: Sendable {
             return "BROWSER \(url) \(milliseconds) ms\(snapshot ? " (saved as its rendered DOM)" : "")"
         case .checked(let url, let form, let outcome, let retried, let unanswered):
             return "CHECK \(url) \(outcome)" + (retried ? " (retried; the \(form.rawValue) form kept)" : "")
-                + (unanswered.isEmpty ? "" : "; not answered offline: " + unanswered.prefix(5).joined(separator: " ")
-                    + (unanswered.count > 5 ? " and \(unanswered.count - 5) more" : ""))
+                + (unanswered.isEmpty
+                    ? ""
+                    : "; not answered offline: " + unanswered.prefix(5).joined(separator: " ")
+                        + (unanswered.count > 5 ? " and \(unanswered.count - 5) more" : ""))
         case .phase(let name):
             return "-- \(name)"
         }

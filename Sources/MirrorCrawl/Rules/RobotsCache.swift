@@ -46,7 +46,8 @@ actor RobotsCache {
                 return Verdict(rules: RobotsRules(text: String(decoding: bytes, as: UTF8.self), userAgent: userAgent), problem: nil)
             case 300..<400:
                 guard let next = response.headers.first(name: "location"),
-                      let resolved = URLParts(location)?.resolve(next) else { return Verdict(rules: .allowAll, problem: nil) }
+                    let resolved = URLParts(location)?.resolve(next)
+                else { return Verdict(rules: .allowAll, problem: nil) }
                 location = resolved.normalized
             case 400..<500:
                 return Verdict(rules: .allowAll, problem: nil)

@@ -35,8 +35,10 @@ public struct RobotsRules: Sendable, Equatable {
     /// e.g. `mirror` in `mirror/0.1 (+…)`, is what groups are matched against).
     public init(text: String, userAgent: String) {
         let token = Self.productToken(userAgent)
-        var ours: [Rule] = [], anyone: [Rule] = []
-        var ourDelay: Double?, anyoneDelay: Double?
+        var ours: [Rule] = []
+        var anyone: [Rule] = []
+        var ourDelay: Double?
+        var anyoneDelay: Double?
         var sitemaps: [String] = []
         var groupAgents: [String] = []
         var inRules = false
@@ -47,7 +49,10 @@ public struct RobotsRules: Sendable, Equatable {
             let value = line[line.index(after: colon)...].trimmingCharacters()
             switch key {
             case "user-agent":
-                if inRules { groupAgents = []; inRules = false }
+                if inRules {
+                    groupAgents = []
+                    inRules = false
+                }
                 groupAgents.append(value.lowercased())
             case "allow", "disallow":
                 inRules = true
@@ -102,7 +107,8 @@ public struct RobotsRules: Sendable, Equatable {
             if index == pieces.count - 1 && anchored {
                 // The last piece must end the target, at or after the current position.
                 guard target.count - piece.count >= position,
-                      target[(target.count - piece.count)...].elementsEqual(piece) else { return false }
+                    target[(target.count - piece.count)...].elementsEqual(piece)
+                else { return false }
                 return true
             }
             guard let found = firstIndex(of: Array(piece), in: target, from: position) else { return false }

@@ -103,7 +103,8 @@ struct DigestChallenge {
     }
 
     private func hash(_ text: String) -> String {
-        algorithm.hasPrefix("SHA-256") ? Hex.string(SHA256.hash(data: Array(text.utf8))) : Hex.string(Insecure.MD5.hash(data: Array(text.utf8)))
+        algorithm.hasPrefix("SHA-256")
+            ? Hex.string(SHA256.hash(data: Array(text.utf8))) : Hex.string(Insecure.MD5.hash(data: Array(text.utf8)))
     }
 
     private func quoted(_ value: String) -> String {

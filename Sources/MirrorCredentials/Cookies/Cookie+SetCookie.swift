@@ -16,10 +16,11 @@ extension Cookie {
         if prefix.hasPrefix("__host-") && !(setCookie.secure && hostOnly && setCookie.path == "/") {
             throw CookieRefusal("cookie \"\(name)\" has the __Host- prefix but is not Secure, host-only and for Path=/")
         }
-        self.init(name: name, value: setCookie.value, domain: hostOnly ? url.host : setCookie.domain!,
-                  path: setCookie.path ?? CookieRules.defaultPath(CookieRules.requestPath(url.path)), hostOnly: hostOnly,
-                  secure: setCookie.secure, httpOnly: setCookie.httpOnly, expires: setCookie.expires, sameSite: setCookie.sameSite,
-                  creation: now)
+        self.init(
+            name: name, value: setCookie.value, domain: hostOnly ? url.host : setCookie.domain!,
+            path: setCookie.path ?? CookieRules.defaultPath(CookieRules.requestPath(url.path)), hostOnly: hostOnly,
+            secure: setCookie.secure, httpOnly: setCookie.httpOnly, expires: setCookie.expires, sameSite: setCookie.sameSite,
+            creation: now)
     }
 
     /// Whether the cookie goes to `host` alone. A Domain attribute must cover the host; it makes
@@ -35,7 +36,8 @@ extension Cookie {
         if CookieRules.isIPAddress(host) { return true }
         guard let publicSuffixes else {
             if domain == host { return true }
-            throw CookieRefusal("cookie \"\(name)\" is for Domain=\(domain), a parent of \(host), and there is no public suffix list to check it")
+            throw CookieRefusal(
+                "cookie \"\(name)\" is for Domain=\(domain), a parent of \(host), and there is no public suffix list to check it")
         }
         guard publicSuffixes.isPublicSuffix(domain) else { return false }
         if domain == host { return true }

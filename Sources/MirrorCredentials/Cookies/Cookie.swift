@@ -25,9 +25,11 @@ public struct Cookie: Sendable, Equatable, CustomStringConvertible {
     /// a server delete such a cookie has been logged out.
     public var given: Bool
 
-    public init(name: String, value: String, domain: String, path: String = "/", hostOnly: Bool = true, secure: Bool = false,
-                httpOnly: Bool = false, expires: Double? = nil, sameSite: String? = nil, creation: Double, lastAccess: Double? = nil,
-                given: Bool = false) {
+    public init(
+        name: String, value: String, domain: String, path: String = "/", hostOnly: Bool = true, secure: Bool = false,
+        httpOnly: Bool = false, expires: Double? = nil, sameSite: String? = nil, creation: Double, lastAccess: Double? = nil,
+        given: Bool = false
+    ) {
         self.name = name
         self.value = value
         self.domain = String(domain.lowercased().trimmingPrefix("."))

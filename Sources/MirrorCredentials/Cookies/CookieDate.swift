@@ -9,7 +9,9 @@ enum CookieDate {
     /// Seconds since 1970, UTC; nil when the text holds no valid date.
     static func parse(_ text: some StringProtocol) -> Double? {
         var time: (hour: Int, minute: Int, second: Int)?
-        var day: Int?, month: Int?, year: Int?
+        var day: Int?
+        var month: Int?
+        var year: Int?
         for token in text.utf8.split(whereSeparator: isDelimiter) {
             let token = Array(token)
             if time == nil, let found = parseTime(token) {
@@ -49,8 +51,8 @@ enum CookieDate {
     private static func parseTime(_ token: [UInt8]) -> (hour: Int, minute: Int, second: Int)? {
         let parts = token.split(separator: UInt8(ascii: ":"), maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].allSatisfy(isDigit), parts[1].allSatisfy(isDigit),
-              let hour = leadingNumber(parts[0], digits: 1...2), let minute = leadingNumber(parts[1], digits: 1...2),
-              let second = leadingNumber(parts[2], digits: 1...2)
+            let hour = leadingNumber(parts[0], digits: 1...2), let minute = leadingNumber(parts[1], digits: 1...2),
+            let second = leadingNumber(parts[2], digits: 1...2)
         else { return nil }
         return (hour, minute, second)
     }

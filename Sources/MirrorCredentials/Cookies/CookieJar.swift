@@ -38,8 +38,9 @@ public final class CookieJar: Sendable {
     public func cookieHeader(for url: URLParts) -> String? {
         let now = now()
         let cookies = store.withLock {
-            $0.cookies(host: url.host, path: CookieRules.requestPath(url.path),
-                       secureContext: CookieRules.isSecure(scheme: url.scheme, host: url.host), now: now)
+            $0.cookies(
+                host: url.host, path: CookieRules.requestPath(url.path),
+                secureContext: CookieRules.isSecure(scheme: url.scheme, host: url.host), now: now)
         }
         guard !cookies.isEmpty else { return nil }
         return cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
@@ -52,7 +53,8 @@ public final class CookieJar: Sendable {
         let now = now()
         return cookies.map { cookie in
             if !cookie.hostOnly, publicSuffixes?.isPublicSuffix(cookie.domain) == true {
-                return .refused(reason: "cookie \"\(cookie.name)\" is for the domain \(cookie.domain), a public suffix shared by unrelated sites")
+                return .refused(
+                    reason: "cookie \"\(cookie.name)\" is for the domain \(cookie.domain), a public suffix shared by unrelated sites")
             }
             return store.withLock { $0.store(cookie, secureContext: true, now: now) }
         }

@@ -17,7 +17,7 @@ enum CookieRules {
     /// §5.1.4's default-path: the request path up to its last `/` (not included), or `/`.
     static func defaultPath(_ requestPath: String) -> String {
         guard requestPath.utf8.first == UInt8(ascii: "/"), let last = requestPath.utf8.lastIndex(of: UInt8(ascii: "/")),
-              last != requestPath.utf8.startIndex
+            last != requestPath.utf8.startIndex
         else { return "/" }
         return String(requestPath[..<last])
     }

@@ -92,7 +92,8 @@ struct CookieStore {
         for domain in Self.domains(of: host) {
             for (index, cookie) in (byDomain[domain] ?? []).enumerated()
             where cookie.domainMatches(host) && (!cookie.secure || secureContext) && !cookie.isExpired(at: now)
-                && CookieRules.pathMatches(requestPath: path, cookiePath: cookie.path) {
+                && CookieRules.pathMatches(requestPath: path, cookiePath: cookie.path)
+            {
                 found.append((domain, index))
             }
         }

@@ -16,8 +16,10 @@ public struct SetCookie: Sendable, Equatable, CustomStringConvertible {
     /// The SameSite attribute as written; nil when absent.
     public var sameSite: String?
 
-    public init(name: String, value: String, expires: Double? = nil, domain: String? = nil, path: String? = nil,
-                secure: Bool = false, httpOnly: Bool = false, sameSite: String? = nil) {
+    public init(
+        name: String, value: String, expires: Double? = nil, domain: String? = nil, path: String? = nil,
+        secure: Bool = false, httpOnly: Bool = false, sameSite: String? = nil
+    ) {
         self.name = name
         self.value = value
         self.expires = expires

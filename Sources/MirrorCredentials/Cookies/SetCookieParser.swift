@@ -25,7 +25,8 @@ public enum SetCookieParser {
             throw CookieRefusal("cookie \"\(name)\" is longer than \(nameValueLimit) bytes")
         }
         var cookie = SetCookie(name: name, value: value)
-        var expires: Double?, maxAge: Double?
+        var expires: Double?
+        var maxAge: Double?
         for attribute in pieces.dropFirst() {
             let (key, value) = split(attribute)
             guard value.utf8.count <= attributeValueLimit else { continue }

@@ -1,9 +1,10 @@
+import MirrorCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import MirrorCore
 
 /// A ~/.netrc file: logins and passwords by host, as curl, wget and ftp read them. Its
 /// description names the machines only, never a password.
@@ -33,7 +34,8 @@ public struct Netrc: Sendable, Equatable, CustomStringConvertible {
                 case "login", "password", "account":
                     let value = try Self.value(after: token, in: &tokenizer)
                     guard !entries.isEmpty else {
-                        throw NetrcTokenizer.Failure(line: token.line, problem: "\"\(token.text)\" comes before any \"machine\" or \"default\"")
+                        throw NetrcTokenizer.Failure(
+                            line: token.line, problem: "\"\(token.text)\" comes before any \"machine\" or \"default\"")
                     }
                     switch token.text {
                     case "login": entries[entries.count - 1].login = value
@@ -44,8 +46,10 @@ public struct Netrc: Sendable, Equatable, CustomStringConvertible {
                     _ = try Self.value(after: token, in: &tokenizer)
                     tokenizer.skipMacro()
                 default:
-                    throw NetrcTokenizer.Failure(line: token.line, problem: "a word that is not a keyword (machine, default, login, "
-                                                 + "password, account, macdef); a value with spaces needs double quotes")
+                    throw NetrcTokenizer.Failure(
+                        line: token.line,
+                        problem: "a word that is not a keyword (machine, default, login, "
+                            + "password, account, macdef); a value with spaces needs double quotes")
                 }
             }
         } catch {
@@ -53,7 +57,9 @@ public struct Netrc: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    private static func value(after keyword: NetrcTokenizer.Token, in tokenizer: inout NetrcTokenizer) throws(NetrcTokenizer.Failure) -> String {
+    private static func value(after keyword: NetrcTokenizer.Token, in tokenizer: inout NetrcTokenizer) throws(NetrcTokenizer.Failure)
+        -> String
+    {
         guard let value = try tokenizer.next() else {
             throw NetrcTokenizer.Failure(line: keyword.line, problem: "\"\(keyword.text)\" has no value after it")
         }

@@ -17,7 +17,10 @@ enum Punycode {
         var output = input.filter { $0 < 0x80 }.map { UInt8($0) }
         let basicCount = output.count
         if basicCount > 0 { output.append(UInt8(ascii: "-")) }
-        var n: UInt32 = 0x80, delta = 0, bias = 72, handled = basicCount
+        var n: UInt32 = 0x80
+        var delta = 0
+        var bias = 72
+        var handled = basicCount
         while handled < input.count {
             let next = input.filter { $0 >= n }.min()!
             delta += Int(next - n) * (handled + 1)

@@ -85,8 +85,11 @@ public final class CrawlCredentials: Sendable {
             if let authenticator { material.append("login \(authenticator.identity)\n") }
             material += jar.cookies.filter { $0.given && $0.domainMatches(url.host) }
                 .map { "cookie \($0.domain) \($0.path) \($0.name)=\($0.value)\n" }.sorted()
-            let fingerprint = Hex.string(KeyStretching.derive(Array(material.joined().utf8),
-                                                              salt: Array("mirror credentials 1 \(url.origin)".utf8)).prefix(16))
+            let fingerprint = Hex.string(
+                KeyStretching.derive(
+                    Array(material.joined().utf8),
+                    salt: Array("mirror credentials 1 \(url.origin)".utf8)
+                ).prefix(16))
             known[url.origin] = fingerprint
             return fingerprint
         }
@@ -128,14 +131,17 @@ public final class CrawlCredentials: Sendable {
 
     /// The user's `Cookie` pairs as cookies of the seeds' hosts and the allowed ones (a
     /// `*.example.org` pattern: a domain cookie of example.org).
-    private static func cookies(_ pairs: [(name: String, value: String)], seeds: [URLParts], allowedHosts: [HostPattern],
-                                now: Double) -> [Cookie] {
+    private static func cookies(
+        _ pairs: [(name: String, value: String)], seeds: [URLParts], allowedHosts: [HostPattern],
+        now: Double
+    ) -> [Cookie] {
         var places = Set(seeds.map { "h \($0.host)" })
         for pattern in allowedHosts { places.insert((pattern.includesSubdomains ? "d " : "h ") + pattern.host) }
         return places.sorted().flatMap { place in
             pairs.map { pair in
-                Cookie(name: pair.name, value: pair.value, domain: String(place.dropFirst(2)), path: "/", hostOnly: place.hasPrefix("h "),
-                       secure: false, httpOnly: false, expires: nil, sameSite: nil, creation: now, lastAccess: now, given: true)
+                Cookie(
+                    name: pair.name, value: pair.value, domain: String(place.dropFirst(2)), path: "/", hostOnly: place.hasPrefix("h "),
+                    secure: false, httpOnly: false, expires: nil, sameSite: nil, creation: now, lastAccess: now, given: true)
             }
         }
     }

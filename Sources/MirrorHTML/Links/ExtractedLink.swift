@@ -57,7 +57,8 @@ public struct ExtractedLink: Sendable, Equatable, Hashable {
         var length = 0
         for byte in bytes {
             if byte == UInt8(ascii: ":") { break }
-            let isSchemeByte = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+            let isSchemeByte =
+                (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
                 || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
                 || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
             guard isSchemeByte, length < 10 else { return true }

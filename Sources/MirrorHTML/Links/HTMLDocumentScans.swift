@@ -55,7 +55,8 @@ extension [UInt8] {
         }
         guard index < count else { return true }
         let next = self[index]
-        let isNameByte = ((next | 0x20) >= UInt8(ascii: "a") && (next | 0x20) <= UInt8(ascii: "z"))
+        let isNameByte =
+            ((next | 0x20) >= UInt8(ascii: "a") && (next | 0x20) <= UInt8(ascii: "z"))
             || (next >= UInt8(ascii: "0") && next <= UInt8(ascii: "9"))
             || next == UInt8(ascii: ":") || next == UInt8(ascii: "-") || next == UInt8(ascii: "_") || next == UInt8(ascii: ".")
         return !isNameByte

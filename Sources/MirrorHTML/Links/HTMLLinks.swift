@@ -17,9 +17,10 @@ public struct HTMLLinks: Sendable, Equatable {
         for reference in references {
             switch reference.role {
             case .link:
-                links.append(ExtractedLink(
-                    reference: reference.value, kind: reference.kind, source: reference.source,
-                    endsSession: reference.endsSession))
+                links.append(
+                    ExtractedLink(
+                        reference: reference.value, kind: reference.kind, source: reference.source,
+                        endsSession: reference.endsSession))
             case .base: baseHref = reference.value
             }
         }

@@ -24,8 +24,10 @@ public struct HTMLReference: Sendable, Equatable {
     /// only ever true for the `href` of an `a` or `area`.
     public internal(set) var endsSession: Bool
 
-    public init(range: Range<Int>, value: String, role: Role, inAttribute: Bool, kind: LinkKind = .requisite,
-                source: String = "", endsSession: Bool = false) {
+    public init(
+        range: Range<Int>, value: String, role: Role, inAttribute: Bool, kind: LinkKind = .requisite,
+        source: String = "", endsSession: Bool = false
+    ) {
         self.range = range
         self.value = value
         self.role = role

@@ -284,8 +284,9 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
                 kept.append(reference)
                 end = reference.range.upperBound
             } else if reference.role == .link {
-                unplaced.links.append(ExtractedLink(
-                    reference: reference.value, kind: reference.kind, source: reference.source, endsSession: reference.endsSession))
+                unplaced.links.append(
+                    ExtractedLink(
+                        reference: reference.value, kind: reference.kind, source: reference.source, endsSession: reference.endsSession))
             }
         }
         references = kept
@@ -363,8 +364,9 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
             guard let unquoted = document[trimmed].contains(UInt8(ascii: "&")) ? Self.unquoted(value) : value,
                 ExtractedLink.isFetchable(unquoted)
             else { return }
-            references.append(HTMLReference(
-                range: trimmed, value: unquoted, role: .link, inAttribute: true, kind: .navigation, source: "meta[refresh]"))
+            references.append(
+                HTMLReference(
+                    range: trimmed, value: unquoted, role: .link, inAttribute: true, kind: .navigation, source: "meta[refresh]"))
         case .style(let source):
             addCSS(range, inAttribute: true, urlSource: source, importSource: source)
         }
@@ -386,7 +388,8 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
             let hasReferences = inAttribute && document[raw].contains(UInt8(ascii: "&"))
             if hasReferences || (!isUTF8 && document[raw].contains(where: { $0 >= 0x80 })) {
                 // Decoded again from the raw bytes; CSS escapes are then left as written.
-                let text = inAttribute
+                let text =
+                    inAttribute
                     ? CharsetDecoder.decodeAttribute(document[raw], charset: charset)
                     : CharsetDecoder.decode(document[raw], charset: charset)
                 value = ExtractedLink.trimmed(text)
@@ -398,9 +401,10 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
                 }
             }
             guard ExtractedLink.isFetchable(value) else { continue }
-            references.append(HTMLReference(
-                range: trimmedRange(raw), value: value, role: .link, inAttribute: inAttribute, kind: .requisite,
-                source: reference.isImport ? importSource : urlSource))
+            references.append(
+                HTMLReference(
+                    range: trimmedRange(raw), value: value, role: .link, inAttribute: inAttribute, kind: .requisite,
+                    source: reference.isImport ? importSource : urlSource))
         }
     }
 

@@ -19,8 +19,9 @@ enum MetaRefreshParser {
         }
         guard position < bytes.count else { return nil }
         let separator = bytes[position]
-        guard separator == UInt8(ascii: ";") || separator == UInt8(ascii: ",")
-            || ExtractedLink.isASCIIWhitespace(separator)
+        guard
+            separator == UInt8(ascii: ";") || separator == UInt8(ascii: ",")
+                || ExtractedLink.isASCIIWhitespace(separator)
         else { return nil }
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: ";") || bytes[position] == UInt8(ascii: ",") {

@@ -44,7 +44,8 @@ public final class SitemapParser {
         let userData = Unmanaged.passUnretained(self).toOpaque()
         context = xmlCreatePushParserCtxt(&handler, userData, nil, 0, nil)
         if let context {
-            let options = XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+            let options =
+                XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
                 | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue
             xmlCtxtUseOptions(context, Int32(options))
         }

@@ -1,4 +1,5 @@
 internal import CLibXML2
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -69,7 +70,8 @@ enum HTMLSAXParser {
 
     /// Recovering, silent, and never touching the network; the caller's charset wins over
     /// `<meta charset>` (`CharsetSniffer` has read it already).
-    private static let options = HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue
+    private static let options =
+        HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue
         | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_IGNORE_ENC.rawValue
 
     /// What one parse needs in libxml2's callbacks, passed as its `userData`.

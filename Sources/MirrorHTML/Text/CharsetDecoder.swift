@@ -77,7 +77,8 @@ enum CharsetDecoder {
             for digit in digits where value < 0x110000 {
                 value = value * (isHex ? 16 : 10) + UInt32(Character(digit).hexDigitValue ?? 0)
             }
-            let isXMLCharacter = value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value)
+            let isXMLCharacter =
+                value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value)
                 || (0xE000...0xFFFD).contains(value) || (0x10000...0x10FFFF).contains(value)
             let character = isXMLCharacter ? Unicode.Scalar(value) ?? "\u{0}" : "\u{0}"
             let length = (isHex ? 2 : 1) + digits.count

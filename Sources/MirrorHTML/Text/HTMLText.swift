@@ -28,8 +28,10 @@ public struct HTMLText: Sendable, Equatable {
     /// - Parameters:
     ///   - contentType: the HTTP `Content-Type`, which may name the charset.
     ///   - separatingHeadings: false to keep the headings' text in the body, where it stands.
-    public static func extract(from document: some Collection<UInt8>, contentType: String?, limit: Int = bodyLimit,
-                               separatingHeadings: Bool = true) -> HTMLText {
+    public static func extract(
+        from document: some Collection<UInt8>, contentType: String?, limit: Int = bodyLimit,
+        separatingHeadings: Bool = true
+    ) -> HTMLText {
         let document = Array(document)
         let charset = CharsetSniffer.charset(contentType: contentType, prefix: Array(document.prefix(1024)))
         let reader = HTMLTextReader(limit: limit, separatingHeadings: separatingHeadings)

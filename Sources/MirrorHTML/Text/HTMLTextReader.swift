@@ -19,8 +19,10 @@ final class HTMLTextReader: HTMLEventHandler {
         for name in ["script", "style", "noscript", "template", "nav", "footer", "aside", "select", "svg", "head"] {
             roles.insert(.leftOut, for: key(Array(name.utf8)))
         }
-        for name in ["a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "i", "kbd", "mark", "q", "s", "samp",
-                     "small", "span", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr", "font"] {
+        for name in [
+            "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "i", "kbd", "mark", "q", "s", "samp",
+            "small", "span", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr", "font",
+        ] {
             roles.insert(.inline, for: key(Array(name.utf8)))
         }
         for name in ["h1", "h2", "h3", "h4", "h5", "h6"] { roles.insert(.heading, for: key(Array(name.utf8))) }
@@ -54,8 +56,10 @@ final class HTMLTextReader: HTMLEventHandler {
     }
     private static let leftOutRoles: Set<String> = ["navigation", "banner", "search", "contentinfo", "menu", "menubar"]
     /// Words of a class or id (split at spaces, `-` and `_`) that mark site navigation.
-    private static let navigationWords: [[UInt8]] = ["nav", "navbar", "navigation", "sidebar", "sphinxsidebar", "menu",
-                                                     "breadcrumb", "breadcrumbs", "related", "footer"].map { Array($0.utf8) }
+    private static let navigationWords: [[UInt8]] = [
+        "nav", "navbar", "navigation", "sidebar", "sphinxsidebar", "menu",
+        "breadcrumb", "breadcrumbs", "related", "footer",
+    ].map { Array($0.utf8) }
     /// The first letters of `navigationWords`, a bit each (by the letter's low five bits).
     private static let navigationInitials: UInt32 = navigationWords.reduce(0) { $0 | 1 << UInt32($1[0] & 31) }
 
@@ -148,7 +152,8 @@ final class HTMLTextReader: HTMLEventHandler {
 
     /// The element's `id`, and its `name` when it is an `a`.
     private func noteNames(_ attributes: [HTMLAttributeBytes], anchor: Bool) {
-        for attribute in attributes where !attribute.value.isEmpty && (attribute.name.spells("id") || anchor && attribute.name.spells("name")) {
+        for attribute in attributes
+        where !attribute.value.isEmpty && (attribute.name.spells("id") || anchor && attribute.name.spells("name")) {
             if !names.isEmpty { names.append(0x20) }
             names.append(contentsOf: attribute.value)
         }
@@ -168,10 +173,10 @@ final class HTMLTextReader: HTMLEventHandler {
 
     func text() -> HTMLText {
         if !heading.isEmpty { finishHeading() }
-        return HTMLText(title: Self.collapsed(titleText), headings: headingTexts, names: Self.collapsed(names),
-                        body: body.string)
+        return HTMLText(
+            title: Self.collapsed(titleText), headings: headingTexts, names: Self.collapsed(names),
+            body: body.string)
     }
-
 
     private static func marksNavigation(_ attribute: HTMLAttributeBytes) -> Bool {
         let name = attribute.name

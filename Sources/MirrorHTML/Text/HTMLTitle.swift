@@ -7,7 +7,8 @@ public enum HTMLTitle {
     public static func title(in prefix: [UInt8], contentType: String?) -> String? {
         let charset = CharsetSniffer.charset(contentType: contentType, prefix: Array(prefix.prefix(1024)))
         guard CharsetSniffer.isASCIICompatible(charset), let open = findTag("<title", in: prefix[...]),
-              let close = prefix[open...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
+            let close = prefix[open...].firstIndex(of: UInt8(ascii: ">"))
+        else { return nil }
         let text = prefix[(close + 1)...]
         guard let end = findTag("</title", in: text) else { return nil }
         let decoded = CharsetDecoder.decodeAttribute(text[..<end], charset: charset)

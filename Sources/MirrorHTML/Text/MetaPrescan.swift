@@ -18,8 +18,9 @@ struct MetaPrescan {
             {
                 position += 6
                 if let label = metaCharset() { return label }
-            } else if matches("<"), position + 1 < bytes.count, isLetter(bytes[position + 1])
-                || (bytes[position + 1] == UInt8(ascii: "/") && position + 2 < bytes.count && isLetter(bytes[position + 2]))
+            } else if matches("<"), position + 1 < bytes.count,
+                isLetter(bytes[position + 1])
+                    || (bytes[position + 1] == UInt8(ascii: "/") && position + 2 < bytes.count && isLetter(bytes[position + 2]))
             {
                 while position < bytes.count, !isSpace(bytes[position]), bytes[position] != UInt8(ascii: ">") {
                     position += 1

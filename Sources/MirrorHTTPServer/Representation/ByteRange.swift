@@ -16,7 +16,8 @@ struct ByteRange: Equatable {
         guard value.lowercased().hasPrefix("bytes=") else { return nil }
         let spec = value.dropFirst(6).trimmingASCIIWhitespace()
         guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return nil }
-        let first = spec[..<dash].trimmingASCIIWhitespace(), last = spec[spec.index(after: dash)...].trimmingASCIIWhitespace()
+        let first = spec[..<dash].trimmingASCIIWhitespace()
+        let last = spec[spec.index(after: dash)...].trimmingASCIIWhitespace()
         if first.isEmpty {
             guard let length = Self.number(last) else { return nil }
             form = .suffix(length)
@@ -49,4 +50,3 @@ struct ByteRange: Equatable {
         return text.count > 18 ? Int.max / 2 : Int(text)
     }
 }
-

@@ -1,5 +1,5 @@
-public import NIOHTTP1
 import MirrorCore
+public import NIOHTTP1
 
 /// A stored representation a server can answer GET and HEAD with, described by what
 /// conditional and range requests compare against: its size and validators.
@@ -31,18 +31,21 @@ public struct Representation: Sendable {
         if let ifMatch = headers.first(name: "if-match") {
             guard matches(ifMatch, weak: false) else { return .preconditionFailed }
         } else if let since = headers.first(name: "if-unmodified-since").flatMap(HTTPDate.parse),
-                  let lastModified, lastModified > since {
+            let lastModified, lastModified > since
+        {
             return .preconditionFailed
         }
         if let ifNoneMatch = headers.first(name: "if-none-match") {
             if matches(ifNoneMatch, weak: true) { return method == .GET || method == .HEAD ? .notModified : .preconditionFailed }
         } else if method == .GET || method == .HEAD,
-                  let since = headers.first(name: "if-modified-since").flatMap(HTTPDate.parse),
-                  let lastModified, lastModified <= since {
+            let since = headers.first(name: "if-modified-since").flatMap(HTTPDate.parse),
+            let lastModified, lastModified <= since
+        {
             return .notModified
         }
         guard method == .GET, let rangeHeader = headers.first(name: "range"),
-              let range = ByteRange(header: rangeHeader) else { return .full }
+            let range = ByteRange(header: rangeHeader)
+        else { return .full }
         if let ifRange = headers.first(name: "if-range"), !rangeStillApplies(ifRange) { return .full }
         return range.bytes(in: size).map { .partial($0) } ?? .unsatisfiable
     }

@@ -103,8 +103,10 @@ final class ConnectionDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Calls `next` when `promise` succeeds, unless another response has begun meanwhile.
-    private func progress(of promise: EventLoopPromise<Void>, _ context: ChannelHandlerContext,
-                          _ next: @escaping (ConnectionDeadline) -> Void) {
+    private func progress(
+        of promise: EventLoopPromise<Void>, _ context: ChannelHandlerContext,
+        _ next: @escaping (ConnectionDeadline) -> Void
+    ) {
         let response = responses
         promise.futureResult.assumeIsolated().whenSuccess { [self] in
             if isResponding && responses == response { next(self) }

@@ -27,8 +27,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
         self.configuration = configuration
         self.responder = responder
         self.log = log
-        machine = ConnectionStateMachine(maxTargetBytes: configuration.maxTargetBytes,
-                                         maxRequestBodyBytes: configuration.maxRequestBodyBytes)
+        machine = ConnectionStateMachine(
+            maxTargetBytes: configuration.maxTargetBytes,
+            maxRequestBodyBytes: configuration.maxRequestBodyBytes)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -108,7 +109,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
         var response = response
         let request = exchange.request
         // The responder may end the connection too (after a refused CONNECT, no request follows).
-        let closes = exchange.refused || !request.isKeepAlive
+        let closes =
+            exchange.refused || !request.isKeepAlive
             || response.headers[canonicalForm: "connection"].contains { $0.lowercased() == "close" }
         if closes {
             response.headers.replaceOrAdd(name: "Connection", value: "close")
@@ -118,19 +120,23 @@ final class ConnectionHandler: ChannelDuplexHandler {
         let code = response.status.code
         let hasBody = request.method != .HEAD && code != 304 && code != 204 && code >= 200
         if case .file(let handle, let range) = response.body, hasBody, configuration.tunnelsConnect,
-           (try? context.pipeline.syncOperations.context(handlerType: NIOSSLServerHandler.self)) != nil {
+            (try? context.pipeline.syncOperations.context(handlerType: NIOSSLServerHandler.self)) != nil
+        {
             // Decrypted by an intercepting proxy (only a proxy's tunnels add TLS; the pipeline is
             // not searched for every file otherwise): the bytes must pass through here.
             response.body = Self.read(handle, range)
         }
         let finished = { (bytes: Int, complete: Bool) in
-            self.log?(RequestLogLine(client: context.channel.remoteAddress, method: request.method, target: request.uri,
-                                     status: Int(code), bytes: bytes, duration: .now - exchange.started,
-                                     note: response.logNote))
+            self.log?(
+                RequestLogLine(
+                    client: context.channel.remoteAddress, method: request.method, target: request.uri,
+                    status: Int(code), bytes: bytes, duration: .now - exchange.started,
+                    note: response.logNote))
             if closes || !complete { context.close(promise: nil) }  // a body cut short must not look whole
         }
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: response.status, headers: response.headers))),
-                      promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: response.status, headers: response.headers))),
+            promise: nil)
         switch response.body {
         case .file(let handle, let range):
             guard hasBody else {
@@ -167,10 +173,11 @@ final class ConnectionHandler: ChannelDuplexHandler {
             let sent = NIOLockedValueBox(0)
             // Each piece waits until the previous one is in the kernel's hands: the client's pace.
             context.eventLoop.makeFutureWithTask {
-                try await produce(ResponseBodyWriter { buffer in
-                    sent.withLockedValue { $0 += buffer.readableBytes }
-                    try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer))).get()
-                })
+                try await produce(
+                    ResponseBodyWriter { buffer in
+                        sent.withLockedValue { $0 += buffer.readableBytes }
+                        try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer))).get()
+                    })
             }.assumeIsolated().whenComplete { result in
                 let bytes = sent.withLockedValue { $0 }
                 guard case .success = result else { return finished(bytes, false) }
@@ -196,8 +203,10 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// once the one before is sent, so that a slow download shows its progress
     /// (`ConnectionDeadline`) and a client that hangs up stops it. `then` learns whether the
     /// pieces before the last were all sent.
-    private func write(_ handle: NIOFileHandle, _ range: Range<Int>, _ context: ChannelHandlerContext,
-                       then: @escaping (Bool) -> Void) {
+    private func write(
+        _ handle: NIOFileHandle, _ range: Range<Int>, _ context: ChannelHandlerContext,
+        then: @escaping (Bool) -> Void
+    ) {
         let piece = range.lowerBound..<min(range.upperBound, range.lowerBound + Self.filePiece)
         guard piece.upperBound < range.upperBound else {
             context.write(region(handle, piece), promise: nil)
@@ -219,8 +228,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
             let io = NonBlockingFileIO(threadPool: .singleton)
             var offset = range.lowerBound
             while offset < range.upperBound {
-                let piece = try await io.read(fileHandle: handle, fromOffset: Int64(offset),
-                                              byteCount: min(64 << 10, range.upperBound - offset), allocator: ByteBufferAllocator())
+                let piece = try await io.read(
+                    fileHandle: handle, fromOffset: Int64(offset),
+                    byteCount: min(64 << 10, range.upperBound - offset), allocator: ByteBufferAllocator())
                 guard piece.readableBytes > 0 else { throw IOError(errnoCode: EIO, reason: "the file ended before its range") }
                 offset += piece.readableBytes
                 try await writer.write(piece)

@@ -122,7 +122,8 @@ struct ConnectionStateMachine {
         }
         switch part {
         case .head(let head):
-            let refusal: ServerResponse? = head.uri.utf8.count > maxTargetBytes
+            let refusal: ServerResponse? =
+                head.uri.utf8.count > maxTargetBytes
                 ? .text(.uriTooLong, "The request target is longer than \(maxTargetBytes) bytes.\n") : nil
             state = .reading(Request(head: head, body: nil, refusal: refusal))
             return .none

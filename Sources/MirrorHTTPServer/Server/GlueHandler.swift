@@ -11,7 +11,8 @@ final class GlueHandler {
 
     /// Two handlers that forward to each other, one for each channel.
     static func matchedPair() -> (GlueHandler, GlueHandler) {
-        let first = GlueHandler(), second = GlueHandler()
+        let first = GlueHandler()
+        let second = GlueHandler()
         first.partner = second
         second.partner = first
         return (first, second)

@@ -25,8 +25,10 @@ public final class HTTPServer: Sendable {
 
     /// Binds and starts serving; returns once the server listens.
     /// - Parameter log: receives one line per request answered (nil: no log).
-    public static func start(_ configuration: ServerConfiguration, responder: any HTTPResponder,
-                             log: (@Sendable (RequestLogLine) -> Void)? = nil) async throws -> HTTPServer {
+    public static func start(
+        _ configuration: ServerConfiguration, responder: any HTTPResponder,
+        log: (@Sendable (RequestLogLine) -> Void)? = nil
+    ) async throws -> HTTPServer {
         let open = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -55,8 +57,10 @@ public final class HTTPServer: Sendable {
 
     /// Sets up a connection's pipeline: the HTTP codec, the deadlines, the tunnel when CONNECT
     /// opens one, and the handler that answers the requests.
-    static func serve(_ pipeline: ChannelPipeline.SynchronousOperations, configuration: ServerConfiguration,
-                      responder: any HTTPResponder, log: (@Sendable (RequestLogLine) -> Void)?) throws {
+    static func serve(
+        _ pipeline: ChannelPipeline.SynchronousOperations, configuration: ServerConfiguration,
+        responder: any HTTPResponder, log: (@Sendable (RequestLogLine) -> Void)?
+    ) throws {
         // `ConnectionHandler` answers pipelined and unreadable requests itself.
         try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false)
         try pipeline.addHandler(ConnectionDeadline(headerTimeout: configuration.headerTimeout, stallTimeout: configuration.stallTimeout))

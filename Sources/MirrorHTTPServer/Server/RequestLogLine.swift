@@ -1,7 +1,7 @@
 import Foundation
+import MirrorCore
 public import NIOCore
 public import NIOHTTP1
-import MirrorCore
 
 /// What the log says about one answered request.
 public struct RequestLogLine: Sendable, CustomStringConvertible {

@@ -32,8 +32,10 @@ public struct ServerResponse: Sendable {
     }
 
     /// A short plain-text (or other `contentType`) response with its length set.
-    public static func text(_ status: HTTPResponseStatus, _ text: String,
-                            contentType: String = "text/plain; charset=utf-8") -> ServerResponse {
+    public static func text(
+        _ status: HTTPResponseStatus, _ text: String,
+        contentType: String = "text/plain; charset=utf-8"
+    ) -> ServerResponse {
         let buffer = ByteBuffer(string: text)
         return ServerResponse(
             status: status,

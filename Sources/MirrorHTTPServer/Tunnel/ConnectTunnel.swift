@@ -83,19 +83,24 @@ final class ConnectTunnel: ChannelInboundHandler, RemovableChannelHandler {
         established(context) { pipeline, tunnel in
             let decryption = NIOSSLServerHandler(context: tls)
             try pipeline.addHandler(decryption, position: .first)
-            try pipeline.configureHTTPServerPipeline(position: .after(decryption), withPipeliningAssistance: false,
-                                                     withErrorHandling: false)
-            try pipeline.addHandler(ConnectionDeadline(headerTimeout: headerTimeout, stallTimeout: stallTimeout),
-                                    position: .before(tunnel))
+            try pipeline.configureHTTPServerPipeline(
+                position: .after(decryption), withPipeliningAssistance: false,
+                withErrorHandling: false)
+            try pipeline.addHandler(
+                ConnectionDeadline(headerTimeout: headerTimeout, stallTimeout: stallTimeout),
+                position: .before(tunnel))
             try pipeline.addHandler(InterceptedTarget(host: host, port: port), position: .after(tunnel))
-        } failed: {}
+        } failed: {
+        }
     }
 
     /// Sends the 200, takes the HTTP handlers and timeouts out of the pipeline, lets `next` add
     /// what the tunnel needs, and removes this handler.
-    private func established(_ context: ChannelHandlerContext,
-                             _ next: @escaping (ChannelPipeline.SynchronousOperations, ConnectTunnel) throws -> Void,
-                             failed: @escaping () -> Void) {
+    private func established(
+        _ context: ChannelHandlerContext,
+        _ next: @escaping (ChannelPipeline.SynchronousOperations, ConnectTunnel) throws -> Void,
+        failed: @escaping () -> Void
+    ) {
         let head = HTTPResponseHead(version: .http1_1, status: .ok, headers: ["Content-Length": "0"])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         logRequest(context, status: 200, note: interceptor == nil ? "tunnel" : "intercepted")
@@ -137,14 +142,17 @@ final class ConnectTunnel: ChannelInboundHandler, RemovableChannelHandler {
 
     private func logRequest(_ context: ChannelHandlerContext, status: Int, note: String) {
         guard let log, let (head, started) = request else { return }
-        log(RequestLogLine(client: context.channel.remoteAddress, method: head.method, target: head.uri, status: status,
-                           bytes: 0, duration: .now - started, note: note))
+        log(
+            RequestLogLine(
+                client: context.channel.remoteAddress, method: head.method, target: head.uri, status: status,
+                bytes: 0, duration: .now - started, note: note))
     }
 
     /// `host:port` or `[v6]:port` from a CONNECT target.
     static func authority(_ target: String) -> (host: String, port: Int)? {
         guard let colon = target.lastIndex(of: ":"), let port = Int(target[target.index(after: colon)...]),
-              (1...65535).contains(port) else { return nil }
+            (1...65535).contains(port)
+        else { return nil }
         var host = target[..<colon]
         if host.hasPrefix("[") && host.hasSuffix("]") { host = host.dropFirst().dropLast() }
         return host.isEmpty ? nil : (String(host), port)

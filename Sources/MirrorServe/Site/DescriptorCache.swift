@@ -1,10 +1,11 @@
+import NIOCore
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import NIOCore
-import Synchronization
 
 /// Descriptors of a folder's files recently opened, as nginx's `open_file_cache` keeps them: a
 /// file asked for again within `validity` is sent from a duplicate of the descriptor kept,

@@ -1,15 +1,16 @@
 import CBeneath
+import Foundation
+import MirrorCore
+public import MirrorSearch
+public import MirrorSite
+import NIOCore
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import MirrorCore
-import Synchronization
-public import MirrorSearch
-public import MirrorSite
-import NIOCore
 
 /// A mirrored folder's files. A path is opened beneath the folder's own descriptor without
 /// following any symbolic link, so nothing outside the folder can be reached whatever the
@@ -35,8 +36,10 @@ public final class FolderFiles: SiteFiles {
     ///     check both ways).
     ///   - descriptors: how many descriptors of recently opened files are kept, and how long.
     ///   - now: the clock that times them.
-    init(folder: String, opensBeneath: Bool, descriptors: (capacity: Int, validity: TimeAmount) = (1024, .seconds(1)),
-         now: @escaping @Sendable () -> NIODeadline = { .now() }) throws(ServeError) {
+    init(
+        folder: String, opensBeneath: Bool, descriptors: (capacity: Int, validity: TimeAmount) = (1024, .seconds(1)),
+        now: @escaping @Sendable () -> NIODeadline = { .now() }
+    ) throws(ServeError) {
         self.folder = folder
         self.opensBeneath = Atomic(opensBeneath)
         recent = DescriptorCache(capacity: descriptors.capacity, validity: descriptors.validity, now: now)

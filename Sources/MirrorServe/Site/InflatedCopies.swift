@@ -1,10 +1,11 @@
+import NIOCore
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import NIOCore
-import Synchronization
 
 /// A bundle's files as inflated whole once, kept in one temporary file that has no name (it is
 /// removed as soon as it is made, so nothing is left behind, even after `kill -9`).
@@ -74,7 +75,8 @@ final class InflatedCopies: Sendable {
     func startCopy(of path: String, size: Int) -> Copy? {
         state.withLock { state in
             guard !state.failed, size > 0, state.starts[path] == nil, !state.writing.contains(path),
-                  let start = state.take(size, limit: limit) else { return nil }
+                let start = state.take(size, limit: limit)
+            else { return nil }
             state.writing.insert(path)
             return Copy(copies: self, path: path, start: start, size: size)
         }
@@ -127,7 +129,8 @@ extension InflatedCopies {
             written.withLock { written in
                 guard let done = written else { return }
                 guard done + bytes.readableBytes <= size,
-                      bytes.withUnsafeReadableBytes({ copies.write($0, at: start + done) }) else {
+                    bytes.withUnsafeReadableBytes({ copies.write($0, at: start + done) })
+                else {
                     written = nil
                     return copies.end(self, finished: false, failed: true)
                 }

@@ -76,12 +76,15 @@ final class SearchPage: Sendable {
         return .text(status, html, contentType: "text/html; charset=utf-8")
     }
 
-    private static func list(_ results: ArraySlice<SearchIndex.Result>, text: String, page: Int, more: Bool,
-                             served: (String) -> String) -> String {
+    private static func list(
+        _ results: ArraySlice<SearchIndex.Result>, text: String, page: Int, more: Bool,
+        served: (String) -> String
+    ) -> String {
         guard !results.isEmpty else { return page == 1 ? "<p>No page matches.</p>" : "<p>No more pages match.</p>" }
         var html = "<ol start=\"\((page - 1) * pageSize + 1)\">\n"
         for result in results {
-            html += "<li><a href=\"\(HTMLEscaping.escape(served(result.url)))\">\(HTMLEscaping.escape(result.title))</a><br>"
+            html +=
+                "<li><a href=\"\(HTMLEscaping.escape(served(result.url)))\">\(HTMLEscaping.escape(result.title))</a><br>"
                 + "<small>\(HTMLEscaping.escape(result.url))</small><br>"
                 + result.snippet(open: "<mark>", close: "</mark>", escape: HTMLEscaping.escape) + "</li>\n"
         }

@@ -1,8 +1,8 @@
 import MirrorCore
 import MirrorHTML
 public import MirrorHTTPServer
-import NIOConcurrencyHelpers
 public import MirrorSite
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -90,7 +90,8 @@ public struct SiteResponder: HTTPResponder {
             return .answered(notFound(url: nil))
         case .redirect(let status, let location):
             var response = ServerResponse.text(
-                HTTPResponseStatus(statusCode: status), "<!DOCTYPE html><p>Moved to <a href=\"\(HTMLEscaping.escape(location))\">\(HTMLEscaping.escape(location))</a></p>\n",
+                HTTPResponseStatus(statusCode: status),
+                "<!DOCTYPE html><p>Moved to <a href=\"\(HTMLEscaping.escape(location))\">\(HTMLEscaping.escape(location))</a></p>\n",
                 contentType: "text/html; charset=utf-8")
             response.headers.add(name: "Location", value: location)
             return .answered(response)
@@ -201,7 +202,8 @@ public struct SiteResponder: HTTPResponder {
         let path = pending.path
         guard file.fileSize == pending.size else {
             file.close()
-            throw ServeError.read(path: path, reason: "changed since the crawl (\(file.fileSize) bytes, the manifest says \(pending.size)); crawl again")
+            throw ServeError.read(
+                path: path, reason: "changed since the crawl (\(file.fileSize) bytes, the manifest says \(pending.size)); crawl again")
         }
         guard case .reader(let reader) = file else { return (file, nil) }
         do {
@@ -219,8 +221,9 @@ public struct SiteResponder: HTTPResponder {
         let reader: any SiteFileReader
         switch opened.file {
         case .descriptor(let handle, _, let start):
-            return ServerResponse(status: pending.status, headers: pending.headers,
-                                  body: .file(handle, start + range.lowerBound..<start + range.upperBound))
+            return ServerResponse(
+                status: pending.status, headers: pending.headers,
+                body: .file(handle, start + range.lowerBound..<start + range.upperBound))
         case .reader(let fileReader):
             reader = fileReader
         }
@@ -228,18 +231,20 @@ public struct SiteResponder: HTTPResponder {
             reader.close()
             return ServerResponse(status: pending.status, headers: pending.headers, body: .bytes(opened.first ?? ByteBuffer()))
         }
-        return ServerResponse(status: pending.status, headers: pending.headers, body: .stream { writer in
-            defer { reader.close() }
-            try await writer.write(first)
-            var sent = first.readableBytes
-            while sent < range.count {
-                guard let piece = try await NIOThreadPool.singleton.runIfActive({ try reader.next() }) else {
-                    throw ServeError.read(path: path, reason: "ended early")
+        return ServerResponse(
+            status: pending.status, headers: pending.headers,
+            body: .stream { writer in
+                defer { reader.close() }
+                try await writer.write(first)
+                var sent = first.readableBytes
+                while sent < range.count {
+                    guard let piece = try await NIOThreadPool.singleton.runIfActive({ try reader.next() }) else {
+                        throw ServeError.read(path: path, reason: "ended early")
+                    }
+                    try await writer.write(piece)
+                    sent += piece.readableBytes
                 }
-                try await writer.write(piece)
-                sent += piece.readableBytes
-            }
-        })
+            })
     }
 
     /// The origin's type; for a response that had none, the one of the file's extension.

@@ -55,7 +55,8 @@ public struct SiteRoutes: Sendable {
         var hostFolders: [String: String] = [:]
         for (url, resource) in manifest.resources {
             guard let authority = URLParts(url)?.authority, hostFolders[authority] == nil,
-                  let slash = resource.path.firstIndex(of: "/") else { continue }
+                let slash = resource.path.firstIndex(of: "/")
+            else { continue }
             hostFolders[authority] = String(resource.path[..<slash])
         }
         self.hostFolders = hostFolders
@@ -84,8 +85,10 @@ public struct SiteRoutes: Sendable {
         let path = target.firstIndex(of: "?").map { target[..<$0] } ?? target
         let query = target.firstIndex(of: "?").map { target[target.index(after: $0)...] }
         guard path.hasPrefix("/") else { return .badRequest("The request target must be a path starting with /.") }
-        if path.utf8.contains(UInt8(ascii: "\\")) || (path.utf8.contains(UInt8(ascii: "%"))
-            && PercentEncoding.decode(String(path)).utf8.contains(where: { $0 == 0 || $0 == UInt8(ascii: "\\") })) {
+        if path.utf8.contains(UInt8(ascii: "\\"))
+            || (path.utf8.contains(UInt8(ascii: "%"))
+                && PercentEncoding.decode(String(path)).utf8.contains(where: { $0 == 0 || $0 == UInt8(ascii: "\\") }))
+        {
             return .badRequest("The path holds a NUL or a backslash, which no saved URL has.")
         }
         if path.hasPrefix("/_/") {
@@ -128,7 +131,8 @@ public struct SiteRoutes: Sendable {
             if let resource = manifest.resources[url] { return .file(path: resource.path, resource: resource) }
             if let redirect = manifest.redirects[url] { return .redirect(status: redirect.status, location: served(redirect.location)) }
             if !path.hasSuffix("/"), let slashed = URLNormalizer.normalize("\(scheme)://\(authority)\(path)/"),
-               manifest.resources[slashed] != nil || manifest.redirects[slashed] != nil {
+                manifest.resources[slashed] != nil || manifest.redirects[slashed] != nil
+            {
                 return .redirect(status: 301, location: "\(prefix)\(path)/\(Self.suffix(query))")
             }
         }
@@ -139,7 +143,8 @@ public struct SiteRoutes: Sendable {
     /// file, and a URL the crawl saw with a slash is redirected by `original` already.
     private func hostFolder(_ authority: String, path: Substring, query: Substring?) -> SiteRoute? {
         guard let name = hostFolders[authority], path != "/",
-              case .file(let file, let resource)? = folder(path: "/\(name)\(path)"[...], query: query) else { return nil }
+            case .file(let file, let resource)? = folder(path: "/\(name)\(path)"[...], query: query)
+        else { return nil }
         return .file(path: file, resource: resource)
     }
 
@@ -148,7 +153,8 @@ public struct SiteRoutes: Sendable {
     private func folder(path: Substring, query: Substring?) -> SiteRoute? {
         // Only escapes and dot segments (a "." right after a "/") need work.
         let bytes = path.utf8
-        let plain = !bytes.contains(UInt8(ascii: "%"))
+        let plain =
+            !bytes.contains(UInt8(ascii: "%"))
             && !zip(bytes, bytes.dropFirst()).contains { $0 == UInt8(ascii: "/") && $1 == UInt8(ascii: ".") }
         let decoded = plain ? String(path) : URLParts.removeDotSegments(PercentEncoding.decode(String(path)))
         var relative = String(decoded.dropFirst())

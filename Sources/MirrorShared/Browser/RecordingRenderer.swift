@@ -18,7 +18,8 @@ public struct RecordingRenderer: PageRenderer {
     public func render(_ url: String, cookies: CookieJar?, fetch: @escaping PageFetch) async throws -> RenderedPage {
         let page = try await browser.render(url, cookies: cookies, fetch: fetch)
         let encoded = String(decoding: try JSONEncoder().encode(page), as: UTF8.self)
-        try await crawl.database.query("""
+        try await crawl.database.query(
+            """
             INSERT INTO mirror_renders (crawl, url, page) VALUES (\(crawl.id), \(url), \(encoded))
             ON CONFLICT (crawl, url) DO UPDATE SET page = excluded.page
             """)

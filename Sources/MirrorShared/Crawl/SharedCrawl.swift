@@ -1,6 +1,6 @@
 import Foundation
-public import MirrorCrawl
 import MirrorCore
+public import MirrorCrawl
 import PostgresNIO
 
 /// One crawl in the shared database, as a worker joined it. The first worker of a name creates
@@ -28,14 +28,17 @@ public struct SharedCrawl: Sendable {
     /// Joins the crawl `name` (created if need be) with `options`: the values, by option name,
     /// that every worker of the crawl must share.
     /// A round that begins has `configuration`'s seeds queued in the same transaction.
-    public static func join(_ database: SharedDatabase, name: String, options: KeyValuePairs<String, String>,
-                            configuration: CrawlConfiguration, lease: Duration) async throws -> SharedCrawl {
+    public static func join(
+        _ database: SharedDatabase, name: String, options: KeyValuePairs<String, String>,
+        configuration: CrawlConfiguration, lease: Duration
+    ) async throws -> SharedCrawl {
         let seeds = configuration.seeds.compactMap(URLNormalizer.normalize).map {
             CrawlItem(url: $0, depth: 0, role: .page, hops: 0, referrer: nil)
         }
         let queueSeeds = { @Sendable (connection: PostgresConnection, crawl: Int64) async throws in
-            _ = try await SharedURLInsert.insert(seeds, skipped: [], crawl: crawl, robotsKnown: !configuration.obeyRobots,
-                                                delay: configuration.delay ?? 0, on: connection, logger: database.logger)
+            _ = try await SharedURLInsert.insert(
+                seeds, skipped: [], crawl: crawl, robotsKnown: !configuration.obeyRobots,
+                delay: configuration.delay ?? 0, on: connection, logger: database.logger)
         }
         let worker = "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(6).lowercased())"
         let encoded = String(decoding: try JSONEncoder().encode(options.map { [$0.key, $0.value] }), as: UTF8.self)
@@ -45,15 +48,20 @@ public struct SharedCrawl: Sendable {
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(name)))", logger: logger)
             var found: (Int64, String, Int, Double, Double?)?
             for try await row in try await connection.query(
-                "SELECT id, options, round, started_at, finished_at FROM mirror_crawls WHERE name = \(name)", logger: logger)
-                .decode((Int64, String, Int, Double, Double?).self) { found = row }
+                "SELECT id, options, round, started_at, finished_at FROM mirror_crawls WHERE name = \(name)", logger: logger
+            )
+            .decode((Int64, String, Int, Double, Double?).self) { found = row }
             guard let (id, storedOptions, round, startedAt, finishedAt) = found else {
                 var created: (Int64, Double)?
-                for try await row in try await connection.query("""
+                for try await row in try await connection.query(
+                    """
                     INSERT INTO mirror_crawls (name, options, started_at) VALUES (\(name), \(encoded), extract(epoch FROM now()))
                     RETURNING id, started_at
-                    """, logger: logger).decode((Int64, Double).self) { created = row }
-                guard let (id, startedAt) = created else { throw SharedCrawlError.unreachable(address: database.address, reason: "no crawl row") }
+                    """, logger: logger
+                ).decode((Int64, Double).self) { created = row }
+                guard let (id, startedAt) = created else {
+                    throw SharedCrawlError.unreachable(address: database.address, reason: "no crawl row")
+                }
                 try await queueSeeds(connection, id)
                 try await register(worker, crawl: id, round: 1, on: connection, logger: logger)
                 return (id, 1, startedAt, true, false)
@@ -64,10 +72,12 @@ public struct SharedCrawl: Sendable {
                 return (id, round, startedAt, false, false)
             }
             var late = false
-            for try await value in try await connection.query("""
+            for try await value in try await connection.query(
+                """
                 SELECT extract(epoch FROM now()) - \(finishedAt) < \(leaseSeconds) OR EXISTS (SELECT 1 FROM mirror_workers
                     WHERE crawl = \(id) AND NOT stopped AND heartbeat > now() - \(leaseSeconds) * interval '1 second')
-                """, logger: logger).decode(Bool.self) { late = value }
+                """, logger: logger
+            ).decode(Bool.self) { late = value }
             if late {
                 try await register(worker, crawl: id, round: round, on: connection, logger: logger)
                 return (id, round, startedAt, false, true)
@@ -80,20 +90,25 @@ public struct SharedCrawl: Sendable {
             try await connection.query("DELETE FROM mirror_renders WHERE crawl = \(id)", logger: logger)
             try await connection.query("DELETE FROM mirror_workers WHERE crawl = \(id)", logger: logger)
             var restarted = startedAt
-            for try await value in try await connection.query("""
+            for try await value in try await connection.query(
+                """
                 UPDATE mirror_crawls SET round = round + 1, started_at = extract(epoch FROM now()), finished_at = NULL, pages_taken = 0
                 WHERE id = \(id) RETURNING started_at
-                """, logger: logger).decode(Double.self) { restarted = value }
+                """, logger: logger
+            ).decode(Double.self) { restarted = value }
             try await queueSeeds(connection, id)
             try await register(worker, crawl: id, round: round + 1, on: connection, logger: logger)
             return (id, round + 1, restarted, true, false)
         }
-        return SharedCrawl(database: database, id: joined.0, name: name, worker: worker, round: joined.1, startedAt: joined.2,
-                           began: joined.3, alreadyFinished: joined.4, lease: lease)
+        return SharedCrawl(
+            database: database, id: joined.0, name: name, worker: worker, round: joined.1, startedAt: joined.2,
+            began: joined.3, alreadyFinished: joined.4, lease: lease)
     }
 
-    private static func register(_ worker: String, crawl: Int64, round: Int, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("""
+    private static func register(_ worker: String, crawl: Int64, round: Int, on connection: PostgresConnection, logger: Logger) async throws
+    {
+        try await connection.query(
+            """
             INSERT INTO mirror_workers (crawl, worker, round) VALUES (\(crawl), \(worker), \(round))
             ON CONFLICT (crawl, worker) DO UPDATE SET heartbeat = now(), stopped = false
             """, logger: logger)
@@ -104,8 +119,9 @@ public struct SharedCrawl: Sendable {
         let pairs = (try? JSONDecoder().decode([[String]].self, from: Data(stored.utf8))) ?? []
         let known = Dictionary(pairs.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }, uniquingKeysWith: { first, _ in first })
         for (option, value) in options where known[option] != value {
-            throw SharedCrawlError.optionsDiffer(crawl: crawl, option: option, crawlValue: Self.shown(known[option]),
-                                                 workerValue: Self.shown(value))
+            throw SharedCrawlError.optionsDiffer(
+                crawl: crawl, option: option, crawlValue: Self.shown(known[option]),
+                workerValue: Self.shown(value))
         }
     }
 
@@ -116,17 +132,20 @@ public struct SharedCrawl: Sendable {
 
     /// Marks the round finished (once: by the first worker to find its frontier empty).
     func markFinished() async throws {
-        try await database.query("UPDATE mirror_crawls SET finished_at = extract(epoch FROM now()) WHERE id = \(id) AND finished_at IS NULL")
+        try await database.query(
+            "UPDATE mirror_crawls SET finished_at = extract(epoch FROM now()) WHERE id = \(id) AND finished_at IS NULL")
     }
 
     /// Keeps this worker's row alive, with its report so far.
     public func heartbeat(report: String?) async throws {
-        try await database.query("UPDATE mirror_workers SET heartbeat = now(), report = coalesce(\(report), report) WHERE crawl = \(id) AND worker = \(worker)")
+        try await database.query(
+            "UPDATE mirror_workers SET heartbeat = now(), report = coalesce(\(report), report) WHERE crawl = \(id) AND worker = \(worker)")
     }
 
     /// This worker is leaving: its row says so, with its last report.
     public func leave(report: String?) async {
-        _ = try? await database.query("""
+        _ = try? await database.query(
+            """
             UPDATE mirror_workers SET heartbeat = now(), stopped = true, report = coalesce(\(report), report)
             WHERE crawl = \(id) AND worker = \(worker)
             """)
@@ -134,7 +153,9 @@ public struct SharedCrawl: Sendable {
 
     /// Every worker's last report in this round (JSON of `CrawlReport`).
     public func reports() async throws -> [String] {
-        try await database.query("SELECT report FROM mirror_workers WHERE crawl = \(id) AND round = \(round) AND report IS NOT NULL ORDER BY worker") {
+        try await database.query(
+            "SELECT report FROM mirror_workers WHERE crawl = \(id) AND round = \(round) AND report IS NOT NULL ORDER BY worker"
+        ) {
             try $0.decode(String.self)
         }
     }

@@ -1,8 +1,8 @@
 import Foundation
 public import Logging
 import MirrorCore
-import Synchronization
 public import PostgresNIO
+import Synchronization
 
 /// The PostgreSQL database a shared crawl keeps its state in (`--shared postgres://…`): a pool
 /// of connections, the schema made current on first use, and every statement retried with
@@ -21,8 +21,10 @@ public final class SharedDatabase: Sendable {
 
     /// Connects to `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DB`, `?sslmode=disable|prefer|require`)
     /// and makes its schema current.
-    public static func connect(_ url: String, patience: Duration = .seconds(30),
-                               logger: Logger = Logger(label: "mirror.shared")) async throws -> SharedDatabase {
+    public static func connect(
+        _ url: String, patience: Duration = .seconds(30),
+        logger: Logger = Logger(label: "mirror.shared")
+    ) async throws -> SharedDatabase {
         let database = try SharedDatabase(url: url, patience: patience, logger: logger)
         do {
             try await SharedSchema.migrate(database)
@@ -35,7 +37,8 @@ public final class SharedDatabase: Sendable {
 
     private init(url: String, patience: Duration, logger: Logger) throws {
         guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? ""),
-              let host = parts.host, !host.isEmpty, let user = parts.user, !user.isEmpty else {
+            let host = parts.host, !host.isEmpty, let user = parts.user, !user.isEmpty
+        else {
             throw SharedCrawlError.badAddress(url)
         }
         let name = String(parts.path.drop { $0 == "/" })
@@ -47,8 +50,9 @@ public final class SharedDatabase: Sendable {
         case "require": tls = .require(.makeClientConfiguration())
         default: throw SharedCrawlError.badAddress(url)
         }
-        var configuration = PostgresClient.Configuration(host: host, port: parts.port ?? 5432, username: user,
-                                                         password: parts.password, database: name.isEmpty ? user : name, tls: tls)
+        var configuration = PostgresClient.Configuration(
+            host: host, port: parts.port ?? 5432, username: user,
+            password: parts.password, database: name.isEmpty ? user : name, tls: tls)
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.maximumConnections = 16
         // A commit does not wait for its WAL to reach the disk. A database that crashes loses
@@ -108,15 +112,15 @@ public final class SharedDatabase: Sendable {
                 replacePool(client)
             } catch is DeadlinePassed {
                 throw SharedCrawlError.unreachable(address: address, reason: "no connection within \(patience)")
-            } catch where pool.withLock({ $0.client !== client }) && ContinuousClock.now < deadline && !Task.isCancelled {
+            } catch let error where pool.withLock({ $0.client !== client }) && ContinuousClock.now < deadline && !Task.isCancelled {
                 // Another attempt replaced this pool while this one ran on it: whatever ended it
                 // (a closed pool, a cancelled lease) says nothing of the database.
                 logger.info("a statement's pool was replaced (\(error)); trying again on the new one")
-            } catch where Self.isTransient(error) && ContinuousClock.now + wait < deadline && !Task.isCancelled {
+            } catch let error where Self.isTransient(error) && ContinuousClock.now + wait < deadline && !Task.isCancelled {
                 logger.info("the database is unreachable (\(error)); trying again in \(wait)")
                 try await Task.sleep(for: wait)
                 wait = min(wait * 2, .seconds(5))
-            } catch where Self.isTransient(error) {
+            } catch let error where Self.isTransient(error) {
                 throw SharedCrawlError.unreachable(address: address, reason: Self.describe(error))
             }
         }
@@ -138,8 +142,10 @@ public final class SharedDatabase: Sendable {
 
     /// Runs one statement, retried as `retrying` does; its rows are read by `read`.
     @discardableResult
-    func query<Row: Sendable>(_ query: PostgresQuery,
-                              read: @escaping @Sendable (PostgresRow) throws -> Row = { _ in () }) async throws -> [Row] {
+    func query<Row: Sendable>(
+        _ query: PostgresQuery,
+        read: @escaping @Sendable (PostgresRow) throws -> Row = { _ in () }
+    ) async throws -> [Row] {
         try await retrying { [logger] connection in
             var rows: [Row] = []
             for try await row in try await connection.query(query, logger: logger) { rows.append(try read(row)) }

@@ -206,7 +206,8 @@ enum SharedSchema {
             try await connection.query("CREATE TABLE IF NOT EXISTS mirror_schema (version integer NOT NULL)", logger: database.logger)
             var current = 0
             for try await version in try await connection.query("SELECT version FROM mirror_schema", logger: database.logger)
-                .decode(Int.self) { current = version }
+                .decode(Int.self)
+            { current = version }
             guard current <= version else { throw SharedCrawlError.newerSchema(found: current, known: version) }
             guard current < version else { return }
             for migration in migrations[current...] {

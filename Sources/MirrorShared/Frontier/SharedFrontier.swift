@@ -247,14 +247,18 @@ public actor SharedFrontier: CrawlFrontier {
     }
 
     private func takeUnwritten() -> [Outcome] {
-        defer { unwritten = []; nextWrite = nil }
+        defer {
+            unwritten = []
+            nextWrite = nil
+        }
         return unwritten.sorted { $0.seq < $1.seq }
     }
 
     private func write(_ outcomes: [Outcome]) async throws {
-        try await database.execute(OutcomesWrite(values: [
-            crawl.worker, outcomes.map(\.seq), outcomes.map(\.state), outcomes.map(\.status), outcomes.map(\.detail),
-        ]))
+        try await database.execute(
+            OutcomesWrite(values: [
+                crawl.worker, outcomes.map(\.seq), outcomes.map(\.state), outcomes.map(\.status), outcomes.map(\.detail),
+            ]))
     }
 
     // MARK: The seen set
@@ -276,8 +280,9 @@ public actor SharedFrontier: CrawlFrontier {
         guard !queued.isEmpty || !skipped.isEmpty else { return [] }
         let (crawl, robotsKnown, delay) = (self.crawl, !obeyRobots, self.delay)
         let inserted = try await database.retrying { connection in
-            try await SharedURLInsert.insert(queued, skipped: skipped, crawl: crawl.id, robotsKnown: robotsKnown, delay: delay, on: connection,
-                                  logger: crawl.database.logger)
+            try await SharedURLInsert.insert(
+                queued, skipped: skipped, crawl: crawl.id, robotsKnown: robotsKnown, delay: delay, on: connection,
+                logger: crawl.database.logger)
         }
         for item in queued { seen.remember(item.url) }
         for (item, _) in skipped { seen.remember(item.url) }

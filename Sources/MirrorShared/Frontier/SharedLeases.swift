@@ -9,7 +9,8 @@ struct SharedLeases: Sendable {
 
     /// Extends the leases of this worker's claims `seqs`.
     func renew(_ seqs: [Int64]) async throws {
-        try await database.query("""
+        try await database.query(
+            """
             UPDATE mirror_urls SET lease_until = now() + \(leaseSeconds) * interval '1 second'
             WHERE seq = ANY(\(seqs)) AND state = 'claimed' AND worker = \(crawl.worker)
             """)
@@ -18,7 +19,8 @@ struct SharedLeases: Sendable {
     /// Puts claims back in the queue: this worker's claims `seqs`, or (nil) every claim whose
     /// lease ended. Their hosts' queue heads move back to them.
     func requeue(_ seqs: [Int64]?) async throws {
-        try await database.query("""
+        try await database.query(
+            """
             WITH returned AS (
                 UPDATE mirror_urls SET state = 'queued', worker = NULL, lease_until = NULL
                 WHERE crawl = \(crawl.id) AND state = 'claimed' AND CASE WHEN \(seqs)::int8[] IS NULL THEN lease_until < now()

@@ -16,16 +16,24 @@ struct SharedPageBudget: Sendable {
         do {
             try await database.transaction { connection in
                 let logger = crawl.database.logger
-                if let maxPages, try await connection.query("""
-                    UPDATE mirror_crawls SET pages_taken = pages_taken + 1 WHERE id = \(crawl.id) AND pages_taken < \(maxPages) RETURNING 1
-                    """, logger: logger).collect().isEmpty {
+                if let maxPages,
+                    try await connection.query(
+                        """
+                        UPDATE mirror_crawls SET pages_taken = pages_taken + 1 WHERE id = \(crawl.id) AND pages_taken < \(maxPages) RETURNING 1
+                        """, logger: logger
+                    ).collect().isEmpty
+                {
                     throw BudgetFull(reason: .maxPages)
                 }
-                if let maxPagesPerHost, try await connection.query("""
-                    INSERT INTO mirror_budgets AS b (crawl, authority, pages_taken) VALUES (\(crawl.id), \(host), 1)
-                    ON CONFLICT (crawl, authority) DO UPDATE SET pages_taken = b.pages_taken + 1
-                    WHERE b.pages_taken < \(maxPagesPerHost) RETURNING 1
-                    """, logger: logger).collect().isEmpty {
+                if let maxPagesPerHost,
+                    try await connection.query(
+                        """
+                        INSERT INTO mirror_budgets AS b (crawl, authority, pages_taken) VALUES (\(crawl.id), \(host), 1)
+                        ON CONFLICT (crawl, authority) DO UPDATE SET pages_taken = b.pages_taken + 1
+                        WHERE b.pages_taken < \(maxPagesPerHost) RETURNING 1
+                        """, logger: logger
+                    ).collect().isEmpty
+                {
                     throw BudgetFull(reason: .pagesPerHost)
                 }
             }
@@ -47,7 +55,8 @@ struct SharedPageBudget: Sendable {
             _ = try? await database.query("UPDATE mirror_crawls SET pages_taken = pages_taken - 1 WHERE id = \(crawl.id)")
         }
         if maxPagesPerHost != nil {
-            _ = try? await database.query("""
+            _ = try? await database.query(
+                """
                 UPDATE mirror_budgets SET pages_taken = pages_taken - 1 WHERE crawl = \(crawl.id) AND authority = \(host)
                 """)
         }

@@ -23,21 +23,25 @@ final class SharedPoliteness: Sendable {
     func waitTurn(_ host: String) async throws -> Bool {
         if let delay = settled.withLock({ $0[host] }), delay == 0 { return false }
         while !Task.isCancelled {
-            let booked = try await database.query("""
+            let booked = try await database.query(
+                """
                 UPDATE mirror_hosts SET busy_until = now() + \(leaseSeconds) * interval '1 second'
                 WHERE crawl = \(crawl.id) AND host = \(host) AND busy_until < now() AND next_at <= now()
                 RETURNING robots_known, delay
-                """) { try $0.decode((Bool, Double).self) }
+                """
+            ) { try $0.decode((Bool, Double).self) }
             if let (robotsKnown, delay) = booked.first {
                 if robotsKnown { settled.withLock { $0[host] = delay } }
                 guard robotsKnown && delay == 0 else { return true }
                 try await endRequest(host)
                 return false
             }
-            let wait = try await database.query("""
+            let wait = try await database.query(
+                """
                 SELECT greatest(extract(epoch FROM greatest(next_at, busy_until) - now()), 0)::float8
                 FROM mirror_hosts WHERE crawl = \(crawl.id) AND host = \(host)
-                """) { try $0.decode(Double.self) }
+                """
+            ) { try $0.decode(Double.self) }
             guard let seconds = wait.first else { return false }  // no row: a host no URL of the crawl named
             try await Task.sleep(for: .milliseconds(Int(min(max(seconds, 0.01), 0.25) * 1000)))
         }
@@ -50,7 +54,8 @@ final class SharedPoliteness: Sendable {
     }
 
     private func endRequest(_ host: String) async throws {
-        try await database.query("""
+        try await database.query(
+            """
             UPDATE mirror_hosts SET busy_until = '-infinity', next_at = now() + delay * interval '1 second'
             WHERE crawl = \(crawl.id) AND host = \(host)
             """)
@@ -59,10 +64,12 @@ final class SharedPoliteness: Sendable {
     /// `host`'s robots.txt was read: its other URLs may start, `crawlDelay` apart at least.
     func robotsKnown(_ host: String, crawlDelay: Double?) async throws {
         guard settled.withLock({ $0[host] }) == nil else { return }
-        let rows = try await database.query("""
+        let rows = try await database.query(
+            """
             UPDATE mirror_hosts SET robots_known = true, delay = greatest(delay, \(crawlDelay ?? 0))
             WHERE crawl = \(crawl.id) AND host = \(host) RETURNING delay
-            """) { try $0.decode(Double.self) }
+            """
+        ) { try $0.decode(Double.self) }
         settled.withLock { $0[host] = rows.first ?? delay }
     }
 }

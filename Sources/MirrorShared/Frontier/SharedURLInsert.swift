@@ -6,8 +6,10 @@ import PostgresNIO
 /// queued now.
 enum SharedURLInsert {
     /// Inserts URLs not in the crawl yet, queued or skipped, with their hosts; returns the URLs inserted.
-    static func insert(_ queued: [CrawlItem], skipped: [(CrawlItem, SkipReason)], crawl: Int64, robotsKnown: Bool, delay: Double,
-                       on connection: PostgresConnection, logger: Logger) async throws -> Set<String> {
+    static func insert(
+        _ queued: [CrawlItem], skipped: [(CrawlItem, SkipReason)], crawl: Int64, robotsKnown: Bool, delay: Double,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws -> Set<String> {
         let rows = queued.map { ($0, "queued", "") } + skipped.map { ($0.0, "skipped", $0.1.rawValue) }
         guard !rows.isEmpty else { return [] }
         let items = rows.map(\.0)

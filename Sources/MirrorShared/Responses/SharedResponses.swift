@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 public import MirrorCache
-public import MirrorCrawl
 import MirrorCore
+public import MirrorCrawl
 import NIOCore
 import NIOHTTP1
 import PostgresNIO
@@ -45,8 +45,9 @@ public struct SharedResponses: ResponseExchange {
         static func read(_ row: PostgresRow) throws -> Row {
             let (url, varyKey, status, headers, requestTime, responseTime, digest, size, body) =
                 try row.decode((String, String, Int, String, Double, Double, String, Int, ByteBuffer?).self)
-            return Row(url: url, varyKey: varyKey, status: status, headers: headers, requestTime: requestTime,
-                       responseTime: responseTime, digest: digest, size: size, body: body)
+            return Row(
+                url: url, varyKey: varyKey, status: status, headers: headers, requestTime: requestTime,
+                responseTime: responseTime, digest: digest, size: size, body: body)
         }
     }
 
@@ -60,9 +61,11 @@ public struct SharedResponses: ResponseExchange {
 
     public func response(for request: CacheRequest) async throws -> CacheResponse? {
         guard request.method == .GET, frontier?.claimedUnanswered(request.url) != true else { return nil }
-        let rows = try await database.query(PostgresQuery(unsafeSQL: """
-            \(Self.selected(from: "mirror_responses r")) WHERE r.crawl = $1 AND r.url = $2 LIMIT 1
-            """, binds: Self.binds(crawl.id, request.url)), read: Row.read)
+        let rows = try await database.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    \(Self.selected(from: "mirror_responses r")) WHERE r.crawl = $1 AND r.url = $2 LIMIT 1
+                    """, binds: Self.binds(crawl.id, request.url)), read: Row.read)
         guard let row = rows.first else { return nil }
         return try await response(of: row)
     }
@@ -70,18 +73,22 @@ public struct SharedResponses: ResponseExchange {
     public func share(_ response: CacheResponse, for request: CacheRequest) async throws {
         guard request.method == .GET, response.outcome != .shared, response.outcome != .offlineMiss else { return }
         try await response.body.arrival()
-        let head = response.entry?.head ?? CachedResponseHead(status: response.status, headers: response.headers,
-                                                              requestTime: Date().timeIntervalSince1970,
-                                                              responseTime: Date().timeIntervalSince1970)
+        let head =
+            response.entry?.head
+            ?? CachedResponseHead(
+                status: response.status, headers: response.headers,
+                requestTime: Date().timeIntervalSince1970,
+                responseTime: Date().timeIntervalSince1970)
         let bytes = try response.body.collect()
         let digest = response.entry?.digest ?? Hex.string(SHA256.hash(data: bytes))
         let headers = String(decoding: try JSONEncoder().encode(head.headers.map { [$0.name, $0.value] }), as: UTF8.self)
         let parts = max(1, (bytes.count + Self.partSize - 1) / Self.partSize)
         try await storeParts(bytes, digest: digest, parts: parts)
-        try await database.execute(Share(values: [
-            digest, parts, ByteBuffer(bytes: bytes.prefix(Self.partSize)), crawl.id, request.url, response.entry?.varyKey ?? "",
-            head.status, headers, head.requestTime, head.responseTime, bytes.count, crawl.worker,
-        ]))
+        try await database.execute(
+            Share(values: [
+                digest, parts, ByteBuffer(bytes: bytes.prefix(Self.partSize)), crawl.id, request.url, response.entry?.varyKey ?? "",
+                head.status, headers, head.requestTime, head.responseTime, bytes.count, crawl.worker,
+            ]))
     }
 
     /// A body's first part and the row that names it, in one statement: most bodies have one part.
@@ -105,10 +112,12 @@ public struct SharedResponses: ResponseExchange {
         var after = ""
         var brought = 0
         while true {
-            let keys = try await database.query("""
+            let keys = try await database.query(
+                """
                 SELECT url, vary_key, digest FROM mirror_responses
                 WHERE crawl = \(crawl.id) AND url > \(after) AND (\(includingOwn) OR worker <> \(crawl.worker)) ORDER BY url LIMIT 5000
-                """) { try $0.decode((String, String, String).self) }
+                """
+            ) { try $0.decode((String, String, String).self) }
             guard let last = keys.last else { return brought }
             let missing = try keys.filter { url, varyKey, digest in
                 try !saved.contains(url) && store.entries(for: url).first(where: { $0.digest == digest && $0.varyKey == varyKey }) == nil
@@ -128,19 +137,23 @@ public struct SharedResponses: ResponseExchange {
     ///
     /// The marks and the responses are two reads: the responses are read by their key (`rows(of:)`).
     public func othersDone(after done: Int64) async throws -> (last: Int64?, rows: [Row]) {
-        let marks = try await database.query("""
+        let marks = try await database.query(
+            """
             SELECT done_seq, url FROM mirror_urls WHERE crawl = \(crawl.id) AND done_seq > \(done) AND worker <> \(crawl.worker)
             ORDER BY done_seq LIMIT 500
-            """) { try $0.decode((Int64, String).self) }
+            """
+        ) { try $0.decode((Int64, String).self) }
         guard let last = marks.last?.0 else { return (nil, []) }
         return (last, try await rows(of: marks.map(\.1)))
     }
 
     /// Every URL another worker did.
     public func othersDone() async throws -> [String] {
-        try await database.query("""
+        try await database.query(
+            """
             SELECT url FROM mirror_urls WHERE crawl = \(crawl.id) AND state = 'done' AND worker <> \(crawl.worker)
-            """) { try $0.decode(String.self) }
+            """
+        ) { try $0.decode(String.self) }
     }
 
     /// The rows of `urls` (those that have one), read 500 at a time.
@@ -155,10 +168,13 @@ public struct SharedResponses: ResponseExchange {
             var binds = PostgresBindings()
             binds.append(crawl.id)
             binds.append(batch)
-            rows += try await database.query(PostgresQuery(unsafeSQL: Self.selected(from: """
-                unnest($2::text[]) AS k(url)
-                CROSS JOIN LATERAL (SELECT * FROM mirror_responses r WHERE r.crawl = $1 AND r.url = k.url OFFSET 0) r
-                """), binds: binds), read: Row.read)
+            rows += try await database.query(
+                PostgresQuery(
+                    unsafeSQL: Self.selected(
+                        from: """
+                            unnest($2::text[]) AS k(url)
+                            CROSS JOIN LATERAL (SELECT * FROM mirror_responses r WHERE r.crawl = $1 AND r.url = k.url OFFSET 0) r
+                            """), binds: binds), read: Row.read)
         }
         return rows
     }
@@ -180,11 +196,12 @@ public struct SharedResponses: ResponseExchange {
         let headers = HTTPHeaders(pairs.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil })
         let writer = try store.makeBodyWriter()
         var written = 0
-        let parts = if let body = row.body { [body] } else {
-            try await database.query("SELECT bytes FROM mirror_bodies WHERE digest = \(row.digest) ORDER BY part") {
-                try $0.decode(ByteBuffer.self)
+        let parts =
+            if let body = row.body { [body] } else {
+                try await database.query("SELECT bytes FROM mirror_bodies WHERE digest = \(row.digest) ORDER BY part") {
+                    try $0.decode(ByteBuffer.self)
+                }
             }
-        }
         for part in parts {
             try part.withUnsafeReadableBytes { try writer.write($0) }
             written += part.readableBytes
@@ -207,7 +224,8 @@ public struct SharedResponses: ResponseExchange {
         try await database.transaction { connection in
             for part in 1..<parts {
                 let slice = bytes[part * Self.partSize..<min(bytes.count, (part + 1) * Self.partSize)]
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO mirror_bodies (digest, part, parts, bytes) VALUES (\(digest), \(part), \(parts), \(ByteBuffer(bytes: slice)))
                     ON CONFLICT DO NOTHING
                     """, logger: crawl.database.logger)

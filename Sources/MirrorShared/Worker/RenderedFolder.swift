@@ -31,9 +31,10 @@ struct RenderedFolder: Sendable {
         offline.mode = .offline
         // Offline: the transport is never used.
         let client = CachingClient(store: parts.store, transport: parts.transport, configuration: offline)
-        let crawler = Crawler(configuration: local, client: client, output: writer, journal: journal,
-                              renderer: RecordedRenderer(crawl: crawl), searchIndexer: parts.searchIndexer,
-                              credentials: parts.credentials, events: parts.events)
+        let crawler = Crawler(
+            configuration: local, client: client, output: writer, journal: journal,
+            renderer: RecordedRenderer(crawl: crawl), searchIndexer: parts.searchIndexer,
+            credentials: parts.credentials, events: parts.events)
         let result = await Task { try await crawler.run(resume: false) }.result
         if case .failure(let error as SiteError) = result { throw SharedWorker.FolderError.cannotWrite(folder: folder, error) }
         _ = try result.get()

@@ -40,10 +40,12 @@ public struct SharedWorker: Sendable {
         public var progress: (@Sendable (CrawlProgress) -> Void)?
         public var events: (@Sendable (CrawlEvent) -> Void)?
 
-        public init(configuration: CrawlConfiguration, credentials: CrawlCredentials, store: CacheStore, transport: any HTTPTransport,
-                    clientConfiguration: CachingClient.Configuration, output: String?,
-                    startBrowser: (@Sendable () async throws -> any PageRenderer)? = nil, searchIndexer: (any SearchIndexer)? = nil,
-                    progress: (@Sendable (CrawlProgress) -> Void)? = nil, events: (@Sendable (CrawlEvent) -> Void)? = nil) {
+        public init(
+            configuration: CrawlConfiguration, credentials: CrawlCredentials, store: CacheStore, transport: any HTTPTransport,
+            clientConfiguration: CachingClient.Configuration, output: String?,
+            startBrowser: (@Sendable () async throws -> any PageRenderer)? = nil, searchIndexer: (any SearchIndexer)? = nil,
+            progress: (@Sendable (CrawlProgress) -> Void)? = nil, events: (@Sendable (CrawlEvent) -> Void)? = nil
+        ) {
             self.configuration = configuration
             self.credentials = credentials
             self.store = store
@@ -106,9 +108,10 @@ public struct SharedWorker: Sendable {
         }
         let frontier = SharedFrontier(crawl: crawl, configuration: parts.configuration)
         let responses = SharedResponses(crawl: crawl, store: parts.store, frontier: frontier)
-        let crawler = Crawler(configuration: parts.configuration, client: client, output: writer, journal: journal, frontier: frontier,
-                              exchange: responses, renderer: renderer, searchIndexer: parts.searchIndexer, credentials: parts.credentials,
-                              progress: parts.progress, events: parts.events)
+        let crawler = Crawler(
+            configuration: parts.configuration, client: client, output: writer, journal: journal, frontier: frontier,
+            exchange: responses, renderer: renderer, searchIndexer: parts.searchIndexer, credentials: parts.credentials,
+            progress: parts.progress, events: parts.events)
         let feed = writer.map { _ in SharedFolderFeed(responses: responses, crawler: crawler) }
         let run = Task { [crawl] in
             guard !crawl.alreadyFinished else { return CrawlReport() }

@@ -53,7 +53,8 @@ public struct OfflineLinkChecker: Sendable {
                 links = CSSLinkExtractor.links(in: String(decoding: bytes, as: UTF8.self))
             } else {
                 report.htmlFiles += 1
-                let found = HTMLLinkExtractor.links(in: bytes, charset: CharsetSniffer.charset(contentType: nil, prefix: Array(bytes.prefix(1024))))
+                let found = HTMLLinkExtractor.links(
+                    in: bytes, charset: CharsetSniffer.charset(contentType: nil, prefix: Array(bytes.prefix(1024))))
                 links = found.links
                 if let href = found.baseHref { base = Self.base(href, of: page) }
             }

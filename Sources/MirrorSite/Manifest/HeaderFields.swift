@@ -66,7 +66,8 @@ enum HeaderFields {
     /// The seconds of `text` when it is an IMF-fixdate that formats back to itself.
     private static func date(_ text: String) -> Int? {
         guard text.utf8.count == 29, text.utf8.last == UInt8(ascii: "T"), let seconds = HTTPDate.parse(text),
-              seconds >= 0, HTTPDate.format(seconds) == text else { return nil }
+            seconds >= 0, HTTPDate.format(seconds) == text
+        else { return nil }
         return Int(seconds)
     }
 

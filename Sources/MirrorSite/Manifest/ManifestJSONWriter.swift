@@ -56,31 +56,56 @@ struct ManifestJSONWriter {
 
     mutating func resource(_ resource: SiteManifest.Resource, indent: Int) {
         var object = ObjectWriter(indent: indent)
-        if let contentType = resource.contentType { object.key("contentType", &self); string(contentType) }
-        if let etag = resource.etag { object.key("etag", &self); string(etag) }
-        if let file = resource.file { object.key("file", &self); fileDigest(file, indent: indent + 2) }
-        if let lastModified = resource.lastModified { object.key("lastModified", &self); string(lastModified) }
-        object.key("path", &self); string(resource.path)
-        object.key("record", &self); record(resource.record, indent: indent + 2)
-        if let rewrittenFor = resource.rewrittenFor { object.key("rewrittenFor", &self); string(rewrittenFor) }
-        object.key("sha256", &self); string(resource.sha256)
-        object.key("size", &self); number(resource.size)
-        object.key("status", &self); number(resource.status)
+        if let contentType = resource.contentType {
+            object.key("contentType", &self)
+            string(contentType)
+        }
+        if let etag = resource.etag {
+            object.key("etag", &self)
+            string(etag)
+        }
+        if let file = resource.file {
+            object.key("file", &self)
+            fileDigest(file, indent: indent + 2)
+        }
+        if let lastModified = resource.lastModified {
+            object.key("lastModified", &self)
+            string(lastModified)
+        }
+        object.key("path", &self)
+        string(resource.path)
+        object.key("record", &self)
+        record(resource.record, indent: indent + 2)
+        if let rewrittenFor = resource.rewrittenFor {
+            object.key("rewrittenFor", &self)
+            string(rewrittenFor)
+        }
+        object.key("sha256", &self)
+        string(resource.sha256)
+        object.key("size", &self)
+        number(resource.size)
+        object.key("status", &self)
+        number(resource.status)
         object.end(&self)
     }
 
     mutating func redirect(_ redirect: SiteManifest.Redirect, indent: Int) {
         var object = ObjectWriter(indent: indent)
-        object.key("location", &self); string(redirect.location)
-        object.key("record", &self); record(redirect.record, indent: indent + 2)
-        object.key("status", &self); number(redirect.status)
+        object.key("location", &self)
+        string(redirect.location)
+        object.key("record", &self)
+        record(redirect.record, indent: indent + 2)
+        object.key("status", &self)
+        number(redirect.status)
         object.end(&self)
     }
 
     mutating func fileDigest(_ digest: SiteManifest.FileDigest, indent: Int) {
         var object = ObjectWriter(indent: indent)
-        object.key("sha256", &self); string(digest.sha256)
-        object.key("size", &self); number(digest.size)
+        object.key("sha256", &self)
+        string(digest.sha256)
+        object.key("size", &self)
+        number(digest.size)
         object.end(&self)
     }
 
@@ -90,9 +115,12 @@ struct ManifestJSONWriter {
         array(record.headers, indent: indent + 2) { writer, field, indent in
             writer.array(field, indent: indent) { writer, part, _ in writer.string(part) }
         }
-        object.key("requestTime", &self); number(record.requestTime)
-        object.key("responseTime", &self); number(record.responseTime)
-        object.key("varyKey", &self); string(record.varyKey)
+        object.key("requestTime", &self)
+        number(record.requestTime)
+        object.key("responseTime", &self)
+        number(record.responseTime)
+        object.key("varyKey", &self)
+        string(record.varyKey)
         object.end(&self)
     }
 

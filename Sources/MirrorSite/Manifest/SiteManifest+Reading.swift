@@ -16,8 +16,9 @@ extension SiteManifest {
             throw ReadError(description: "\(path) is not a mirror manifest")
         }
         guard version == currentVersion else {
-            throw ReadError(description:
-                "manifest version \(version); this mirror reads version \(currentVersion) (re-crawl or update mirror)")
+            throw ReadError(
+                description:
+                    "manifest version \(version); this mirror reads version \(currentVersion) (re-crawl or update mirror)")
         }
         do {
             return try JSONDecoder().decode(SiteManifest.self, from: Data(bytes))

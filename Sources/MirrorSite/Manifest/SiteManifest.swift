@@ -82,13 +82,17 @@ public struct SiteManifest: Sendable, Codable, Equatable {
 
         private var box: Box
 
-        public init(path: String, status: Int, contentType: String?, size: Int, sha256: String,
-                    etag: String?, lastModified: String?, record: ResponseRecord, rewrittenFor: String? = nil,
-                    file: FileDigest? = nil) {
-            box = Box(Values(path: path, status: status, contentType: contentType, size: size, sha256: HexDigest(sha256),
-                             etag: Validator(etag, field: "etag", of: record),
-                             lastModified: Validator(lastModified, field: "last-modified", of: record),
-                             record: record, rewrittenFor: rewrittenFor, file: file))
+        public init(
+            path: String, status: Int, contentType: String?, size: Int, sha256: String,
+            etag: String?, lastModified: String?, record: ResponseRecord, rewrittenFor: String? = nil,
+            file: FileDigest? = nil
+        ) {
+            box = Box(
+                Values(
+                    path: path, status: status, contentType: contentType, size: size, sha256: HexDigest(sha256),
+                    etag: Validator(etag, field: "etag", of: record),
+                    lastModified: Validator(lastModified, field: "last-modified", of: record),
+                    record: record, rewrittenFor: rewrittenFor, file: file))
         }
 
         private enum CodingKeys: String, CodingKey {
@@ -97,16 +101,17 @@ public struct SiteManifest: Sendable, Codable, Equatable {
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(path: try container.decode(String.self, forKey: .path),
-                      status: try container.decode(Int.self, forKey: .status),
-                      contentType: try container.decodeIfPresent(String.self, forKey: .contentType),
-                      size: try container.decode(Int.self, forKey: .size),
-                      sha256: try container.decode(String.self, forKey: .sha256),
-                      etag: try container.decodeIfPresent(String.self, forKey: .etag),
-                      lastModified: try container.decodeIfPresent(String.self, forKey: .lastModified),
-                      record: try container.decode(ResponseRecord.self, forKey: .record),
-                      rewrittenFor: try container.decodeIfPresent(String.self, forKey: .rewrittenFor),
-                      file: try container.decodeIfPresent(FileDigest.self, forKey: .file))
+            self.init(
+                path: try container.decode(String.self, forKey: .path),
+                status: try container.decode(Int.self, forKey: .status),
+                contentType: try container.decodeIfPresent(String.self, forKey: .contentType),
+                size: try container.decode(Int.self, forKey: .size),
+                sha256: try container.decode(String.self, forKey: .sha256),
+                etag: try container.decodeIfPresent(String.self, forKey: .etag),
+                lastModified: try container.decodeIfPresent(String.self, forKey: .lastModified),
+                record: try container.decode(ResponseRecord.self, forKey: .record),
+                rewrittenFor: try container.decodeIfPresent(String.self, forKey: .rewrittenFor),
+                file: try container.decodeIfPresent(FileDigest.self, forKey: .file))
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -124,10 +129,11 @@ public struct SiteManifest: Sendable, Codable, Equatable {
         }
 
         public static func == (lhs: Resource, rhs: Resource) -> Bool {
-            lhs.box === rhs.box || (lhs.path == rhs.path && lhs.status == rhs.status
-                && lhs.contentType == rhs.contentType && lhs.size == rhs.size && lhs.digest == rhs.digest
-                && lhs.etag == rhs.etag && lhs.lastModified == rhs.lastModified && lhs.record == rhs.record
-                && lhs.rewrittenFor == rhs.rewrittenFor && lhs.file == rhs.file)
+            lhs.box === rhs.box
+                || (lhs.path == rhs.path && lhs.status == rhs.status
+                    && lhs.contentType == rhs.contentType && lhs.size == rhs.size && lhs.digest == rhs.digest
+                    && lhs.etag == rhs.etag && lhs.lastModified == rhs.lastModified && lhs.record == rhs.record
+                    && lhs.rewrittenFor == rhs.rewrittenFor && lhs.file == rhs.file)
         }
 
         /// Changes one value: a new box, as others may share this one.

@@ -65,7 +65,8 @@ struct ComponentName {
         } else if isFolder, let dot = units.lastIndex(of: .literal(".")), dot > 0 {
             let tail = units[(dot + 1)...].compactMap(\.asciiLiteral)
             if tail.count == units.count - dot - 1,
-               MediaTypeExtensions.known.contains(String(decoding: tail, as: UTF8.self).lowercased()) {
+                MediaTypeExtensions.known.contains(String(decoding: tail, as: UTF8.self).lowercased())
+            {
                 units[dot] = units[dot].escapedForm
             }
         }

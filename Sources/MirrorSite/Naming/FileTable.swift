@@ -61,8 +61,10 @@ struct FileTable: Sendable {
             return
         }
         let first = entry(atPath: path)
-        let added = store(Entry(url: url, path: path, preferred: first.map { entries[Int($0)].preferred } ?? preferred,
-                                sha256: first.map { entries[Int($0)].sha256 } ?? sha256, next: -1))
+        let added = store(
+            Entry(
+                url: url, path: path, preferred: first.map { entries[Int($0)].preferred } ?? preferred,
+                sha256: first.map { entries[Int($0)].sha256 } ?? sha256, next: -1))
         byURL.insert(added, hash: Self.hash(url)) { Self.hash(entries[Int($0)].url) }
         if var last = first {
             while entries[Int(last)].next >= 0 { last = entries[Int(last)].next }

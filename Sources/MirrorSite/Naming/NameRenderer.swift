@@ -15,7 +15,7 @@ enum NameRenderer {
         func allowsLiteral(_ byte: UInt8) -> Bool {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
                 return true
             default:
                 return "-._~!$&'()*+,;=:@".utf8.contains(byte) || (self == .query && "/?".utf8.contains(byte))
@@ -34,7 +34,7 @@ enum NameRenderer {
     static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .control, .format, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator,
-             .spaceSeparator:
+            .spaceSeparator:
             return false
         default:
             return true
@@ -56,7 +56,8 @@ enum NameRenderer {
             }
             var run: [UInt8] = []
             while index + 2 < bytes.count, bytes[index] == UInt8(ascii: "%"),
-                  let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            {
                 run.append(high << 4 | low)
                 index += 3
             }
@@ -107,8 +108,9 @@ enum NameRenderer {
             }
             let width = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
             if width > 1, index + width <= run.count,
-               let decoded = String(validating: run[index..<index + width], as: UTF8.self),
-               let scalar = decoded.unicodeScalars.first, isPrintable(scalar) {
+                let decoded = String(validating: run[index..<index + width], as: UTF8.self),
+                let scalar = decoded.unicodeScalars.first, isPrintable(scalar)
+            {
                 units.append(.literal(scalar))
                 index += width
             } else {

@@ -147,7 +147,7 @@ public struct PathRegistry: Sendable {
         var moves: [Rejoined] = []
         for path in table.paths {
             guard let file = table.file(at: path), !path.bytesEqual(file.preferred), !file.sha256.isEmpty,
-                  let joined = table.file(at: file.preferred), joined.preferred == file.preferred, joined.sha256 == file.sha256
+                let joined = table.file(at: file.preferred), joined.preferred == file.preferred, joined.sha256 == file.sha256
             else { continue }
             moves.append(Rejoined(urls: file.urls, left: path, joined: file.preferred, sharer: joined.firstURL))
         }
@@ -172,7 +172,8 @@ public struct PathRegistry: Sendable {
         var preferredFolder = ""
         for component in preferred.components.dropLast() {
             preferredFolder = Self.joined(preferredFolder, component)
-            folder = folders[preferredFolder]
+            folder =
+                folders[preferredFolder]
                 ?? Self.joined(folder, freeName(component, in: folder, hashing: "folder " + preferredFolder, isFolder: true))
         }
         let name = freeName(preferred.components.last!, in: folder, hashing: url, isFolder: false)

@@ -40,7 +40,8 @@ public struct LinkRewriter: Sendable {
         target: (String) -> String?
     ) -> [UInt8] {
         guard let page = URLParts(pageURL), CharsetSniffer.isASCIICompatible(charset) else { return bytes }
-        let references = known.flatMap { Self.fit($0, count: bytes.count) }
+        let references =
+            known.flatMap { Self.fit($0, count: bytes.count) }
             ?? HTMLReferenceLocator.references(in: bytes, charset: charset)
         let base = references.first { $0.role == .base }.flatMap { page.resolve($0.value) } ?? page
         var edits: [(Range<Int>, [UInt8])] = []
@@ -51,9 +52,10 @@ public struct LinkRewriter: Sendable {
                 let ownName = pagePath.split(separator: "/").last.map(String.init) ?? ""
                 edits.append((reference.range, Self.escaped(ownName, keeping: Self.pathBytes)))
             case .link:
-                guard let value = replacement(
-                    reference.value, base: base, from: pagePath, inAttribute: reference.inAttribute, target: target,
-                    targets: &targets)
+                guard
+                    let value = replacement(
+                        reference.value, base: base, from: pagePath, inAttribute: reference.inAttribute, target: target,
+                        targets: &targets)
                 else { continue }
                 edits.append((reference.range, value))
             }
@@ -69,8 +71,9 @@ public struct LinkRewriter: Sendable {
         var edits: [(Range<Int>, [UInt8])] = []
         var targets = Targets()
         for reference in references {
-            guard let value = replacement(
-                reference.value, base: file, from: filePath, inAttribute: false, target: target, targets: &targets)
+            guard
+                let value = replacement(
+                    reference.value, base: file, from: filePath, inAttribute: false, target: target, targets: &targets)
             else { continue }
             edits.append((reference.range, value))
         }

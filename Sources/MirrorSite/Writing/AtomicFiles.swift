@@ -1,9 +1,10 @@
+import MirrorCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import MirrorCore
 
 /// Creates the files of an offline folder the crash-safe way — written under `.mirror/tmp`,
 /// then renamed into place — with plain POSIX calls (`PosixFile`): one file and one rename per

@@ -23,7 +23,8 @@ struct FolderRewriter: Sendable {
                 var groups: [[(url: String, resource: SiteManifest.Resource)]] = []
                 for (url, resource) in slice where resource.kind != nil {
                     guard let group = try group(of: url, resource, registry: targets.registry),
-                          group.contains(where: { $0.resource.rewrittenFor != digest }) else { continue }
+                        group.contains(where: { $0.resource.rewrittenFor != digest })
+                    else { continue }
                     groups.append(group)
                 }
                 try rewriteFiles(groups, targets: targets, digest: digest, knownReferences: knownReferences)
@@ -104,7 +105,8 @@ struct FolderRewriter: Sendable {
         case .css:
             rewritten = rewriter.rewriteCSS(bytes, fileURL: url, filePath: resource.path, target: targets.path(for:))
         }
-        let file = rewritten == bytes ? nil : SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: rewritten)), size: rewritten.count)
+        let file =
+            rewritten == bytes ? nil : SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: rewritten)), size: rewritten.count)
         // The file in place may hold these bytes already (the folder's link targets changed, not
         // this file's): it stays, rather than becoming a new file with a new modification time.
         let current: [UInt8]?

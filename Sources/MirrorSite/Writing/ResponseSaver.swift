@@ -16,8 +16,10 @@ final class ResponseSaver: Sendable {
     private let files: AtomicFiles
     private let redirectsByURL: Mutex<[String: SiteManifest.Redirect]>
 
-    init(directory: String, mapper: PathMapper, names: SiteNames, ledger: any SiteLedger, files: AtomicFiles,
-         redirects: [String: SiteManifest.Redirect]) {
+    init(
+        directory: String, mapper: PathMapper, names: SiteNames, ledger: any SiteLedger, files: AtomicFiles,
+        redirects: [String: SiteManifest.Redirect]
+    ) {
         self.directory = directory
         self.mapper = mapper
         self.names = names
@@ -130,11 +132,12 @@ final class ResponseSaver: Sendable {
     /// possibly rewritten already, needs no new write. Only a URL with a name is looked up.
     private func unchangedResource(url: String, response: some SavedResponse) throws -> SiteManifest.Resource? {
         guard let digest = response.knownDigest, try names.withRegistry({ $0.path(of: url) != nil }),
-              var saved = try SiteError.fromLedger({ try ledger.resource(of: url) }),
-              saved.sha256 == digest, saved.status == response.status,
-              saved.contentType == response.headers.first(name: "content-type"),
-              let attributes = try? FileManager.default.attributesOfItem(atPath: directory + "/" + saved.path),
-              (attributes[.size] as? Int) == saved.fileDigest.size else { return nil }
+            var saved = try SiteError.fromLedger({ try ledger.resource(of: url) }),
+            saved.sha256 == digest, saved.status == response.status,
+            saved.contentType == response.headers.first(name: "content-type"),
+            let attributes = try? FileManager.default.attributesOfItem(atPath: directory + "/" + saved.path),
+            (attributes[.size] as? Int) == saved.fileDigest.size
+        else { return nil }
         saved.record = response.record(now: Self.now())
         return saved
     }

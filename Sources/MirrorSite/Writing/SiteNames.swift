@@ -40,9 +40,10 @@ final class SiteNames: Sendable {
         var saved: [PathRegistry.Assignment] = []
         try ledger.forEachResourceSlice { slice in
             for (url, resource) in slice {
-                saved.append(PathRegistry.Assignment(
-                    url: url, preferred: mapper.path(for: url, contentType: resource.contentType)?.string ?? "",
-                    path: resource.path, sha256: resource.sha256))
+                saved.append(
+                    PathRegistry.Assignment(
+                        url: url, preferred: mapper.path(for: url, contentType: resource.contentType)?.string ?? "",
+                        path: resource.path, sha256: resource.sha256))
             }
         }
         saved.sort { $0.path.bytesPrecede($1.path) }

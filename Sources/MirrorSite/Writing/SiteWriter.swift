@@ -34,8 +34,9 @@ public final class SiteWriter: Sendable {
         var saved = try ledger.redirects()
         // A folder from before the ledger, or an unpacked bundle: adopt its manifest.
         if saved.isEmpty, try ledger.resources(after: nil, limit: 1).isEmpty,
-           let adopted = FileManager.default.contents(atPath: directory + "/" + SiteManifest.path)
-               .flatMap({ try? JSONDecoder().decode(SiteManifest.self, from: $0) }) {
+            let adopted = FileManager.default.contents(atPath: directory + "/" + SiteManifest.path)
+                .flatMap({ try? JSONDecoder().decode(SiteManifest.self, from: $0) })
+        {
             for (url, resource) in adopted.resources { try ledger.saved(url, resource) }
             for (url, redirect) in adopted.redirects { try ledger.redirected(url, redirect) }
             try ledger.flush()
@@ -70,8 +71,10 @@ public final class SiteWriter: Sendable {
     /// - Parameter searchIndex: makes the folder's search index from the ledger's resources, and
     ///   returns its digest for the manifest. It runs on a thread of its own while the links are
     ///   rewritten (which changes no page's text).
-    public func finish(seeds: [String], knownReferences: KnownReferences? = nil,
-                       searchIndex: (@Sendable (_ ledger: any SiteLedger) throws -> SiteManifest.FileDigest)? = nil) throws {
+    public func finish(
+        seeds: [String], knownReferences: KnownReferences? = nil,
+        searchIndex: (@Sendable (_ ledger: any SiteLedger) throws -> SiteManifest.FileDigest)? = nil
+    ) throws {
         try rejoinSpellings()
         let indexing = searchIndex.map { make in BackgroundWork { [ledger] in try make(ledger) } }
         let seedPath: String?
@@ -93,11 +96,13 @@ public final class SiteWriter: Sendable {
         var used = UsedOriginals()
         let next = ledger.resourceSlices()
         try files.writeAtomically(to: directory + "/" + SiteManifest.path) { write in
-            try SiteManifest.writeJSON(index: index, search: search, redirects: saver.redirects, resources: {
-                let slice = try SiteError.fromLedger { try next() }
-                for (_, resource) in slice where resource.file != nil { used.note(resource.digest) }
-                return slice.map { ($0.url, $0.resource) }
-            }, seeds: seeds, write)
+            try SiteManifest.writeJSON(
+                index: index, search: search, redirects: saver.redirects,
+                resources: {
+                    let slice = try SiteError.fromLedger { try next() }
+                    for (_, resource) in slice where resource.file != nil { used.note(resource.digest) }
+                    return slice.map { ($0.url, $0.resource) }
+                }, seeds: seeds, write)
         }
         used.sort()
         removeUnusedOriginals(used)

@@ -10,7 +10,8 @@ struct StartPage {
     init(seed: String, path: String) {
         let escaped = path.split(separator: "/").map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }
             .joined(separator: "/")
-        bytes = Array("""
+        bytes = Array(
+            """
             <!DOCTYPE html>
             <html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=\(escaped)">
             <title>mirror of \(seed)</title></head>

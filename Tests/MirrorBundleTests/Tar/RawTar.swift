@@ -22,8 +22,9 @@ enum RawTar {
         name: String, type: Character = "0", size: Int = 0, linkName: String = "", prefix: String = "",
         gnuMagic: Bool = false, sizeField: [UInt8]? = nil, checksumDelta: Int = 0
     ) -> [UInt8] {
-        header(rawName: Array(name.utf8), type: type, size: size, linkName: linkName, prefix: prefix,
-               gnuMagic: gnuMagic, sizeField: sizeField, checksumDelta: checksumDelta)
+        header(
+            rawName: Array(name.utf8), type: type, size: size, linkName: linkName, prefix: prefix,
+            gnuMagic: gnuMagic, sizeField: sizeField, checksumDelta: checksumDelta)
     }
 
     /// `header(name:…)` with the name as raw bytes (at most 100).

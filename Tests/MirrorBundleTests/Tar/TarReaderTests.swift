@@ -12,9 +12,10 @@ struct TarReaderTests {
             RawTar.file("./docs/a.txt", Array("a".utf8), type: "\0"),
         ])
         let contents = try TarTestReading.read(archive)
-        #expect(contents.entries == [
-            TarEntry(path: "docs", kind: .directory, size: 0), TarEntry(path: "docs/a.txt", kind: .file, size: 1),
-        ])
+        #expect(
+            contents.entries == [
+                TarEntry(path: "docs", kind: .directory, size: 0), TarEntry(path: "docs/a.txt", kind: .file, size: 1),
+            ])
         #expect(contents.files == ["docs/a.txt": Array("a".utf8)])
     }
 

@@ -124,7 +124,8 @@ struct TarRefusalTests {
     }
 
     @Test func normalizationConflict() {
-        let composed = "caf\u{E9}.html", decomposed = "cafe\u{301}.html"
+        let composed = "caf\u{E9}.html"
+        let decomposed = "cafe\u{301}.html"
         let archive = RawTar.archive([RawTar.file(composed, [1]), RawTar.file(decomposed, [2])])
         expectRefusal(archive, mentions: decomposed) { $0 == .caseConflict(path: decomposed, other: composed) }
     }
@@ -191,18 +192,22 @@ struct TarRefusalTests {
         expectRefusal(archive, mentions: "damaged.html") { $0 == .badChecksum(path: "damaged.html", offset: 1024) }
     }
 
-    @Test("malformed size fields", arguments: [
-        Array("0000000001x\0".utf8), Array("           \0".utf8), Array("00000000009\0".utf8),
-        [0xFF] + [UInt8](repeating: 0xFF, count: 11), [0x80] + [UInt8](repeating: 0xFF, count: 11),
-    ])
+    @Test(
+        "malformed size fields",
+        arguments: [
+            Array("0000000001x\0".utf8), Array("           \0".utf8), Array("00000000009\0".utf8),
+            [0xFF] + [UInt8](repeating: 0xFF, count: 11), [0x80] + [UInt8](repeating: 0xFF, count: 11),
+        ])
     func badSizeField(field: [UInt8]) {
         let archive = RawTar.archive([RawTar.header(name: "weird.bin", sizeField: field)])
         expectRefusal(archive, mentions: "weird.bin") { $0 == .badNumericField(path: "weird.bin", field: "size", offset: 0) }
     }
 
-    @Test("malformed pax records", arguments: [
-        "11 path=a\n", "path=a\n", "7 path=\n", "6 path\n", "99 path=a\n", "8 =abcd\n", "x",
-    ])
+    @Test(
+        "malformed pax records",
+        arguments: [
+            "11 path=a\n", "path=a\n", "7 path=\n", "6 path\n", "99 path=a\n", "8 =abcd\n", "x",
+        ])
     func badPaxRecord(body: String) {
         let archive = RawTar.archive([RawTar.pax(body: Array(body.utf8), name: "PaxHeaders/bad"), RawTar.file("a")])
         expectRefusal(archive, mentions: "PaxHeaders/bad") {

@@ -43,8 +43,10 @@ enum TarTestReading {
 
     /// The error the reader refuses an archive with, the same whether it is fed whole or byte by byte;
     /// nil when it is accepted.
-    static func refusal(_ archive: [UInt8], limits: TarLimits = .default,
-                        sourceLocation: SourceLocation = #_sourceLocation) -> TarError? {
+    static func refusal(
+        _ archive: [UInt8], limits: TarLimits = .default,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> TarError? {
         func attempt(_ chunkSize: Int) -> TarError? {
             do {
                 _ = try read(archive, limits: limits, chunkSize: chunkSize)

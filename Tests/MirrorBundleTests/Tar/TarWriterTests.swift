@@ -83,11 +83,13 @@ struct TarWriterTests {
         #expect(contents.entries.map(\.path) == ["docs", "docs/a"])
     }
 
-    @Test("unsafe paths are refused", arguments: [
-        ("/etc/passwd", TarError.PathProblem.absolute), ("../x", .parentComponent), ("a/../../x", .parentComponent),
-        ("a//b", .emptyComponent), ("a\\b", .backslash), ("C:/x", .driveLetter), ("", .empty), (".", .empty),
-        ("a/./b", .currentComponent), (String(repeating: "a", count: 4097), .tooLong(limit: 4096)),
-    ])
+    @Test(
+        "unsafe paths are refused",
+        arguments: [
+            ("/etc/passwd", TarError.PathProblem.absolute), ("../x", .parentComponent), ("a/../../x", .parentComponent),
+            ("a//b", .emptyComponent), ("a\\b", .backslash), ("C:/x", .driveLetter), ("", .empty), (".", .empty),
+            ("a/./b", .currentComponent), (String(repeating: "a", count: 4097), .tooLong(limit: 4096)),
+        ])
     func unsafePaths(path: String, problem: TarError.PathProblem) {
         var writer = TarWriter()
         var output: [UInt8] = []

@@ -27,8 +27,9 @@ struct PolicyAgeAndOriginTests {
 
     /// §4.4 compares origins: an explicit default port is the same origin.
     @Test func locationWithTheDefaultPortIsSameOrigin() {
-        let urls = F.privateCache.invalidatedURLs(method: .POST, status: 201, url: "http://example.test/items",
-                                                  response: F.headers([("Location", "http://example.test:80/items/9")]))
+        let urls = F.privateCache.invalidatedURLs(
+            method: .POST, status: 201, url: "http://example.test/items",
+            response: F.headers([("Location", "http://example.test:80/items/9")]))
         #expect(urls == ["http://example.test/items", "http://example.test/items/9"])
     }
 }

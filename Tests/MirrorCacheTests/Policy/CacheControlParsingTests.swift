@@ -98,8 +98,11 @@ struct PolicyCacheControlParsingTests {
 
     @Test func oneLineEqualsTheSameDirectivesOnSeveralLines() {
         let joined = CacheControl(F.headers([("Cache-Control", "max-age=5, no-cache, private=\"a, b\"")]))
-        let split = CacheControl(F.headers([("Cache-Control", "max-age=5"), ("Cache-Control", "no-cache"),
-                                            ("Cache-Control", "private=\"a, b\"")]))
+        let split = CacheControl(
+            F.headers([
+                ("Cache-Control", "max-age=5"), ("Cache-Control", "no-cache"),
+                ("Cache-Control", "private=\"a, b\""),
+            ]))
         #expect(joined == split)
     }
 
@@ -127,8 +130,10 @@ struct PolicyCacheControlParsingTests {
         #expect(control.seconds("public") == 0)
     }
 
-    @Test(arguments: [("0", 0), ("007", 7), ("86400", 86400), ("2147483647", 2_147_483_647),
-                      ("99999999999999999999", 2_147_483_647)])
+    @Test(arguments: [
+        ("0", 0), ("007", 7), ("86400", 86400), ("2147483647", 2_147_483_647),
+        ("99999999999999999999", 2_147_483_647),
+    ])
     func validNumbers(text: String, expected: Int) {
         #expect(CacheControl("max-age=\(text)").maxAge == expected)
     }

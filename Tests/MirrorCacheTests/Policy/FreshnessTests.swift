@@ -7,8 +7,10 @@ import Testing
 struct PolicyFreshnessTests {
     typealias F = PolicyFixture
 
-    func lifetime(_ policy: CachePolicy, status: Int = 200, _ fields: [(String, String)],
-                  responseTime: Double = 1000) -> Double {
+    func lifetime(
+        _ policy: CachePolicy, status: Int = 200, _ fields: [(String, String)],
+        responseTime: Double = 1000
+    ) -> Double {
         policy.freshnessLifetime(F.head(status: status, fields, requestTime: responseTime, responseTime: responseTime))
     }
 
@@ -59,9 +61,9 @@ struct PolicyFreshnessTests {
 
     @Test(arguments: [
         (date: Int64(1000), expires: Int64(1300), expected: 300.0),
-        (date: 900, expires: 1200, expected: 300),   // Expires − Date, not Expires − response time
+        (date: 900, expires: 1200, expected: 300),  // Expires − Date, not Expires − response time
         (date: 1000, expires: 1000, expected: 0),
-        (date: 1000, expires: 400, expected: 0),     // in the past: stale, never negative
+        (date: 1000, expires: 400, expected: 0),  // in the past: stale, never negative
         (date: 1_700_000_000, expires: 1_700_086_400, expected: 86400),
     ])
     func expiresMinusDate(date: Int64, expires: Int64, expected: Double) {
@@ -113,12 +115,18 @@ struct PolicyFreshnessTests {
         #expect(lifetime(gateway, [("Cache-Control", "max-age=60")]) == 60)
         #expect(lifetime(gateway, [("Date", F.date(1000)), ("Expires", F.date(1100)), ("CDN-Cache-Control", "no-cache")]) == 0)
         let request = HTTPHeaders()
-        #expect(!gateway.canStore(method: .GET, request: request, status: 200,
-                                  response: F.headers([("Cache-Control", "max-age=60"), ("CDN-Cache-Control", "no-store")])))
-        #expect(!gateway.canStore(method: .GET, request: request, status: 200,
-                                  response: F.headers([("Cache-Control", "max-age=60"), ("CDN-Cache-Control", "private")])))
-        #expect(gateway.canStore(method: .GET, request: request, status: 200,
-                                 response: F.headers([("Cache-Control", "no-store"), ("CDN-Cache-Control", "max-age=600")])))
+        #expect(
+            !gateway.canStore(
+                method: .GET, request: request, status: 200,
+                response: F.headers([("Cache-Control", "max-age=60"), ("CDN-Cache-Control", "no-store")])))
+        #expect(
+            !gateway.canStore(
+                method: .GET, request: request, status: 200,
+                response: F.headers([("Cache-Control", "max-age=60"), ("CDN-Cache-Control", "private")])))
+        #expect(
+            gateway.canStore(
+                method: .GET, request: request, status: 200,
+                response: F.headers([("Cache-Control", "no-store"), ("CDN-Cache-Control", "max-age=600")])))
     }
 
     /// A targeted field that is not a valid Structured Field Dictionary, or whose max-age is not
@@ -130,7 +138,10 @@ struct PolicyFreshnessTests {
         #expect(lifetime(gateway, [("Cache-Control", "max-age=60"), ("CDN-Cache-Control", value)]) == 60)
     }
 
-    @Test(arguments: ["max-age=600", "max-age=600, private;x=1", " max-age=600 ,  no-transform", "max-age=600, foo=\"bar\", b=:YQ==:, t=?1, d=1.25, x=tok/en"])
+    @Test(arguments: [
+        "max-age=600", "max-age=600, private;x=1", " max-age=600 ,  no-transform",
+        "max-age=600, foo=\"bar\", b=:YQ==:, t=?1, d=1.25, x=tok/en",
+    ])
     func aValidTargetedFieldIsObeyed(value: String) {
         var gateway = CachePolicy(isShared: true)
         gateway.targetedField = "cdn-cache-control"
@@ -198,8 +209,10 @@ struct PolicyFreshnessTests {
     func invalidMaxAgeMeansStale(directive: String) {
         // §4.2.1: a response with invalid freshness information is best considered stale; the invalid
         // max-age still overrides a valid Expires and the heuristic.
-        let fields = [("Cache-Control", directive), ("Date", F.date(100_000)), ("Expires", F.date(200_000)),
-                      ("Last-Modified", F.date(0))]
+        let fields = [
+            ("Cache-Control", directive), ("Date", F.date(100_000)), ("Expires", F.date(200_000)),
+            ("Last-Modified", F.date(0)),
+        ]
         #expect(lifetime(fields) == 0)
     }
 

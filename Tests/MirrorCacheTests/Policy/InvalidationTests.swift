@@ -9,8 +9,10 @@ struct PolicyInvalidationTests {
 
     static let target = "http://example.test/items/1"
 
-    func invalidated(_ method: HTTPMethod, status: Int = 200, _ response: [(String, String)] = [],
-                     url: String = target) -> [String] {
+    func invalidated(
+        _ method: HTTPMethod, status: Int = 200, _ response: [(String, String)] = [],
+        url: String = target
+    ) -> [String] {
         F.privateCache.invalidatedURLs(method: method, status: status, url: url, response: F.headers(response))
     }
 
@@ -41,10 +43,12 @@ struct PolicyInvalidationTests {
     }
 
     @Test func sameOriginLocationIsInvalidated() {
-        #expect(invalidated(.POST, status: 201, [("Location", "/items/2")])
-            == [Self.target, "http://example.test/items/2"])
-        #expect(invalidated(.POST, status: 303, [("Location", "http://example.test/list?page=1")])
-            == [Self.target, "http://example.test/list?page=1"])
+        #expect(
+            invalidated(.POST, status: 201, [("Location", "/items/2")])
+                == [Self.target, "http://example.test/items/2"])
+        #expect(
+            invalidated(.POST, status: 303, [("Location", "http://example.test/list?page=1")])
+                == [Self.target, "http://example.test/list?page=1"])
     }
 
     @Test func sameOriginContentLocationIsInvalidated() {
@@ -70,11 +74,11 @@ struct PolicyInvalidationTests {
     }
 
     @Test(arguments: [
-        "http://other.test/items/2",       // other host
-        "https://example.test/items/2",    // other scheme
-        "http://example.test:8080/items/2", // other port
-        "//other.test/items/2",            // scheme-relative, other host
-        "http://sub.example.test/items/2", // subdomain
+        "http://other.test/items/2",  // other host
+        "https://example.test/items/2",  // other scheme
+        "http://example.test:8080/items/2",  // other port
+        "//other.test/items/2",  // scheme-relative, other host
+        "http://sub.example.test/items/2",  // subdomain
     ])
     func crossOriginLocationsAreNotInvalidated(location: String) {
         #expect(invalidated(.POST, status: 201, [("Location", location)]) == [Self.target])
@@ -83,8 +87,9 @@ struct PolicyInvalidationTests {
 
     @Test func explicitPortsOnTheTargetMustMatch() {
         let target = "http://example.test:8080/a"
-        #expect(invalidated(.POST, [("Location", "http://example.test:8080/b")], url: target)
-            == [target, "http://example.test:8080/b"])
+        #expect(
+            invalidated(.POST, [("Location", "http://example.test:8080/b")], url: target)
+                == [target, "http://example.test:8080/b"])
         #expect(invalidated(.POST, [("Location", "/b")], url: target) == [target, "http://example.test:8080/b"])
         #expect(invalidated(.POST, [("Location", "http://example.test:9090/b")], url: target) == [target])
     }

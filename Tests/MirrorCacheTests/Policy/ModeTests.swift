@@ -56,13 +56,16 @@ struct PolicyModeTests {
     @Test(arguments: [1000.0, 1500, 4599])
     func maxAgeServesYoungResponsesWhateverTheirHeaders(now: Double) {
         // 3600 s of "cache time": no-cache, max-age=0 and invalid Expires are all overridden.
-        for head in [Self.noCache,
-                     F.head([("Cache-Control", "max-age=0, must-revalidate")]),
-                     F.head([("Expires", "0")])] {
+        for head in [
+            Self.noCache,
+            F.head([("Cache-Control", "max-age=0, must-revalidate")]),
+            F.head([("Expires", "0")]),
+        ] {
             #expect(F.privateCache.reuse(head, request: [:], now: now, mode: .maxAge(3600)) == .serve(age: now - 1000, stale: true))
         }
-        #expect(F.privateCache.reuse(Self.noCache, request: ["Cache-Control": "no-cache"], now: now, mode: .maxAge(3600))
-            == .serve(age: now - 1000, stale: true))
+        #expect(
+            F.privateCache.reuse(Self.noCache, request: ["Cache-Control": "no-cache"], now: now, mode: .maxAge(3600))
+                == .serve(age: now - 1000, stale: true))
     }
 
     @Test func maxAgeReportsFreshnessTruthfully() {
@@ -76,8 +79,10 @@ struct PolicyModeTests {
         #expect(F.privateCache.reuse(Self.fresh100, request: [:], now: now, mode: .maxAge(3600)) == .validate)
         let longLived = F.head([("Date", F.date(1000)), ("Cache-Control", "max-age=1000000")])
         #expect(F.privateCache.reuse(longLived, request: [:], now: now, mode: .maxAge(3600)) == .serve(age: now - 1000, stale: false))
-        #expect(F.privateCache.reuse(longLived, request: ["Cache-Control": "only-if-cached, no-cache"], now: now,
-                                     mode: .maxAge(3600)) == .unsatisfiable)
+        #expect(
+            F.privateCache.reuse(
+                longLived, request: ["Cache-Control": "only-if-cached, no-cache"], now: now,
+                mode: .maxAge(3600)) == .unsatisfiable)
     }
 
     @Test func maxAgeMeasuresTimeInTheCacheNotTheAgeHeader() {

@@ -14,8 +14,10 @@ enum PolicyFixture {
     static func headers(_ fields: [(String, String)]) -> HTTPHeaders { HTTPHeaders(fields) }
 
     /// A stored response: by default requested and received at t=1000.
-    static func head(status: Int = 200, _ fields: [(String, String)] = [], requestTime: Double = 1000,
-                     responseTime: Double = 1000) -> CachedResponseHead {
+    static func head(
+        status: Int = 200, _ fields: [(String, String)] = [], requestTime: Double = 1000,
+        responseTime: Double = 1000
+    ) -> CachedResponseHead {
         CachedResponseHead(status: status, headers: HTTPHeaders(fields), requestTime: requestTime, responseTime: responseTime)
     }
 }

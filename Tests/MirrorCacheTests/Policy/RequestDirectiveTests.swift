@@ -12,15 +12,19 @@ struct PolicyRequestDirectiveTests {
 
     static let stored = PolicyFixture.head([("Date", PolicyFixture.date(1000)), ("Cache-Control", "max-age=100")])
 
-    func reuse(_ request: [(String, String)], at now: Double, _ policy: CachePolicy = F.privateCache,
-               stored: CachedResponseHead = stored) -> ReuseDecision {
+    func reuse(
+        _ request: [(String, String)], at now: Double, _ policy: CachePolicy = F.privateCache,
+        stored: CachedResponseHead = stored
+    ) -> ReuseDecision {
         policy.reuse(stored, request: F.headers(request), now: now, mode: .standard)
     }
 
     // MARK: Baseline (§4.2)
 
-    @Test(arguments: [(1000.0, ReuseDecision.serve(age: 0, stale: false)), (1050, .serve(age: 50, stale: false)),
-                      (1099, .serve(age: 99, stale: false)), (1100, .validate), (1500, .validate)])
+    @Test(arguments: [
+        (1000.0, ReuseDecision.serve(age: 0, stale: false)), (1050, .serve(age: 50, stale: false)),
+        (1099, .serve(age: 99, stale: false)), (1100, .validate), (1500, .validate),
+    ])
     func freshIsServedStaleIsValidated(now: Double, expected: ReuseDecision) {
         #expect(reuse([], at: now) == expected)
         #expect(reuse([], at: now, F.sharedCache) == expected)
@@ -59,8 +63,10 @@ struct PolicyRequestDirectiveTests {
         #expect(reuse([("Cache-Control", "max-age=0")], at: 1000) == .serve(age: 0, stale: false))
     }
 
-    @Test(arguments: [(60, ReuseDecision.serve(age: 50, stale: false)), (50, .serve(age: 50, stale: false)), (49, .validate),
-                      (10, .validate), (3600, .serve(age: 50, stale: false))])
+    @Test(arguments: [
+        (60, ReuseDecision.serve(age: 50, stale: false)), (50, .serve(age: 50, stale: false)), (49, .validate),
+        (10, .validate), (3600, .serve(age: 50, stale: false)),
+    ])
     func maxAgeLimitsTheAgeOfAFreshResponse(maxAge: Int, expected: ReuseDecision) {
         #expect(reuse([("Cache-Control", "max-age=\(maxAge)")], at: 1050) == expected)
     }
@@ -81,8 +87,10 @@ struct PolicyRequestDirectiveTests {
         #expect(reuse([("Cache-Control", "max-stale")], at: now) == .serve(age: now - 1000, stale: true))
     }
 
-    @Test(arguments: [(1120.0, ReuseDecision.serve(age: 120, stale: true)), (1130, .serve(age: 130, stale: true)),
-                      (1131, .validate), (1100, .serve(age: 100, stale: true))])
+    @Test(arguments: [
+        (1120.0, ReuseDecision.serve(age: 120, stale: true)), (1130, .serve(age: 130, stale: true)),
+        (1131, .validate), (1100, .serve(age: 100, stale: true)),
+    ])
     func maxStaleWithAValueLimitsStaleness(now: Double, expected: ReuseDecision) {
         // Lifetime 100; max-stale=30 accepts up to 30 seconds past it.
         #expect(reuse([("Cache-Control", "max-stale=30")], at: now) == expected)
@@ -104,8 +112,10 @@ struct PolicyRequestDirectiveTests {
 
     // MARK: min-fresh (§5.2.1.3)
 
-    @Test(arguments: [(1050.0, ReuseDecision.serve(age: 50, stale: false)), (1070, .serve(age: 70, stale: false)),
-                      (1071, .validate), (1080, .validate), (1200, .validate)])
+    @Test(arguments: [
+        (1050.0, ReuseDecision.serve(age: 50, stale: false)), (1070, .serve(age: 70, stale: false)),
+        (1071, .validate), (1080, .validate), (1200, .validate),
+    ])
     func minFreshNeedsThatMuchFreshnessLeft(now: Double, expected: ReuseDecision) {
         #expect(reuse([("Cache-Control", "min-fresh=30")], at: now) == expected)
     }

@@ -15,8 +15,10 @@ struct PolicyResponseDirectiveTests {
         F.head([("Date", F.date(1000)), ("Cache-Control", cacheControl)])
     }
 
-    func reuse(_ cacheControl: String, request: [(String, String)] = [], at now: Double,
-               _ policy: CachePolicy = F.privateCache) -> ReuseDecision {
+    func reuse(
+        _ cacheControl: String, request: [(String, String)] = [], at now: Double,
+        _ policy: CachePolicy = F.privateCache
+    ) -> ReuseDecision {
         policy.reuse(stored(cacheControl), request: F.headers(request), now: now, mode: .standard)
     }
 
@@ -43,8 +45,10 @@ struct PolicyResponseDirectiveTests {
     @Test func mustRevalidateBlocksMaxStale() {
         #expect(reuse("max-age=100", request: [("Cache-Control", "max-stale")], at: 1200) == .serve(age: 200, stale: true))
         #expect(reuse("max-age=100, must-revalidate", request: [("Cache-Control", "max-stale")], at: 1200) == .validate)
-        #expect(reuse("max-age=100, must-revalidate", request: [("Cache-Control", "max-stale=500")], at: 1200,
-                      F.sharedCache) == .validate)
+        #expect(
+            reuse(
+                "max-age=100, must-revalidate", request: [("Cache-Control", "max-stale=500")], at: 1200,
+                F.sharedCache) == .validate)
     }
 
     // MARK: proxy-revalidate (§5.2.2.8) and s-maxage (§5.2.2.10): shared caches only
@@ -52,15 +56,17 @@ struct PolicyResponseDirectiveTests {
     @Test func proxyRevalidateBlocksMaxStaleOnlyInASharedCache() {
         let request = [("Cache-Control", "max-stale")]
         #expect(reuse("max-age=100, proxy-revalidate", request: request, at: 1200, F.sharedCache) == .validate)
-        #expect(reuse("max-age=100, proxy-revalidate", request: request, at: 1200, F.privateCache)
-            == .serve(age: 200, stale: true))
+        #expect(
+            reuse("max-age=100, proxy-revalidate", request: request, at: 1200, F.privateCache)
+                == .serve(age: 200, stale: true))
     }
 
     @Test func sharedMaxAgeImpliesProxyRevalidate() {
         let request = [("Cache-Control", "max-stale")]
         #expect(reuse("max-age=100, s-maxage=100", request: request, at: 1200, F.sharedCache) == .validate)
-        #expect(reuse("max-age=100, s-maxage=100", request: request, at: 1200, F.privateCache)
-            == .serve(age: 200, stale: true))
+        #expect(
+            reuse("max-age=100, s-maxage=100", request: request, at: 1200, F.privateCache)
+                == .serve(age: 200, stale: true))
     }
 
     @Test func sharedMaxAgeGivesTheLifetimeOnlyInASharedCache() {
@@ -80,8 +86,10 @@ struct PolicyResponseDirectiveTests {
 
     // MARK: stale-if-error (RFC 5861 §4, RFC 9111 §4.2.4)
 
-    func staleOnError(_ cacheControl: String, request: [(String, String)] = [], at now: Double,
-                      _ policy: CachePolicy = F.privateCache) -> Bool {
+    func staleOnError(
+        _ cacheControl: String, request: [(String, String)] = [], at now: Double,
+        _ policy: CachePolicy = F.privateCache
+    ) -> Bool {
         policy.canServeStaleOnError(stored(cacheControl), request: F.headers(request), now: now)
     }
 

@@ -7,8 +7,10 @@ import Testing
 struct PolicyStorabilityTests {
     typealias F = PolicyFixture
 
-    func canStore(_ policy: CachePolicy = F.privateCache, method: HTTPMethod = .GET, request: [(String, String)] = [],
-                  status: Int = 200, response: [(String, String)] = []) -> Bool {
+    func canStore(
+        _ policy: CachePolicy = F.privateCache, method: HTTPMethod = .GET, request: [(String, String)] = [],
+        status: Int = 200, response: [(String, String)] = []
+    ) -> Bool {
         policy.canStore(method: method, request: F.headers(request), status: status, response: F.headers(response))
     }
 
@@ -111,8 +113,10 @@ struct PolicyStorabilityTests {
 
     @Test(arguments: ["public", "s-maxage=60", "must-revalidate", "max-age=60, must-revalidate", "PUBLIC"])
     func authorizedResponsesMayBeStoredWhenExplicitlyAllowed(directives: String) {
-        #expect(canStore(F.sharedCache, request: [("Authorization", "Bearer abc")],
-                         response: [("Cache-Control", directives)]))
+        #expect(
+            canStore(
+                F.sharedCache, request: [("Authorization", "Bearer abc")],
+                response: [("Cache-Control", directives)]))
     }
 
     @Test func authorizationDoesNotConcernPrivateCaches() {
@@ -170,41 +174,44 @@ struct PolicyStorabilityTests {
     // MARK: Stored header fields (§3.1)
 
     @Test func storableHeadersStripHopByHopFields() {
-        let stored = CachePolicy.storableHeaders(F.headers([
-            ("Content-Type", "text/html"),
-            ("Connection", "keep-alive"),
-            ("Keep-Alive", "timeout=5"),
-            ("Transfer-Encoding", "chunked"),
-            ("TE", "trailers"),
-            ("Upgrade", "h2c"),
-            ("Trailer", "X-Checksum"),
-            ("Proxy-Connection", "keep-alive"),
-            ("Proxy-Authenticate", "Basic"),
-            ("Proxy-Authorization", "Basic eDp5"),
-            ("Proxy-Authentication-Info", "nextnonce=1"),
-            ("ETag", "\"v1\""),
-        ]))
+        let stored = CachePolicy.storableHeaders(
+            F.headers([
+                ("Content-Type", "text/html"),
+                ("Connection", "keep-alive"),
+                ("Keep-Alive", "timeout=5"),
+                ("Transfer-Encoding", "chunked"),
+                ("TE", "trailers"),
+                ("Upgrade", "h2c"),
+                ("Trailer", "X-Checksum"),
+                ("Proxy-Connection", "keep-alive"),
+                ("Proxy-Authenticate", "Basic"),
+                ("Proxy-Authorization", "Basic eDp5"),
+                ("Proxy-Authentication-Info", "nextnonce=1"),
+                ("ETag", "\"v1\""),
+            ]))
         #expect(stored.map(\.name) == ["Content-Type", "ETag"])
         #expect(stored["content-type"] == ["text/html"])
         #expect(stored["etag"] == ["\"v1\""])
     }
 
     @Test func storableHeadersStripFieldsNamedByConnection() {
-        let stored = CachePolicy.storableHeaders(F.headers([
-            ("Connection", "close, X-Trace"),
-            ("connection", "x-session-hint"),
-            ("x-trace", "abc"),
-            ("X-Session-Hint", "1"),
-            ("X-Other", "kept"),
-            ("Cache-Control", "max-age=60"),
-        ]))
+        let stored = CachePolicy.storableHeaders(
+            F.headers([
+                ("Connection", "close, X-Trace"),
+                ("connection", "x-session-hint"),
+                ("x-trace", "abc"),
+                ("X-Session-Hint", "1"),
+                ("X-Other", "kept"),
+                ("Cache-Control", "max-age=60"),
+            ]))
         #expect(stored.map(\.name) == ["X-Other", "Cache-Control"])
     }
 
     @Test func storableHeadersKeepRepeatedFieldsInOrderButNoSession() {
-        let stored = CachePolicy.storableHeaders(F.headers([
-            ("Set-Cookie", "a=1"), ("Connection", "close"), ("Set-Cookie", "b=2"), ("Link", "</a>"), ("Link", "</b>"),
-        ]))
+        let stored = CachePolicy.storableHeaders(
+            F.headers([
+                ("Set-Cookie", "a=1"), ("Connection", "close"), ("Set-Cookie", "b=2"), ("Link", "</a>"), ("Link", "</b>"),
+            ]))
         #expect(stored["set-cookie"].isEmpty)
         #expect(stored["link"] == ["</a>", "</b>"])
         #expect(!stored.contains(name: "connection"))

@@ -96,17 +96,18 @@ struct PolicyValidationTests {
 
     // MARK: §3.2 / §4.3.4 Updating stored header fields
 
-    let stored = PolicyFixture.head([
-        ("Content-Type", "text/html"),
-        ("Content-Length", "1234"),
-        ("Content-Encoding", "gzip"),
-        ("ETag", "\"v1\""),
-        ("Date", PolicyFixture.date(1000)),
-        ("Cache-Control", "max-age=60"),
-        ("Link", "</a.css>"),
-        ("Link", "</b.css>"),
-        ("X-Unchanged", "still here"),
-    ], requestTime: 999, responseTime: 1000)
+    let stored = PolicyFixture.head(
+        [
+            ("Content-Type", "text/html"),
+            ("Content-Length", "1234"),
+            ("Content-Encoding", "gzip"),
+            ("ETag", "\"v1\""),
+            ("Date", PolicyFixture.date(1000)),
+            ("Cache-Control", "max-age=60"),
+            ("Link", "</a.css>"),
+            ("Link", "</b.css>"),
+            ("X-Unchanged", "still here"),
+        ], requestTime: 999, responseTime: 1000)
 
     let notModified = PolicyFixture.headers([
         ("Date", PolicyFixture.date(5000)),
@@ -148,8 +149,9 @@ struct PolicyValidationTests {
 
     @Test func updatedKeepsTheStatusAndTakesTheNewTimes() {
         let redirect = F.head(status: 301, [("Location", "/new"), ("ETag", "\"r\"")], requestTime: 10, responseTime: 11)
-        let head = F.privateCache.updated(redirect, with: F.headers([("Cache-Control", "max-age=5")]),
-                                          requestTime: 4990, responseTime: 5000)
+        let head = F.privateCache.updated(
+            redirect, with: F.headers([("Cache-Control", "max-age=5")]),
+            requestTime: 4990, responseTime: 5000)
         #expect(head.status == 301)
         #expect(head.requestTime == 4990)
         #expect(head.responseTime == 5000)

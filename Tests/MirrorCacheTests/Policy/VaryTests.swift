@@ -82,8 +82,9 @@ struct PolicyVaryTests {
 
     @Test(arguments: ["gzip, br", "gzip,  br", "  gzip, br  ", "gzip,\tbr", "gzip, \t br"])
     func whitespaceIsNormalized(value: String) {
-        #expect(key(vary: ["Accept-Encoding"], [("Accept-Encoding", value)])
-            == key(vary: ["Accept-Encoding"], [("Accept-Encoding", "gzip, br")]))
+        #expect(
+            key(vary: ["Accept-Encoding"], [("Accept-Encoding", value)])
+                == key(vary: ["Accept-Encoding"], [("Accept-Encoding", "gzip, br")]))
     }
 
     @Test func severalFieldLinesEqualOneCombinedLine() {
@@ -94,8 +95,9 @@ struct PolicyVaryTests {
 
     @Test func valueOrderMatters() {
         // No semantic normalization beyond whitespace and combining lines.
-        #expect(key(vary: ["Accept-Encoding"], [("Accept-Encoding", "gzip, br")])
-            != key(vary: ["Accept-Encoding"], [("Accept-Encoding", "br, gzip")]))
+        #expect(
+            key(vary: ["Accept-Encoding"], [("Accept-Encoding", "gzip, br")])
+                != key(vary: ["Accept-Encoding"], [("Accept-Encoding", "br, gzip")]))
     }
 
     @Test(arguments: [["*"], [" * "], ["Accept, *"], ["*, Accept"], ["Accept", "*"]])
