@@ -3,6 +3,7 @@ public import MirrorCache
 public import MirrorCrawl
 public import MirrorCredentials
 import MirrorHTTP
+import MirrorSearch
 public import MirrorSite
 
 /// Runs real crawls (real store, real transport) into temporary folders.
@@ -54,7 +55,7 @@ public struct CrawlHarness: Sendable {
         let crawler = Crawler(
             configuration: configuration, client: client,
             output: try SiteWriter(directory: output, ledger: journal), journal: journal,
-            renderer: renderer, searchIndexer: HarnessSearchIndex(), credentials: credentials)
+            renderer: renderer, searchIndexer: FolderSearchIndexer(), credentials: credentials)
         return try await crawler.run(resume: resume)
     }
 

@@ -7,6 +7,7 @@ import MirrorCore
 import MirrorCrawl
 import MirrorCredentials
 import MirrorHTTP
+import MirrorSearch
 import MirrorShared
 import MirrorSite
 
@@ -62,7 +63,8 @@ extension CrawlCommand {
             crawl: crawl,
             parts: SharedWorker.Parts(
                 configuration: configuration, credentials: credentials, store: store, transport: transport,
-                clientConfiguration: clientConfiguration(), output: output, startBrowser: startBrowser, searchIndexer: CrawlSearchIndex(),
+                clientConfiguration: clientConfiguration(), output: output, startBrowser: startBrowser,
+                searchIndexer: FolderSearchIndexer(),
                 progress: quiet || verbose ? nil : ProgressLine().draw, events: verbose ? Self.log : nil))
         let outcome: Result<SharedWorker.Outcome, any Error>
         do {

@@ -135,7 +135,7 @@ struct CrawlCommand: AsyncParsableCommand {
         if let browserExecutable { renderer = try await startBrowser(browserExecutable, transport: transport) }
         let crawler = Crawler(
             configuration: configuration, client: client, output: writer, journal: journal,
-            renderer: renderer, searchIndexer: CrawlSearchIndex(), credentials: credentials, progress: progress,
+            renderer: renderer, searchIndexer: FolderSearchIndexer(), credentials: credentials, progress: progress,
             events: events)
         let crawl = Task { try await crawler.run(resume: resume) }
         // Ctrl-C stops fetching, then finishes the folder (links rewritten, manifest written)

@@ -1,8 +1,7 @@
 public import MirrorHTML
-public import MirrorSite
 
-/// Makes a finished folder's search index (`mirror search`), given to the crawl by its caller
-/// (the command line, with `MirrorSearch`), so that the crawler needs no search engine of its own.
+/// Makes a finished folder's search index (`mirror search`): `MirrorSearch`'s `FolderSearchIndexer`,
+/// which the crawl's caller gives it, so that the crawler needs no search engine of its own.
 public protocol SearchIndexer: Sendable {
     typealias Page = (url: String, resource: SiteManifest.Resource)
 
