@@ -33,10 +33,8 @@ public final class GzipDecoder {
         stream.initialize(to: z_stream())
         // windowBits 15 + 32 reads gzip or zlib, detected from the header.
         let code = inflateInit2_(stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        guard code == Z_OK else {
-            stream.deallocate()
-            throw .initializationFailed(code: code)
-        }
+        // Freed by `deinit`, which a throw runs once every property is set.
+        guard code == Z_OK else { throw .initializationFailed(code: code) }
     }
 
     deinit {

@@ -17,10 +17,8 @@ public final class GzipEncoder {
         let code = deflateInit2_(
             stream, max(0, min(9, level)), Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
             ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        guard code == Z_OK else {
-            stream.deallocate()
-            throw .initializationFailed(code: code)
-        }
+        // Freed by `deinit`, which a throw runs once every property is set.
+        guard code == Z_OK else { throw .initializationFailed(code: code) }
     }
 
     deinit {

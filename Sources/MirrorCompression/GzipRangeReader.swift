@@ -40,12 +40,8 @@ public final class GzipRangeReader {
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         let code = inflateInit2_(stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        guard code == Z_OK else {
-            stream.deallocate()
-            input.deallocate()
-            scratch.deallocate()
-            throw CompressionError.initializationFailed(code: code)
-        }
+        // Freed by `deinit`, which a throw runs once every property is set.
+        guard code == Z_OK else { throw CompressionError.initializationFailed(code: code) }
         if position < end { try start(at: position) }
     }
 

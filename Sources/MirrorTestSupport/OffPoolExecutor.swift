@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Runs the test origins' tasks, tests that watch a child process's progress to signal it at a
 /// given moment, and the longest synchronous tests (`offPool`) on Dispatch's threads instead of
@@ -12,27 +11,19 @@ import Synchronization
 /// serve`, `mirror proxy`) run their requests on the pool as they do in use, so the long
 /// synchronous tests leave it: a run where a property test and two bundle tests held both
 /// threads for over a minute failed seven proxy tests on their 60 s receive timeout.
-///
-/// Its jobs go to serial queues in turn, never to a concurrent one: on Linux the cooperative
-/// pool is Dispatch's global concurrent pool, one thread per core, and a concurrent queue
-/// shares it, so an origin on one waited whenever the tests held every thread (half the runs of
-/// `answersWhileTheCooperativePoolIsBusy`). A serial queue gets a thread of its own when the
-/// pool is busy.
 public final class OffPoolExecutor: TaskExecutor {
-    public static let shared = OffPoolExecutor(queues: (0..<8).map { DispatchQueue(label: "mirror.test-origin.\($0)") })
+    public static let shared = OffPoolExecutor(queue: DispatchQueue(label: "mirror.test-origin", attributes: .concurrent))
 
-    private let queues: [DispatchQueue]
-    private let next = Atomic<Int>(0)
+    private let queue: DispatchQueue
 
-    init(queues: [DispatchQueue]) {
-        self.queues = queues
+    init(queue: DispatchQueue) {
+        self.queue = queue
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
-        let turn = next.add(1, ordering: .relaxed).oldValue
-        queues[turn % queues.count].async { job.runSynchronously(on: executor) }
+        queue.async { job.runSynchronously(on: executor) }
     }
 }
 
@@ -44,7 +35,7 @@ public final class OffPoolExecutor: TaskExecutor {
 /// busy ones, answered a proxy test's request too late for its 60 s receive timeout (2 of 4
 /// full runs).
 public func offPool<T>(_ body: () throws -> T) async throws -> T {
-    try await withTaskExecutorPreference(OffPoolExecutor(queues: [offPoolQueue])) { try body() }
+    try await withTaskExecutorPreference(OffPoolExecutor(queue: offPoolQueue)) { try body() }
 }
 
 private let offPoolQueue = DispatchQueue(label: "mirror.test-off-pool")

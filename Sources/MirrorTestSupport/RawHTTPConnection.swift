@@ -27,11 +27,10 @@ public final class RawHTTPConnection: @unchecked Sendable {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else {
-            let message = String(cString: strerror(errno))
-            close(descriptor)
-            throw Failure("connect: \(message)")
-        }
+        // Not closed here: every property is set, so a throw now runs `deinit`, which closes it
+        // (closing it twice closed the descriptor that another thread's socket had meanwhile
+        // been given: NIO found its new server socket's number registered already and stopped).
+        guard connected == 0 else { throw Failure("connect: \(String(cString: strerror(errno)))") }
         var wait = timeval()
         wait.tv_sec = .init(timeout)
         wait.tv_usec = .init((timeout - timeout.rounded(.down)) * 1e6)

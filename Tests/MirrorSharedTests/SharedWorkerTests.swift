@@ -36,7 +36,9 @@ struct SharedWorkerTests {
             let alone = try await crawlAlone(origin, into: "reference")
             origin.clearLog()
             try await TestPostgres.with { postgres in
-                let database = try await SharedDatabase.connect(postgres.url)
+                // Five minutes, not the default 30 s: at the start of a full run the cooperative pool,
+                // which the connection's tasks need, stays busy for longer than that.
+                let database = try await SharedDatabase.connect(postgres.url, patience: .seconds(300))
                 let configuration = CrawlConfiguration(seeds: [origin.url("/")])
                 let crawl = try await SharedCrawl.join(
                     database, name: "in-process", options: [:], configuration: configuration,
