@@ -24,10 +24,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: security.tlsConfiguration,
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .nanoseconds(connectTimeout.nanoseconds)),
+            timeout: .init(connect: TimeAmount(connectTimeout)),
             decompression: .disabled)
         configuration.connectionPool = .init(
-            idleTimeout: .nanoseconds(idleTimeout.nanoseconds),
+            idleTimeout: TimeAmount(idleTimeout),
             concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost)
         // A failed connection fails its requests at once: a refused certificate is final, and the
         // caller retries the rest with its own backoff (the pool would retry until the timeout).
@@ -49,7 +49,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         outgoing.method = request.method
         outgoing.headers = request.headers
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        let timeout = TimeAmount.nanoseconds(request.timeout.nanoseconds)
+        let timeout = TimeAmount(request.timeout)
         let response: HTTPClientResponse
         do {
             do {
@@ -73,12 +73,5 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// Closes every pooled connection; call once when done.
     public func shutdown() async throws {
         try await client.shutdown()
-    }
-}
-
-extension Duration {
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

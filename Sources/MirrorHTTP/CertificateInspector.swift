@@ -79,7 +79,7 @@ enum CertificateInspector {
         let isAddress = (try? SocketAddress(ipAddress: host, port: port)) != nil
         let presented = NIOLockedValueBox<[NIOSSLCertificate]>([])
         let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connectTimeout(.nanoseconds(timeout.nanoseconds))
+            .connectTimeout(TimeAmount(timeout))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let handler = try NIOSSLClientHandler(context: context, serverHostname: isAddress ? nil : host) {
@@ -91,7 +91,7 @@ enum CertificateInspector {
                 }
             }
         guard let channel = try? await bootstrap.connect(host: host, port: port).get() else { return [] }
-        let deadline = channel.eventLoop.scheduleTask(in: TimeAmount.nanoseconds(timeout.nanoseconds)) {
+        let deadline = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
             channel.close(promise: nil)
         }
         try? await channel.closeFuture.get()

@@ -24,6 +24,8 @@ public struct SharedCrawl: Sendable {
     public let alreadyFinished: Bool
     /// How long a claim and a worker's heartbeat last without renewal.
     public let lease: Duration
+    /// `lease` in seconds, as the statements give it to the database.
+    var leaseSeconds: Double { lease.seconds }
 
     /// Joins the crawl `name` (created if need be) with `options`: the values, by option name,
     /// that every worker of the crawl must share.

@@ -26,7 +26,6 @@ public actor SharedFrontier: CrawlFrontier {
     private let perHost: Int
     private let delay: Double
     private let obeyRobots: Bool
-    private let leaseSeconds: Double
     private let politeness: SharedPoliteness
     private let budget: SharedPageBudget
     private let leases: SharedLeases
@@ -63,13 +62,11 @@ public actor SharedFrontier: CrawlFrontier {
         crawlStartedAt = crawl.startedAt
         perHost = max(1, configuration.perHost)
         let delay = configuration.delay ?? 0
-        let leaseSeconds = crawl.lease.seconds
         self.delay = delay
         obeyRobots = configuration.obeyRobots
         batch = max(1, configuration.concurrency)
-        self.leaseSeconds = leaseSeconds
-        politeness = SharedPoliteness(crawl: crawl, delay: delay, leaseSeconds: leaseSeconds)
-        leases = SharedLeases(crawl: crawl, leaseSeconds: leaseSeconds)
+        politeness = SharedPoliteness(crawl: crawl, delay: delay)
+        leases = SharedLeases(crawl: crawl)
         budget = SharedPageBudget(crawl: crawl, maxPages: configuration.maxPages, maxPagesPerHost: configuration.maxPagesPerHost)
     }
 
@@ -201,7 +198,8 @@ public actor SharedFrontier: CrawlFrontier {
     /// and free slots that no other claim holds. With `askingIfDone`, a claim of nothing also
     /// says whether the whole crawl's frontier is empty.
     private func claim(limit: Int, askingIfDone: Bool) async throws -> Claim {
-        let rows = try await database.execute(ClaimCall(values: [crawl.id, crawl.worker, limit, perHost, leaseSeconds, askingIfDone]))
+        let rows = try await database.execute(
+            ClaimCall(values: [crawl.id, crawl.worker, limit, perHost, crawl.leaseSeconds, askingIfDone]))
         var items: [(Int64, CrawlItem, Bool)] = []
         var frontierEmpty = false
         for (seq, url, depth, role, hops, referrer, answered) in rows {

@@ -3,7 +3,6 @@
 /// worker died or lost the database). The database's clock times them.
 struct SharedLeases: Sendable {
     let crawl: SharedCrawl
-    let leaseSeconds: Double
 
     private var database: SharedDatabase { crawl.database }
 
@@ -11,7 +10,7 @@ struct SharedLeases: Sendable {
     func renew(_ seqs: [Int64]) async throws {
         try await database.query(
             """
-            UPDATE mirror_urls SET lease_until = now() + \(leaseSeconds) * interval '1 second'
+            UPDATE mirror_urls SET lease_until = now() + \(crawl.leaseSeconds) * interval '1 second'
             WHERE seq = ANY(\(seqs)) AND state = 'claimed' AND worker = \(crawl.worker)
             """)
     }

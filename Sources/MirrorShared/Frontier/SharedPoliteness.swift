@@ -8,15 +8,13 @@ final class SharedPoliteness: Sendable {
     private let database: SharedDatabase
     /// `--delay`, for a host whose row says nothing else.
     private let delay: Double
-    private let leaseSeconds: Double
     /// Hosts whose robots.txt is known, with their delay: they never change again in a round.
     private let settled = Mutex<[String: Double]>([:])
 
-    init(crawl: SharedCrawl, delay: Double, leaseSeconds: Double) {
+    init(crawl: SharedCrawl, delay: Double) {
         self.crawl = crawl
         database = crawl.database
         self.delay = delay
-        self.leaseSeconds = leaseSeconds
     }
 
     /// Waits until `host` may receive another request and books it; true when `requestEnded` must follow.
@@ -25,7 +23,7 @@ final class SharedPoliteness: Sendable {
         while !Task.isCancelled {
             let booked = try await database.query(
                 """
-                UPDATE mirror_hosts SET busy_until = now() + \(leaseSeconds) * interval '1 second'
+                UPDATE mirror_hosts SET busy_until = now() + \(crawl.leaseSeconds) * interval '1 second'
                 WHERE crawl = \(crawl.id) AND host = \(host) AND busy_until < now() AND next_at <= now()
                 RETURNING robots_known, delay
                 """
