@@ -54,7 +54,7 @@ public struct CrawlHarness: Sendable {
         let journal = try CrawlJournal(folder: output, fresh: !resume)
         let crawler = Crawler(
             configuration: configuration, client: client,
-            output: try SiteWriter(directory: output, ledger: journal), journal: journal,
+            output: try SiteWriter(directory: output, ledger: journal.ledger), journal: journal,
             renderer: renderer, searchIndexer: FolderSearchIndexer(), credentials: credentials)
         return try await crawler.run(resume: resume)
     }

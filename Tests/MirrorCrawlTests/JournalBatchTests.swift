@@ -22,8 +22,8 @@ struct JournalBatchTests {
             for part in 0..<8 {
                 group.addTask {
                     for (number, url) in urls[(part * 500)..<((part + 1) * 500)].enumerated() {
-                        try journal.queued([CrawlItem(url: url, depth: 1, role: .page, hops: 0, referrer: nil)])
-                        try journal.finished(url, .done, status: 200, detail: nil)
+                        try journal.urls.queued([CrawlItem(url: url, depth: 1, role: .page, hops: 0, referrer: nil)])
+                        try journal.urls.finished(url, .done, status: 200, detail: nil)
                         // Batches taken by many threads at once, besides the ones that fill up.
                         if number % 10 == 0 { try journal.flush() }
                     }
@@ -44,14 +44,14 @@ struct JournalBatchTests {
         let links = PageLinks(links: [PageLinks.Link(url: "http://a.test/b", kind: .navigation)])
         do {
             let journal = try CrawlJournal(folder: root, fresh: true)
-            try journal.record(links, references: [], text: nil, of: "http://a.test/", key: "k")
+            try journal.pages.record(links, references: [], text: nil, of: "http://a.test/", key: "k")
             try journal.flush()
-            #expect(try journal.links(of: "http://a.test/", key: "k") == nil)
+            #expect(try journal.pages.links(of: "http://a.test/", key: "k") == nil)
         }
         let reopened = try CrawlJournal(folder: root, fresh: true)
-        #expect(try reopened.links(of: "http://a.test/", key: "k") == links)
-        #expect(try reopened.links(of: "http://a.test/", key: "other") == nil)
-        #expect(try reopened.references(of: "http://a.test/", key: "k") == [])
+        #expect(try reopened.pages.links(of: "http://a.test/", key: "k") == links)
+        #expect(try reopened.pages.links(of: "http://a.test/", key: "other") == nil)
+        #expect(try reopened.pages.references(of: "http://a.test/", key: "k") == [])
     }
 
     /// The site writer holds no resources and reads them back from its ledger: a read sees the
@@ -59,7 +59,8 @@ struct JournalBatchTests {
     /// slices in the order of their URLs' bytes, which is the manifest's.
     @Test func resourcesReadBackAreTheLastRecordedCommittedOrNot() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let journal = try CrawlJournal(folder: root, fresh: true)
+        let opened = try CrawlJournal(folder: root, fresh: true)
+        let journal = opened.ledger
         let record = ResponseRecord(headers: ["etag": "\"1\""], requestTime: 1, responseTime: 2, varyKey: "")
         func resource(_ path: String) -> SiteManifest.Resource {
             SiteManifest.Resource(

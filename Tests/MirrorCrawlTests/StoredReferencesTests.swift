@@ -47,7 +47,7 @@ struct StoredReferencesTests {
                 #expect(pages.count > 5)
                 for (url, resource) in pages {
                     let key = LinkReader.pageKey(digest: resource.sha256, contentType: resource.contentType, ignoredParameters: [])
-                    let kept = try #require(try journal.references(of: url, key: key), "\(url)")
+                    let kept = try #require(try journal.pages.references(of: url, key: key), "\(url)")
                     let original = folder + "/" + SiteManifest.originalPath(sha256: resource.sha256)
                     let bytes = try Data(
                         contentsOf: URL(

@@ -22,7 +22,7 @@ struct SharedWorkerTests {
         let client = CachingClient(store: store, transport: transport, configuration: .init())
         let crawler = Crawler(
             configuration: CrawlConfiguration(seeds: [origin.url("/")]), client: client,
-            output: try SiteWriter(directory: root + "/" + name, ledger: journal), journal: journal)
+            output: try SiteWriter(directory: root + "/" + name, ledger: journal.ledger), journal: journal)
         let report: Result<CrawlReport, any Error>
         do { report = .success(try await crawler.run(resume: false)) } catch { report = .failure(error) }
         try? await transport.shutdown()

@@ -120,7 +120,7 @@ struct CrawlCommand: AsyncParsableCommand {
         let writer: SiteWriter
         do {
             journal = try CrawlJournal(folder: folder, fresh: !resume)
-            writer = try SiteWriter(directory: folder, ledger: journal)
+            writer = try SiteWriter(directory: folder, ledger: journal.ledger)
         } catch {
             throw CommandFailure("cannot open the output folder \(folder): \(ErrorText.plain(error))", status: .io)
         }

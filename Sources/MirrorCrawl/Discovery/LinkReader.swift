@@ -21,7 +21,7 @@ struct LinkReader: Sendable {
         let isCSS = type.containsBytes("text/css") || (contentType == nil && url.path.hasSuffix(".css"))
         guard isHTML || isCSS else { return PageLinks(links: []) }
         let key = response.entry.map { pageKey(digest: $0.digest, contentType: contentType) }
-        if let key, let known = try journal.links(of: url.normalized, key: key) { return known }
+        if let key, let known = try journal.pages.links(of: url.normalized, key: key) { return known }
         let body = try response.body.collect(limit: 64 << 20)
         var found: [ExtractedLink]
         var references: [HTMLReference] = []
@@ -39,7 +39,7 @@ struct LinkReader: Sendable {
             if let href = extracted.baseHref, let resolved = url.resolve(href) { base = resolved }
         }
         let links = PageLinks(links: resolved(found, against: base))
-        if let key { try journal.record(links, references: references, text: text, of: url.normalized, key: key) }
+        if let key { try journal.pages.record(links, references: references, text: text, of: url.normalized, key: key) }
         return links
     }
 

@@ -24,7 +24,7 @@ struct FolderFinisher: Sendable {
         let finished = Result {
             try journal.flush()
             let known: SiteWriter.KnownReferences = { [journal, links] url, resource in
-                try? journal.references(of: url, key: links.pageKey(digest: resource.sha256, contentType: resource.contentType))
+                try? journal.pages.references(of: url, key: links.pageKey(digest: resource.sha256, contentType: resource.contentType))
             }
             let index = searchIndexer.flatMap { indexer in output.map { indexing(folder: $0.directory, with: indexer) } }
             try output?.finish(seeds: seeds.compactMap(URLNormalizer.normalize), knownReferences: known, searchIndex: index)
@@ -43,7 +43,7 @@ struct FolderFinisher: Sendable {
             return try indexer.update(
                 folder: folder, slices: { ledger.resourceSlices() },
                 knownText: { page in
-                    try? journal.text(
+                    try? journal.pages.text(
                         of: page.url, key: links.pageKey(digest: page.resource.sha256, contentType: page.resource.contentType))
                 })
         }

@@ -17,7 +17,7 @@ public struct LocalFrontier: CrawlFrontier {
 
     public func start(seeds: [CrawlItem], resume: Bool) async throws -> CrawlStart {
         if resume {
-            let (known, pending) = try journal.resumePoint()
+            let (known, pending) = try journal.urls.resumePoint()
             if !known.isEmpty {
                 _ = await queue.markSeen(known)
                 await queue.enqueue(pending)
@@ -26,7 +26,7 @@ public struct LocalFrontier: CrawlFrontier {
         }
         let fresh = await queue.markSeen(seeds.map(\.url))
         let items = zip(seeds, fresh).filter(\.1).map(\.0)
-        try journal.queued(items)
+        try journal.urls.queued(items)
         await queue.enqueue(items)
         return .fresh
     }
@@ -35,7 +35,7 @@ public struct LocalFrontier: CrawlFrontier {
     public func release(_ item: CrawlItem) async { await queue.finished(item) }
 
     public func record(_ url: String, _ outcome: CrawlOutcome, status: Int?, detail: String?) throws {
-        try journal.finished(url, outcome, status: status, detail: detail)
+        try journal.urls.finished(url, outcome, status: status, detail: detail)
     }
 
     /// Marks the URLs seen at once: one actor hop per page, not per link.
@@ -43,7 +43,7 @@ public struct LocalFrontier: CrawlFrontier {
     public func isSeen(_ url: String) async -> Bool { await queue.isSeen(url) }
 
     public func add(_ queued: [CrawlItem], skipped: [(CrawlItem, SkipReason)]) async throws -> [Bool] {
-        try journal.queued(queued)
+        try journal.urls.queued(queued)
         await queue.enqueue(queued)
         return skipped.map { _ in true }
     }

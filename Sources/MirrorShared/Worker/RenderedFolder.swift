@@ -23,7 +23,7 @@ struct RenderedFolder: Sendable {
         let writer: SiteWriter
         do {
             journal = try CrawlJournal(folder: folder, fresh: true)
-            writer = try SiteWriter(directory: folder, ledger: journal)
+            writer = try SiteWriter(directory: folder, ledger: journal.ledger)
         } catch {
             throw SharedWorker.FolderError.cannotOpen(folder: folder, error)
         }

@@ -97,7 +97,7 @@ public struct SharedWorker: Sendable {
         let writer: SiteWriter?
         do {
             journal = try CrawlJournal(folder: scratch, fresh: true)
-            writer = output != nil && parts.startBrowser == nil ? try SiteWriter(directory: scratch, ledger: journal) : nil
+            writer = output != nil && parts.startBrowser == nil ? try SiteWriter(directory: scratch, ledger: journal.ledger) : nil
         } catch {
             throw FolderError.cannotOpen(folder: scratch, error)
         }

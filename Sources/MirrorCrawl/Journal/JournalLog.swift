@@ -1,0 +1,88 @@
+import MirrorSQLite
+import Synchronization
+
+/// The journal's records, group-committed: they queue in memory and a batch commits in one
+/// transaction once it is large or old enough, and at the end. Records commit in the order
+/// they were made, so whatever a `kill -9` leaves is a prefix of them; callers order their
+/// records so that any prefix is a consistent state (a file before its resource, a page's links
+/// queued before the page is marked done).
+final class JournalLog: Sendable {
+    /// Records made and not committed yet, in order.
+    private struct Batch {
+        var records: [JournalRecord] = []
+        var oldest: ContinuousClock.Instant?
+    }
+
+    /// A batch commits once it holds this many records…
+    private static let batchSize = 512
+    /// …or its oldest record is this old.
+    private static let batchAge: Duration = .milliseconds(200)
+
+    /// Records are made under this lock only, so making one never waits for a commit…
+    private let batch = Mutex(Batch())
+    /// …which holds the database's: a batch is taken from the queue and committed under it, so
+    /// batches commit one at a time, in the order they were made, and a record is either still
+    /// queued or committed, never in between.
+    private let database: Mutex<SQLiteDatabase>
+    /// A second connection for looking rows up: with the WAL, a lookup reads the committed rows
+    /// while a batch commits, instead of waiting for it.
+    private let reader: Mutex<SQLiteDatabase>
+
+    init(database: sending SQLiteDatabase, reader: sending SQLiteDatabase) {
+        self.database = Mutex(database)
+        self.reader = Mutex(reader)
+    }
+
+    func append(_ record: JournalRecord) throws {
+        let due = batch.withLock { batch in
+            let now = ContinuousClock.now
+            batch.records.append(record)
+            let oldest = batch.oldest ?? now
+            batch.oldest = oldest
+            return batch.records.count >= Self.batchSize || now - oldest >= Self.batchAge
+        }
+        if due { try flush() }
+    }
+
+    /// Commits every pending record.
+    func flush() throws {
+        try database.withLock { database in
+            let records = batch.withLock { batch in
+                defer { batch = Batch() }
+                return batch.records
+            }
+            guard !records.isEmpty else { return }
+            do {
+                try database.transaction {
+                    for record in records { try record.write(to: database) }
+                }
+            } catch {
+                // Kept, ahead of any made since, for the next commit to try again.
+                batch.withLock { $0.records.insert(contentsOf: records, at: 0) }
+                throw error
+            }
+        }
+    }
+
+    /// Commits every pending record, then reads what `body` reads.
+    func committed<T: Sendable>(_ body: @Sendable (SQLiteDatabase) throws -> T) throws -> T {
+        try flush()
+        return try database.withLock { try body($0) }
+    }
+
+    /// The latest of something recorded: what `pending` finds in the last record it matches,
+    /// else what `committed` reads.
+    func latest<T: Sendable>(pending: @Sendable (JournalRecord) -> T?, committed: @Sendable (SQLiteDatabase) throws -> T?) throws -> T? {
+        try database.withLock { database in
+            let queued = batch.withLock { batch in
+                batch.records.last { pending($0) != nil }.flatMap(pending)
+            }
+            return try queued ?? committed(database)
+        }
+    }
+
+    /// Reads committed rows on the second connection.
+    func lookup<T: Sendable>(_ body: @Sendable (SQLiteDatabase) throws -> T) throws -> T {
+        try reader.withLock { try body($0) }
+    }
+}
