@@ -1,7 +1,7 @@
 import MirrorCache
 import MirrorCore
 import MirrorCrawl
-public import MirrorHTTPServer
+import MirrorHTTPServer
 import MirrorProxy
 import NIOCore
 import NIOHTTP1
