@@ -23,12 +23,14 @@ public actor SharedFrontier: CrawlFrontier {
     public nonisolated let crawlStartedAt: Double
     private let crawl: SharedCrawl
     private let database: SharedDatabase
-    private let perHost: Int
     private let delay: Double
     private let obeyRobots: Bool
     private let politeness: SharedPoliteness
     private let budget: SharedPageBudget
     private let leases: SharedLeases
+    private let claims: SharedClaims
+    private let outcomes: SharedOutcomes
+    private let heartbeat: SharedHeartbeat
     /// URLs claimed at once, at most: about what this worker's requests in flight can take.
     private let batch: Int
 
@@ -38,20 +40,11 @@ public actor SharedFrontier: CrawlFrontier {
     private var held: [String: Int64] = [:]
     private var active = 0
     private var stopped = false
-    private var claiming: Task<Claim, any Error>?
-    /// Outcomes recorded and not written yet: the next write takes them all.
-    private var unwritten: [Outcome] = []
-    /// The write that will take the outcomes recorded now, once the write before it ended.
-    private var nextWrite: Task<Void, any Error>?
-    private var lastWrite: Task<Void, any Error>?
-    private var heartbeat: Task<Void, Never>?
-    /// What the heartbeat last failed with: the next call to `next()` throws it.
-    private var lost: (any Error)?
+    private var claiming: Task<SharedClaims.Claim, any Error>?
     /// URLs this worker knows the crawl has seen: they are not asked of the database again.
     private var seen = KnownURLs()
     /// Claims waiting for this worker's next release (or a short while) before claiming again.
-    private var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
-    private var nextWaiter = 0
+    private var waiters = ClaimWaiters()
     /// URLs claimed with no response shared for them at the claim: their first request needs no
     /// lookup of one (`SharedResponses`).
     private let unanswered = Mutex(Set<String>())
@@ -60,13 +53,16 @@ public actor SharedFrontier: CrawlFrontier {
         self.crawl = crawl
         database = crawl.database
         crawlStartedAt = crawl.startedAt
-        perHost = max(1, configuration.perHost)
         let delay = configuration.delay ?? 0
         self.delay = delay
         obeyRobots = configuration.obeyRobots
         batch = max(1, configuration.concurrency)
         politeness = SharedPoliteness(crawl: crawl, delay: delay)
-        leases = SharedLeases(crawl: crawl)
+        let leases = SharedLeases(crawl: crawl)
+        self.leases = leases
+        claims = SharedClaims(crawl: crawl, perHost: max(1, configuration.perHost))
+        outcomes = SharedOutcomes(crawl: crawl)
+        heartbeat = SharedHeartbeat(crawl: crawl, leases: leases)
         budget = SharedPageBudget(crawl: crawl, maxPages: configuration.maxPages, maxPagesPerHost: configuration.maxPagesPerHost)
     }
 
@@ -75,40 +71,19 @@ public actor SharedFrontier: CrawlFrontier {
     /// The seeds were queued when the round began (`SharedCrawl.join`), in the same transaction:
     /// a worker that joins finds them there.
     public func start(seeds: [CrawlItem], resume: Bool) async throws -> CrawlStart {
-        startHeartbeat()
+        heartbeat.start { [weak self] in await self?.heldSeqs }
         return crawl.began ? .fresh : .joined
     }
 
-    private func startHeartbeat() {
-        guard heartbeat == nil else { return }
-        let interval = crawl.lease / 3
-        heartbeat = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                guard let self, !Task.isCancelled else { return }
-                await self.beat()
-            }
-        }
-    }
-
-    /// Renews this worker's claims and heartbeat, and returns the claims whose lease ended.
-    private func beat() async {
-        do {
-            try await leases.renew(Array(held.values))
-            try await crawl.heartbeat(report: nil)
-            try await leases.requeue(nil)
-        } catch {
-            lost = error
-        }
-    }
+    /// The `seq`s of the claims this worker holds: those its heartbeat renews.
+    private var heldSeqs: [Int64] { Array(held.values) }
 
     /// Ends the heartbeat and gives back the claims this worker did not finish.
     public func close() async {
-        heartbeat?.cancel()
-        heartbeat = nil
+        heartbeat.stop()
         stopped = true
-        wakeWaiting()
-        let seqs = Array(held.values)
+        waiters.wakeAll()
+        let seqs = heldSeqs
         held = [:]
         buffer = []
         guard !seqs.isEmpty else { return }
@@ -117,7 +92,7 @@ public actor SharedFrontier: CrawlFrontier {
 
     public func stop() {
         stopped = true
-        wakeWaiting()
+        waiters.wakeAll()
     }
 
     public func forget() {}
@@ -127,12 +102,12 @@ public actor SharedFrontier: CrawlFrontier {
     public func next() async throws -> CrawlItem? {
         var idle = Duration.milliseconds(5)
         while !stopped && !Task.isCancelled {
-            if let lost { throw lost }
+            if let lost = heartbeat.failure { throw lost }
             if !buffer.isEmpty {
                 active += 1
                 return buffer.removeFirst()
             }
-            let task: Task<Claim, any Error>
+            let task: Task<SharedClaims.Claim, any Error>
             if let claiming {
                 task = claiming
             } else {
@@ -162,24 +137,17 @@ public actor SharedFrontier: CrawlFrontier {
 
     /// Waits until this worker releases an item, or `limit` passed.
     private func pause(upTo limit: Duration) async {
-        let id = nextWaiter
-        nextWaiter += 1
+        let id = waiters.newID()
         let timer = Task { [weak self] in
             try? await Task.sleep(for: limit)
             await self?.wake(id)
         }
-        await withCheckedContinuation { waiting[id] = $0 }
+        await withCheckedContinuation { waiters.wait(id, $0) }
         timer.cancel()
     }
 
     private func wake(_ id: Int) {
-        waiting.removeValue(forKey: id)?.resume()
-    }
-
-    private func wakeWaiting() {
-        let woken = waiting.values
-        waiting = [:]
-        for continuation in woken { continuation.resume() }
+        waiters.wake(id)
     }
 
     /// Whether `url` was claimed with no response shared for it and not asked of since; true
@@ -188,75 +156,31 @@ public actor SharedFrontier: CrawlFrontier {
         unanswered.withLock { $0.remove(url) != nil }
     }
 
-    /// What a claim took, and whether it found nothing queued nor claimed by anyone.
-    private struct Claim: Sendable {
-        var items: [CrawlItem] = []
-        var frontierEmpty = false
-    }
-
-    /// Claims up to `limit` queued URLs, oldest first, of the hosts with the oldest queue heads
-    /// and free slots that no other claim holds. With `askingIfDone`, a claim of nothing also
-    /// says whether the whole crawl's frontier is empty.
-    private func claim(limit: Int, askingIfDone: Bool) async throws -> Claim {
-        let rows = try await database.execute(
-            ClaimCall(values: [crawl.id, crawl.worker, limit, perHost, crawl.leaseSeconds, askingIfDone]))
-        var items: [(Int64, CrawlItem, Bool)] = []
-        var frontierEmpty = false
-        for (seq, url, depth, role, hops, referrer, answered) in rows {
-            guard let seq, let url, let depth, let role, let hops, let answered else {
-                frontierEmpty = true
-                continue
-            }
-            let item = CrawlItem(url: url, depth: depth, role: CrawlRole(rawValue: role) ?? .page, hops: hops, referrer: referrer)
-            items.append((seq, item, answered))
-        }
-        let claimed = items.sorted { $0.0 < $1.0 }.map(\.1)
-        for (seq, item, _) in items {
-            held[item.url] = seq
-            seen.remember(item.url)
+    /// Claims a batch (`SharedClaims`) and holds what it took.
+    private func claim(limit: Int, askingIfDone: Bool) async throws -> SharedClaims.Claim {
+        let claim = try await claims.claim(limit: limit, askingIfDone: askingIfDone)
+        for claimed in claim.claimed {
+            held[claimed.item.url] = claimed.seq
+            seen.remember(claimed.item.url)
         }
         unanswered.withLock { unanswered in
-            for (_, item, answered) in items where !answered { unanswered.insert(item.url) }
+            for claimed in claim.claimed where !claimed.answered { unanswered.insert(claimed.item.url) }
         }
-        return Claim(items: claimed, frontierEmpty: frontierEmpty)
+        return claim
     }
 
     public func release(_ item: CrawlItem) {
         active -= 1
         held[item.url] = nil
         unanswered.withLock { _ = $0.remove(item.url) }
-        wakeWaiting()
+        waiters.wakeAll()
     }
 
     /// Records what `url` became. Outcomes recorded while a write runs are written together by
     /// the next one, in one statement; each call returns once its outcome is written.
     public func record(_ url: String, _ outcome: CrawlOutcome, status: Int?, detail: String?) async throws {
         guard let seq = held[url] else { return }  // only claims are recorded, before they are released
-        unwritten.append(Outcome(seq: seq, state: outcome.rawValue, status: status ?? -1, detail: detail ?? ""))
-        if nextWrite == nil {
-            let previous = lastWrite
-            nextWrite = Task {
-                _ = try? await previous?.value
-                try await self.write(self.takeUnwritten())
-            }
-            lastWrite = nextWrite
-        }
-        try await nextWrite!.value
-    }
-
-    private func takeUnwritten() -> [Outcome] {
-        defer {
-            unwritten = []
-            nextWrite = nil
-        }
-        return unwritten.sorted { $0.seq < $1.seq }
-    }
-
-    private func write(_ outcomes: [Outcome]) async throws {
-        try await database.execute(
-            OutcomesWrite(values: [
-                crawl.worker, outcomes.map(\.seq), outcomes.map(\.state), outcomes.map(\.status), outcomes.map(\.detail),
-            ]))
+        try await outcomes.record(seq: seq, outcome, status: status, detail: detail)
     }
 
     // MARK: The seen set
