@@ -1,7 +1,7 @@
 import Foundation
 public import Logging
 import MirrorCore
-public import PostgresNIO
+import PostgresNIO
 import Synchronization
 
 /// The PostgreSQL database a shared crawl keeps its state in (`--shared postgres://…`): a pool

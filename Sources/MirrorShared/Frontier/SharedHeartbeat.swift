@@ -42,7 +42,7 @@ final class SharedHeartbeat: Sendable {
         }
     }
 
-    /// Renews this worker's claims and heartbeat, and returns the claims whose lease ended.
+    /// Renews this worker's claims and heartbeat, and puts back in the queue the claims whose lease ended.
     private func beat(_ held: @Sendable () async -> [Int64]?) async {
         guard let seqs = await held() else { return }
         do {
