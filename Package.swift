@@ -241,6 +241,17 @@ let package = Package(
             path: "Examples/CachedFetch/Sources/CachedFetch",
             swiftSettings: settings
         ),
+        // The parsers of outside input under libFuzzer, each with its contract (scripts/fuzz);
+        // built without it, it replays the corpora in Fuzz/corpus (scripts/test). Debug builds
+        // only: it reaches the parsers' internals with @testable imports.
+        .executableTarget(
+            name: "mirror-fuzz",
+            dependencies: [
+                "MirrorArchive", "MirrorBrowser", "MirrorBundle", "MirrorCache", "MirrorCompression", "MirrorCore", "MirrorCrawl",
+                "MirrorCredentials", "MirrorHTML", "MirrorSearch", "MirrorSite", "MirrorSQLite",
+            ],
+            swiftSettings: settings
+        ),
         // Writes cache entries until killed; the crash tests SIGKILL it at random moments.
         .executableTarget(
             name: "mirror-cache-torture",
