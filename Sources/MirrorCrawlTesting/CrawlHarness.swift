@@ -44,7 +44,10 @@ public struct CrawlHarness: Sendable {
         configure(&configuration)
         var clientConfiguration = CachingClient.Configuration()
         clientConfiguration.mode = mode
-        clientConfiguration.timeout = .seconds(10)
+        // As long as a test may take: on a loaded run an origin answers late, and a request that
+        // timed out is sent again, which the tests of politeness count as a second fetch or a
+        // second request in flight.
+        clientConfiguration.timeout = .seconds(120)
         clientConfiguration.maxBodySize = maxBodySize
         var storeConfiguration = CacheStore.Configuration()
         storeConfiguration.groupCommit = CacheStore.GroupCommit()

@@ -42,25 +42,20 @@ public final class TestOrigin: Sendable {
         self.serverTask = serverTask
     }
 
-    /// Starts a server on `host` (loopback only) and an ephemeral port; with `tls`, an HTTPS one.
+    /// Starts a server on `host` (loopback only) and a port of its own (`TestPorts`); with `tls`,
+    /// an HTTPS one.
     public static func start(host: String = "127.0.0.1", site: FixtureSite? = nil, tls: TestTLSIdentity? = nil) async throws -> TestOrigin {
         let responder = OriginResponder(site: site)
-        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .bind(host: host, port: 0) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    responder.connections.withLockedValue { $0 += 1 }
-                    if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls.context)) }
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    let stamper = ArrivalStamper()
-                    try channel.pipeline.syncOperations.addHandler(stamper)
-                    return (
-                        try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-                            wrappingChannelSynchronously: channel), stamper.arrivals
-                    )
-                }
+        var attempts = 0
+        let server: NIOAsyncChannel<(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, ArrivalStamps), Never>
+        while true {
+            do {
+                server = try await listen(host: host, port: TestPorts.take(), responder: responder, tls: tls)
+                break
+            } catch let error as IOError where error.errnoCode == EADDRINUSE && attempts < 100 {
+                attempts += 1  // another process's, or a client's: the next one
             }
+        }
         let task = Task(executorPreference: OffPoolExecutor.shared) {
             await withDiscardingTaskGroup { group in
                 try? await server.executeThenClose { connections in
@@ -75,6 +70,27 @@ public final class TestOrigin: Sendable {
         return TestOrigin(
             host: host, port: port, scheme: tls == nil ? "http" : "https", responder: responder,
             serverChannel: server.channel, serverTask: task)
+    }
+
+    private static func listen(
+        host: String, port: Int, responder: OriginResponder, tls: TestTLSIdentity?
+    ) async throws -> NIOAsyncChannel<(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, ArrivalStamps), Never> {
+        try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .bind(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    responder.connections.withLockedValue { $0 += 1 }
+                    if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls.context)) }
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    let stamper = ArrivalStamper()
+                    try channel.pipeline.syncOperations.addHandler(stamper)
+                    return (
+                        try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
+                            wrappingChannelSynchronously: channel), stamper.arrivals
+                    )
+                }
+            }
     }
 
     /// Starts an origin as `start` does, runs `body` with it, and awaits `shutdown()` afterwards, also
@@ -155,7 +171,7 @@ private struct OriginResponder: Sendable {
 
     func serve(
         _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>,
-        arrivals: NIOLockedValueBox<[Date]>
+        arrivals: ArrivalStamps
     ) async {
         try? await connection.executeThenClose { inbound, outbound in
             var head: HTTPRequestHead?
@@ -252,6 +268,9 @@ private struct OriginResponder: Sendable {
     }
 }
 
+/// The arrival times of a connection's request heads not answered yet, oldest first.
+private typealias ArrivalStamps = NIOLockedValueBox<[Date]>
+
 /// Notes when each request head arrives, on the event loop. The task that answers it runs on
 /// the cooperative pool, which a loaded test run may hold for a while: a test of a client's
 /// spacing needs the arrival itself.
@@ -259,7 +278,7 @@ private final class ArrivalStamper: ChannelInboundHandler, Sendable {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
 
-    let arrivals = NIOLockedValueBox<[Date]>([])
+    let arrivals = ArrivalStamps([])
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head = unwrapInboundIn(data) { arrivals.withLockedValue { $0.append(Date()) } }
