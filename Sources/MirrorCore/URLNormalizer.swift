@@ -2,6 +2,7 @@
 /// scheme and host lower-cased, default port dropped, empty path made `/`, dot segments
 /// removed, percent-encoding hex upper-cased, unreserved characters decoded, characters
 /// that must be escaped (spaces, non-ASCII, …) percent-encoded as UTF-8, fragment dropped.
+/// The result is ASCII but for an internationalized host, kept in Unicode (not made `xn--`).
 public enum URLNormalizer {
     /// The normalized form of `string`, or nil when it is not an absolute http(s) URL.
     public static func normalize(_ string: String) -> String? {
@@ -21,50 +22,57 @@ public struct URLParts: Sendable, Equatable {
     public var fragment: String?
 
     public init?(_ string: String) {
-        var rest = Substring(string.trimmingSpaces())
-        // Delimiters are found on UTF-8 bytes: a combining mark after `#`, `/` or `:` must not
-        // hide the delimiter inside one Character.
-        if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) {
-            fragment = String(rest[rest.index(after: hash)...])
+        // Delimiters are found and stepped over on UTF-8 bytes: a combining mark after `#`, `/`
+        // or `:` must neither hide the delimiter inside one Character nor go with it.
+        var rest = string.trimmingSpaces().utf8
+        if let hash = rest.firstIndex(of: UInt8(ascii: "#")) {
+            fragment = Self.text(rest[rest.index(after: hash)...])
             rest = rest[..<hash]
         }
-        guard let colon = rest.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        scheme = rest[..<colon].lowercased()
+        guard let colon = rest.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        scheme = Self.text(rest[..<colon]).lowercased()
         guard scheme == "http" || scheme == "https" else { return nil }
         rest = rest[rest.index(after: colon)...]
-        guard rest.utf8.starts(with: "//".utf8) else { return nil }
+        guard rest.starts(with: "//".utf8) else { return nil }
         rest = rest.dropFirst(2)
         let authorityEnd =
-            rest.utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "\\") }
-            ?? rest.endIndex
+            rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "\\") } ?? rest.endIndex
         var authority = rest[..<authorityEnd]
         rest = rest[authorityEnd...]
-        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) {
-            userinfo = String(authority[..<at])
+        if let at = authority.lastIndex(of: UInt8(ascii: "@")) {
+            userinfo = Self.text(authority[..<at])
             authority = authority[authority.index(after: at)...]
         }
-        // host, host:port, [v6], [v6]:port
+        // host, host:port, [v6], [v6]:port; a host name holds no `:` (`a:80:` is no port 80 of `a:80`)
         var hostPart = authority
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+        if authority.first == UInt8(ascii: "["), let close = authority.firstIndex(of: UInt8(ascii: "]")) {
             hostPart = authority[...close]
             let after = authority[authority.index(after: close)...]
-            if after.hasPrefix(":") { port = Self.port(after.dropFirst()) ?? -1 }
-        } else if let portColon = authority.lastIndex(of: ":") {
+            if after.first == UInt8(ascii: ":") { port = Self.port(after.dropFirst()) ?? -1 }
+        } else if let portColon = authority.firstIndex(of: UInt8(ascii: ":")) {
             hostPart = authority[..<portColon]
             port = Self.port(authority[authority.index(after: portColon)...]) ?? -1
         }
-        guard port != -1, !hostPart.isEmpty else { return nil }
-        host = hostPart.lowercased()
-        if let question = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            query = String(rest[rest.index(after: question)...])
+        // No host holds a space or a control: kept, they would make a URL that reads back otherwise
+        // once the spaces and controls around or inside a reference are dropped (`resolve`).
+        guard port != -1, !hostPart.isEmpty, !hostPart.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return nil }
+        host = Self.text(hostPart).lowercased()
+        if let question = rest.firstIndex(of: UInt8(ascii: "?")) {
+            query = Self.text(rest[rest.index(after: question)...])
             rest = rest[..<question]
         }
-        path = String(rest).replacingBackslashes()
+        path = Self.text(rest).replacingBackslashes()
     }
 
-    private static func port(_ text: Substring) -> Int?? {
+    /// The text of a run of the URL's bytes.
+    private static func text(_ bytes: Substring.UTF8View) -> String {
+        String(Substring(bytes))
+    }
+
+    private static func port(_ text: Substring.UTF8View) -> Int?? {
         if text.isEmpty { return .some(nil) }
-        guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let value = Int(text), value <= 65535 else {
+        guard text.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let value = Int(Self.text(text)), value <= 65535
+        else {
             return nil
         }
         return .some(value)
@@ -167,8 +175,10 @@ extension String {
     }
 
     /// Browsers read `\` as `/` in http(s) paths. (Byte checks: Foundation's `contains(_:)`
-    /// on strings is far slower, and this runs for every link of every page.)
+    /// on strings is far slower, and this runs for every link of every page; and a `\` with a
+    /// combining mark after it is one `Character`, equal to no `\`.)
     func replacingBackslashes() -> String {
-        utf8.contains(UInt8(ascii: "\\")) ? String(map { $0 == "\\" ? "/" : $0 }) : self
+        guard utf8.contains(UInt8(ascii: "\\")) else { return self }
+        return String(decoding: utf8.map { $0 == UInt8(ascii: "\\") ? UInt8(ascii: "/") : $0 }, as: UTF8.self)
     }
 }

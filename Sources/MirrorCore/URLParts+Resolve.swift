@@ -20,16 +20,17 @@ extension URLParts {
         if cleaned.utf8.starts(with: "//".utf8) { return URLParts("\(scheme):\(cleaned)") }
         var result = self
         result.fragment = nil
-        var text = Substring(cleaned)
-        if let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) {
-            result.fragment = String(text[text.index(after: hash)...])
+        // On bytes, as `URLParts.init`: a combining mark after `#`, `?` or `/` stays after it.
+        var text = cleaned.utf8[...]
+        if let hash = text.firstIndex(of: UInt8(ascii: "#")) {
+            result.fragment = String(Substring(text[text.index(after: hash)...]))
             text = text[..<hash]
         }
         if text.isEmpty { return result }
         var pathPart = text
         var query: String?
-        if let question = text.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            query = String(text[text.index(after: question)...])
+        if let question = text.firstIndex(of: UInt8(ascii: "?")) {
+            query = String(Substring(text[text.index(after: question)...]))
             pathPart = text[..<question]
         }
         if pathPart.isEmpty {
@@ -37,20 +38,21 @@ extension URLParts {
             return result
         }
         result.query = query
-        if pathPart.utf8.first == UInt8(ascii: "/") {
-            result.path = Self.removeDotSegments(String(pathPart))
+        if pathPart.first == UInt8(ascii: "/") {
+            result.path = Self.removeDotSegments(String(Substring(pathPart)))
         } else {
-            let basePath = path.isEmpty ? "/" : path
-            let directory = basePath[...(basePath.utf8.lastIndex(of: UInt8(ascii: "/")) ?? basePath.startIndex)]
-            result.path = Self.removeDotSegments(String(directory) + pathPart)
+            let basePath = (path.isEmpty ? "/" : path).utf8
+            let directory = basePath.lastIndex(of: UInt8(ascii: "/")).map { basePath[...$0] } ?? basePath[..<basePath.startIndex]
+            result.path = Self.removeDotSegments(String(Substring(directory)) + String(Substring(pathPart)))
         }
         return result
     }
 
     /// `reference` cut at its first `#`, when resolving the part before it and then setting the
-    /// fragment gives what resolving the whole would: no whitespace or control at either end, no
-    /// tab, line break or `\` inside. A page links to few documents through many fragments, so
-    /// callers resolve each target once. Nil when the reference must be resolved whole.
+    /// fragment gives what resolving the whole would: no whitespace or control at either end nor
+    /// before the `#`, no tab, line break or `\` inside. A page links to few documents through
+    /// many fragments, so callers resolve each target once. Nil when the reference must be
+    /// resolved whole.
     public static func splitAtFragment(_ reference: String) -> (target: Substring, fragment: Substring?)? {
         var copy = reference
         switch copy.withUTF8(fragmentSplit) {
@@ -58,7 +60,7 @@ extension URLParts {
         case .whole: return (reference[...], nil)
         case .at(let offset):
             let hash = reference.utf8.index(reference.startIndex, offsetBy: offset)
-            return (reference[..<hash], reference[reference.index(after: hash)...])
+            return (reference[..<hash], reference[reference.utf8.index(after: hash)...])
         }
     }
 
@@ -80,6 +82,8 @@ extension URLParts {
             default: break
             }
         }
+        // The part before the `#` is trimmed alone: a control or space ending it would go.
+        if let hash, hash > 0, bytes[hash - 1] <= 0x20 { return .refused }
         return hash.map(FragmentSplit.at) ?? .whole
     }
 

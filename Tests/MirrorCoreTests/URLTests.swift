@@ -18,7 +18,12 @@ struct URLTests {
         #expect(URLNormalizer.normalize(input) == expected)
     }
 
-    @Test(arguments: ["mailto:a@b.c", "ftp://x/", "http://", "http://host:99999/", "//host/x", "relative/path", "http://host:12a/"])
+    /// A host with a space or a control (`http://a\u{0}\u{1B}/`, found by the `url-normalize` fuzz
+    /// target) normalized to a URL that resolved otherwise, those being dropped from references.
+    @Test(arguments: [
+        "mailto:a@b.c", "ftp://x/", "http://", "http://host:99999/", "//host/x", "relative/path", "http://host:12a/", "http://a b/",
+        "http://a\u{0}\u{1B}/", "http://a\u{7F}/", "http://u@\t/",
+    ])
     func rejectsWhatIsNotAnAbsoluteHTTPURL(input: String) {
         #expect(URLNormalizer.normalize(input) == nil)
     }
@@ -91,5 +96,37 @@ struct URLTests {
         for reference in [" a.html#x", "a.html#x\t", "a\n.html#x", "a\\b.html#x", ""] {
             #expect(URLParts.splitAtFragment(reference) == nil, "\(reference)")
         }
+    }
+
+    /// Found by the `url-normalize` fuzz target: a host name holds no `:`, so the port is what
+    /// follows the first one. `http://a:80:/` read as host `a:80` normalized to `http://a:80/`,
+    /// which normalized again to `http://a/`.
+    @Test func thePortFollowsTheFirstColon() {
+        #expect(URLNormalizer.normalize("http://a:80:/") == nil)
+        #expect(URLNormalizer.normalize("http://a:b:80/") == nil)
+        #expect(URLNormalizer.normalize("http://u:p@a:8080/") == "http://a:8080/")
+        #expect(URLNormalizer.normalize("http://[::1]:8080/x") == "http://[::1]:8080/x")
+    }
+
+    /// A combining mark after a delimiter is no part of it: it is not stepped over with the
+    /// delimiter, nor does it hide one (`h:\u{301}` has no port, `\` with a mark is still `/`).
+    @Test func combiningMarksStayAfterDelimiters() throws {
+        #expect(URLNormalizer.normalize("http://h:\u{301}/") == nil)
+        #expect(URLNormalizer.normalize("http://h/a?\u{301}q#f") == "http://h/a?%CC%81q")
+        #expect(URLNormalizer.normalize("http://h/a\\\u{301}b") == "http://h/a/%CC%81b")
+        let base = try #require(URLParts("http://h/a/\u{301}b"))
+        #expect(base.resolve("c")?.normalized == "http://h/a/c")
+        #expect(base.resolve("c#\u{301}x")?.fragment == "\u{301}x")
+    }
+
+    /// Found by the `url-normalize` fuzz target: the part before the `#` is trimmed alone, so a
+    /// control ending it went (`g\u{1C}#s` resolved as `g`, the whole as `g%1C`): such a
+    /// reference is resolved whole. A combining mark after the `#` stays in the fragment.
+    @Test func aControlBeforeTheFragmentIsResolvedWhole() throws {
+        #expect(URLParts.splitAtFragment("g\u{1C}#s") == nil)
+        #expect(URLParts.splitAtFragment("g #s") == nil)
+        #expect(URLParts.splitAtFragment("g#\u{301}s").map { String($0.fragment ?? "") } == "\u{301}s")
+        let base = try #require(URLParts("http://a/b/c"))
+        #expect(base.resolve("g\u{1C}#s")?.normalized == "http://a/b/g%1C")
     }
 }

@@ -73,4 +73,40 @@ struct RobotsRulesTests {
         let rules = RobotsRules(text: "<html><body>Not a robots file</body></html>\n\u{0}\u{FFFF}:::\nDisallow /x", userAgent: agent)
         #expect(rules.allows("/x"))
     }
+
+    /// Found by the `robots` fuzz target: CR LF is one `Character`, equal to neither CR nor LF,
+    /// so a Windows-written file was one long line, and everything was allowed.
+    @Test func crlfLineEnds() {
+        let rules = RobotsRules(text: "User-agent: *\r\nDisallow: /private\r\nAllow: /private/open\r\nCrawl-delay: 3\r\n", userAgent: agent)
+        #expect(!rules.allows("/private/x"))
+        #expect(rules.allows("/private/open/page"))
+        #expect(rules.crawlDelay == 3)
+    }
+
+    /// A `#` or `:` with a combining mark after it is still a comment's start or a field's end.
+    @Test func combiningMarksHideNoDelimiter() {
+        let rules = RobotsRules(text: "User-agent: *\nDisallow: /d #\u{301} a comment\nDisallow:\u{301}/e", userAgent: agent)
+        #expect(!rules.allows("/d"))
+        #expect(rules.rules.map(\.pattern) == [Array("/d".utf8), Array("%CC%81/e".utf8)])
+    }
+
+    /// Found by the `robots` fuzz target: a group of ours without rules, or with an empty
+    /// `Disallow:`, is our group (RFC 9309 §2.2.1): the `*` groups do not apply to us.
+    @Test func aGroupOfOursWithoutRulesAllowsEverything() {
+        for text in ["User-agent: mirror\nDisallow:\n\nUser-agent: *\nDisallow: /\n", "User-agent: *\nDisallow: /\n\nUser-agent: mirror\n"]
+        {
+            let rules = RobotsRules(text: text, userAgent: agent)
+            #expect(rules.allows("/anything"), "\(text)")
+        }
+        #expect(RobotsRules(text: "User-agent: mirror\nCrawl-delay: 4\nUser-agent: *\nDisallow: /", userAgent: agent).allows("/x"))
+    }
+
+    /// Found by reading the frontier, which counts a delay in whole milliseconds of an `Int`:
+    /// `Crawl-delay: inf` or `1e300` trapped there. Longer delays are read as a day.
+    @Test(
+        arguments: [("1e300", 86_400.0), ("inf", 86_400), ("86401", 86_400), ("2.5", 2.5), ("nan", nil), ("-1", nil)] as [(String, Double?)]
+    )
+    func crawlDelaysAreBounded(value: String, expected: Double?) {
+        #expect(RobotsRules(text: "User-agent: *\nCrawl-delay: \(value)\nDisallow: /x", userAgent: agent).crawlDelay == expected)
+    }
 }

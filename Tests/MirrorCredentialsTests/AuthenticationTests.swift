@@ -82,4 +82,14 @@ struct AuthenticationTests {
         }
         #expect(throws: LoginError.self) { try Login.resolve(user: "a", from: [.file(folder + "/missing")]) }
     }
+
+    /// Found by the `credentials` fuzz target, slow on it: each scheme of a field without commas
+    /// (`a b c …`) looked for a token68 as far as the field's end, quadratic in its length.
+    @Test(.timeLimit(.minutes(1))) func aFieldOfManySchemesIsReadInLinearTime() {
+        let many = AuthenticationChallenge.parse([String(repeating: "a ", count: 100_000) + "b=c"])
+        #expect(many.count == 100_000 && many.last?.parameters == ["b": "c"])
+        let padded = AuthenticationChallenge.parse(["Basic abc= = , realm=x", "Bearer a b=c"])
+        #expect(padded.map(\.scheme) == ["basic", "bearer", "a"])
+        #expect(padded[0].parameters == ["realm": "x"] && padded[2].parameters == ["b": "c"])
+    }
 }

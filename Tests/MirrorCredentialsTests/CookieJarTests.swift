@@ -272,4 +272,12 @@ struct CookieJarTests {
         #expect(jar.cookies.map(\.name) == ["z", "a", "c"])
         #expect(jar.cookies.allSatisfy { !$0.description.contains("=") })
     }
+
+    /// Found by the `cookies` fuzz target: the host `.h.example` made a host-only cookie for
+    /// `h.example` (a stored domain drops its leading dot), a host it does not match.
+    @Test func aHostStartingWithADotSetsNoCookie() {
+        #expect(isRefused(receive("x=1", from: "http://.h.example/")))
+        #expect(isRefused(receive("y=2; Domain=h.example", from: "http://.h.example/")))
+        #expect(header("http://h.example/") == nil)
+    }
 }

@@ -136,4 +136,35 @@ struct PathRegistryTests {
         #expect(Self.assign(&registry, "http://h/A.html", body: "2") == "h/A~ace6.html")
         #expect(Self.assign(&registry, "http://h/up", nil, body: "3") == "h/up")
     }
+
+    /// The scalars of a path, as a disk that compares bytes sees it (`String`s compare
+    /// canonically: `ä` and `a` + U+0308 are equal).
+    static func scalars(_ path: String?) -> [Unicode.Scalar]? { path.map { Array($0.unicodeScalars) } }
+
+    /// Found by the `url-naming` fuzz target: two URLs spelling one file `ä` and `a` + U+0308,
+    /// with one body, share it; the second got its own spelling, a file never written on a disk
+    /// that compares bytes. It gets the first one's.
+    @Test func canonicallyEquivalentSpellingsShareTheHoldersBytes() {
+        var registry = PathRegistry()
+        #expect(Self.scalars(Self.assign(&registry, "http://h/%C3%A4.html", body: "same")) == Self.scalars("h/\u{E4}.html"))
+        #expect(Self.scalars(Self.assign(&registry, "http://h/a%CC%88.html", body: "same")) == Self.scalars("h/\u{E4}.html"))
+    }
+
+    /// Found by the `url-naming` fuzz target: a file in a folder another URL spelled otherwise
+    /// (`ä`, `a` + U+0308) is at its preferred path canonically but not in bytes; `rejoin` found
+    /// it there, moved it onto itself and trapped. A rejoin joins the sharer's very spelling.
+    @Test func rejoinJoinsTheSharersSpellingAndNeverItself() {
+        var registry = PathRegistry()
+        _ = Self.assign(&registry, "http://h/%C3%A4/a.html", body: "one")
+        _ = Self.assign(&registry, "http://h/a%CC%88/b.html", body: "two")
+        #expect(registry.rejoin().isEmpty)
+        #expect(Self.scalars(registry.path(of: "http://h/a%CC%88/b.html")) == Self.scalars("h/\u{E4}/b.html"))
+
+        _ = Self.assign(&registry, "http://h/%C3%A4/x.html", body: "one")
+        #expect(Self.assign(&registry, "http://h/a%CC%88/x.html", body: "two") != "h/\u{E4}/x.html")
+        _ = Self.assign(&registry, "http://h/a%CC%88/x.html", body: "one")
+        let moves = registry.rejoin()
+        #expect(moves.map { Self.scalars($0.joined) } == [Self.scalars("h/\u{E4}/x.html")])
+        #expect(Self.scalars(registry.path(of: "http://h/a%CC%88/x.html")) == Self.scalars("h/\u{E4}/x.html"))
+    }
 }

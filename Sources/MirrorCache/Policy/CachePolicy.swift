@@ -114,18 +114,23 @@ public struct CachePolicy: Sendable {
     public func currentAge(_ head: CachedResponseHead, now: Double) -> Double {
         let date = head.headers.first(name: "date").flatMap(Self.date) ?? head.responseTime
         // Age is delta-seconds: a non-negative integer; anything else is ignored. Of a list,
-        // only the first member counts (§5.1).
+        // only the first member counts (§5.1). One past 2^31 is taken as 2^31 (§1.2.2), so that
+        // the age stays finite and fits the `Age` the cache writes (`Age: 1` and 400 zeros read
+        // as a Double is infinite).
         let ageValue =
             head.headers[canonicalForm: "age"].first.flatMap { text -> Double? in
                 let digits = text.trimmingASCIIWhitespace()
                 guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) else { return nil }
-                return Double(digits) ?? Double(Int32.max)
+                return min(Double(digits) ?? .infinity, Self.greatestDeltaSeconds)
             } ?? 0
         let apparentAge = max(0, head.responseTime - date)
         let responseDelay = max(0, head.responseTime - head.requestTime)
         let correctedInitialAge = max(apparentAge, max(0, ageValue) + responseDelay)
         return correctedInitialAge + max(0, now - head.responseTime)
     }
+
+    /// The delta-seconds a value too large to represent is taken as (RFC 9111 §1.2.2).
+    static let greatestDeltaSeconds: Double = 2_147_483_648
 
     // MARK: §4 Reuse
 

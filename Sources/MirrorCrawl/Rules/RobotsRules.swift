@@ -3,8 +3,10 @@ import MirrorCore
 /// The rules of one site's robots.txt for one crawler (RFC 9309).
 ///
 /// - Groups start with one or more `user-agent` lines; every group whose token matches
-///   ours (case-insensitively) is combined; with none, the `*` groups apply; with neither,
-///   everything is allowed.
+///   ours (case-insensitively) is combined, even one without rules (which allows everything);
+///   with none, the `*` groups apply; with neither, everything is allowed.
+/// - Lines end at CR, LF or CR LF; `#` starts a comment. The file is read as bytes: a
+///   combining mark after `#`, `:` or a line break hides none of them.
 /// - `allow`/`disallow` patterns support `*` and a final `$`; the longest matching pattern
 ///   wins, and `allow` wins a tie. `/robots.txt` itself is always allowed.
 /// - `crawl-delay` (not in the RFC, widely used) and `sitemap` lines are read too.
@@ -15,10 +17,16 @@ public struct RobotsRules: Sendable, Equatable {
     }
 
     let rules: [Rule]
-    /// Seconds to wait between requests, when the matched group says so.
+    /// Seconds to wait between requests, when the matched group says so: at most
+    /// `longestCrawlDelay`.
     public let crawlDelay: Double?
     /// Sitemap URLs listed anywhere in the file.
     public let sitemaps: [String]
+
+    /// The longest `crawl-delay` taken, in seconds: a longer one (`1e300`, `inf`) is read as a
+    /// day, which keeps a host all but closed, where the frontier's whole milliseconds in an
+    /// `Int` would overflow.
+    public static let longestCrawlDelay: Double = 86_400
 
     /// Everything allowed (robots.txt missing: a 4xx).
     public static let allowAll = RobotsRules(rules: [], crawlDelay: nil, sitemaps: [])
@@ -42,11 +50,13 @@ public struct RobotsRules: Sendable, Equatable {
         var sitemaps: [String] = []
         var groupAgents: [String] = []
         var inRules = false
-        for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" }) {
-            let line = rawLine.prefix { $0 != "#" }
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let key = line[..<colon].trimmingCharacters().lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters()
+        var oursFound = false
+        // Bytes, not `Character`s: CR LF is one `Character`, equal to neither CR nor LF.
+        for rawLine in Array(text.utf8).split(omittingEmptySubsequences: true, whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
+            let line = rawLine.prefix { $0 != UInt8(ascii: "#") }
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+            let key = Self.trimmedText(line[..<colon]).lowercased()
+            let value = Self.trimmedText(line[(colon + 1)...])
             switch key {
             case "user-agent":
                 if inRules {
@@ -54,6 +64,7 @@ public struct RobotsRules: Sendable, Equatable {
                     inRules = false
                 }
                 groupAgents.append(value.lowercased())
+                if groupAgents.last == token { oursFound = true }
             case "allow", "disallow":
                 inRules = true
                 guard !value.isEmpty else { continue }  // "Disallow:" with no path allows everything
@@ -62,7 +73,8 @@ public struct RobotsRules: Sendable, Equatable {
                 if groupAgents.contains("*") { anyone.append(rule) }
             case "crawl-delay":
                 inRules = true
-                guard let seconds = Double(value), seconds >= 0 else { continue }
+                guard let value = Double(value), value >= 0 else { continue }
+                let seconds = min(value, Self.longestCrawlDelay)
                 if groupAgents.contains(token) { ourDelay = seconds }
                 if groupAgents.contains("*") { anyoneDelay = seconds }
             case "sitemap":
@@ -71,8 +83,14 @@ public struct RobotsRules: Sendable, Equatable {
                 continue
             }
         }
-        let matched = !ours.isEmpty || ourDelay != nil
-        self.init(rules: matched ? ours : anyone, crawlDelay: matched ? ourDelay : anyoneDelay, sitemaps: sitemaps)
+        self.init(rules: oursFound ? ours : anyone, crawlDelay: oursFound ? ourDelay : anyoneDelay, sitemaps: sitemaps)
+    }
+
+    /// The text of `bytes` without the spaces and tabs around it.
+    private static func trimmedText(_ bytes: ArraySlice<UInt8>) -> String {
+        let kept = bytes.drop { $0 == 0x20 || $0 == 0x09 }
+        let end = kept.lastIndex { $0 != 0x20 && $0 != 0x09 }.map { $0 + 1 } ?? kept.startIndex
+        return String(decoding: kept[..<end], as: UTF8.self)
     }
 
     /// Whether the crawler may fetch `pathAndQuery` (e.g. `/a/b?c=d`).

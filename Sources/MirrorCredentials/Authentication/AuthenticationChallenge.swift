@@ -75,13 +75,23 @@ public struct AuthenticationChallenge: Sendable, Equatable {
             return index > start ? String(decoding: bytes[start..<index], as: UTF8.self) : nil
         }
 
-        /// A token68 follows when what comes up to the next comma has no `=` other than trailing padding.
+        /// A token68 follows when what comes up to the next comma has no `=` or space but those
+        /// that end it (padding). Read no further than the first byte after such an end: a field
+        /// of many schemes and no comma (`a b c …`) is then read in linear time, not quadratic.
         var isToken68Ahead: Bool {
             var end = index
-            while end < bytes.count, bytes[end] != UInt8(ascii: ",") { end += 1 }
-            let item = bytes[index..<end].drop { $0 == UInt8(ascii: " ") }
-            let body = item.reversed().drop { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: " ") }
-            return !item.isEmpty && !body.contains(UInt8(ascii: "=")) && !body.contains(UInt8(ascii: " "))
+            while end < bytes.count, bytes[end] == UInt8(ascii: " ") { end += 1 }
+            let start = end
+            var ending = false
+            while end < bytes.count, bytes[end] != UInt8(ascii: ",") {
+                if bytes[end] == UInt8(ascii: "=") || bytes[end] == UInt8(ascii: " ") {
+                    ending = true
+                } else if ending {
+                    return false
+                }
+                end += 1
+            }
+            return end > start
         }
 
         /// A quoted string, unescaped; the opening quote is at `index`.

@@ -5,6 +5,11 @@ extension Cookie {
     /// §5.7 that depend on the request alone (the jar does those that depend on what it holds).
     public init(_ setCookie: SetCookie, from url: URLParts, now: Double, publicSuffixes: PublicSuffixList?) throws(CookieRefusal) {
         let name = setCookie.name
+        // A stored domain has no leading dot (`init` drops it): from `.example.com`, a host-only
+        // cookie would be kept for `example.com`, another host.
+        guard !url.host.hasPrefix(".") else {
+            throw CookieRefusal("cookie \"\(name)\" came from \(url.host), a host name starting with a dot")
+        }
         let hostOnly = try Self.isHostOnly(setCookie, host: url.host, publicSuffixes: publicSuffixes)
         if setCookie.secure && !CookieRules.isSecure(scheme: url.scheme, host: url.host) {
             throw CookieRefusal("cookie \"\(name)\" is Secure but came over http")

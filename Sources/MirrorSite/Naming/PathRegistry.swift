@@ -111,7 +111,8 @@ public struct PathRegistry: Sendable {
     /// The path of `url`'s file: its preferred path when free, its own path when it has one
     /// already, a shared one, or the preferred path with a suffix (see the type's comment).
     /// - Parameters:
-    ///   - url: the normalized URL (`URLNormalizer`, so ASCII: distinct URLs are distinct strings).
+    ///   - url: the normalized URL (`URLNormalizer`, so ASCII but for an internationalized host,
+    ///     whose canonically equivalent spellings, one host, are one URL here).
     ///   - preferred: `PathMapper.path(for:contentType:)` of `url`.
     ///   - sha256: the body's SHA-256 in hex; empty when unknown.
     public mutating func assign(url: String, preferred: LocalPath, sha256: String) -> LocalPath {
@@ -146,10 +147,13 @@ public struct PathRegistry: Sendable {
     public mutating func rejoin() -> [Rejoined] {
         var moves: [Rejoined] = []
         for path in table.paths {
+            // The file found at the preferred path may be this very one, under a canonically
+            // equivalent spelling (`ä` and `a` + U+0308); the URLs join it at its holders' spelling.
             guard let file = table.file(at: path), !path.bytesEqual(file.preferred), !file.sha256.isEmpty,
-                let joined = table.file(at: file.preferred), joined.preferred == file.preferred, joined.sha256 == file.sha256
+                let joined = table.file(at: file.preferred), joined.preferred == file.preferred, joined.sha256 == file.sha256,
+                let joinedPath = table.path(of: joined.firstURL), !joinedPath.bytesEqual(path)
             else { continue }
-            moves.append(Rejoined(urls: file.urls, left: path, joined: file.preferred, sharer: joined.firstURL))
+            moves.append(Rejoined(urls: file.urls, left: path, joined: joinedPath, sharer: joined.firstURL))
         }
         for move in moves {
             for url in move.urls {
@@ -247,10 +251,14 @@ public struct PathRegistry: Sendable {
         return steps
     }
 
-    /// A file URLs with this preferred path and body share, if there is one.
+    /// A file URLs with this preferred path and body share, if there is one: its path as its
+    /// holders have it. (`String`s compare canonically: `ä` and `a` + U+0308 are one preferred
+    /// path, but two names on a disk that compares bytes, where only the holders' is written.)
     private func shareableFile(preferred: String, sha256: HexDigest) -> String? {
         guard !sha256.isEmpty else { return nil }
-        if let file = table.file(at: preferred), file.preferred == preferred, file.sha256 == sha256 { return preferred }
+        if let file = table.file(at: preferred), file.preferred == preferred, file.sha256 == sha256 {
+            return table.path(of: file.firstURL)
+        }
         return movedShareable[Body(preferred: preferred, sha256: sha256)]
     }
 

@@ -92,4 +92,14 @@ struct PolicyAgeTests {
         #expect(F.privateCache.reuse(head, request: [:], now: 1009, mode: .standard) == .serve(age: 59, stale: false))
         #expect(F.privateCache.reuse(head, request: [:], now: 1010, mode: .standard) == .validate)
     }
+
+    /// Found by the `cache-policy` fuzz target: an Age of 24 digits was read as a Double of
+    /// 1e23, and `Age: 1` with 400 zeros as infinity; the caching client's `Int(age)` trapped on
+    /// both. A value past 2^31 is 2^31 (§1.2.2).
+    @Test(arguments: ["100000000000000000000000", "1" + String(repeating: "0", count: 400)])
+    func aHugeAgeIsTwoToTheThirtyOne(age: String) {
+        let head = F.head([("Age", age)])
+        #expect(F.privateCache.currentAge(head, now: 1000) == 2_147_483_648)
+        #expect(F.sharedCache.currentAge(head, now: 1010) == 2_147_483_658)
+    }
 }
