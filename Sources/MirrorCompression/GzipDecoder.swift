@@ -87,6 +87,10 @@ public final class GzipDecoder {
                 return buffer.count - Int(stream.pointee.avail_out)
             }
             totalIn += pendingIn - Int(stream.pointee.avail_in)
+            totalOut += produced
+            // The limit before zlib's verdict: output inflated before a corruption still counts, so
+            // which error a stream gives does not depend on how its input was split.
+            guard totalOut <= limit else { throw .outputLimitExceeded(limit: limit) }
             switch code {
             case Z_OK, Z_BUF_ERROR: break
             case Z_STREAM_END: isAtEnd = true
@@ -94,8 +98,6 @@ public final class GzipDecoder {
             default:
                 throw .corruptData(message: stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(code)")
             }
-            totalOut += produced
-            guard totalOut <= limit else { throw .outputLimitExceeded(limit: limit) }
             output.append(contentsOf: scratch[0..<produced])
             if code == Z_OK { try recordAccessPoint() }
             let outputFull = stream.pointee.avail_out == 0

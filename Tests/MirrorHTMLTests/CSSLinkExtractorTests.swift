@@ -94,4 +94,14 @@ struct CSSLinkExtractorTests {
     @Test func unterminatedURLAtEndOfInput() {
         #expect(references("a { background: url(a.png") == ["a.png"])
     }
+
+    /// Found by the `css-links` fuzz target: escapes were decoded over bytes, so a byte that is no
+    /// UTF-8 (D9) and an escaped one after it (`\` and 9E) made a character (U+065E) that the style
+    /// sheet, decoded first as CSS reads it, does not have: each reads as U+FFFD.
+    @Test func anEscapedByteDoesNotJoinTheBytesAroundIt() {
+        let css: [UInt8] = Array("a{b:url(".utf8) + [0xD9, UInt8(ascii: "\\"), 0x9E] + Array(".png)}".utf8)
+        let found = css.withUnsafeBufferPointer(CSSLinkExtractor.references(in:))
+        #expect(found.map(\.value) == ["\u{FFFD}\u{FFFD}.png"])
+        #expect(found.map(\.range) == [8..<15])
+    }
 }

@@ -42,6 +42,11 @@ struct CharsetSnifferTests {
         (#"<div title="<meta charset=koi8-r>"><meta charset="euc-jp">"#, "euc-jp"),
         (#"<meta name="x" charset="euc-jp" charset="koi8-r">"#, "euc-jp"),
         (#"<meta charset="utf-16le">"#, "utf-8"),
+        // Found by the `charset` fuzz target: labels of UTF-32, or of UTF-16 with white space
+        // around them, were kept, and the page was then read as having no links.
+        (#"<meta charset="utf-32">"#, "utf-8"),
+        (#"<meta charset=" UTF-16 ">"#, "utf-8"),
+        (#"<meta http-equiv="content-type" content="text/html; charset=ucs-2">"#, "utf-8"),
         ("<p>no declaration</p>", "utf-8"),
     ])
     func metaPrescan(html: String, expected: String) {
@@ -72,5 +77,16 @@ struct CharsetSnifferTests {
     @Test func unknownLabelsAreKeptLowerCased() {
         #expect(sniff("text/html; charset=X-Unknown", "") == "x-unknown")
         #expect(!HTMLSAXParser.supportsEncoding("x-unknown"))
+    }
+
+    /// Found by the `charset` fuzz target: libxml2 converts a lone UTF-16 surrogate to its three
+    /// bytes, which are no UTF-8, and "converts" UTF-8 by copying it; such bytes now read as U+FFFD.
+    @Test func conversionsGiveUTF8() {
+        let loneSurrogate: [UInt8] = [0x61, 0x00, 0xC2, 0xDD, 0x62, 0x00]
+        #expect(CharsetDecoder.utf8(loneSurrogate[...], from: "utf-16le") == Array("a\u{FFFD}\u{FFFD}\u{FFFD}b".utf8))
+        #expect(CharsetDecoder.utf8([0x61, 0xFF, 0x62][...], from: "utf-8") == Array("a\u{FFFD}b".utf8))
+        #expect(
+            CharsetDecoder.utf8(Array("caf\u{E9}".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }[...], from: "utf-16le")
+                == Array("caf\u{E9}".utf8))
     }
 }

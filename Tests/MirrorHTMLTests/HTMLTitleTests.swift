@@ -16,4 +16,12 @@ struct HTMLTitleTests {
         #expect(HTMLTitle.title(in: Array("<title>never closed".utf8), contentType: nil) == nil)
         #expect(HTMLTitle.title(in: Array("<p>no title</p>".utf8), contentType: nil) == nil)
     }
+
+    /// Found by the `charset` fuzz target: a NUL written as it is stayed in the text, where one
+    /// written `&#0;` ended it (as libxml2 ends a value at either).
+    @Test func aNULEndsTheTitleHoweverItIsWritten() {
+        #expect(HTMLTitle.title(in: Array("<title>a\u{0}b</title>".utf8), contentType: nil) == "a")
+        #expect(HTMLTitle.title(in: Array("<title>a&#0;b</title>".utf8), contentType: nil) == "a")
+        #expect(HTMLTitle.title(in: Array("<title>a\u{0}b &amp;</title>".utf8), contentType: nil) == "a")
+    }
 }

@@ -48,4 +48,23 @@ struct HTMLTextTests {
         #expect(text.headings.first?.hasPrefix("Head") == true)
         #expect(!text.body.contains("menu words") && !text.headings.joined().contains("menu words"), "\(text)")
     }
+
+    /// Found by the `html-text` fuzz target: the space due before the word that reached the
+    /// limit made the body a byte longer than it, and a limit inside a character left half of it
+    /// (read as U+FFFD). The body is now cut before the first character that does not fit.
+    @Test func theBodyKeepsToItsLimitWithoutBreakingACharacter() {
+        let words = Array(("<p>" + String(repeating: "a", count: 62) + "</p><p>bc</p>").utf8)
+        #expect(HTMLText.extract(from: words, contentType: nil, limit: 64).body == String(repeating: "a", count: 62) + " b")
+        #expect(HTMLText.extract(from: words, contentType: nil, limit: 63).body == String(repeating: "a", count: 62))
+        let character = "<p>" + String(repeating: "a", count: 62) + "\u{E9}x</p>"
+        let whole = HTMLText.extract(from: Array(character.utf8), contentType: nil, limit: 64)
+        #expect(whole.body == String(repeating: "a", count: 62) + "\u{E9}")
+        let half = HTMLText.extract(from: Array(character.utf8), contentType: nil, limit: 63)
+        #expect(half.body == String(repeating: "a", count: 62))
+        // Nothing is taken once the body is cut (not the `c` that would fit where the `é` did not),
+        // so it stays the start of the page's text.
+        let later = HTMLText.extract(
+            from: Array(("<p>" + String(repeating: "a", count: 62) + "\u{E9}<b>c</b></p>").utf8), contentType: nil, limit: 63)
+        #expect(later.body == String(repeating: "a", count: 62))
+    }
 }

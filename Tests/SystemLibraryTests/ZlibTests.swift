@@ -69,6 +69,23 @@ struct ZlibTests {
         }
     }
 
+    /// Found by the `sitemap-gzip` fuzz target: a stream over the limit whose trailer is corrupt
+    /// gave "corrupt" when inflated whole (zlib's verdict came in the call that crossed the limit)
+    /// but "over the limit" in pieces. The limit is now checked first, so both say it.
+    @Test func aCorruptBombStopsAtTheLimitHoweverItIsFed() throws {
+        var bomb = try GzipEncoder.compress([UInt8](repeating: 0, count: 100_000), level: 9)
+        bomb[bomb.count - 8] ^= 0xFF  // the CRC-32 of the trailer
+        #expect(throws: CompressionError.outputLimitExceeded(limit: 65_536)) {
+            try GzipDecoder.decompress(bomb, limit: 65_536)
+        }
+        let decoder = try GzipDecoder(limit: 65_536)
+        var output: [UInt8] = []
+        #expect(throws: CompressionError.outputLimitExceeded(limit: 65_536)) {
+            for byte in bomb { try decoder.decompress([byte], into: &output) }
+        }
+        #expect(output.count <= 65_536)
+    }
+
     /// Access points recorded while inflating (inside GNU gzip's one big member, and at each
     /// member) let any range be inflated on its own, across member boundaries too.
     @Test func rangesInflateFromAccessPoints() async throws {

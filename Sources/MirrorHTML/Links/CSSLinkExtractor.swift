@@ -243,44 +243,46 @@ private struct Scanner {
     }
 
     /// Decodes CSS escapes: `\` + 1–6 hex digits + one optional whitespace, `\` + newline (a line
-    /// continuation inside strings), `\` + any other character.
+    /// continuation inside strings), `\` + any other character. Read over the text's scalars, as
+    /// CSS decodes a style sheet before reading it (bytes that are no UTF-8 are U+FFFD first): an
+    /// escaped byte never joins the bytes around it into a character neither of them is.
     private static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(raw.count)
+        let scalars = Array(String(decoding: raw, as: UTF8.self).unicodeScalars)
+        var output = String.UnicodeScalarView()
+        output.reserveCapacity(scalars.count)
         var index = 0
-        while index < raw.count {
-            let byte = raw[index]
+        while index < scalars.count {
+            let scalar = scalars[index]
             index += 1
-            guard byte == UInt8(ascii: "\\"), index < raw.count else {
-                output.append(byte)
+            guard scalar == "\\", index < scalars.count else {
+                output.append(scalar)
                 continue
             }
-            var scalar: UInt32 = 0
+            var value: UInt32 = 0
             var digits = 0
-            while digits < 6, index < raw.count, let digit = hexValue(raw[index]) {
-                scalar = scalar << 4 | digit
+            while digits < 6, index < scalars.count, scalars[index].isASCII, let digit = hexValue(UInt8(scalars[index].value)) {
+                value = value << 4 | digit
                 digits += 1
                 index += 1
             }
             if digits == 0 {
-                let escapedByte = raw[index]
+                let escaped = scalars[index]
                 index += 1
-                if escapedByte == 0x0A || escapedByte == 0x0C { continue }
-                if escapedByte == 0x0D {
-                    if index < raw.count, raw[index] == 0x0A { index += 1 }
+                if escaped == "\n" || escaped == "\u{0C}" { continue }
+                if escaped == "\r" {
+                    if index < scalars.count, scalars[index] == "\n" { index += 1 }
                     continue
                 }
-                output.append(escapedByte)
+                output.append(escaped)
                 continue
             }
-            if index < raw.count, ExtractedLink.isASCIIWhitespace(raw[index]) {
-                if raw[index] == 0x0D, index + 1 < raw.count, raw[index + 1] == 0x0A { index += 1 }
+            if index < scalars.count, scalars[index].isASCII, ExtractedLink.isASCIIWhitespace(UInt8(scalars[index].value)) {
+                if scalars[index] == "\r", index + 1 < scalars.count, scalars[index + 1] == "\n" { index += 1 }
                 index += 1
             }
-            let character = (scalar == 0 ? nil : Unicode.Scalar(scalar)) ?? "\u{FFFD}"
-            output.append(contentsOf: UTF8.encode(character)!)
+            output.append((value == 0 ? nil : Unicode.Scalar(value)) ?? "\u{FFFD}")
         }
-        return String(decoding: output, as: UTF8.self)
+        return String(output)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt32? {

@@ -11,8 +11,10 @@ enum CharsetDecoder {
     }
 
     /// `bytes` converted from `charset` to UTF-8 with libxml2's converters; nil when it has none
-    /// for `charset` or some bytes do not convert. (One call converts what fits in twice the
-    /// input's size: a byte of a single-byte charset may take three in UTF-8.)
+    /// for `charset` or some bytes do not convert. What a converter lets through that is no
+    /// UTF-8 (libxml2 writes a lone UTF-16 surrogate as its three bytes, and "converts" UTF-8 by
+    /// copying it) reads as U+FFFD, as `String(decoding:)` reads it. (One call converts what fits
+    /// in twice the input's size: a byte of a single-byte charset may take three in UTF-8.)
     static func utf8(_ bytes: ArraySlice<UInt8>, from charset: String) -> [UInt8]? {
         HTMLSAXParser.initializeLibrary()
         guard bytes.count <= Int(Int32.max), let handler = xmlFindCharEncodingHandler(charset) else { return nil }
@@ -27,7 +29,8 @@ enum CharsetDecoder {
             guard xmlCharEncInFunc(handler, output, input) >= 0, xmlBufferLength(input) < left else { return nil }
         }
         guard let content = xmlBufferContent(output) else { return nil }
-        return Array(UnsafeBufferPointer(start: content, count: Int(xmlBufferLength(output))))
+        let converted = UnsafeBufferPointer(start: content, count: Int(xmlBufferLength(output)))
+        return Array(String(decoding: converted, as: UTF8.self).utf8)
     }
 
     /// Whether `charset` is "utf-8" or "utf8", in any case (asked for every attribute decoded:
@@ -42,10 +45,11 @@ enum CharsetDecoder {
     /// The text of raw attribute bytes: decoded from `charset`, then character references
     /// replaced as libxml2's HTML parser replaces them in attribute values: numeric ones
     /// (`&#233;`, `&#xE9;`) with or without `;`, named ones of HTML 4 (`&eacute;`) with `;`.
-    /// Others stay as written. libxml2's value ends at a NUL (`&#0;`): so does this one.
+    /// Others stay as written. libxml2's value ends at a NUL (written as it is or as `&#0;`): so
+    /// does this one.
     static func decodeAttribute(_ bytes: ArraySlice<UInt8>, charset: String) -> String {
         let text = decode(bytes, charset: charset)
-        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == 0 }) else { return text }
         var output = String.UnicodeScalarView()
         var rest = text.unicodeScalars[...]
         while let ampersand = rest.firstIndex(of: "&") {

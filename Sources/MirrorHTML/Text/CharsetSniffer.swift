@@ -4,8 +4,9 @@ public enum CharsetSniffer {
     ///
     /// In order: the `charset` parameter of the HTTP `Content-Type`, a byte order mark, a
     /// `<meta charset>` or `<meta http-equiv="Content-Type" content="…; charset=…">` in the first
-    /// 1024 bytes (the HTML spec's prescan), else "utf-8". Latin-1 and ASCII labels become
-    /// "windows-1252", as browsers read them, when libxml2 knows that encoding.
+    /// 1024 bytes (the HTML spec's prescan; UTF-8 when it names UTF-16 or UTF-32), else "utf-8".
+    /// Latin-1 and ASCII labels become "windows-1252", as browsers read them, when libxml2 knows
+    /// that encoding.
     /// - Parameters:
     ///   - contentType: the HTTP `Content-Type` header, if any.
     ///   - prefix: the first bytes of the body (at least 1024 when the body is that long).
@@ -16,8 +17,10 @@ public enum CharsetSniffer {
         if prefix.starts(with: [0xFE, 0xFF]) { return "utf-16be" }
         var prescan = MetaPrescan(bytes: prefix.prefix(1024))
         if let label = prescan.charset() {
-            // A meta tag found by reading ASCII bytes cannot describe a UTF-16 document.
-            return label.hasPrefix("utf-16") ? "utf-8" : normalized(label)
+            // A meta tag found by reading ASCII bytes cannot describe a document whose ASCII
+            // characters are not single bytes (UTF-16, UTF-32): the HTML spec reads it as UTF-8.
+            let charset = normalized(label)
+            return isASCIICompatible(charset) ? charset : "utf-8"
         }
         return "utf-8"
     }

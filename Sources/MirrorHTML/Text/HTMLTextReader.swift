@@ -75,7 +75,7 @@ final class HTMLTextReader: HTMLEventHandler {
     @exclusivity(unchecked) private var headingTexts: [String] = []
     @exclusivity(unchecked) private var names: [UInt8] = []
     /// The body's text, its white space collapsed as it comes.
-    private let body = CollapsedText()
+    private let body: CollapsedText
     @exclusivity(unchecked) private var inTitle = 0
     @exclusivity(unchecked) private var inHeading = 0
 
@@ -84,6 +84,7 @@ final class HTMLTextReader: HTMLEventHandler {
 
     init(limit: Int, separatingHeadings: Bool = true) {
         self.limit = limit
+        body = CollapsedText(limit: limit)
         self.separatingHeadings = separatingHeadings
     }
 
@@ -144,8 +145,8 @@ final class HTMLTextReader: HTMLEventHandler {
         } else if leftOutDepth == 0 {
             if inHeading > 0 {
                 heading.append(contentsOf: text)
-            } else if body.count < limit {
-                body.append(UnsafeBufferPointer(rebasing: text.prefix(limit - body.count)))
+            } else {
+                body.append(text)
             }
         }
     }
