@@ -244,10 +244,11 @@ let package = Package(
         // The parsers of outside input under libFuzzer, each with its contract (scripts/fuzz);
         // built without it, it replays the corpora in Fuzz/corpus (scripts/test). Debug builds
         // only: it reaches the parsers' internals with @testable imports.
+        .target(name: "CFuzzerDriver"),
         .executableTarget(
             name: "mirror-fuzz",
             dependencies: [
-                "MirrorArchive", "MirrorBrowser", "MirrorBundle", "MirrorCache", "MirrorCompression", "MirrorCore", "MirrorCrawl",
+                "CFuzzerDriver", "MirrorArchive", "MirrorBrowser", "MirrorBundle", "MirrorCache", "MirrorCompression", "MirrorCore", "MirrorCrawl",
                 "MirrorCredentials", "MirrorHTML", "MirrorSearch", "MirrorSite", "MirrorSQLite",
             ],
             swiftSettings: settings

@@ -1,6 +1,8 @@
 import Foundation
 
 #if MIRROR_LIBFUZZER
+import CFuzzerDriver
+
 /// The target libFuzzer runs, named by `MIRROR_FUZZ_TARGET` (`scripts/fuzz` sets it).
 private let selected: FuzzTarget = {
     let name = ProcessInfo.processInfo.environment["MIRROR_FUZZ_TARGET"] ?? ""
@@ -15,6 +17,16 @@ private let selected: FuzzTarget = {
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     selected.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
     return 0
+}
+
+/// Hands the command line to libFuzzer's driver (its options, corpus folders and files).
+@main
+enum Fuzz {
+    static func main() {
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzOneInput(data, size) })
+    }
 }
 #else
 /// Without libFuzzer: lists the targets, or runs one target once over files (a corpus or a
