@@ -248,7 +248,8 @@ let package = Package(
         .executableTarget(
             name: "mirror-fuzz",
             dependencies: [
-                "CFuzzerDriver", "MirrorArchive", "MirrorBrowser", "MirrorBundle", "MirrorCache", "MirrorCompression", "MirrorCore", "MirrorCrawl",
+                "CFuzzerDriver", "MirrorArchive", "MirrorBrowser", "MirrorBundle", "MirrorCache", "MirrorCompression", "MirrorCore",
+                "MirrorCrawl",
                 "MirrorCredentials", "MirrorHTML", "MirrorSearch", "MirrorSite", "MirrorSQLite",
             ],
             swiftSettings: settings
