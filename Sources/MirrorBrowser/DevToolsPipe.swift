@@ -11,7 +11,9 @@ import Glibc
 /// JSON object ended by a NUL byte. A thread of its own reads; calls wait for the answer with
 /// their `id`, and events go to the listener of their session (`sessionId`, "" for the browser).
 final class DevToolsPipe: Sendable {
-    private struct Message: Decodable {
+    /// A message from the browser: an answer (`id`, with `result` or `error`) or an event
+    /// (`method`, `params`, and the `sessionId` of the page it concerns).
+    struct Message: Decodable {
         struct Failure: Decodable {
             let code: Int?
             let message: String
@@ -124,20 +126,13 @@ final class DevToolsPipe: Sendable {
     }
 
     private func readLoop() {
-        var buffer: [UInt8] = []
+        var framing = DevToolsFraming()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        var scanned = 0
         while true {
             let count = chunk.withUnsafeMutableBytes { read(events, $0.baseAddress!, $0.count) }
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
-            buffer.append(contentsOf: chunk[0..<count])
-            while let end = buffer[scanned...].firstIndex(of: 0) {
-                deliver(buffer[..<end])
-                buffer.removeSubrange(...end)
-                scanned = 0
-            }
-            scanned = buffer.count
+            framing.feed(chunk[0..<count]) { deliver($0) }
         }
         close(events)
         let pending = state.withLock { state in
@@ -163,5 +158,28 @@ final class DevToolsPipe: Sendable {
             let listener = state.withLock { $0.listeners[message.sessionId ?? ""] }
             listener?(method, message.params ?? .null)
         }
+    }
+}
+
+/// Cuts the stream the browser writes into its messages, each ended by a NUL byte, however the
+/// reads split it.
+struct DevToolsFraming {
+    /// The start of a message whose end has not come yet.
+    private var held: [UInt8] = []
+
+    /// Takes the next bytes read, handing each message they complete to `deliver`, in order.
+    mutating func feed(_ bytes: ArraySlice<UInt8>, _ deliver: (ArraySlice<UInt8>) -> Void) {
+        var start = bytes.startIndex
+        while let end = bytes[start...].firstIndex(of: 0) {
+            if held.isEmpty {
+                deliver(bytes[start..<end])
+            } else {
+                held += bytes[start..<end]
+                deliver(held[...])
+                held = []
+            }
+            start = end + 1
+        }
+        held += bytes[start...]
     }
 }

@@ -120,22 +120,35 @@ struct BundleSeekTable: Equatable {
         return decode(table, archiveEnd: offset)
     }
 
+    /// Deflate's largest ratio of output to input (zlib's FAQ gives 1032:1): a member inflates to
+    /// at most this many times its own bytes.
+    static let largestInflation = 1032
+
+    /// The table in `encoded`, when it holds together: members in order from the start of the
+    /// archive, each inflating to no more than deflate can make of its bytes, and files inside
+    /// what the members inflate to. (A table that claimed more would have readers allocate for
+    /// files no bundle of its size can hold, and its offsets could overflow.)
     private static func decode(_ encoded: [UInt8], archiveEnd: Int) -> BundleSeekTable? {
         var bytes = PackedBytes(reading: encoded)
         guard bytes.readString() == form, let memberCount = bytes.readCount() else { return nil }
         var table = BundleSeekTable(archiveEnd: archiveEnd)
         var previous = (start: 0, tarOffset: 0)
         for _ in 0..<memberCount {
-            guard let start = bytes.readInt(), let tar = bytes.readInt(), start > 0 || table.members.isEmpty,
-                tar > 0 || table.members.isEmpty, previous.start + start < archiveEnd, let digest = digest(&bytes)
-            else { return nil }
+            // Each step is the size of the member before, compressed and inflated; the first member starts both at 0.
+            guard let start = bytes.readInt(), let tar = bytes.readInt(), let digest = digest(&bytes) else { return nil }
+            if table.members.isEmpty {
+                guard start == 0, tar == 0, archiveEnd > 0 else { return nil }
+            } else {
+                guard start > 0, start < archiveEnd - previous.start, tar > 0, tar <= start * largestInflation else { return nil }
+            }
             previous = (previous.start + start, previous.tarOffset + tar)
             table.members.append(Member(start: previous.start, tarOffset: previous.tarOffset, sha256: digest))
         }
-        guard table.members.first?.start == 0, table.members.first?.tarOffset == 0, let fileCount = bytes.readCount() else { return nil }
+        guard let last = table.members.last, let fileCount = bytes.readCount() else { return nil }
+        let tarEnd = last.tarOffset + (archiveEnd - last.start) * largestInflation
         for _ in 0..<fileCount {
             guard let path = bytes.readString(), let start = bytes.readInt(), let count = bytes.readInt(),
-                start >= 0, count >= 0, start <= 1 << 50, count <= 1 << 50, let digest = digest(&bytes)
+                start >= 0, count >= 0, start <= tarEnd, count <= tarEnd - start, let digest = digest(&bytes)
             else { return nil }
             table.files.append((path, start..<start + count, digest))
         }

@@ -43,7 +43,8 @@ public final class GzipDecoder {
     }
 
     /// Decompresses `input` and appends the output to `output`.
-    /// Several gzip members in a row are read as one stream (as `gzip -d` does).
+    /// Several gzip members in a row are read as one stream (as `gzip -d` does). When the data is
+    /// corrupt, what it inflated to before the damage is appended before the throw.
     public func decompress(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) throws(CompressionError) {
         _ = try inflate(input, into: &output, acrossMembers: true)
     }
@@ -51,6 +52,7 @@ public final class GzipDecoder {
     /// Decompresses `input` up to the end of the current gzip member and returns how many bytes
     /// of `input` it used; the rest starts the next member (call `startNextMember()`, then pass
     /// it). Readers of formats with one member per record (WARC) learn where each member starts.
+    /// Corrupt data is refused as `decompress` refuses it.
     public func decompressMember(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) throws(CompressionError) -> Int {
         try inflate(input, into: &output, acrossMembers: false)
     }
@@ -91,6 +93,8 @@ public final class GzipDecoder {
             // The limit before zlib's verdict: output inflated before a corruption still counts, so
             // which error a stream gives does not depend on how its input was split.
             guard totalOut <= limit else { throw .outputLimitExceeded(limit: limit) }
+            // What came before a corruption is whole: a reader may keep it (the records of a WARC before its damage).
+            output.append(contentsOf: scratch[0..<produced])
             switch code {
             case Z_OK, Z_BUF_ERROR: break
             case Z_STREAM_END: isAtEnd = true
@@ -98,7 +102,6 @@ public final class GzipDecoder {
             default:
                 throw .corruptData(message: stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(code)")
             }
-            output.append(contentsOf: scratch[0..<produced])
             if code == Z_OK { try recordAccessPoint() }
             let outputFull = stream.pointee.avail_out == 0
             if code == Z_BUF_ERROR || (!outputFull && stream.pointee.avail_in == 0) { break }

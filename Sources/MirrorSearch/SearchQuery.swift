@@ -25,7 +25,18 @@ public struct SearchQuery: Sendable, Equatable {
         var index = text.startIndex
         func operand(_ phrase: String, prefix: Bool) {
             if !expectsOperand { parts.append("AND") }
-            parts.append("\"" + phrase.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix ? "*" : ""))
+            // Scalar by scalar: a quote or a NUL can start a character with combining marks after it,
+            // which a search for the character alone passes over. A quote is doubled; a NUL would end
+            // the query where SQLite reads it, and to the tokenizer it separates words as a space does.
+            var quoted = String.UnicodeScalarView()
+            for scalar in phrase.unicodeScalars {
+                switch scalar {
+                case "\"": quoted.append(contentsOf: "\"\"".unicodeScalars)
+                case "\0": quoted.append(" ")
+                default: quoted.append(scalar)
+                }
+            }
+            parts.append("\"" + String(quoted) + "\"" + (prefix ? "*" : ""))
             let phraseWords = phrase.lowercased().split { !$0.isLetter && !$0.isNumber }
             words += phraseWords.indices.map { Word(text: String(phraseWords[$0]), isPrefix: prefix && $0 == phraseWords.count - 1) }
             expectsOperand = false

@@ -1,7 +1,8 @@
 import Foundation
-import MirrorBundle
 import MirrorTestSupport
 import Testing
+
+@testable import MirrorBundle
 
 /// The seek table `mirror pack` writes after the archive: every file of the folder read back
 /// through it alone, the bundle still one gzip file and one tar archive to other tools, and a
@@ -108,5 +109,32 @@ struct SeekableBundleTests {
             }
         }
         #expect(refused >= 1)
+    }
+
+    /// Found by fuzzing (`mirror-fuzz seek-table`): a table (its digest right, as anyone can
+    /// write one) may claim a file larger than its members can inflate to, which a reader then
+    /// allocated whole (a petabyte traps), or steps between members whose sums overflow. Such a
+    /// table does not hold together: the bundle has none.
+    @Test func aTableClaimingMoreThanItsMembersCanHoldIsNoTable() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (_, bundle) = try packed()
+        let input = try InputFile(path: bundle, missing: .io(path: bundle, message: "missing"))
+        let table = try #require(BundleSeekTable.read(input))
+        let archive = Array(try Data(contentsOf: URL(fileURLWithPath: bundle)).prefix(table.archiveEnd))
+        func opens(_ changed: BundleSeekTable) throws -> Bool {
+            try Data(archive + changed.encoded()).write(to: URL(fileURLWithPath: root + "/lying.tar.gz"))
+            return try SeekableBundle.open(path: root + "/lying.tar.gz") != nil
+        }
+        #expect(try opens(table))
+        var huge = table
+        huge.files[0].range = huge.files[0].range.lowerBound..<(1 << 50)
+        #expect(try !opens(huge))
+        // The first member said to inflate to one byte more than deflate can make of its bytes.
+        var inflating = table
+        let members = table.members
+        let extra = (members[1].start - members[0].start) * BundleSeekTable.largestInflation + 1 - members[1].tarOffset
+        inflating.members =
+            [members[0]] + members.dropFirst().map { .init(start: $0.start, tarOffset: $0.tarOffset + extra, sha256: $0.sha256) }
+        #expect(try !opens(inflating))
     }
 }

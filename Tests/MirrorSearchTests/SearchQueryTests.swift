@@ -35,4 +35,17 @@ struct SearchQueryTests {
             "\(error)".contains(reason) && !"\(error)".lowercased().contains("fts5") && !"\(error)".lowercased().contains("sqlite")
         }
     }
+
+    /// Found by fuzzing (`mirror-fuzz search-query`): SQLite reads a query's text up to a NUL,
+    /// so a NUL in a word or phrase cut the expression inside its quotes, a syntax error; and a
+    /// quote or a NUL with a combining mark after it is one character with it, which
+    /// Foundation's `replacingOccurrences` passes over, so the quote was not doubled and ended the
+    /// phrase early. To the index's tokenizer a NUL separates words, as a space does.
+    @Test func nulsAndQuotesAreEscapedWhateverFollowsThem() throws {
+        let query = try SearchQuery("a\u{0}b \"c\u{0}d\"")
+        #expect(query.expression == #""a b" AND "c d""#)
+        #expect(query.words.map(\.text) == ["a", "b", "c", "d"])
+        #expect(try SearchQuery("a\"\u{301}b").expression == "\"a\"\"\u{301}b\"")
+        #expect(try SearchQuery("a\u{0}\u{7F1}b").expression == "\"a \u{7F1}b\"")
+    }
 }

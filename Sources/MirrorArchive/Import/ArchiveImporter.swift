@@ -1,6 +1,5 @@
 import Foundation
 public import MirrorCache
-import ZIPFoundation
 
 /// `mirror cache import` of web archives: loads the responses of a WARC (plain or gzip, from
 /// any writer: wget, Heritrix, warcio, browsertrix, mirror) or of every WARC in a WACZ into a
@@ -53,24 +52,19 @@ public struct ArchiveImporter {
         try stream.finish()
     }
 
-    /// Reads every `archive/*.warc(.gz)` of the package in name order. (The ZIP's CRC-32 is not
-    /// checked: gzip's own and the records' digests are.)
+    /// Reads every `archive/*.warc(.gz)` of the package in name order (with `ZIPReader`). (The
+    /// ZIP's CRC-32 is not checked: gzip's own and the records' digests are.)
     private func readWACZ(_ path: String, into importer: RecordImporter) throws {
-        let archive: Archive
-        do {
-            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
-        } catch {
-            throw ArchiveError.notAnArchive(path: path, reason: "the ZIP cannot be read (\(error))")
-        }
-        let warcs = archive.filter { entry in
-            entry.type == .file && entry.path.hasPrefix("archive/") && (entry.path.hasSuffix(".warc") || entry.path.hasSuffix(".warc.gz"))
+        let archive = try ZIPReader(path: path)
+        let warcs = archive.entries.filter { entry in
+            !entry.isDirectory && entry.path.hasPrefix("archive/") && (entry.path.hasSuffix(".warc") || entry.path.hasSuffix(".warc.gz"))
         }.sorted { $0.path < $1.path }
         guard !warcs.isEmpty else { throw ArchiveError.notAnArchive(path: path, reason: "the WACZ holds no archive/*.warc.gz") }
         for entry in warcs {
             let parser = WARCRecordParser(path: "\(path) (\(entry.path))", handler: importer)
             let stream = WARCStream(parser: parser)
             do {
-                _ = try archive.extract(entry, bufferSize: 1 << 20, skipCRC32: true) { data in try stream.feed(Array(data)) }
+                try archive.read(entry) { try stream.feed($0) }
             } catch let error as ArchiveError {
                 throw error
             } catch {

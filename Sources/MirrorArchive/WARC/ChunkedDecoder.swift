@@ -39,7 +39,10 @@ final class ChunkedDecoder {
                 line += rest[..<newline]
                 rest = rest[(newline + 1)...]
                 let digits = line.prefix { $0 != UInt8(ascii: ";") && $0 != 0x0D && $0 != 0x20 && $0 != 0x09 }
-                guard !digits.isEmpty, digits.count <= 15, let size = Int(String(decoding: digits, as: UTF8.self), radix: 16) else {
+                // Hex digits alone: `Int(_:radix:)` also takes a sign, and a negative size is no size.
+                guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
+                    let size = Int(String(decoding: digits, as: UTF8.self), radix: 16)
+                else {
                     return try notChunked(line + [0x0A] + rest, into: &output)
                 }
                 sawChunk = true

@@ -16,7 +16,9 @@ struct FieldLines {
         var fields: [(name: String, value: String)] = []
         for line in lines.dropFirst() where !line.isEmpty {
             if line.first == " " || line.first == "\t", let last = fields.popLast() {
-                fields.append((last.name, last.value + " " + String(line.trimmingASCIIWhitespace())))
+                // One space between the parts, none beside an empty one: the value reads back the same once written on one line.
+                let parts = [last.value, String(line.trimmingASCIIWhitespace())].filter { !$0.isEmpty }
+                fields.append((last.name, parts.joined(separator: " ")))
             } else if let colon = line.firstIndex(of: ":") {
                 fields.append(
                     (String(line[..<colon].trimmingASCIIWhitespace()), String(line[line.index(after: colon)...].trimmingASCIIWhitespace())))

@@ -40,6 +40,7 @@ struct HTTPHead {
     }
 
     /// Parses a complete head; nil when its first line is neither a status line nor a request line.
+    /// Fields whose names are not ASCII are left out.
     static func parse(_ bytes: ArraySlice<UInt8>) -> HTTPHead? {
         guard let lines = FieldLines(bytes) else { return nil }
         let parts = lines.firstLine.split(separator: " ", maxSplits: 2)
@@ -50,6 +51,9 @@ struct HTTPHead {
         } else {
             guard parts.count == 3, parts[2].hasPrefix("HTTP/") else { return nil }
         }
-        return HTTPHead(status: status, headers: HTTPHeaders(lines.fields.map { ($0.name, $0.value) }))
+        // A name that is not ASCII is no HTTP field name, and NIO traps on one when headers are
+        // copied (`HTTPHeaders.add`): such a field is ignored, as a line without a colon is.
+        let fields = lines.fields.filter { $0.name.utf8.allSatisfy { $0 < 0x80 } }
+        return HTTPHead(status: status, headers: HTTPHeaders(fields.map { ($0.name, $0.value) }))
     }
 }

@@ -20,8 +20,15 @@ public struct WARCDate: Sendable, Equatable {
 
     /// `2024-05-01T12:34:56.123456Z`, as `WARC-Date` holds it.
     public var text: String {
-        let fraction = String(microseconds % 1_000_000)
+        let fraction = String(split.microseconds)
         return "\(fields(separated: true))." + String(repeating: "0", count: 6 - fraction.count) + fraction + "Z"
+    }
+
+    /// The whole seconds since 1970 and the microseconds after them, both rounded down, so a
+    /// time before 1970 (a year WARC-Date may hold) has its fraction after its second too.
+    private var split: (seconds: Int64, microseconds: Int64) {
+        let remainder = microseconds % 1_000_000
+        return remainder < 0 ? (microseconds / 1_000_000 - 1, remainder + 1_000_000) : (microseconds / 1_000_000, remainder)
     }
 
     /// `2024-05-01T12:34:56Z`: whole seconds, as WACZ metadata holds them.
@@ -31,11 +38,13 @@ public struct WARCDate: Sendable, Equatable {
     public var timestamp: String { fields(separated: false) }
 
     private func fields(separated: Bool) -> String {
-        var time = time_t(microseconds / 1_000_000)
+        var time = time_t(split.seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let year = String(parts.tm_year + 1900)
+        // Four digits, as W3C-DTF and CDXJ have it, for the years before 1000 too.
+        let digits = String(parts.tm_year + 1900)
+        let year = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
         let date = [year, two(parts.tm_mon + 1), two(parts.tm_mday)]
         let clock = [two(parts.tm_hour), two(parts.tm_min), two(parts.tm_sec)]
         return separated

@@ -13,13 +13,20 @@ final class WARCStream {
     private var memberStart = (compressed: 0, decompressed: 0)
     private var produced = 0
     private var output: [UInt8] = []
+    /// The file's first byte, until the second comes.
+    private var head: [UInt8] = []
 
     init(parser: WARCRecordParser) {
         self.parser = parser
     }
 
     func feed(_ chunk: [UInt8]) throws {
-        if isGzip == nil, !chunk.isEmpty {
+        var chunk = chunk
+        if isGzip == nil {
+            // The first two bytes tell, however the file's chunks are cut: they are held until both came.
+            head += chunk
+            guard head.count >= 2 else { return }
+            (chunk, head) = (head, [])
             isGzip = chunk.starts(with: [0x1F, 0x8B])
             if isGzip == true {
                 decoder = try GzipDecoder()
@@ -41,6 +48,8 @@ final class WARCStream {
                 do {
                     used = try decoder.decompressMember(UnsafeRawBufferPointer(rebasing: rest), into: &output)
                 } catch {
+                    // The records before the damage are read, however the file's chunks were cut.
+                    try parser.feed(output[...])
                     throw ArchiveError.corrupt(path: parser.path, offset: damagedOffset, reason: "\(error)")
                 }
                 consumed += used
@@ -54,6 +63,10 @@ final class WARCStream {
 
     /// The file ended: throws when it ended inside a gzip member or a record.
     func finish() throws {
+        if isGzip == nil, !head.isEmpty {
+            isGzip = false
+            try parser.feed(head[...])
+        }
         if let decoder, !decoder.isAtEnd, consumed > memberStart.compressed {
             throw ArchiveError.truncated(path: parser.path, offset: damagedOffset)
         }
