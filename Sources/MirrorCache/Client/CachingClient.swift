@@ -1,7 +1,7 @@
 public import Logging
 import MirrorCompression
 import MirrorCore
-public import NIOHTTP1
+import NIOHTTP1
 import Synchronization
 
 /// The one way mirror makes HTTP requests: every request goes through the cache.

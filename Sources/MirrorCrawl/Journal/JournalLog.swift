@@ -75,7 +75,7 @@ final class JournalLog: Sendable {
     func latest<T: Sendable>(pending: @Sendable (JournalRecord) -> T?, committed: @Sendable (SQLiteDatabase) throws -> T?) throws -> T? {
         try database.withLock { database in
             let queued = batch.withLock { batch in
-                batch.records.last { pending($0) != nil }.flatMap(pending)
+                batch.records.reversed().lazy.compactMap(pending).first
             }
             return try queued ?? committed(database)
         }

@@ -26,8 +26,9 @@ public struct PublicSuffixList: Sendable {
         }
 
         func hash(into hasher: inout Hasher) {
-            let hashed = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-            if hashed == nil { for byte in text.utf8 { hasher.combine(byte) } }
+            // The same bytes hash the same whether or not they are stored contiguously.
+            let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            if hashed == nil { Array(text.utf8).withUnsafeBytes { hasher.combine(bytes: $0) } }
         }
     }
 
