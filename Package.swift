@@ -40,14 +40,18 @@ let package = Package(
         // glibc's malloc thresholds, fixed by the command line (`MirrorCommand.runMain`).
         .target(name: "CHeap"),
 
+        // The one lock type: a pthread mutex, which ThreadSanitizer sees (Synchronization.Mutex's futex it does not).
+        .target(name: "MirrorLock", swiftSettings: settings),
+
         // Thin Swift layers over the C libraries.
-        .target(name: "MirrorCore", swiftSettings: settings),
-        .target(name: "MirrorCompression", dependencies: ["CZlibShim"], swiftSettings: settings),
-        .target(name: "MirrorSQLite", dependencies: ["CSQLite"], swiftSettings: settings),
+        .target(name: "MirrorCore", dependencies: ["MirrorLock"], swiftSettings: settings),
+        .target(name: "MirrorCompression", dependencies: ["MirrorLock", "CZlibShim"], swiftSettings: settings),
+        .target(name: "MirrorSQLite", dependencies: ["MirrorLock", "CSQLite"], swiftSettings: settings),
         .target(name: "MirrorHTML", dependencies: ["CLibXML2"], swiftSettings: settings),
         .target(
             name: "MirrorSite",
             dependencies: [
+                "MirrorLock",
                 "MirrorCore", "MirrorHTML", .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ], swiftSettings: settings),
@@ -56,6 +60,7 @@ let package = Package(
         .target(
             name: "MirrorCache",
             dependencies: [
+                "MirrorLock",
                 "MirrorCore", "MirrorSQLite", "MirrorCompression",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -82,7 +87,7 @@ let package = Package(
         // HTTP authentication, ~/.netrc, and which origins each credential may go to.
         .target(
             name: "MirrorCredentials",
-            dependencies: ["MirrorCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["MirrorLock", "MirrorCore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: settings
         ),
 
@@ -90,6 +95,7 @@ let package = Package(
         .target(
             name: "MirrorCrawl",
             dependencies: [
+                "MirrorLock",
                 "MirrorCore", "MirrorCache", "MirrorHTML", "MirrorSQLite", "MirrorSite", "MirrorCompression", "MirrorCredentials",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -102,6 +108,7 @@ let package = Package(
         .target(
             name: "MirrorBrowser",
             dependencies: [
+                "MirrorLock",
                 "CSpawn", "MirrorCore", "MirrorCompression", "MirrorCache", "MirrorCrawl", "MirrorCredentials", "MirrorHTTPServer",
                 "MirrorProxy",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -114,6 +121,7 @@ let package = Package(
         .target(
             name: "MirrorShared",
             dependencies: [
+                "MirrorLock",
                 "MirrorCore", "MirrorCache", "MirrorCrawl", "MirrorCredentials",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -126,6 +134,7 @@ let package = Package(
         .target(
             name: "MirrorSearch",
             dependencies: [
+                "MirrorLock",
                 "MirrorCore", "MirrorSQLite", "MirrorHTML", "MirrorSite", "MirrorBundle", .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: settings
@@ -135,6 +144,7 @@ let package = Package(
         .target(
             name: "MirrorBundle",
             dependencies: [
+                "MirrorLock",
                 "MirrorCore", "MirrorCompression", "MirrorSite",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -161,6 +171,7 @@ let package = Package(
         .target(
             name: "MirrorServe",
             dependencies: [
+                "MirrorLock",
                 "CBeneath", "MirrorCore", "MirrorHTML", "MirrorSite", "MirrorBundle", "MirrorSearch", "MirrorHTTPServer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -174,6 +185,7 @@ let package = Package(
         .target(
             name: "MirrorProxy",
             dependencies: [
+                "MirrorLock",
                 "MirrorCore", "MirrorCache", "MirrorHTTPServer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -228,7 +240,7 @@ let package = Package(
             name: "mirror-html-bench", dependencies: ["CLibXML2", "MirrorCore", "MirrorHTML", "MirrorSite"], swiftSettings: settings),
         // Loads pages in Chromium with --browser's page loop but no proxy: the floor of scripts/bench-browser.sh.
         .executableTarget(
-            name: "mirror-browser-bench", dependencies: ["MirrorBrowser", "MirrorCache", "MirrorCore", "MirrorCrawl"],
+            name: "mirror-browser-bench", dependencies: ["MirrorLock", "MirrorBrowser", "MirrorCache", "MirrorCore", "MirrorCrawl"],
             swiftSettings: settings),
         // Claims and records URLs of a shared crawl without fetching: the frontier's rate (scripts/bench-shared.sh).
         .executableTarget(
@@ -265,6 +277,7 @@ let package = Package(
         .target(
             name: "MirrorTestSupport",
             dependencies: [
+                "MirrorLock",
                 "CSpawn",
                 "MirrorCompression",
                 "MirrorCore",
@@ -289,12 +302,13 @@ let package = Package(
 
         .testTarget(
             name: "SystemLibraryTests",
-            dependencies: ["MirrorCompression", "MirrorSQLite", "MirrorHTML", "MirrorTestSupport"],
+            dependencies: ["MirrorLock", "MirrorCompression", "MirrorSQLite", "MirrorHTML", "MirrorTestSupport"],
             swiftSettings: settings
         ),
         .testTarget(
             name: "MirrorTestSupportTests",
             dependencies: [
+                "MirrorLock",
                 "CSpawn",
                 "MirrorTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -306,12 +320,13 @@ let package = Package(
             name: "MirrorCLITests", dependencies: ["MirrorCLI", "mirror", "MirrorCache", "MirrorTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "MirrorCacheTests",
-            dependencies: ["MirrorCache", "MirrorHTTP", "MirrorTestSupport", "mirror-cache-torture"],
+            dependencies: ["MirrorLock", "MirrorCache", "MirrorHTTP", "MirrorTestSupport", "mirror-cache-torture"],
             swiftSettings: settings
         ),
         .testTarget(
             name: "MirrorCrawlTests",
             dependencies: [
+                "MirrorLock",
                 "MirrorCrawl", "MirrorCredentials", "MirrorHTTP", "MirrorSite", "MirrorSQLite", "MirrorCrawlTesting", "MirrorTestSupport",
                 "MirrorCompression", .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -320,6 +335,7 @@ let package = Package(
         .testTarget(
             name: "MirrorBrowserTests",
             dependencies: [
+                "MirrorLock",
                 "MirrorBrowser", "MirrorCore", "MirrorCrawl", "mirror", "MirrorCache", "MirrorHTTP", "MirrorProxy", "MirrorSite",
                 "MirrorCrawlTesting", "MirrorTestSupport",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -328,19 +344,24 @@ let package = Package(
         ),
         .testTarget(
             name: "MirrorSearchTests",
-            dependencies: ["MirrorSearch", "MirrorHTML", "MirrorSite", "MirrorCrawl", "mirror", "MirrorCrawlTesting", "MirrorTestSupport"],
+            dependencies: [
+                "MirrorLock", "MirrorSearch", "MirrorHTML", "MirrorSite", "MirrorCrawl", "mirror", "MirrorCrawlTesting",
+                "MirrorTestSupport",
+            ],
             swiftSettings: settings
         ),
         .testTarget(
             name: "MirrorSharedTests",
             dependencies: [
+                "MirrorLock",
                 "MirrorShared", "MirrorCrawl", "MirrorCache", "MirrorHTTP", "MirrorSite", "MirrorCredentials", "mirror",
                 "MirrorTestSupport",
             ],
             swiftSettings: settings
         ),
-        .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore"], swiftSettings: settings),
-        .testTarget(name: "MirrorCredentialsTests", dependencies: ["MirrorCredentials", "MirrorCore"], swiftSettings: settings),
+        .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorLock", "MirrorCore"], swiftSettings: settings),
+        .testTarget(
+            name: "MirrorCredentialsTests", dependencies: ["MirrorLock", "MirrorCredentials", "MirrorCore"], swiftSettings: settings),
         .testTarget(
             name: "MirrorServeTests",
             dependencies: [
@@ -355,6 +376,7 @@ let package = Package(
         .testTarget(
             name: "MirrorHTTPServerTests",
             dependencies: [
+                "MirrorLock",
                 "MirrorHTTPServer", "MirrorCore", "MirrorTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -366,6 +388,7 @@ let package = Package(
         .testTarget(
             name: "MirrorProxyTests",
             dependencies: [
+                "MirrorLock",
                 "MirrorProxy", "MirrorHTTPServer", "MirrorCache", "MirrorHTTP", "MirrorTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -375,6 +398,7 @@ let package = Package(
         .testTarget(
             name: "MirrorSiteTests",
             dependencies: [
+                "MirrorLock",
                 "MirrorSite", "MirrorCore", "MirrorTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -393,6 +417,7 @@ let package = Package(
         .testTarget(
             name: "MirrorBundleTests",
             dependencies: [
+                "MirrorLock",
                 "MirrorBundle", "MirrorArchive", "MirrorCrawl", "MirrorHTTP", "MirrorCrawlTesting", "MirrorTestSupport",
                 "MirrorCompression",
                 .product(name: "Crypto", package: "swift-crypto"),

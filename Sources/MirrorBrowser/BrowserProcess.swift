@@ -1,7 +1,7 @@
 internal import CSpawn
 import Foundation
 import MirrorCore
-import Synchronization
+import MirrorLock
 
 #if canImport(Glibc)
 import Glibc
@@ -116,7 +116,7 @@ final class BrowserProcess: Sendable {
 
 /// The end of a child process, which the thread that waits for it marks.
 private final class ProcessExit: Sendable {
-    private let state = Mutex<(ended: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Locked<(ended: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     var hasEnded: Bool { state.withLock { $0.ended } }
 

@@ -1,6 +1,6 @@
 import Foundation
 import MirrorCore
-import Synchronization
+import MirrorLock
 
 #if canImport(Glibc)
 import Glibc
@@ -45,8 +45,8 @@ final class DevToolsPipe: Sendable {
 
     private let commands: Int32
     private let events: Int32
-    private let state = Mutex(State())
-    private let writing = Mutex(())
+    private let state = Locked(State())
+    private let writing = Locked(())
 
     /// Takes ownership of `commands` (written) and `events` (read) and starts reading.
     init(commands: Int32, events: Int32) {

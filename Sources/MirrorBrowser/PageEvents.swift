@@ -1,4 +1,4 @@
-import Synchronization
+import MirrorLock
 
 /// What the DevTools events of one loading page said: whether its load event came, whether
 /// content came by `fetch`/XHR (its URLs noted in the page's `PageTraffic`), and what a person
@@ -12,7 +12,7 @@ final class PageEvents: Sendable {
         var inFlight: Set<String> = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let traffic: PageTraffic
     /// The page's requests are counted in `traffic` from its network events: no proxy counts them.
     private let countsRequests: Bool

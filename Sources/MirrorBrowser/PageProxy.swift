@@ -2,10 +2,10 @@ import MirrorCache
 import MirrorCore
 import MirrorCrawl
 import MirrorHTTPServer
+import MirrorLock
 import MirrorProxy
 import NIOCore
 import NIOHTTP1
-import Synchronization
 
 /// The proxy of one tab's browser context: every request the page in that tab makes (HTTPS too,
 /// decrypted with the interception CA) is answered through the crawl's `PageFetch`, and counted
@@ -15,7 +15,7 @@ import Synchronization
 /// crawl's origins only) when the request is sent; a response's `Set-Cookie` fields reach the
 /// browser as they reached the crawl's jar.
 final class PageProxy: HTTPResponder {
-    private let page = Mutex<PageTraffic?>(nil)
+    private let page = Locked<PageTraffic?>(nil)
 
     /// Requests from now on belong to `traffic`'s page (nil: none is loading).
     func attach(_ traffic: PageTraffic?) {

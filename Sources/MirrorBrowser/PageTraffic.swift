@@ -1,5 +1,5 @@
 import MirrorCrawl
-import Synchronization
+import MirrorLock
 
 /// The requests of the page loading in one tab, as its proxy sees them: how many are in flight
 /// (the page is idle once none has been for a quiet time: Chromium's own `networkIdle` comes
@@ -17,7 +17,7 @@ final class PageTraffic: Sendable {
     /// The most requests one page may make; later ones are refused (an endless stream of requests).
     let limit: Int
     let fetch: PageFetch
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(limit: Int, fetch: @escaping PageFetch) {
         self.limit = limit

@@ -1,12 +1,12 @@
-import Synchronization
+import MirrorLock
 
 /// A launched Chromium and what the renderer made in it: a browser context per tab (each with
 /// its own proxy), and the routing of browser-wide events to the page they concern.
 final class RunningBrowser: Sendable {
     let process: BrowserProcess
-    private let contexts = Mutex<[Int: String]>([:])
+    private let contexts = Locked<[Int: String]>([:])
     /// The events of each loading page, by its target id (which is also its main frame's id).
-    private let pages = Mutex<[String: PageEvents]>([:])
+    private let pages = Locked<[String: PageEvents]>([:])
 
     init(process: BrowserProcess) {
         self.process = process

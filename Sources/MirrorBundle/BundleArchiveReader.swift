@@ -1,5 +1,5 @@
 import MirrorCompression
-import Synchronization
+import MirrorLock
 
 extension BundleArchive {
     /// Hands out one file's bytes, or a range of them, in order, in chunks of at most
@@ -16,18 +16,18 @@ extension BundleArchive {
         public let path: String
         /// The bytes this reader hands out, as offsets in the file.
         public let range: Range<Int>
-        private let source: Mutex<Source>
+        private let source: Locked<Source>
 
         init(path: String, range: Range<Int>, whole bytes: [UInt8]) {
             self.path = path
             self.range = range
-            source = Mutex(.whole(bytes, position: range.lowerBound))
+            source = Locked(.whole(bytes, position: range.lowerBound))
         }
 
         init(path: String, range: Range<Int>, inflating inflater: consuming sending GzipRangeReader) {
             self.path = path
             self.range = range
-            source = Mutex(.inflating(inflater))
+            source = Locked(.inflating(inflater))
         }
 
         /// The next bytes of the range; nil once all were handed out.

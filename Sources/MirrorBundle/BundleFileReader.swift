@@ -1,4 +1,4 @@
-import Synchronization
+import MirrorLock
 
 /// Reads parts of one file of a `SeekableBundle` in place, as a database engine reads pages: each
 /// gzip member it needs is inflated once (its part of the file), checked against the seek
@@ -10,7 +10,7 @@ public final class BundleFileReader: Sendable {
     private let path: String
     private let range: Range<Int>
     /// The part of the file each member read holds, by member.
-    private let inflated = Mutex<[Int: [UInt8]]>([:])
+    private let inflated = Locked<[Int: [UInt8]]>([:])
 
     init(bundle: SeekableBundle, path: String, range: Range<Int>) {
         self.bundle = bundle

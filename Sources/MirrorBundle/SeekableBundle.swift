@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import MirrorCompression
 import MirrorCore
-import Synchronization
+import MirrorLock
 
 /// A bundle `mirror pack` made, read through its seek table (`BundleSeekTable`) alone: opening
 /// reads the table at its end, and reading inflates only the gzip members that hold the bytes
@@ -37,7 +37,7 @@ public final class SeekableBundle: Sendable {
     public func verifiedContents(of path: String) throws -> [UInt8]? {
         guard let file = files[path] else { return nil }
         let members = self.members(overlapping: file.range)
-        let failure = Mutex<(any Error)?>(nil)
+        let failure = Locked<(any Error)?>(nil)
         let bytes = [UInt8](unsafeUninitializedCapacity: file.range.count) { buffer, initialized in
             // Each member fills its own slice of the one buffer.
             nonisolated(unsafe) let whole = UnsafeMutableRawBufferPointer(buffer)

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import MirrorLock
 
 /// Compresses a stream on every core as a series of independent gzip members, which together
 /// are one valid gzip file (`gzip -d` and `tar -xzf` read members one after another).
@@ -75,7 +75,7 @@ public final class ParallelGzipEncoder {
         let inputs = pending
         pending.removeAll(keepingCapacity: true)
         pendingBytes = 0
-        let results = Mutex([Result<[UInt8], CompressionError>?](repeating: nil, count: inputs.count))
+        let results = Locked([Result<[UInt8], CompressionError>?](repeating: nil, count: inputs.count))
         let level = level
         DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
             let result = inputs[index].withUnsafeBytes { buffer -> Result<[UInt8], CompressionError> in

@@ -1,11 +1,11 @@
 import Dispatch
-import Synchronization
+import MirrorLock
 
 /// Work started on a thread of its own now, and waited for when its result is wanted: for CPU
 /// work that runs beside other work of the caller's (not for async code: it blocks a thread).
 public final class BackgroundWork<Value: Sendable>: Sendable {
     private final class Outcome: Sendable {
-        let result = Mutex<Result<Value, any Error>?>(nil)
+        let result = Locked<Result<Value, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
     }
 

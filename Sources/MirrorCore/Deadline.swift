@@ -1,4 +1,4 @@
-import Synchronization
+import MirrorLock
 
 /// `operation`'s result, or the error `expired` makes once `deadline` passes first. The
 /// operation is then cancelled and left to end on its own: this returns at the deadline even
@@ -36,7 +36,7 @@ private final class DeadlineRace<Result: Sendable>: Sendable {
         var finished = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func start(_ continuation: CheckedContinuation<Result, any Error>, tasks: [Task<Void, Never>]) {
         let early: Swift.Result<Result, any Error>? = state.withLock { state in

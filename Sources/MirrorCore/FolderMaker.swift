@@ -1,4 +1,4 @@
-import Synchronization
+import MirrorLock
 
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +9,7 @@ import Darwin
 /// Makes folders as `mkdir -p` does, and remembers each folder made or found: a writer of
 /// thousands of files asks the system about each folder once.
 public final class FolderMaker: Sendable {
-    private let known = Mutex<Set<String>>([])
+    private let known = Locked<Set<String>>([])
 
     public init() {}
 

@@ -1,4 +1,4 @@
-import Synchronization
+import MirrorLock
 
 /// A bounded in-memory copy of small, hot, already-verified bodies, keyed by a string (the
 /// cache keys them by digest, a bundle archive by path). When it grows past its capacity, the
@@ -14,7 +14,7 @@ public final class MemoryTier: Sendable {
     /// Bodies larger than this are never kept in memory.
     public let maxBodySize: Int
     public let capacity: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init(capacity: Int, maxBodySize: Int) {
         self.capacity = capacity

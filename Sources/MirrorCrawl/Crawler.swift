@@ -3,8 +3,8 @@ public import Logging
 public import MirrorCache
 import MirrorCore
 public import MirrorCredentials
+import MirrorLock
 public import MirrorSite
-import Synchronization
 
 /// A breadth-first crawl: seeds → frontier → scope → caching client → extractor → frontier,
 /// with every saved response written to the offline folder as it arrives. The crawler runs the
@@ -16,7 +16,7 @@ public final class Crawler: Sendable {
     private let frontier: any CrawlFrontier
     private let recorder: ReportRecorder
     /// Why the frontier could not hand out more work (a shared crawl's database lost): the crawl ends with it.
-    private let frontierFailure = Mutex<(any Error)?>(nil)
+    private let frontierFailure = Locked<(any Error)?>(nil)
     /// Called about once a second with the running totals (the CLI draws a progress line).
     private let reportProgress: (@Sendable (CrawlProgress) -> Void)?
     private let processor: ItemProcessor

@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 public import MirrorHTTPServer
+import MirrorLock
 public import NIOSSL
-import Synchronization
 import X509
 
 /// The local certificate authority of `mirror proxy --mitm`: created on first use in the cache
@@ -15,7 +15,7 @@ public final class InterceptionAuthority: TunnelInterceptor {
     private let certificate: Certificate
     /// One key for every minted certificate: a new key per host would cost a key generation each.
     private let leafKey = P256.Signing.PrivateKey()
-    private let contexts = Mutex<[String: NIOSSLContext]>([:])
+    private let contexts = Locked<[String: NIOSSLContext]>([:])
 
     /// Loads the authority from `cacheFolder/mitm/`, creating it the first time.
     public init(cacheFolder: String) throws {

@@ -1,4 +1,5 @@
 internal import CSQLite
+import MirrorLock
 import Synchronization
 
 #if canImport(Glibc)
@@ -18,7 +19,7 @@ enum SQLiteReaderVFS {
         let size: Int
         let read: @Sendable (UnsafeMutableRawBufferPointer, Int) throws -> Void
         /// The error of the last read that failed, for the message SQLite's own code cannot carry.
-        let failure = Mutex<(any Error)?>(nil)
+        let failure = Locked<(any Error)?>(nil)
 
         init(size: Int, read: @escaping @Sendable (UnsafeMutableRawBufferPointer, Int) throws -> Void) {
             self.size = size
@@ -34,7 +35,7 @@ enum SQLiteReaderVFS {
     private static let deleteFailed: Int32 = 10 | 10 << 8
 
     /// Files about to be opened, by the unique name their connection opens them under.
-    private static let opening = Mutex<[String: File]>([:])
+    private static let opening = Locked<[String: File]>([:])
     private static let opened = Atomic<Int>(0)
 
     /// Opens a read-only connection to `file`.

@@ -3,9 +3,9 @@ import Dispatch
 import Foundation
 import MirrorCore
 public import MirrorHTML
+import MirrorLock
 import MirrorSQLite
 public import MirrorSite
-import Synchronization
 
 /// Makes a folder's search index, `.mirror/search.sqlite`, from the pages its crawl saved: every
 /// HTML file saved with a 2xx status, a file several URLs share once, under the first of them
@@ -207,7 +207,7 @@ public enum SearchIndexBuilder {
     private static func texts(of pages: [Page], knownText: (Page) -> HTMLText?, read: @Sendable (String) -> [UInt8]?) -> [HTMLText?] {
         var texts = pages.map(knownText)
         let missing = texts.indices.filter { texts[$0] == nil }
-        let found = Mutex([Int: HTMLText]())
+        let found = Locked([Int: HTMLText]())
         DispatchQueue.concurrentPerform(iterations: missing.count) { index in
             let page = pages[missing[index]]
             guard let bytes = read(page.resource.path) else { return }

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import MirrorHTML
+import MirrorLock
 import MirrorSQLite
-import Synchronization
 
 /// Cuts the snippets of a page of results. The index keeps no text, so each result's page is
 /// read again, on every core, and its text taken from as little of it as finds the hits: the
@@ -17,7 +17,7 @@ final class SnippetFinder: Sendable {
     static let places = 4
 
     /// The table snippets are cut in, one page at a time.
-    private let database: Mutex<SQLiteDatabase>
+    private let database: Locked<SQLiteDatabase>
     private let page: @Sendable (String) -> [UInt8]?
 
     /// How much of a page its text is taken from: around the rarest word's places, around every
@@ -31,7 +31,7 @@ final class SnippetFinder: Sendable {
         self.page = page
         let database = try SQLiteDatabase(path: ":memory:")
         try database.execute("CREATE VIRTUAL TABLE found USING fts5(body, tokenize = '\(SearchIndexBuilder.tokenizer)')")
-        self.database = Mutex(database)
+        self.database = Locked(database)
     }
 
     /// Each page's snippet for `query`: text around its hits, each hit between U+0002 and
@@ -41,7 +41,7 @@ final class SnippetFinder: Sendable {
         // Longer words first: they are rarer, so their places are likelier to hold the hits.
         let words = query.words.map { Word(bytes: Array($0.text.utf8), isPrefix: $0.isPrefix) }.filter { !$0.bytes.isEmpty }
             .sorted { $0.bytes.count > $1.bytes.count }
-        let snippets = Mutex([String](repeating: "", count: pages.count))
+        let snippets = Locked([String](repeating: "", count: pages.count))
         let read = page
         DispatchQueue.concurrentPerform(iterations: pages.count) { index in
             guard let bytes = read(pages[index].path) else { return }

@@ -1,7 +1,7 @@
 import CSpawn
 public import Foundation
 import MirrorCore
-import Synchronization
+import MirrorLock
 
 #if canImport(Glibc)
 import Glibc
@@ -39,7 +39,7 @@ public final class Subprocess: Sendable {
     private let ending = Ending()
 
     private final class Ending: Sendable {
-        let termination = Mutex<Termination?>(nil)
+        let termination = Locked<Termination?>(nil)
     }
 
     /// - Parameters:
@@ -81,7 +81,7 @@ public final class Subprocess: Sendable {
 
         let ending = self.ending
         let started = DispatchSemaphore(value: 0)
-        let spawned = Mutex<Int32>(0)
+        let spawned = Locked<Int32>(0)
         let arguments = [executable] + arguments
         let environment = environment.map { "\($0.key)=\($0.value)" }
         let thread = Thread { [userID, groupID] in

@@ -12,7 +12,7 @@ import MirrorBrowser
 import MirrorCache
 import MirrorCore
 import MirrorCrawl
-import Synchronization
+import MirrorLock
 
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String) -> String? {
@@ -58,7 +58,7 @@ var settings = ChromiumRenderer.Settings(executable: try BrowserExecutable.locat
 settings.tabs = option("--tabs").flatMap(Int.init) ?? 2
 settings.checksPages = checked != nil
 let renderer = try await ChromiumRenderer.start(settings)
-let differing = Mutex(0)
+let differing = Locked(0)
 let started = ContinuousClock.now
 let unsettled = await withTaskGroup(of: Bool.self) { group in
     for url in urls {

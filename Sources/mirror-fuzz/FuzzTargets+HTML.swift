@@ -316,7 +316,10 @@ extension FuzzTargets {
             return require(problem == nil, "\(problem ?? ""): \(String(decoding: new, as: UTF8.self).debugDescription)")
         }
         guard problem != nil else { return }
-        var written = Array(ExtractedLink.trimmed(reference.value).utf8).map { $0 == UInt8(ascii: "\\") ? UInt8(ascii: "/") : $0 }
+        // As a browser reads it (the URL standard): controls and spaces gone from both ends, tabs
+        // and line breaks from inside, `\` read as `/`.
+        var written = Array(reference.value.utf8.drop { $0 <= 0x20 }.reversed().drop { $0 <= 0x20 }.reversed())
+            .map { $0 == UInt8(ascii: "\\") ? UInt8(ascii: "/") : $0 }
         written.removeAll { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         let isRelative = !written.isEmpty && !written.starts(with: Array("//".utf8)) && schemeLength(written) == nil
         require(!isRelative, "relative reference \(reference.value.debugDescription) left as written")

@@ -1,8 +1,8 @@
 import Foundation
 import MirrorCrawl
 import MirrorCrawlTesting
+import MirrorLock
 import MirrorTestSupport
-import Synchronization
 import Testing
 
 @testable import MirrorBrowser
@@ -17,7 +17,7 @@ extension BrowserSuites {
             let origin = try await TestOrigin.start()
             let renderer = try await BrowserTesting.renderer()
             let first = await renderer.browserProcessID
-            let victim = Mutex<pid_t?>(first)
+            let victim = Locked<pid_t?>(first)
             origin.route("/") { _ in .html("<a href=\"crash.html\">crash</a> <a href=\"after.html\">after</a>") }
             origin.route("/crash.html") { _ in
                 .html("<p>crash</p><script>document.write('<script src=\"crash.js\"><' + '/script>')</script>")

@@ -2,8 +2,8 @@ import Foundation
 import MirrorBundle
 import MirrorCompression
 import MirrorCrawlTesting
+import MirrorLock
 import MirrorTestSupport
-import Synchronization
 import Testing
 
 /// Reading bundles in place: what a `BundleArchive` reads — whole files, any range, from many
@@ -143,7 +143,7 @@ final class BundleArchiveTests {
             let (site, archive) = try packed(cacheCapacity: cacheCapacity)
             let paths = site.files.keys.sorted()
             let seed = Self.seed("manyThreadsReadAtOnce(\(cacheCapacity))")
-            let failures = Mutex<[String]>([])
+            let failures = Locked<[String]>([])
             DispatchQueue.concurrentPerform(iterations: 64) { iteration in
                 var random = SeededGenerator(seed: seed &+ UInt64(iteration))
                 for _ in 0..<8 {

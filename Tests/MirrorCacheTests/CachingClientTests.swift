@@ -3,9 +3,9 @@ import MirrorCache
 import MirrorCompression
 import MirrorCore
 import MirrorHTTP
+import MirrorLock
 import MirrorTestSupport
 import NIOHTTP1
-import Synchronization
 import Testing
 
 /// The caching client end to end: real transport, real store, in-process origin.
@@ -47,7 +47,7 @@ struct CachingClientTests {
     /// it, and the next request gets what that validation brought.
     @Test func staleWhileRevalidateAnswersAtOnceAndRefreshesBehind() async throws {
         try await TestOrigin.with { origin in
-            let version = Mutex(0)
+            let version = Locked(0)
             origin.route("/swr") { _ in
                 let current = version.withLock { $0 }
                 return .content(
@@ -55,7 +55,7 @@ struct CachingClientTests {
                     headers: [("Cache-Control", "max-age=1, stale-while-revalidate=600"), ("ETag", "\"\(current)\"")])
             }
             var clock = 1_000_000.0
-            let times = Mutex(clock)
+            let times = Locked(clock)
             var configuration = CacheStore.Configuration()
             configuration.now = { times.withLock { $0 } }
             let client = try client(store: try CacheStore(directory: folder.path, configuration: configuration))

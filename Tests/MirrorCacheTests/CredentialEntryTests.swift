@@ -19,8 +19,8 @@ struct CredentialEntryTests {
         let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
         return try files.flatMap { file -> [UInt8] in
             var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: folder.path + "/" + file, isDirectory: &isFolder)
-            return isFolder.boolValue ? [] : Array(try Data(contentsOf: URL(fileURLWithPath: folder.path + "/" + file)))
+            let isFile = FileManager.default.fileExists(atPath: folder.path + "/" + file, isDirectory: &isFolder) && !isFolder.boolValue
+            return !isFile ? [] : Array(try Data(contentsOf: URL(fileURLWithPath: folder.path + "/" + file)))
         }
     }
 

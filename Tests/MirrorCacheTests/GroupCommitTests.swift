@@ -1,6 +1,6 @@
 import Foundation
+import MirrorLock
 import NIOHTTP1
-import Synchronization
 import Testing
 
 @testable import MirrorCache
@@ -128,7 +128,7 @@ struct GroupCommitTests {
         let store = try open(entries: 16)
         let writers = 4
         let each = 150
-        let failures = Mutex<[String]>([])
+        let failures = Locked<[String]>([])
         DispatchQueue.concurrentPerform(iterations: writers) { writer in
             for number in 0..<each {
                 let url = "http://a.test/\(writer)/\(number)"

@@ -1,5 +1,5 @@
 import MirrorCore
-import Synchronization
+import MirrorLock
 import Testing
 
 @Suite("withDeadline")
@@ -39,7 +39,7 @@ struct DeadlineTests {
             case waiting(CheckedContinuation<Void, Never>)
             case ended(byWatchdog: Bool)
         }
-        private let state = Mutex(State.running)
+        private let state = Locked(State.running)
 
         func wait() async {
             await withCheckedContinuation { continuation in

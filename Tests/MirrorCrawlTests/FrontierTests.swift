@@ -1,4 +1,4 @@
-import Synchronization
+import MirrorLock
 import Testing
 
 @testable import MirrorCrawl
@@ -19,7 +19,7 @@ struct FrontierTests {
         let frontier = Frontier(perHost: 4, delay: 1, robotsFirst: false, clock: clock)
         #expect(await frontier.waitTurn(host) == true)
         await frontier.requestEnded(host)
-        let turned = Mutex(false)
+        let turned = Locked(false)
         let second = Task {
             let spaced = await frontier.waitTurn(host)
             turned.withLock { $0 = true }
@@ -37,7 +37,7 @@ struct FrontierTests {
         _ = await frontier.waitTurn(host)
         // The first request takes 3 s: the second waits for its end, then a delay after it.
         clock.advance(by: .seconds(3))
-        let turned = Mutex(false)
+        let turned = Locked(false)
         let second = Task {
             _ = await frontier.waitTurn(host)
             turned.withLock { $0 = true }

@@ -1,4 +1,4 @@
-import Synchronization
+import MirrorLock
 
 /// A clock that moves only when a test moves it: a sleeper wakes when `advance(by:)` reaches
 /// its deadline, so timing is tested with no waiting.
@@ -22,7 +22,7 @@ final class ManualClock: Clock, Sendable {
         var sleepers: [Sleeper] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var now: Instant { state.withLock { $0.now } }
     var minimumResolution: Duration { .zero }

@@ -1,4 +1,4 @@
-import Synchronization
+import MirrorLock
 import Testing
 
 @testable import MirrorCrawl
@@ -11,7 +11,7 @@ struct PageBudgetTests {
         let budget = PageBudget(maxPages: 2, maxPerHost: nil)
         #expect(await budget.admit(host: "a") == nil)
         #expect(await budget.admit(host: "b") == nil)
-        let admitted = Mutex(false)
+        let admitted = Locked(false)
         let third = Task {
             let reason = await budget.admit(host: "c")
             admitted.withLock { $0 = true }

@@ -1,16 +1,16 @@
 import MirrorCore
 import MirrorCredentials
-import Synchronization
+import MirrorLock
 import Testing
 
 @Suite("Cookie jar")
 struct CookieJarTests {
     /// A clock the test moves by hand.
     final class Clock: Sendable {
-        private let seconds: Mutex<Double>
+        private let seconds: Locked<Double>
 
         init(_ seconds: Double = 1_700_000_000) {
-            self.seconds = Mutex(seconds)
+            self.seconds = Locked(seconds)
         }
 
         var now: Double { seconds.withLock { $0 } }
@@ -25,7 +25,8 @@ struct CookieJarTests {
 
     init() throws {
         let clock = clock
-        jar = CookieJar(publicSuffixes: try #require(PublicSuffixList.system()), now: { clock.now })
+        let publicSuffixes: PublicSuffixList = try #require(PublicSuffixList.system())
+        jar = CookieJar(publicSuffixes: publicSuffixes, now: { clock.now })
     }
 
     static func url(_ text: String) -> URLParts {

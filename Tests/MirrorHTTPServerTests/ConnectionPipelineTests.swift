@@ -1,10 +1,10 @@
 import MirrorCore
+import MirrorLock
 import MirrorTestSupport
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 import NIOSSL
-import Synchronization
 import Testing
 
 @testable import MirrorHTTPServer
@@ -114,7 +114,7 @@ private struct FixedInterceptor: TunnelInterceptor {
 
 /// The request log's lines.
 private final class LogLines: Sendable {
-    private let box = Mutex<[String]>([])
+    private let box = Locked<[String]>([])
     var lines: [String] { box.withLock { $0 } }
     func append(_ line: RequestLogLine) { box.withLock { $0.append(line.description) } }
 }

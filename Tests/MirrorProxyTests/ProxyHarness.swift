@@ -2,9 +2,9 @@ import Foundation
 import MirrorCache
 import MirrorHTTP
 import MirrorHTTPServer
+import MirrorLock
 import MirrorProxy
 import MirrorTestSupport
-import Synchronization
 
 /// A `mirror proxy` in process, on a real socket, with its own cache folder; requests go to it
 /// as exact bytes (`RawHTTPConnection`), as curl or a browser would send them.
@@ -87,7 +87,7 @@ struct ProxyHarness {
 
 /// The lines a server logged.
 final class RequestLog: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     func append(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
 

@@ -1,7 +1,7 @@
 import Foundation
+import MirrorLock
 import MirrorProxy
 import MirrorTestSupport
-import Synchronization
 import Testing
 
 /// `mirror proxy --upstream URL`: every method reaches the origin, and the proxy is an RFC 9111 shared cache.
@@ -203,7 +203,7 @@ struct ReverseProxyTests {
 
 /// A thread-safe count for origin routes.
 final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     var value: Int { count.withLock { $0 } }
     func increment() { count.withLock { $0 += 1 } }
 }

@@ -1,7 +1,7 @@
 import Foundation
+import MirrorLock
 import MirrorProxy
 import MirrorTestSupport
-import Synchronization
 import Testing
 
 /// Concurrent identical requests make one upstream request.
@@ -9,7 +9,7 @@ import Testing
 struct SingleFlightTests {
     @Test func aHundredConcurrentIdenticalRequestsMakeOneUpstreamRequest() async throws {
         let origin = try await TestOrigin.start()
-        let arrived = Mutex(0)
+        let arrived = Locked(0)
         let body = String(repeating: "x", count: 200_000)
         origin.route("/popular") { _ in
             arrived.withLock { $0 += 1 }

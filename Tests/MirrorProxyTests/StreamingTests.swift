@@ -1,9 +1,9 @@
 import AsyncHTTPClient
 import Foundation
+import MirrorLock
 import MirrorProxy
 import MirrorTestSupport
 import NIOCore
-import Synchronization
 import Testing
 
 /// A response streams to the client while it is stored: the first bytes arrive while the origin
@@ -18,7 +18,7 @@ struct StreamingTests {
 
     /// Whether the client has had its first bytes, for the origin to wait on.
     private final class FirstBytes: Sendable {
-        private let seen = Mutex(false)
+        private let seen = Locked(false)
         func note() { seen.withLock { $0 = true } }
         /// Returns once the first bytes were seen, or after 60 s (a proxy that does not stream).
         func wait() async {

@@ -1,10 +1,10 @@
 import Foundation
 import MirrorCrawl
 import MirrorCrawlTesting
+import MirrorLock
 import MirrorSearch
 import MirrorSite
 import MirrorTestSupport
-import Synchronization
 import Testing
 
 /// The index of a crawled folder: ranking, snippets, updates after a re-crawl, and `mirror search`.
@@ -12,7 +12,7 @@ import Testing
 struct SearchIndexTests {
     /// Which text `/walk.html` has.
     final class Version: Sendable {
-        let number = Mutex(1)
+        let number = Locked(1)
     }
 
     /// A small documentation site; `/walk.html`'s text changes with `version`.

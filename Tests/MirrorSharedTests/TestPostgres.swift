@@ -1,6 +1,6 @@
 import Foundation
+import MirrorLock
 import MirrorTestSupport
-import Synchronization
 
 /// A throwaway PostgreSQL server on 127.0.0.1, in a folder of its own: `initdb`, then `postgres`
 /// as a child of the test process (which dies with it: a crashed test leaves no server
@@ -10,7 +10,7 @@ final class TestPostgres: Sendable {
     let folder: String
     let port: Int
     private let binaries: String
-    private let server: Mutex<Subprocess?>
+    private let server: Locked<Subprocess?>
 
     /// The address workers are given.
     var url: String { "postgres://mirror@127.0.0.1:\(port)/postgres" }
@@ -33,7 +33,7 @@ final class TestPostgres: Sendable {
         self.folder = folder
         self.port = port
         self.binaries = binaries
-        server = Mutex(nil)
+        server = Locked(nil)
     }
 
     private static func make() async throws -> TestPostgres {

@@ -1,5 +1,5 @@
+import MirrorLock
 import MirrorSite
-import Synchronization
 
 /// A `SiteLedger` in memory, for tests of `SiteWriter` alone (a crawl's is its `CrawlJournal`):
 /// it keeps every record, and nothing survives the process.
@@ -9,7 +9,7 @@ final class MemorySiteLedger: SiteLedger {
         var redirects: [String: SiteManifest.Redirect] = [:]
     }
 
-    private let records = Mutex(Records())
+    private let records = Locked(Records())
 
     init() {}
 

@@ -1,7 +1,7 @@
 import CSpawn
 import Foundation
+import MirrorLock
 import MirrorTestSupport
-import Synchronization
 import Testing
 
 @Suite("Subprocess")
@@ -47,7 +47,7 @@ struct SubprocessTests {
     /// `mirror_spawn` gets its death signal when the thread that started it ends, as when the
     /// whole process dies.
     @Test func aChildGetsItsDeathSignalWhenItsStarterEnds() async throws {
-        let spawned = Mutex<Int32>(0)
+        let spawned = Locked<Int32>(0)
         let thread = Thread {
             let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("30"), nil]
             defer { argv.forEach { free($0) } }

@@ -1,7 +1,7 @@
 import Foundation
+import MirrorLock
 import MirrorSQLite
 import MirrorTestSupport
-import Synchronization
 import Testing
 
 @Suite("SQLite in WAL mode")
@@ -97,9 +97,9 @@ final class SQLiteTests {
         }
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         let pages = bytes.count / 4096
-        let read = Mutex<Set<Int>>([])
+        let read = Locked<Set<Int>>([])
         let database = try SQLiteDatabase(size: bytes.count, name: "in-place") { buffer, offset in
-            read.withLock { $0.insert(offset / 4096) }
+            read.withLock { _ = $0.insert(offset / 4096) }
             bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + buffer.count])) }
         }
         #expect(

@@ -1,8 +1,8 @@
 public import Logging
 import MirrorCompression
 import MirrorCore
+import MirrorLock
 import NIOHTTP1
-import Synchronization
 
 /// The one way mirror makes HTTP requests: every request goes through the cache.
 ///
@@ -20,7 +20,7 @@ public final class CachingClient: Sendable {
     private let flights = SingleFlight<CacheResponse>()
     /// Responses streaming into the store, by flight key: requests that come once the flight
     /// has its head, and before the body is stored, read the same download.
-    private let liveDownloads = Mutex<[String: CacheResponse]>([:])
+    private let liveDownloads = Locked<[String: CacheResponse]>([:])
     private let logger: Logger
 
     public init(

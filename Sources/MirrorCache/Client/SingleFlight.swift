@@ -1,10 +1,10 @@
-import Synchronization
+import MirrorLock
 
 /// Coalesces concurrent work on the same key: the first caller runs it, the others
 /// wait for its result. Used so that N concurrent requests for one URL make one
 /// origin request.
 final class SingleFlight<Value: Sendable>: Sendable {
-    private let inFlight = Mutex<[String: Task<Value, any Error>]>([:])
+    private let inFlight = Locked<[String: Task<Value, any Error>]>([:])
 
     /// The work's result, and whether this caller joined another's run instead of starting one.
     func run(key: String, _ work: @escaping @Sendable () async throws -> Value) async throws -> (value: Value, joined: Bool) {

@@ -1,6 +1,6 @@
 import Foundation
 import MirrorCore
-import Synchronization
+import MirrorLock
 
 /// The stored bodies whose digest this process has checked, each with the stamp of the file it
 /// read: that same file, unchanged, is not hashed again, and may be handed out as a descriptor
@@ -26,7 +26,7 @@ final class CheckedBodies: Sendable {
         }
     }
 
-    private let stamps = Mutex(Stamps())
+    private let stamps = Locked(Stamps())
     private let generation: Int
 
     init(generation: Int = 16384) {

@@ -1,5 +1,5 @@
 import MirrorCore
-import Synchronization
+import MirrorLock
 
 #if canImport(Glibc)
 import Glibc
@@ -26,7 +26,7 @@ final class GrowingBody: Sendable {
 
     let path: String
     private let descriptor: FileDescriptorBox
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Opens the file `BodyWriter` is writing.
     init(path: String) throws(CacheError) {

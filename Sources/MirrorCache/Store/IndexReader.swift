@@ -1,4 +1,4 @@
-import Synchronization
+import MirrorLock
 
 /// The connection lookups read the cache's index on, the entries it recently returned, and the
 /// times entries were used, noted until they are written (`IndexWriter.touch`).
@@ -17,13 +17,13 @@ final class IndexReader: Sendable {
     /// URLs in `State.known` at most (it is emptied when full).
     private static let knownLimit = 4096
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// The store's clock (`CacheStore.Configuration.now`).
     private let now: @Sendable () -> Double
 
     init(connection: CacheIndex, now: @escaping @Sendable () -> Double) {
         self.now = now
-        state = Mutex(State(connection: connection, lastFlush: now()))
+        state = Locked(State(connection: connection, lastFlush: now()))
     }
 
     /// Every committed entry of `url`.

@@ -1,5 +1,5 @@
 import MirrorCore
-import Synchronization
+import MirrorLock
 
 /// Every write to the cache's index: the write connection, and the group of stored entries
 /// whose rows commit together (`CacheStore.Configuration.groupCommit`), each recorded first in
@@ -20,8 +20,8 @@ final class IndexWriter: Sendable {
         var log: EntryLog?
     }
 
-    private let connection: Mutex<CacheIndex>
-    private let group = Mutex(Group())
+    private let connection: Locked<CacheIndex>
+    private let group = Locked(Group())
     private let limits: CacheStore.GroupCommit
     private let logFolder: String
     private let now: @Sendable () -> Double
@@ -32,7 +32,7 @@ final class IndexWriter: Sendable {
         connection: CacheIndex, limits: CacheStore.GroupCommit, logFolder: String, now: @escaping @Sendable () -> Double,
         deleteBodies: @escaping @Sendable ([String]) -> Void
     ) {
-        self.connection = Mutex(connection)
+        self.connection = Locked(connection)
         self.limits = limits
         self.logFolder = logFolder
         self.now = now

@@ -1,5 +1,5 @@
 import MirrorCore
-import Synchronization
+import MirrorLock
 
 #if canImport(Glibc)
 import Glibc
@@ -31,7 +31,7 @@ final class PageChecks: Sendable {
         var checkedPaths: Set<String> = []
     }
 
-    private let pending = Mutex(State())
+    private let pending = Locked(State())
 
     init(siteFolder: String) {
         folder = siteFolder + "/" + Self.folderName

@@ -2,7 +2,7 @@ import Logging
 import MirrorCore
 import MirrorCredentials
 import MirrorHTML
-import Synchronization
+import MirrorLock
 
 /// Offers URLs to the frontier: the seeds, then each page's links, queued when they are new, in
 /// scope and not a session-id variant of a page already claimed; the others counted as skips once.
@@ -11,7 +11,7 @@ final class FrontierOffers: Sendable {
     private let scope: ScopeRules
     private let credentials: CrawlCredentials
     private let recorder: ReportRecorder
-    private let sessionTraps: Mutex<SessionTraps>
+    private let sessionTraps: Locked<SessionTraps>
     private let logger: Logger
 
     init(
@@ -22,7 +22,7 @@ final class FrontierOffers: Sendable {
         self.scope = scope
         self.credentials = credentials
         self.recorder = recorder
-        self.sessionTraps = Mutex(SessionTraps(parameters: sessionParameters))
+        self.sessionTraps = Locked(SessionTraps(parameters: sessionParameters))
         self.logger = logger
     }
 

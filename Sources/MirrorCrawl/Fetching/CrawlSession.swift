@@ -1,7 +1,7 @@
 public import MirrorCache
 import MirrorCore
 import MirrorCredentials
-import Synchronization
+import MirrorLock
 
 /// A private site: each request carries the crawl's credentials where they may go, a challenge
 /// is answered once, the cookies a response sets are kept, and a response that deletes a cookie
@@ -12,7 +12,7 @@ final class CrawlSession: Sendable {
     private let recorder: ReportRecorder
     private let frontier: any CrawlFrontier
     /// Set when a response deleted a cookie the user gave: no request is sent after it.
-    private let sessionEnd = Mutex<SessionEnded?>(nil)
+    private let sessionEnd = Locked<SessionEnded?>(nil)
 
     init(credentials: CrawlCredentials, recorder: ReportRecorder, frontier: any CrawlFrontier) {
         self.credentials = credentials

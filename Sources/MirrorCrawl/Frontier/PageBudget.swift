@@ -1,4 +1,4 @@
-import Synchronization
+import MirrorLock
 
 /// The pages a crawl may still start under `--max-pages` and `--max-pages-per-host`. A page
 /// is counted when it is admitted, before its request, and then either saved or released:
@@ -28,7 +28,7 @@ final class PageBudget: Sendable {
 
     private let maxPages: Int?
     private let maxPerHost: Int?
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(maxPages: Int?, maxPerHost: Int?) {
         self.maxPages = maxPages

@@ -1,5 +1,5 @@
+import MirrorLock
 import MirrorSQLite
-import Synchronization
 
 /// The journal's records, group-committed: they queue in memory and a batch commits in one
 /// transaction once it is large or old enough, and at the end. Records commit in the order
@@ -19,18 +19,18 @@ final class JournalLog: Sendable {
     private static let batchAge: Duration = .milliseconds(200)
 
     /// Records are made under this lock only, so making one never waits for a commit…
-    private let batch = Mutex(Batch())
+    private let batch = Locked(Batch())
     /// …which holds the database's: a batch is taken from the queue and committed under it, so
     /// batches commit one at a time, in the order they were made, and a record is either still
     /// queued or committed, never in between.
-    private let database: Mutex<SQLiteDatabase>
+    private let database: Locked<SQLiteDatabase>
     /// A second connection for looking rows up: with the WAL, a lookup reads the committed rows
     /// while a batch commits, instead of waiting for it.
-    private let reader: Mutex<SQLiteDatabase>
+    private let reader: Locked<SQLiteDatabase>
 
     init(database: sending SQLiteDatabase, reader: sending SQLiteDatabase) {
-        self.database = Mutex(database)
-        self.reader = Mutex(reader)
+        self.database = Locked(database)
+        self.reader = Locked(reader)
     }
 
     func append(_ record: JournalRecord) throws {

@@ -1,10 +1,10 @@
 import Logging
-import Synchronization
+import MirrorLock
 
 /// The crawl's report as it grows: every part of the crawl counts, skips, fails and notes here,
 /// workers at once.
 final class ReportRecorder: Sendable {
-    let report = Mutex(CrawlReport())
+    let report = Locked(CrawlReport())
     private let logger: Logger
 
     init(logger: Logger) {

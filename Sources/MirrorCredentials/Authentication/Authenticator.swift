@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 public import MirrorCore
-import Synchronization
+import MirrorLock
 
 /// Answers HTTP authentication challenges with one login (`--user`), origin by origin: once an
 /// origin has asked (401 with `WWW-Authenticate: Basic` or `Digest`), every later request to it
@@ -9,7 +9,7 @@ import Synchronization
 /// (`CredentialScope`).
 public final class Authenticator: Sendable {
     private let login: Login
-    private let origins = Mutex<[String: Scheme]>([:])
+    private let origins = Locked<[String: Scheme]>([:])
 
     /// What an origin asked for.
     private enum Scheme {

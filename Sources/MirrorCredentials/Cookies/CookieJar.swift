@@ -1,5 +1,5 @@
 public import MirrorCore
-import Synchronization
+import MirrorLock
 
 /// The cookies of a crawl (RFC 6265bis): what servers set, and what the user gave in a
 /// cookies.txt file, sent back to the hosts and paths they belong to. Safe to share between
@@ -9,7 +9,7 @@ public final class CookieJar: Sendable {
     public let publicSuffixes: PublicSuffixList?
     /// The jar's clock: seconds since 1970.
     public let now: @Sendable () -> Double
-    private let store = Mutex(CookieStore())
+    private let store = Locked(CookieStore())
 
     /// - Parameters:
     ///   - publicSuffixes: without it, a Domain attribute is taken only when it is the host itself.

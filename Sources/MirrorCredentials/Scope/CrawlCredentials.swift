@@ -1,6 +1,6 @@
 import Crypto
 public import MirrorCore
-import Synchronization
+import MirrorLock
 
 /// What lets a crawl into a private site — the user's headers (`--header`), login (`--user`) and
 /// cookies (`--cookies`, a `Cookie` header, and what the site sets) — and where each may go:
@@ -14,7 +14,7 @@ public final class CrawlCredentials: Sendable {
     /// Whether the user gave anything: then the crawl's responses are private to it.
     public let carriesCredentials: Bool
     /// The fingerprint of what the user gave, per origin (`fingerprint(for:)`).
-    private let fingerprints = Mutex<[String: String]>([:])
+    private let fingerprints = Locked<[String: String]>([:])
 
     /// A request field.
     public struct Field: Sendable, Equatable {

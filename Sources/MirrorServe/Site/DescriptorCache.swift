@@ -1,5 +1,5 @@
+import MirrorLock
 import NIOCore
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -22,7 +22,7 @@ final class DescriptorCache: Sendable {
     private let capacity: Int
     private let validity: TimeAmount
     private let now: @Sendable () -> NIODeadline
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Locked<[String: Entry]>([:])
 
     /// - Parameter now: the clock (a test's own, to pass `validity` without waiting for it).
     init(capacity: Int, validity: TimeAmount, now: @escaping @Sendable () -> NIODeadline = { .now() }) {

@@ -1,5 +1,5 @@
+import MirrorLock
 import NIOCore
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -45,7 +45,7 @@ final class InflatedCopies: Sendable {
 
     private let descriptor: Int32
     private let limit: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Makes the file in `directory`; nil when `limit` is 0 or the file cannot be made.
     init?(directory: String, limit: Int) {
@@ -115,7 +115,7 @@ extension InflatedCopies {
         private let size: Int
         fileprivate var room: Range<Int> { start..<start + size }
         /// Bytes written so far; nil once the copy has ended.
-        private let written: Mutex<Int?> = Mutex(0)
+        private let written: Locked<Int?> = Locked(0)
 
         fileprivate init(copies: InflatedCopies, path: String, start: Int, size: Int) {
             self.copies = copies

@@ -1,9 +1,9 @@
 import Foundation
 import MirrorHTML
 import MirrorHTTPServer
+import MirrorLock
 import MirrorSearch
 import NIOHTTP1
-import Synchronization
 
 /// `mirror serve`'s search page, `/_/search?q=QUERY[&page=N]`: the folder's index (`SearchIndex`)
 /// asked, ten results a page, each a link into the served copy with its snippet, hits in `<mark>`;
@@ -15,7 +15,7 @@ final class SearchPage: Sendable {
     /// The mirror searched.
     private let files: any SiteFiles
     /// One SQLite connection, one query at a time: a query takes milliseconds.
-    private let index = Mutex<SearchIndex?>(nil)
+    private let index = Locked<SearchIndex?>(nil)
 
     init(files: any SiteFiles) {
         self.files = files

@@ -1,8 +1,8 @@
 import Foundation
 public import Logging
 import MirrorCore
+import MirrorLock
 import PostgresNIO
-import Synchronization
 
 /// The PostgreSQL database a shared crawl keeps its state in (`--shared postgres://…`): a pool
 /// of connections, the schema made current on first use, and every statement retried with
@@ -14,7 +14,7 @@ public final class SharedDatabase: Sendable {
     public let address: String
     private let configuration: PostgresClient.Configuration
     /// The pool and the task running it; replaced when an attempt wedges.
-    private let pool: Mutex<(client: PostgresClient, runner: Task<Void, Never>)>
+    private let pool: Locked<(client: PostgresClient, runner: Task<Void, Never>)>
     let logger: Logger
     /// How long a statement is retried while the database cannot be reached.
     let patience: Duration
@@ -63,7 +63,7 @@ public final class SharedDatabase: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.patience = patience
-        pool = Mutex(Self.makePool(configuration, logger: logger))
+        pool = Locked(Self.makePool(configuration, logger: logger))
     }
 
     private static func makePool(_ configuration: PostgresClient.Configuration, logger: Logger) -> (PostgresClient, Task<Void, Never>) {

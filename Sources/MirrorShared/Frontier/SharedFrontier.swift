@@ -1,8 +1,8 @@
 import Foundation
 import MirrorCore
 public import MirrorCrawl
+import MirrorLock
 import PostgresNIO
-import Synchronization
 
 /// The frontier of a shared crawl, in PostgreSQL: every worker claims URLs from it in batches.
 ///
@@ -47,7 +47,7 @@ public actor SharedFrontier: CrawlFrontier {
     private var waiters = ClaimWaiters()
     /// URLs claimed with no response shared for them at the claim: their first request needs no
     /// lookup of one (`SharedResponses`).
-    private let unanswered = Mutex(Set<String>())
+    private let unanswered = Locked(Set<String>())
 
     public init(crawl: SharedCrawl, configuration: CrawlConfiguration) {
         self.crawl = crawl

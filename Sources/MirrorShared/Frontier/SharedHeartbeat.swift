@@ -1,4 +1,4 @@
-import Synchronization
+import MirrorLock
 
 /// The heartbeat of a worker of a shared crawl: every third of a lease it renews the leases of
 /// the worker's claims and the worker's own heartbeat, and puts back in the queue the claims
@@ -6,9 +6,9 @@ import Synchronization
 final class SharedHeartbeat: Sendable {
     private let crawl: SharedCrawl
     private let leases: SharedLeases
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let task = Locked<Task<Void, Never>?>(nil)
     /// What the heartbeat last failed with: the frontier's next call to `next()` throws it.
-    private let lost = Mutex<(any Error)?>(nil)
+    private let lost = Locked<(any Error)?>(nil)
 
     init(crawl: SharedCrawl, leases: SharedLeases) {
         self.crawl = crawl

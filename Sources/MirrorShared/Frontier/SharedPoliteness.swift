@@ -1,4 +1,4 @@
-import Synchronization
+import MirrorLock
 
 /// The politeness of a shared crawl, across its workers: a host row of `mirror_hosts` is booked
 /// by each request that must be spaced (`--delay`, `Crawl-delay`), one such request at a time,
@@ -9,7 +9,7 @@ final class SharedPoliteness: Sendable {
     /// `--delay`, for a host whose row says nothing else.
     private let delay: Double
     /// Hosts whose robots.txt is known, with their delay: they never change again in a round.
-    private let settled = Mutex<[String: Double]>([:])
+    private let settled = Locked<[String: Double]>([:])
 
     init(crawl: SharedCrawl, delay: Double) {
         self.crawl = crawl

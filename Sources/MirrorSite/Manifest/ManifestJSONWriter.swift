@@ -1,6 +1,6 @@
 import Dispatch
 import MirrorCore
-import Synchronization
+import MirrorLock
 
 /// Writes the manifest's JSON by hand, byte for byte what `JSONEncoder` writes with
 /// `.prettyPrinted, .sortedKeys, .withoutEscapingSlashes` (a test holds it to that): the
@@ -178,7 +178,7 @@ struct ManifestJSONWriter {
             let slice = try nextSlice()
             if slice.isEmpty { break }
             let blocks = stride(from: 0, to: slice.count, by: Self.blockSize).map { $0..<min($0 + Self.blockSize, slice.count) }
-            let formatted = Mutex([[UInt8]](repeating: [], count: blocks.count))
+            let formatted = Locked([[UInt8]](repeating: [], count: blocks.count))
             let before = written
             DispatchQueue.concurrentPerform(iterations: blocks.count) { index in
                 var block = ManifestJSONWriter()

@@ -2,7 +2,7 @@ import Crypto
 import Dispatch
 import MirrorCore
 import MirrorHTML
-import Synchronization
+import MirrorLock
 
 /// Rewrites the links of the folder's HTML and CSS files against where they lead now
 /// (`LinkTargets`), each file from its kept original (`.mirror/originals`), so an interrupted
@@ -54,7 +54,7 @@ struct FolderRewriter: Sendable {
         _ groups: [[(url: String, resource: SiteManifest.Resource)]], targets: LinkTargets, digest: String,
         knownReferences: SiteWriter.KnownReferences?
     ) throws {
-        let failures = Mutex<[SiteError]>([])
+        let failures = Locked<[SiteError]>([])
         DispatchQueue.concurrentPerform(iterations: groups.count) { index in
             let (first, resource) = groups[index][0]
             do {

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import MirrorCore
-import Synchronization
+import MirrorLock
 
 /// Saves the crawl's responses as they come: each lands in its named file at once — a hard link
 /// to the cache's stored body when it has one (bodies are never written again once stored), else
@@ -14,7 +14,7 @@ final class ResponseSaver: Sendable {
     private let names: SiteNames
     private let ledger: any SiteLedger
     private let files: AtomicFiles
-    private let redirectsByURL: Mutex<[String: SiteManifest.Redirect]>
+    private let redirectsByURL: Locked<[String: SiteManifest.Redirect]>
 
     init(
         directory: String, mapper: PathMapper, names: SiteNames, ledger: any SiteLedger, files: AtomicFiles,
@@ -25,7 +25,7 @@ final class ResponseSaver: Sendable {
         self.names = names
         self.ledger = ledger
         self.files = files
-        redirectsByURL = Mutex(redirects)
+        redirectsByURL = Locked(redirects)
     }
 
     /// Every redirect recorded, by URL.

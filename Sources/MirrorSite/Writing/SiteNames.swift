@@ -1,4 +1,4 @@
-import Synchronization
+import MirrorLock
 
 /// The names given to the folder's URLs (`PathRegistry`), rebuilt from the ledger's resources
 /// when needed, as `PathMapper` is deterministic. Also where the finished folder's links lead
@@ -9,12 +9,12 @@ final class SiteNames: Sendable {
     /// Nil once the finish has rewritten the links (`letGo`): writing the manifest does not use
     /// it, and it is the largest thing a crawl holds then (at 100,000 URLs, 33 MB). A use after
     /// that rebuilds it.
-    private let registry: Mutex<PathRegistry?>
+    private let registry: Locked<PathRegistry?>
 
     init(mapper: PathMapper, ledger: any SiteLedger) throws {
         self.mapper = mapper
         self.ledger = ledger
-        registry = Mutex(try Self.registry(of: ledger, mapper: mapper))
+        registry = Locked(try Self.registry(of: ledger, mapper: mapper))
     }
 
     /// `body`'s use of the registry, rebuilt first if it was let go.
