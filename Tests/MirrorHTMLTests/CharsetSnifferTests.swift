@@ -89,4 +89,12 @@ struct CharsetSnifferTests {
             CharsetDecoder.utf8(Array("caf\u{E9}".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }[...], from: "utf-16le")
                 == Array("caf\u{E9}".utf8))
     }
+
+    /// Found by the `charset` fuzz target: a label of white space alone was sniffed as an empty
+    /// label. It names no encoding, so the next declaration counts, as in browsers.
+    @Test func aLabelOfWhiteSpaceAloneNamesNothing() {
+        #expect(sniff(nil, #"<meta charset=" "><meta charset="koi8-r">"#) == "koi8-r")
+        #expect(sniff(nil, #"<meta charset=" ">"#) == "utf-8")
+        #expect(sniff(#"text/html; charset=" ""#, "") == "utf-8")
+    }
 }

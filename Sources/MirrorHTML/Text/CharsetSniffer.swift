@@ -40,7 +40,7 @@ public enum CharsetSniffer {
             guard name.lowercased() == "charset" else { continue }
             var value = parameter[parameter.index(after: equals)...].trimmingWhitespace()
             if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
-            return value.isEmpty ? nil : String(value)
+            return value.allSatisfy(\.isWhitespace) ? nil : String(value)
         }
         return nil
     }

@@ -60,7 +60,8 @@ struct MetaPrescan {
                 break
             }
         }
-        guard let needPragma, let charset, !charset.isEmpty, !needPragma || gotPragma else { return nil }
+        // A label of white space alone names no encoding (it trims to nothing): the next meta may.
+        guard let needPragma, let charset, !charset.allSatisfy(\.isWhitespace), !needPragma || gotPragma else { return nil }
         return charset
     }
 
