@@ -361,7 +361,8 @@ let package = Package(
         ),
         .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorLock", "MirrorCore"], swiftSettings: settings),
         .testTarget(
-            name: "MirrorCredentialsTests", dependencies: ["MirrorLock", "MirrorCredentials", "MirrorCore"], swiftSettings: settings),
+            name: "MirrorCredentialsTests", dependencies: ["MirrorLock", "MirrorCredentials", "MirrorCore", "MirrorTestSupport"],
+            swiftSettings: settings),
         .testTarget(
             name: "MirrorServeTests",
             dependencies: [

@@ -17,7 +17,7 @@ public final class RawHTTPConnection: @unchecked Sendable {
 
     /// Connects to 127.0.0.1:`port`; reads wait at most `timeout` seconds (long: a loaded test run
     /// can be slow, and a wait only ends early when the awaited bytes or close arrive).
-    public init(port: Int, timeout: Double = 60) throws {
+    public init(port: Int, timeout: Double = TestTiming.seconds(60)) throws {
         descriptor = socket(AF_INET, streamSocket, 0)
         guard descriptor >= 0 else { throw Failure("socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_in()

@@ -1,5 +1,6 @@
 import Foundation
 import MirrorCore
+import MirrorTestSupport
 import Testing
 
 @testable import MirrorCredentials
@@ -85,7 +86,7 @@ struct AuthenticationTests {
 
     /// Found by the `credentials` fuzz target, slow on it: each scheme of a field without commas
     /// (`a b c …`) looked for a token68 as far as the field's end, quadratic in its length.
-    @Test(.timeLimit(.minutes(1))) func aFieldOfManySchemesIsReadInLinearTime() {
+    @Test(.timeLimit(.minutes(TestTiming.minutes(1)))) func aFieldOfManySchemesIsReadInLinearTime() {
         let many = AuthenticationChallenge.parse([String(repeating: "a ", count: 100_000) + "b=c"])
         #expect(many.count == 100_000 && many.last?.parameters == ["b": "c"])
         let padded = AuthenticationChallenge.parse(["Basic abc= = , realm=x", "Bearer a b=c"])

@@ -11,7 +11,7 @@ import Testing
 
 /// A connection's pipeline as the server sets it up, fed bytes on a testing channel with its
 /// own clock: what goes out, and when the connection ends. No socket is opened.
-@Suite("A connection's pipeline", .timeLimit(.minutes(10)))
+@Suite("A connection's pipeline", .timeLimit(.minutes(TestTiming.minutes(10))))
 struct ConnectionPipelineTests {
     @Test func pipelinedRequestsInOneReadAreAnsweredInOrder() async throws {
         let connection = try await TestConnection()
