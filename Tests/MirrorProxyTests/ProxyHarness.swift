@@ -56,8 +56,9 @@ struct ProxyHarness {
 
     /// How long one exchange through a proxy may take in a test: 150 s, not 60, since in a full
     /// run on two cores the answer, which crosses the cooperative pool several times, has taken
-    /// longer than 60 s behind the other suites (all of them start at once).
-    static let exchangeSeconds: Int64 = 150
+    /// longer than 60 s behind the other suites (all of them start at once). Scaled by
+    /// `TestTiming` under the sanitizers.
+    static let exchangeSeconds = Int64(TestTiming.seconds(150))
 
     /// Sends `request` as written (its lines joined with CRLF, a blank line added) and reads one response.
     func send(_ lines: [String], body: String = "", headOnly: Bool = false) async throws -> RawHTTPResponse {
