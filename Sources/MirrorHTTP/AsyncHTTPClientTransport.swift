@@ -74,4 +74,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     public func shutdown() async throws {
         try await client.shutdown()
     }
+
+    /// A transport dropped without `shutdown()` (a caller leaving on an error) still closes its
+    /// connections: async-http-client keeps the client alive until they are closed, and a debug
+    /// build no longer stops at the client's check that it was shut down before its deinit.
+    deinit {
+        client.shutdown { _ in }
+    }
 }
