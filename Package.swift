@@ -254,8 +254,8 @@ let package = Package(
             swiftSettings: settings
         ),
         // The parsers of outside input under libFuzzer, each with its contract (scripts/fuzz);
-        // built without it, it replays the corpora in Fuzz/corpus (scripts/test). Debug builds
-        // only: it reaches the parsers' internals with @testable imports.
+        // built without it, it replays the corpora in Fuzz/corpus (scripts/test). It reaches the
+        // parsers' internals with @testable imports: a release build needs -enable-testing.
         .target(name: "CFuzzerDriver"),
         .executableTarget(
             name: "mirror-fuzz",

@@ -6,10 +6,7 @@ import CFuzzerDriver
 /// The target libFuzzer runs, named by `MIRROR_FUZZ_TARGET` (`scripts/fuzz` sets it).
 private let selected: FuzzTarget = {
     let name = ProcessInfo.processInfo.environment["MIRROR_FUZZ_TARGET"] ?? ""
-    guard let target = FuzzTargets.named(name) else {
-        FileHandle.standardError.write(Data("mirror-fuzz: MIRROR_FUZZ_TARGET names no target: '\(name)'\n".utf8))
-        exit(2)
-    }
+    guard let target = FuzzTargets.named(name) else { fail("MIRROR_FUZZ_TARGET names no target: '\(name)'") }
     return target
 }()
 
@@ -19,10 +16,12 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// Hands the command line to libFuzzer's driver (its options, corpus folders and files).
+/// Answers `--list` and `--dictionary` as the replay build does; hands any other command line
+/// to libFuzzer's driver (its options, corpus folders and files).
 @main
 enum Fuzz {
     static func main() {
+        if TargetListing.answer(Array(CommandLine.arguments.dropFirst())) { return }
         var argc = CommandLine.argc
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
         exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzOneInput(data, size) })
@@ -35,14 +34,8 @@ enum Fuzz {
 enum Replay {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if TargetListing.answer(arguments) { return }
         switch arguments.first {
-        case "--list":
-            for target in FuzzTargets.all {
-                print(arguments.contains("--verbose") ? "\(target.name)\t\(target.contract)" : target.name)
-            }
-        case "--dictionary":
-            guard arguments.count == 2, let target = FuzzTargets.named(arguments[1]) else { fail("--dictionary takes a target's name") }
-            print(target.dictionary ?? "")
         case let name? where !name.hasPrefix("-"):
             guard let target = FuzzTargets.named(name) else { fail("no target named '\(name)' (mirror-fuzz --list)") }
             var count = 0
@@ -69,9 +62,31 @@ enum Replay {
         }
     }
 
-    private static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("mirror-fuzz: \(message)\n".utf8))
-        exit(2)
-    }
 }
 #endif
+
+/// What both builds answer about the targets: `--list [--verbose]` (names, and contracts) and
+/// `--dictionary TARGET`.
+enum TargetListing {
+    /// Prints the answer and returns true when `arguments` ask one of these; false otherwise.
+    static func answer(_ arguments: [String]) -> Bool {
+        switch arguments.first {
+        case "--list":
+            for target in FuzzTargets.all {
+                print(arguments.contains("--verbose") ? "\(target.name)\t\(target.contract)" : target.name)
+            }
+        case "--dictionary":
+            guard arguments.count == 2, let target = FuzzTargets.named(arguments[1]) else { fail("--dictionary takes a target's name") }
+            print(target.dictionary ?? "")
+        default:
+            return false
+        }
+        return true
+    }
+}
+
+/// Stops with `message` on standard error and exit status 2 (a usage error, not a finding).
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("mirror-fuzz: \(message)\n".utf8))
+    exit(2)
+}

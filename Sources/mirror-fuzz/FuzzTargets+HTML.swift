@@ -1,6 +1,7 @@
 import MirrorCompression
 import MirrorSite
 
+@testable import MirrorCore
 @testable import MirrorHTML
 
 extension FuzzTargets {
@@ -357,7 +358,7 @@ extension FuzzTargets {
         var file = ""
         let segments = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
         for (index, segment) in segments.enumerated() {
-            let name = String(decoding: percentDecoded(segment), as: UTF8.self)
+            let name = String(decoding: PercentEncoding.decode(bytes: Array(segment)), as: UTF8.self)
             guard !name.isEmpty, name != "." else { return "an empty or '.' segment" }
             if name == ".." {
                 guard !folders.isEmpty else { return "a path that climbs out of the folder" }
@@ -374,39 +375,7 @@ extension FuzzTargets {
 
     /// The length of the scheme `bytes` start with (letters, digits, `+`, `-`, `.` before a `:`), or nil.
     private static func schemeLength(_ bytes: [UInt8]) -> Int? {
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, (bytes[0] | 0x20) >= 0x61 && (bytes[0] | 0x20) <= 0x7A else {
-            return nil
-        }
-        let isSchemeByte = { (byte: UInt8) in
-            (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A || (byte >= 0x30 && byte <= 0x39) || byte == 0x2B || byte == 0x2D || byte == 0x2E
-        }
-        return bytes[..<colon].allSatisfy(isSchemeByte) ? colon : nil
-    }
-
-    /// `bytes` with each `%XX` decoded.
-    private static func percentDecoded(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-        func hex(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case 0x30...0x39: byte - 0x30
-            case 0x41...0x46: byte - 0x41 + 10
-            case 0x61...0x66: byte - 0x61 + 10
-            default: nil
-            }
-        }
-        var output: [UInt8] = []
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.endIndex, let high = hex(bytes[index + 1]),
-                let low = hex(bytes[index + 2])
-            {
-                output.append(high << 4 | low)
-                index += 3
-            } else {
-                output.append(bytes[index])
-                index += 1
-            }
-        }
-        return output
+        URLParts.scheme(of: String(decoding: bytes, as: UTF8.self))?.utf8.count
     }
 
     /// CSS escapes decoded as the extractor promises, read over the scalars of the bytes (the
