@@ -14,15 +14,18 @@ public enum FolderListing {
         return names
     }
 
+    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+
     /// Calls `body` with the name of each entry of the folder at `path`, without `.` and `..`,
     /// as they are read (a folder of 100,000 names is never held whole); none when it cannot be read.
     public static func forEachName(in path: String, _ body: (String) -> Void) {
         guard let directory = opendir(path) else { return }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
+            // The name is read where it lies: `entry.pointee.d_name` would copy all 256 bytes of
+            // the field, but a record is only as long as its name (`d_reclen`), and the last one
+            // of readdir's buffer may end sooner (AddressSanitizer reported the overread).
+            let name = String(cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
             if name != "." && name != ".." { body(name) }
         }
     }
