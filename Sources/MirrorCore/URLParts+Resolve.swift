@@ -87,8 +87,8 @@ extension URLParts {
         return hash.map(FragmentSplit.at) ?? .whole
     }
 
-    /// The scheme of an absolute reference, lower-cased; nil for a relative one.
-    static func scheme(of reference: String) -> String? {
+    /// The scheme of an absolute reference, lower-cased (RFC 3986 §3.1); nil for a relative one.
+    public static func scheme(of reference: String) -> String? {
         let bytes = reference.utf8
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon != bytes.startIndex else { return nil }
         let candidate = bytes[..<colon]

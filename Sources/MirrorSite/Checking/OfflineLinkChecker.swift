@@ -138,7 +138,7 @@ public struct OfflineLinkChecker: Sendable {
     private static func destination(of reference: String, from base: Base) -> Destination {
         let cleaned = String(reference.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" })
             .replacingOccurrences(of: "\\", with: "/")
-        if let scheme = scheme(of: cleaned) {
+        if let scheme = URLParts.scheme(of: cleaned) {
             switch scheme {
             case "file": return .ignored
             case "http", "https": return URLParts(cleaned).map { .web($0.normalized) } ?? .external
@@ -181,16 +181,6 @@ public struct OfflineLinkChecker: Sendable {
             }
         }
         return .file(folder: components, name: "")
-    }
-
-    /// The scheme of an absolute reference, lower-cased (RFC 3986 §3.1); nil for a relative one.
-    private static func scheme(of reference: String) -> String? {
-        guard let colon = reference.firstIndex(of: ":") else { return nil }
-        let candidate = reference[..<colon]
-        guard let first = candidate.first, first.isASCII, first.isLetter,
-            candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") })
-        else { return nil }
-        return candidate.lowercased()
     }
 
     /// What the folder holds, each path looked up once.
