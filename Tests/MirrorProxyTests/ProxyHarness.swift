@@ -30,6 +30,9 @@ struct ProxyHarness {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("proxy-\(UUID().uuidString)").path
         let store = try CacheStore(directory: folder)
         let transport = AsyncHTTPClientTransport(connectionsPerHost: connectionsPerHost, idleTimeout: idleTimeout, security: security)
+        // The proxy's wait for the origin, longer by the sanitizers' slowdown (`TestTiming`).
+        var configuration = configuration
+        configuration.cache.timeout = configuration.cache.timeout * TestTiming.scale
         let responder = ProxyResponder(configuration: configuration, store: store, transport: transport)
         var serverConfiguration = ServerConfiguration(port: 0)
         configuration.configureTunnels(&serverConfiguration)
