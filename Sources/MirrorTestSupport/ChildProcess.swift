@@ -1,4 +1,5 @@
 public import Foundation
+import MirrorCore
 
 /// Runs a program to completion without blocking a thread of the cooperative pool while it
 /// runs (a blocked pool starves the in-process origin servers of tests running alongside).
@@ -16,7 +17,7 @@ public enum ChildProcess {
     ///     a child that hangs fails its test instead of holding the whole run.
     public static func run(
         _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
-        timeout: Duration = .seconds(300)
+        timeout: Duration = .seconds(TestTiming.seconds(300))
     ) async throws -> Result {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("child-out-\(UUID().uuidString)").path
         let err = FileManager.default.temporaryDirectory.appendingPathComponent("child-err-\(UUID().uuidString)").path
@@ -36,9 +37,13 @@ public enum ChildProcess {
             case .exited(let code): code
             case .signalled(let number): 128 + number
             }
-        return Result(
-            status: status, stdout: try String(contentsOfFile: out, encoding: .utf8),
-            stderr: try String(contentsOfFile: err, encoding: .utf8))
+        return Result(status: status, stdout: try Self.text(of: out), stderr: try Self.text(of: err))
+    }
+
+    /// The text of the file at `path`, read with `FileReading`: Foundation's readers leak a page of
+    /// memory for each empty file (a child's output often is).
+    static func text(of path: String) throws -> String {
+        String(decoding: try FileReading.contents(of: path) ?? [], as: UTF8.self)
     }
 
     /// Runs `tool` and returns its standard output; throws when it is missing or exits non-zero.

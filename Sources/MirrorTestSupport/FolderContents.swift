@@ -1,4 +1,5 @@
 public import Foundation
+import MirrorCore
 
 /// The regular files under a folder, to compare two folders byte for byte in tests.
 public enum FolderContents {
@@ -11,7 +12,8 @@ public enum FolderContents {
             guard !excludedPrefixes.contains(where: path.hasPrefix),
                 walker.fileAttributes?[.type] as? FileAttributeType == .typeRegular
             else { continue }
-            files[path] = FileManager.default.contents(atPath: folder + "/" + path)
+            // FileReading: Foundation's reader leaks a page of memory for each empty file.
+            files[path] = (try? FileReading.contents(of: folder + "/" + path)).flatMap { $0.map { Data($0) } }
         }
         return files
     }

@@ -16,7 +16,7 @@ public final class ServerProcess {
             environment: environment, stdout: .file(log), stderr: .sameAsOutput)
     }
 
-    public var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+    public var output: String { (try? ChildProcess.text(of: log)) ?? "" }
 
     /// Waits for the line that ends with the URL to use and reads the port from it.
     public func waitForURL() async throws -> String {

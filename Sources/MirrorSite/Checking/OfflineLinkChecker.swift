@@ -40,10 +40,10 @@ public struct OfflineLinkChecker: Sendable {
         var report = OfflineLinkReport()
         var disk = Disk(folder: folder)
         for path in try documents() {
-            guard let data = FileManager.default.contents(atPath: folder + "/" + path) else {
+            // FileReading, not Foundation's reader, which leaks a page of memory per empty file.
+            guard let bytes = try? FileReading.contents(of: folder + "/" + path) else {
                 throw SiteError.unreadable(path: folder + "/" + path, message: "cannot read the file")
             }
-            let bytes = Array(data)
             var components = path.split(separator: "/").map(String.init)
             let page = Base.file(folder: Array(components.dropLast()), name: components.removeLast())
             let links: [ExtractedLink]
