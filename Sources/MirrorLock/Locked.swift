@@ -26,7 +26,7 @@ public struct Locked<Value>: @unchecked Sendable {
         let (value, mutex) = storage.pointers
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&value.pointee)
+        return try body(&value.pointee.value)
     }
 
     /// Runs `body` on the value if the lock is free now; nil, without running it, when another
@@ -37,25 +37,33 @@ public struct Locked<Value>: @unchecked Sendable {
         let (value, mutex) = storage.pointers
         guard pthread_mutex_trylock(mutex) == 0 else { return nil }
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&value.pointee)
+        return try body(&value.pointee.value)
     }
 }
 
+/// The value in storage of its own, at least a byte: a value of no size (`Locked(())`, a lock
+/// that guards no data) has no address of its own, and ThreadSanitizer reported its accesses,
+/// made with the lock held, as racing with the unlocked reads of the storage's addresses.
+private struct Slot<Value> {
+    var value: Value
+    let byte: UInt8 = 0
+}
+
 /// The value and its mutex in one allocation, at addresses that stay put while it lives.
-private final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
+private final class LockedStorage<Value>: ManagedBuffer<Slot<Value>, pthread_mutex_t> {
     static func make(_ value: Value) -> LockedStorage {
         let buffer = create(minimumCapacity: 1) { buffer in
             buffer.withUnsafeMutablePointerToElements { mutex in
                 mutex.initialize(to: pthread_mutex_t())
                 precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
             }
-            return value
+            return Slot(value: value)
         }
         return unsafeDowncast(buffer, to: LockedStorage.self)
     }
 
     /// The value's and the mutex's addresses, valid while this storage lives.
-    var pointers: (value: UnsafeMutablePointer<Value>, mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+    var pointers: (value: UnsafeMutablePointer<Slot<Value>>, mutex: UnsafeMutablePointer<pthread_mutex_t>) {
         withUnsafeMutablePointers { ($0, $1) }
     }
 
