@@ -103,20 +103,14 @@ public final class SharedDatabase: Sendable {
         while true {
             let client = pool.withLock { $0.client }
             let attemptEnds = min(deadline, ContinuousClock.now + patience / 3)
-            let leased = Locked<PostgresConnection?>(nil)
             do {
                 return try await withDeadline(attemptEnds, orThrow: { DeadlinePassed() }) {
-                    try await client.withConnection { connection in
-                        leased.withLock { $0 = connection }
-                        return try await body(connection)
-                    }
+                    try await client.withConnection { try await body($0) }
                 }
             } catch is DeadlinePassed where ContinuousClock.now < deadline && !Task.isCancelled {
                 logger.info("a statement waited \(patience / 3) without an answer; trying again on a new pool")
                 replacePool(client)
-                Self.abandon(leased)
             } catch is DeadlinePassed {
-                Self.abandon(leased)
                 throw SharedCrawlError.unreachable(address: address, reason: "no connection within \(patience)")
             } catch let error where pool.withLock({ $0.client !== client }) && ContinuousClock.now < deadline && !Task.isCancelled {
                 // Another attempt replaced this pool while this one ran on it: whatever ended it
@@ -133,15 +127,6 @@ public final class SharedDatabase: Sendable {
     }
 
     private struct DeadlinePassed: Error {}
-
-    /// Closes the connection an abandoned attempt leased, if it got one: its statement then
-    /// fails, its lease comes back and its pool can shut down. Left open, the pool, the
-    /// connection and the attempt wait on one another for the rest of the process (after a
-    /// database restart, LeakSanitizer reported them at the worker's exit).
-    private static func abandon(_ leased: Locked<PostgresConnection?>) {
-        guard let connection = leased.withLock({ $0 }) else { return }
-        Task { try? await connection.close() }
-    }
 
     /// Runs `body` in one transaction, retried as `retrying` does.
     func transaction<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
