@@ -37,20 +37,19 @@ public struct SharedCrawl: Sendable {
         let seeds = configuration.seeds.compactMap(URLNormalizer.normalize).map {
             CrawlItem(url: $0, depth: 0, role: .page, hops: 0, referrer: nil)
         }
-        let queueSeeds = { @Sendable (connection: PostgresConnection, crawl: Int64) async throws in
+        let queueSeeds = { @Sendable (connection: SharedConnection, crawl: Int64) async throws in
             _ = try await SharedURLInsert.insert(
                 seeds, skipped: [], crawl: crawl, robotsKnown: !configuration.obeyRobots,
-                delay: configuration.delay ?? 0, on: connection, logger: database.logger)
+                delay: configuration.delay ?? 0, on: connection)
         }
         let worker = "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(6).lowercased())"
         let encoded = String(decoding: try JSONEncoder().encode(options.map { [$0.key, $0.value] }), as: UTF8.self)
         let leaseSeconds = Double(lease.components.seconds)
         let joined = try await database.transaction { connection -> (Int64, Int, Double, Bool, Bool) in
-            let logger = database.logger
-            try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(name)))", logger: logger)
+            try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(name)))")
             var found: (Int64, String, Int, Double, Double?)?
             for try await row in try await connection.query(
-                "SELECT id, options, round, started_at, finished_at FROM mirror_crawls WHERE name = \(name)", logger: logger
+                "SELECT id, options, round, started_at, finished_at FROM mirror_crawls WHERE name = \(name)"
             )
             .decode((Int64, String, Int, Double, Double?).self) { found = row }
             guard let (id, storedOptions, round, startedAt, finishedAt) = found else {
@@ -59,18 +58,18 @@ public struct SharedCrawl: Sendable {
                     """
                     INSERT INTO mirror_crawls (name, options, started_at) VALUES (\(name), \(encoded), extract(epoch FROM now()))
                     RETURNING id, started_at
-                    """, logger: logger
+                    """
                 ).decode((Int64, Double).self) { created = row }
                 guard let (id, startedAt) = created else {
                     throw SharedCrawlError.unreachable(address: database.address, reason: "no crawl row")
                 }
                 try await queueSeeds(connection, id)
-                try await register(worker, crawl: id, round: 1, on: connection, logger: logger)
+                try await register(worker, crawl: id, round: 1, on: connection)
                 return (id, 1, startedAt, true, false)
             }
             try check(options, against: storedOptions, crawl: name)
             guard let finishedAt else {
-                try await register(worker, crawl: id, round: round, on: connection, logger: logger)
+                try await register(worker, crawl: id, round: round, on: connection)
                 return (id, round, startedAt, false, false)
             }
             var late = false
@@ -78,28 +77,28 @@ public struct SharedCrawl: Sendable {
                 """
                 SELECT extract(epoch FROM now()) - \(finishedAt) < \(leaseSeconds) OR EXISTS (SELECT 1 FROM mirror_workers
                     WHERE crawl = \(id) AND NOT stopped AND heartbeat > now() - \(leaseSeconds) * interval '1 second')
-                """, logger: logger
+                """
             ).decode(Bool.self) { late = value }
             if late {
-                try await register(worker, crawl: id, round: round, on: connection, logger: logger)
+                try await register(worker, crawl: id, round: round, on: connection)
                 return (id, round, startedAt, false, true)
             }
             // A new round: the frontier and the responses of the last one go (bodies stay, by digest).
-            try await connection.query("DELETE FROM mirror_urls WHERE crawl = \(id)", logger: logger)
-            try await connection.query("DELETE FROM mirror_hosts WHERE crawl = \(id)", logger: logger)
-            try await connection.query("DELETE FROM mirror_budgets WHERE crawl = \(id)", logger: logger)
-            try await connection.query("DELETE FROM mirror_responses WHERE crawl = \(id)", logger: logger)
-            try await connection.query("DELETE FROM mirror_renders WHERE crawl = \(id)", logger: logger)
-            try await connection.query("DELETE FROM mirror_workers WHERE crawl = \(id)", logger: logger)
+            try await connection.query("DELETE FROM mirror_urls WHERE crawl = \(id)")
+            try await connection.query("DELETE FROM mirror_hosts WHERE crawl = \(id)")
+            try await connection.query("DELETE FROM mirror_budgets WHERE crawl = \(id)")
+            try await connection.query("DELETE FROM mirror_responses WHERE crawl = \(id)")
+            try await connection.query("DELETE FROM mirror_renders WHERE crawl = \(id)")
+            try await connection.query("DELETE FROM mirror_workers WHERE crawl = \(id)")
             var restarted = startedAt
             for try await value in try await connection.query(
                 """
                 UPDATE mirror_crawls SET round = round + 1, started_at = extract(epoch FROM now()), finished_at = NULL, pages_taken = 0
                 WHERE id = \(id) RETURNING started_at
-                """, logger: logger
+                """
             ).decode(Double.self) { restarted = value }
             try await queueSeeds(connection, id)
-            try await register(worker, crawl: id, round: round + 1, on: connection, logger: logger)
+            try await register(worker, crawl: id, round: round + 1, on: connection)
             return (id, round + 1, restarted, true, false)
         }
         return SharedCrawl(
@@ -107,13 +106,13 @@ public struct SharedCrawl: Sendable {
             began: joined.3, alreadyFinished: joined.4, lease: lease)
     }
 
-    private static func register(_ worker: String, crawl: Int64, round: Int, on connection: PostgresConnection, logger: Logger) async throws
+    private static func register(_ worker: String, crawl: Int64, round: Int, on connection: SharedConnection) async throws
     {
         try await connection.query(
             """
             INSERT INTO mirror_workers (crawl, worker, round) VALUES (\(crawl), \(worker), \(round))
             ON CONFLICT (crawl, worker) DO UPDATE SET heartbeat = now(), stopped = false
-            """, logger: logger)
+            """)
     }
 
     /// Refuses a worker whose shared options differ from the crawl's, naming the first that does.

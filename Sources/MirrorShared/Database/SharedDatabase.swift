@@ -6,9 +6,10 @@ import PostgresNIO
 
 /// The PostgreSQL database a shared crawl keeps its state in (`--shared postgres://…`): a pool
 /// of connections, the schema made current on first use, and every statement retried with
-/// back-off while the database is unreachable or restarting, up to `patience`. An attempt that
-/// has not ended after a third of it (seen after a restart: a statement left waiting on a pool
-/// that never answers) is abandoned, and the pool replaced by a new one.
+/// back-off while the database is unreachable or restarting, up to `patience`, each statement
+/// on a connection still open (`SharedConnection`). An attempt that has not ended after a third
+/// of it (a statement that went out as its connection closed, which postgres-nio never
+/// answers) is abandoned, and the pool replaced by a new one.
 public final class SharedDatabase: Sendable {
     /// The address without its password, for messages.
     public let address: String
@@ -97,15 +98,15 @@ public final class SharedDatabase: Sendable {
     /// (its connection lost, restarting), waiting 0.1 s, 0.2 s … 5 s in between, for at most
     /// `patience` in all (the pool waits for a connection as long as it is let). `body` must be
     /// safe to run twice: the database may have done it before the connection dropped.
-    func retrying<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+    func retrying<Result: Sendable>(_ body: @escaping @Sendable (SharedConnection) async throws -> Result) async throws -> Result {
         let deadline = ContinuousClock.now + patience
         var wait = Duration.milliseconds(100)
         while true {
             let client = pool.withLock { $0.client }
             let attemptEnds = min(deadline, ContinuousClock.now + patience / 3)
             do {
-                return try await withDeadline(attemptEnds, orThrow: { DeadlinePassed() }) {
-                    try await client.withConnection { try await body($0) }
+                return try await withDeadline(attemptEnds, orThrow: { DeadlinePassed() }) { [logger] in
+                    try await client.withConnection { try await body(SharedConnection(connection: $0, logger: logger)) }
                 }
             } catch is DeadlinePassed where ContinuousClock.now < deadline && !Task.isCancelled {
                 logger.info("a statement waited \(patience / 3) without an answer; trying again on a new pool")
@@ -129,15 +130,8 @@ public final class SharedDatabase: Sendable {
     private struct DeadlinePassed: Error {}
 
     /// Runs `body` in one transaction, retried as `retrying` does.
-    func transaction<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
-        try await retrying { [logger] connection in
-            do {
-                return try await connection.withTransaction(logger: logger) { connection in try await body(connection) }
-            } catch let error as PostgresTransactionError {
-                // The closure's own error (a refusal, a lost connection) decides, not its wrapper.
-                throw error.closureError ?? error.beginError ?? error.commitError ?? error
-            }
-        }
+    func transaction<Result: Sendable>(_ body: @escaping @Sendable (SharedConnection) async throws -> Result) async throws -> Result {
+        try await retrying { connection in try await connection.transaction(body) }
     }
 
     /// Runs one statement, retried as `retrying` does; its rows are read by `read`.
@@ -146,9 +140,9 @@ public final class SharedDatabase: Sendable {
         _ query: PostgresQuery,
         read: @escaping @Sendable (PostgresRow) throws -> Row = { _ in () }
     ) async throws -> [Row] {
-        try await retrying { [logger] connection in
+        try await retrying { connection in
             var rows: [Row] = []
-            for try await row in try await connection.query(query, logger: logger) { rows.append(try read(row)) }
+            for try await row in try await connection.query(query) { rows.append(try read(row)) }
             return rows
         }
     }
@@ -156,17 +150,18 @@ public final class SharedDatabase: Sendable {
     /// Runs a statement prepared once per connection (`SharedStatement`), retried as `retrying` does.
     @discardableResult
     func execute<Statement: SharedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
-        try await retrying { [logger] connection in
+        try await retrying { connection in
             var rows: [Statement.Row] = []
-            for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+            for try await row in try await connection.execute(statement) { rows.append(row) }
             return rows
         }
     }
 
     /// Whether `error` means the database could not be reached or went away (as opposed to a
-    /// statement it refused): a connection error, or a server error of class 08 (connection),
+    /// statement it refused): a closed connection, a connection error, or a server error of class 08 (connection),
     /// 57 (shut down, restarting) or 40 (serialization failure, deadlock).
     static func isTransient(_ error: any Error) -> Bool {
+        if error is SharedConnection.Closed { return true }
         guard let error = error as? PSQLError else { return false }
         switch error.code {
         case .server:

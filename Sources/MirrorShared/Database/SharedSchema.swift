@@ -202,10 +202,10 @@ enum SharedSchema {
 
     static func migrate(_ database: SharedDatabase) async throws {
         try await database.transaction { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(hashtext('mirror_schema'))", logger: database.logger)
-            try await connection.query("CREATE TABLE IF NOT EXISTS mirror_schema (version integer NOT NULL)", logger: database.logger)
+            try await connection.query("SELECT pg_advisory_xact_lock(hashtext('mirror_schema'))")
+            try await connection.query("CREATE TABLE IF NOT EXISTS mirror_schema (version integer NOT NULL)")
             var current = 0
-            for try await version in try await connection.query("SELECT version FROM mirror_schema", logger: database.logger)
+            for try await version in try await connection.query("SELECT version FROM mirror_schema")
                 .decode(Int.self)
             { current = version }
             guard current <= version else { throw SharedCrawlError.newerSchema(found: current, known: version) }
@@ -213,11 +213,11 @@ enum SharedSchema {
             for migration in migrations[current...] {
                 // One statement per query: the extended protocol takes no more.
                 for statement in statements(in: migration) {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: database.logger)
+                    try await connection.query(PostgresQuery(unsafeSQL: statement))
                 }
             }
-            try await connection.query("DELETE FROM mirror_schema", logger: database.logger)
-            try await connection.query("INSERT INTO mirror_schema (version) VALUES (\(version))", logger: database.logger)
+            try await connection.query("DELETE FROM mirror_schema")
+            try await connection.query("INSERT INTO mirror_schema (version) VALUES (\(version))")
         }
     }
 }

@@ -203,8 +203,7 @@ public actor SharedFrontier: CrawlFrontier {
         let (crawl, robotsKnown, delay) = (self.crawl, !obeyRobots, self.delay)
         let inserted = try await database.retrying { connection in
             try await SharedURLInsert.insert(
-                queued, skipped: skipped, crawl: crawl.id, robotsKnown: robotsKnown, delay: delay, on: connection,
-                logger: crawl.database.logger)
+                queued, skipped: skipped, crawl: crawl.id, robotsKnown: robotsKnown, delay: delay, on: connection)
         }
         for item in queued { seen.remember(item.url) }
         for (item, _) in skipped { seen.remember(item.url) }

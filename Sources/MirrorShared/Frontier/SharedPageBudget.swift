@@ -15,12 +15,11 @@ struct SharedPageBudget: Sendable {
         guard maxPages != nil || maxPagesPerHost != nil else { return nil }
         do {
             try await database.transaction { connection in
-                let logger = crawl.database.logger
                 if let maxPages,
                     try await connection.query(
                         """
                         UPDATE mirror_crawls SET pages_taken = pages_taken + 1 WHERE id = \(crawl.id) AND pages_taken < \(maxPages) RETURNING 1
-                        """, logger: logger
+                        """
                     ).collect().isEmpty
                 {
                     throw BudgetFull(reason: .maxPages)
@@ -31,7 +30,7 @@ struct SharedPageBudget: Sendable {
                         INSERT INTO mirror_budgets AS b (crawl, authority, pages_taken) VALUES (\(crawl.id), \(host), 1)
                         ON CONFLICT (crawl, authority) DO UPDATE SET pages_taken = b.pages_taken + 1
                         WHERE b.pages_taken < \(maxPagesPerHost) RETURNING 1
-                        """, logger: logger
+                        """
                     ).collect().isEmpty
                 {
                     throw BudgetFull(reason: .pagesPerHost)

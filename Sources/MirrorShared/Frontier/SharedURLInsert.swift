@@ -8,7 +8,7 @@ enum SharedURLInsert {
     /// Inserts URLs not in the crawl yet, queued or skipped, with their hosts; returns the URLs inserted.
     static func insert(
         _ queued: [CrawlItem], skipped: [(CrawlItem, SkipReason)], crawl: Int64, robotsKnown: Bool, delay: Double,
-        on connection: PostgresConnection, logger: Logger
+        on connection: SharedConnection
     ) async throws -> Set<String> {
         let rows = queued.map { ($0, "queued", "") } + skipped.map { ($0.0, "skipped", $0.1.rawValue) }
         guard !rows.isEmpty else { return [] }
@@ -26,7 +26,7 @@ enum SharedURLInsert {
         // back to the first URL queued now. URLs the crawl had leave the host rows alone.
         let statement = Statement(values: [crawl, urls, hosts, depths, roles, hops, referrers, states, details, robotsKnown, delay])
         var inserted = Set<String>()
-        for try await url in try await connection.execute(statement, logger: logger) { inserted.insert(url) }
+        for try await url in try await connection.execute(statement) { inserted.insert(url) }
         return inserted
     }
 

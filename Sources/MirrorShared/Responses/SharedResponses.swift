@@ -228,7 +228,7 @@ public struct SharedResponses: ResponseExchange {
                     """
                     INSERT INTO mirror_bodies (digest, part, parts, bytes) VALUES (\(digest), \(part), \(parts), \(ByteBuffer(bytes: slice)))
                     ON CONFLICT DO NOTHING
-                    """, logger: crawl.database.logger)
+                    """)
             }
         }
     }
