@@ -1,6 +1,7 @@
 import MirrorLock
-@testable import MirrorShared
 import Testing
+
+@testable import MirrorShared
 
 /// Statements on a connection that closed under them: postgres-nio never answers one written to
 /// a closed connection, so each is refused before it is sent, and the attempt starts again on
@@ -16,7 +17,7 @@ struct SharedConnectionTests {
             do {
                 answer = .success(
                     try await database.retrying { connection in
-                        if attempts.withLock({ $0 += 1; return $0 }) == 1 { try await connection.connection.close().get() }
+                        if isFirst(attempts) { try await connection.connection.close().get() }
                         return try await connection.query("SELECT 42").collect().first?.decode(Int.self)
                     })
             } catch {
@@ -37,7 +38,7 @@ struct SharedConnectionTests {
                 try await database.query("CREATE TABLE counted (n integer)")
                 try await database.transaction { connection in
                     try await connection.query("INSERT INTO counted VALUES (1)")
-                    if attempts.withLock({ $0 += 1; return $0 }) == 1 { try await connection.connection.close().get() }
+                    if isFirst(attempts) { try await connection.connection.close().get() }
                     try await connection.query("INSERT INTO counted VALUES (2)")
                 }
                 outcome = .success(try await database.query("SELECT n FROM counted ORDER BY n") { try $0.decode(Int.self) })
@@ -48,6 +49,14 @@ struct SharedConnectionTests {
             // The first attempt's insert went with its connection: the rows are the second's alone.
             #expect(try outcome.get() == [1, 2])
             #expect(attempts.withLock { $0 } == 2)
+        }
+    }
+
+    /// Counts an attempt; whether it is the first.
+    private func isFirst(_ attempts: Locked<Int>) -> Bool {
+        attempts.withLock { count in
+            count += 1
+            return count == 1
         }
     }
 }

@@ -106,8 +106,7 @@ public struct SharedCrawl: Sendable {
             began: joined.3, alreadyFinished: joined.4, lease: lease)
     }
 
-    private static func register(_ worker: String, crawl: Int64, round: Int, on connection: SharedConnection) async throws
-    {
+    private static func register(_ worker: String, crawl: Int64, round: Int, on connection: SharedConnection) async throws {
         try await connection.query(
             """
             INSERT INTO mirror_workers (crawl, worker, round) VALUES (\(crawl), \(worker), \(round))
