@@ -12,6 +12,8 @@ let package = Package(
         // The cache engine on its own (an RFC 9111 cache for async-http-client); Examples/CachedFetch uses it.
         .library(name: "MirrorCache", targets: ["MirrorCache"]),
         .library(name: "MirrorHTTP", targets: ["MirrorHTTP"]),
+        // The cache for URLSession (a URLProtocol); the one product that links FoundationNetworking.
+        .library(name: "MirrorURLSession", targets: ["MirrorURLSession"]),
         .library(name: "MirrorTestSupport", targets: ["MirrorTestSupport"]),
     ],
     dependencies: [
@@ -80,6 +82,13 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
+            swiftSettings: settings
+        ),
+
+        // The cache for URLSession: a URLProtocol and the URLCache that carries the folder to it.
+        .target(
+            name: "MirrorURLSession",
+            dependencies: ["MirrorLock", "MirrorCache", "MirrorHTTP", .product(name: "NIOHTTP1", package: "swift-nio")],
             swiftSettings: settings
         ),
 
@@ -300,6 +309,14 @@ let package = Package(
             swiftSettings: settings
         ),
 
+        .testTarget(
+            name: "MirrorURLSessionTests",
+            dependencies: [
+                "MirrorLock", "MirrorCore", "MirrorCache", "MirrorURLSession", "MirrorTestSupport",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: settings
+        ),
         .testTarget(
             name: "SystemLibraryTests",
             dependencies: ["MirrorLock", "MirrorCompression", "MirrorSQLite", "MirrorHTML", "MirrorTestSupport"],

@@ -3,16 +3,7 @@ public import MirrorHTTPServer
 
 /// What `mirror proxy` does with the requests it receives.
 public struct ProxyConfiguration: Sendable {
-    public enum Mode: String, Sendable, CaseIterable {
-        /// Answer per RFC 9111 as a shared cache and store what may be stored.
-        case record
-        /// Answer from the cache only; nothing ever leaves the machine.
-        case replay
-        /// A plain proxy: the cache is neither read nor written.
-        case passthrough
-    }
-
-    public var mode: Mode = .record
+    public var mode: RecordingMode = .record
     /// The origin of a reverse proxy (`--upstream`), without a trailing slash; nil for a forward proxy.
     public var upstream: String?
     /// The status of a replay miss (`--on-miss`): 504 or 404.
@@ -27,7 +18,7 @@ public struct ProxyConfiguration: Sendable {
     /// its own address, or through other proxies) is recognised.
     public var via = "1.1 mirror-" + String(UInt32.random(in: .min ... .max), radix: 16)
 
-    public init(mode: Mode = .record, upstream: String? = nil) {
+    public init(mode: RecordingMode = .record, upstream: String? = nil) {
         self.mode = mode
         self.upstream = upstream.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
     }

@@ -44,7 +44,7 @@ struct ProxyHarness {
 
     /// A reverse proxy for `origin`.
     static func reverse(
-        _ origin: TestOrigin, mode: ProxyConfiguration.Mode = .record,
+        _ origin: TestOrigin, mode: RecordingMode = .record,
         cacheFolder: String? = nil, connectionsPerHost: Int = 8, idleTimeout: Duration = .seconds(30),
         adjust: (inout ProxyConfiguration) -> Void = { _ in }
     ) async throws -> ProxyHarness {

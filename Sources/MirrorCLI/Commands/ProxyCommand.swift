@@ -36,7 +36,7 @@ struct ProxyCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (0 picks a free one).") var port: Int = 3128
     @OptionGroup var cacheOptions: CacheOptions
     @OptionGroup var tlsOptions: TLSOptions
-    @Option(help: "record, replay or passthrough.") var mode: ProxyConfiguration.Mode = .record
+    @Option(help: "record, replay or passthrough.") var mode: RecordingMode = .record
     @Option(help: ArgumentHelp("Act as a reverse proxy for this origin.", valueName: "URL")) var upstream: String?
     @Option(help: ArgumentHelp("The status of a replay miss: 504 or 404.", valueName: "STATUS")) var onMiss: Int = 504
     @Option(
@@ -119,7 +119,7 @@ struct ProxyCommand: AsyncParsableCommand {
 }
 
 /// `--mode record|replay|passthrough`.
-extension ProxyConfiguration.Mode: ExpressibleByArgument {}
+extension RecordingMode: ExpressibleByArgument {}
 
 extension ProxyCommand {
     /// `mirror proxy ca`: the local CA of `--mitm`, created if need be: its certificate's path and SPKI hash.

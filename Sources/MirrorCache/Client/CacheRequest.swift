@@ -14,10 +14,13 @@ public struct CacheRequest: Sendable {
     /// it receives is stored private to them, and only requests with the same fingerprint are
     /// answered from it (RFC 9111 §3.5). The fingerprint is kept in the cache, never the credentials.
     public var credentials: String?
+    /// How the cache answers this request, when not as the client's configuration says (a
+    /// URLRequest's `cachePolicy`).
+    public var mode: CacheMode?
 
     public init(
         url: String, method: HTTPMethod = .GET, headers: HTTPHeaders = [:], body: [UInt8]? = nil,
-        reuseStoredSince: Double? = nil, credentials: String? = nil
+        reuseStoredSince: Double? = nil, credentials: String? = nil, mode: CacheMode? = nil
     ) {
         self.url = url
         self.method = method
@@ -25,6 +28,7 @@ public struct CacheRequest: Sendable {
         self.body = body
         self.reuseStoredSince = reuseStoredSince
         self.credentials = credentials
+        self.mode = mode
     }
 }
 

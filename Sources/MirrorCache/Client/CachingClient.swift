@@ -44,14 +44,15 @@ public final class CachingClient: Sendable {
         }
         guard let url = URLParts(request.url) else { throw CachingClientError.invalidURL(request.url) }
         request.url = url.normalized
-        guard configuration.admission.admits(url: url, method: request.method, headers: request.headers) else {
+        let mode = mode(of: request)
+        guard mode != .bypass, configuration.admission.admits(url: url, method: request.method, headers: request.headers) else {
             return try await bypass(request)
         }
-        if configuration.mode == .offline && request.method == .HEAD { request.method = .GET }
+        if mode == .offline && request.method == .HEAD { request.method = .GET }
         let filed = configuration.admission.cacheKey(url)
         let key = CacheKey(
             url: filed,
-            flight: "\(request.method.rawValue) \(filed) \(request.credentials ?? "")\n"
+            flight: "\(request.method.rawValue) \(filed) \(request.credentials ?? "") \(request.mode.map { "\($0)" } ?? "")\n"
                 + request.headers.map { "\($0.name.lowercased()):\($0.value)" }.sorted().joined(separator: "\n"))
         if var live = liveDownloads.withLock({ $0[key.flight] }) {
             live.collapsed = true
@@ -60,10 +61,7 @@ public final class CachingClient: Sendable {
         }
         // A stored response that needs no exchange with the origin is answered here, outside the
         // single flight: that is for requests that go to the network, and would cost a task per hit.
-        let stored = try store.entry(for: key.url, request: request.headers, credentials: request.credentials).map { entry in
-            StoredCandidate(
-                entry: entry, decision: policy.reuse(entry.head, request: request.headers, now: now(), mode: configuration.mode))
-        }
+        let stored = try storedCandidate(for: request, key: key, mode: mode)
         if let stored, let response = reusable(stored, for: request, key: key) { return response }
         let admitted = request
         var (response, joined) = try await flights.run(key: key.flight) {
@@ -130,7 +128,17 @@ public final class CachingClient: Sendable {
     }
 
     private func networkAllowed(for request: CacheRequest) -> Bool {
-        configuration.mode != .offline && !CacheControl(request.headers, isRequest: true).onlyIfCached
+        mode(of: request) != .offline && !CacheControl(request.headers, isRequest: true).onlyIfCached
+    }
+
+    private func mode(of request: CacheRequest) -> CacheMode { request.mode ?? configuration.mode }
+
+    /// The stored response for `request` and what the policy decides about it; none in `.reload`.
+    private func storedCandidate(for request: CacheRequest, key: CacheKey, mode: CacheMode) throws -> StoredCandidate? {
+        guard mode != .reload else { return nil }
+        return try store.entry(for: key.url, request: request.headers, credentials: request.credentials).map { entry in
+            StoredCandidate(entry: entry, decision: policy.reuse(entry.head, request: request.headers, now: now(), mode: mode))
+        }
     }
 
     /// Sends a conditional request for a stored response and handles 304, a new response, or failure.
@@ -188,8 +196,9 @@ public final class CachingClient: Sendable {
         responseTime: Double
     ) async throws -> CacheResponse {
         let outcome: CacheOutcome =
-            configuration.admission.admits(
-                url: URLParts(request.url)!, method: request.method, headers: request.headers) ? .miss : .bypass
+            mode(of: request) != .bypass
+                && configuration.admission.admits(url: URLParts(request.url)!, method: request.method, headers: request.headers)
+            ? .miss : .bypass
         guard request.method != .HEAD else {
             try await Self.drain(response.body)
             var answer = CacheResponse(
@@ -305,13 +314,17 @@ public final class CachingClient: Sendable {
 
     // MARK: Uncached paths
 
-    /// Requests outside the admission rules: straight to the network, never stored. An unsafe
-    /// method that succeeds invalidates what is stored for its URL (RFC 9111 §4.4).
+    /// Requests outside the admission rules or in `.bypass`: straight to the network, never
+    /// stored. Outside `.bypass`, an unsafe method that succeeds invalidates what is stored for
+    /// its URL (RFC 9111 §4.4).
     private func bypass(_ request: CacheRequest) async throws -> CacheResponse {
-        guard configuration.mode != .offline else { return Self.gatewayTimeout(request.url) }
+        guard mode(of: request) != .offline else { return Self.gatewayTimeout(request.url) }
         let requestTime = now()
         let response = try await send(request)
-        for url in policy.invalidatedURLs(method: request.method, status: response.status, url: request.url, response: response.headers) {
+        let invalidated =
+            mode(of: request) == .bypass
+            ? [] : policy.invalidatedURLs(method: request.method, status: response.status, url: request.url, response: response.headers)
+        for url in invalidated {
             if let parts = URLParts(url) { try store.remove(url: configuration.admission.cacheKey(parts)) }
         }
         return try await receive(

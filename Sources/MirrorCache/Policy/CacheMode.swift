@@ -9,4 +9,10 @@ public enum CacheMode: Sendable, Equatable {
     case offline
     /// Revalidate every stored response with the origin before using it.
     case refresh
+    /// Never use a stored response, nor its validators: fetch anew and store what comes
+    /// (URLRequest's `reloadIgnoringLocalCacheData`).
+    case reload
+    /// Neither read nor write the cache: every request goes to the network as it is (a
+    /// program's `passthrough`).
+    case bypass
 }

@@ -141,7 +141,7 @@ public struct CachePolicy: Sendable {
         let stale = age >= lifetime
         switch mode {
         case .offline: return .serve(age: age, stale: stale)
-        case .refresh: return .validate
+        case .refresh, .reload, .bypass: return .validate
         case .maxAge(let limit) where now - head.responseTime < limit: return .serve(age: age, stale: stale)
         case .maxAge, .standard: break
         }

@@ -1,0 +1,71 @@
+import MirrorLock
+
+#if canImport(FoundationNetworking)
+import Foundation
+public import FoundationNetworking
+#else
+public import Foundation
+#endif
+
+/// Answers a URLSession's http(s) requests through a ``MirrorURLCache``, which
+/// ``MirrorURLCache/install(in:)`` puts in the session's configuration with this class.
+///
+/// What URLSession's own HTTP does, it does: it honours each request's `cachePolicy`, follows
+/// redirects (asking the task's delegate, as URLSession does), hands the body to a delegate as
+/// it arrives (a download of any size never sits in memory) or whole to a completion handler,
+/// sends the configuration's `httpAdditionalHeaders`, and stops when the task is cancelled.
+/// Uploads (POST and other methods) go to the network uncached.
+///
+/// Data and upload tasks only: Foundation on Linux asks a session's cache about data tasks
+/// alone, and a download task through any custom protocol crashes it (swift-corelibs-foundation
+/// issue 3367); a download task fails here with `URLError.unsupportedURL` instead.
+public final class MirrorURLProtocol: URLProtocol {
+    /// The work of this load, and whether the task stopped it: once stopped, the client hears
+    /// nothing more (Foundation ends a cancelled task itself).
+    private let state = Locked(LoadState.idle)
+
+    private enum LoadState {
+        case idle
+        case loading(Task<Void, Never>)
+        case stopped
+    }
+
+    override public class func canInit(with request: URLRequest) -> Bool {
+        guard let scheme = request.url?.scheme?.lowercased() else { return false }
+        return scheme == "http" || scheme == "https"
+    }
+
+    override public class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    override public func startLoading() {
+        guard let cache = MirrorURLCache.carried(by: cachedResponse), let task else {
+            let message =
+                "MirrorURLProtocol answers the data and upload tasks of a session whose urlCache is a MirrorURLCache (MirrorURLCache.install(in:))"
+            client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: message]))
+            return
+        }
+        let load = ProtocolLoad(request: request, task: task, cache: cache, listener: self)
+        state.withLock { state in
+            guard case .idle = state else { return }
+            state = .loading(Task { await load.run() })
+        }
+    }
+
+    override public func stopLoading() {
+        let work: Task<Void, Never>? = state.withLock { state in
+            defer { state = .stopped }
+            if case .loading(let work) = state { return work }
+            return nil
+        }
+        work?.cancel()
+    }
+
+    /// Tells the client, unless the task stopped this load: each call under the lock, so that
+    /// none comes after `stopLoading` returns.
+    func tell(_ message: (any URLProtocolClient, URLProtocol) -> Void) {
+        state.withLock { state in
+            if case .stopped = state { return }
+            if let client { message(client, self) }
+        }
+    }
+}
