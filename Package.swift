@@ -337,7 +337,10 @@ let package = Package(
             name: "MirrorCLITests", dependencies: ["MirrorCLI", "mirror", "MirrorCache", "MirrorTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "MirrorCacheTests",
-            dependencies: ["MirrorLock", "MirrorCache", "MirrorHTTP", "MirrorTestSupport", "mirror-cache-torture"],
+            dependencies: [
+                "MirrorLock", "MirrorCache", "MirrorHTTP", "MirrorTestSupport", "mirror-cache-torture",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             swiftSettings: settings
         ),
         .testTarget(

@@ -7,7 +7,8 @@ import NIOHTTP1
 /// Redirects are never followed here (the caller scope-checks every hop) and bodies are
 /// not decompressed here (the caching client does it, with a size limit).
 public final class AsyncHTTPClientTransport: HTTPTransport {
-    private let client: HTTPClient
+    /// Also sends, as they are, the uploads `CachingHTTPClient` passes the cache by.
+    let client: HTTPClient
     private let connectTimeout: Duration
     /// Why https cannot be used (no trust store), nil when it can.
     private let missingTrustStore: String?

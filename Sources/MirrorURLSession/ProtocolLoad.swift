@@ -124,27 +124,23 @@ struct ProtocolLoad: @unchecked Sendable {
 
     // MARK: Redirects
 
-    /// The request a redirect leads to, as URLSession makes it: a 303 (and a 301 or 302 of a
-    /// POST) becomes a GET without a body; credentials stay with their origin.
+    /// The request a redirect leads to (`Redirect`: the method, the body and the credentials
+    /// that go with it).
     private func redirect(from request: URLRequest, response: HTTPURLResponse) -> URLRequest? {
-        guard [301, 302, 303, 307, 308].contains(response.statusCode),
-            let location = response.value(forHTTPHeaderField: "Location"),
-            let from = request.url, let target = URL(string: location, relativeTo: from)?.absoluteURL,
-            ["http", "https"].contains(target.scheme?.lowercased() ?? "")
+        guard let from = request.url,
+            let redirect = Redirect(
+                status: response.statusCode, location: response.value(forHTTPHeaderField: "Location"), from: from.absoluteString,
+                method: HTTPMethod(rawValue: request.httpMethod ?? "GET")),
+            let target = URL(string: redirect.url)
         else { return nil }
         var next = request
         next.url = target
-        let method = request.httpMethod ?? "GET"
-        if response.statusCode == 303 && method != "HEAD" || [301, 302].contains(response.statusCode) && method == "POST" {
-            next.httpMethod = "GET"
+        next.httpMethod = redirect.method.rawValue
+        if !redirect.keepsBody {
             next.httpBody = nil
             next.httpBodyStream = nil
-            next.setValue(nil, forHTTPHeaderField: "Content-Type")
-            next.setValue(nil, forHTTPHeaderField: "Content-Length")
         }
-        if (from.scheme, from.host, from.port) != (target.scheme, target.host, target.port) {
-            for name in ["Authorization", "Cookie", "Proxy-Authorization"] { next.setValue(nil, forHTTPHeaderField: name) }
-        }
+        for name in redirect.droppedHeaders { next.setValue(nil, forHTTPHeaderField: name) }
         return next
     }
 
