@@ -85,10 +85,11 @@ let package = Package(
             swiftSettings: settings
         ),
 
-        // The cache for URLSession: a URLProtocol and the URLCache that carries the folder to it.
+        // The cache for URLSession: a URLProtocol, the URLCache that carries the folder to it, the
+        // test recorder, and preloading pages with the crawler.
         .target(
             name: "MirrorURLSession",
-            dependencies: ["MirrorLock", "MirrorCache", "MirrorHTTP", .product(name: "NIOHTTP1", package: "swift-nio")],
+            dependencies: ["MirrorLock", "MirrorCache", "MirrorCrawl", "MirrorHTTP", .product(name: "NIOHTTP1", package: "swift-nio")],
             swiftSettings: settings
         ),
 
@@ -253,6 +254,11 @@ let package = Package(
             swiftSettings: settings),
         // Claims and records URLs of a shared crawl without fetching: the frontier's rate (scripts/bench-shared.sh).
         .executableTarget(
+            name: "mirror-urlsession-bench",
+            dependencies: ["MirrorHTTP", "MirrorURLSession", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            swiftSettings: settings
+        ),
+        .executableTarget(
             name: "mirror-shared-bench", dependencies: ["MirrorCore", "MirrorShared", "MirrorCrawl"], swiftSettings: settings),
         // Examples/CachedFetch's program, built with the package so scripts/check-library runs it
         // without building the dependencies a second time for the example's own package.
@@ -260,6 +266,13 @@ let package = Package(
             name: "cached-fetch",
             dependencies: ["MirrorCache", "MirrorHTTP"],
             path: "Examples/CachedFetch/Sources/CachedFetch",
+            swiftSettings: settings
+        ),
+        // Examples/URLSessionFetch's program, built here for the same reason.
+        .executableTarget(
+            name: "urlsession-fetch",
+            dependencies: ["MirrorCache", "MirrorURLSession"],
+            path: "Examples/URLSessionFetch/Sources/URLSessionFetch",
             swiftSettings: settings
         ),
         // The parsers of outside input under libFuzzer, each with its contract (scripts/fuzz);
@@ -312,7 +325,7 @@ let package = Package(
         .testTarget(
             name: "MirrorURLSessionTests",
             dependencies: [
-                "MirrorLock", "MirrorCore", "MirrorCache", "MirrorURLSession", "MirrorTestSupport",
+                "MirrorLock", "MirrorCore", "MirrorCache", "MirrorURLSession", "MirrorTestSupport", "mirror",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: settings

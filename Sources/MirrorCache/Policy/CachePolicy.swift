@@ -14,6 +14,10 @@ public struct CachePolicy: Sendable {
     /// cache obeys instead of Cache-Control and Expires: `CDN-Cache-Control` for a reverse
     /// proxy, which stands where a CDN would. Nil for a cache that is not such a target.
     public var targetedField: String?
+    /// Store every complete response to a GET, whatever its directives say (`no-store`, no
+    /// freshness at all): a recording, which must replay what the program received. Whether a
+    /// stored response may answer without the origin is still RFC 9111's decision.
+    public var storesEverything = false
 
     public init(isShared: Bool = false) {
         self.isShared = isShared
@@ -43,6 +47,9 @@ public struct CachePolicy: Sendable {
     public func canStore(method: HTTPMethod, request: HTTPHeaders, status: Int, response: HTTPHeaders) -> Bool {
         guard method == .GET else { return false }  // HEAD is answered from GET entries.
         guard status >= 200, status != 206, status != 304 else { return false }
+        // §4.1: a Vary with a "*" member, alone or in a list, never matches.
+        if response[canonicalForm: "vary"].contains("*") { return false }
+        if storesEverything { return true }
         let requestControl = CacheControl(request, isRequest: true)
         let (control, obeysExpires) = responseControl(response)
         if requestControl.noStore { return false }
@@ -57,8 +64,6 @@ public struct CachePolicy: Sendable {
         {
             return false
         }
-        // §4.1: a Vary with a "*" member, alone or in a list, never matches.
-        if response[canonicalForm: "vary"].contains("*") { return false }
         return control.isPublic || (!isShared && control.isPrivate)
             || (obeysExpires && response.contains(name: "expires")) || control.maxAge != nil
             || (isShared && control.sharedMaxAge != nil)
