@@ -325,7 +325,7 @@ let package = Package(
         .testTarget(
             name: "MirrorURLSessionTests",
             dependencies: [
-                "MirrorLock", "MirrorCore", "MirrorCache", "MirrorURLSession", "MirrorTestSupport", "mirror",
+                "MirrorLock", "MirrorCore", "MirrorCache", "MirrorURLSession", "MirrorTestSupport", "mirror", "mirror-urlsession-bench",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: settings

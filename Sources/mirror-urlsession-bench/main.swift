@@ -8,6 +8,12 @@
 // once to fill the cache, then by CONCURRENCY tasks for SECONDS. Prints one line of JSON:
 // requests, requests per second, and the median and 99th percentile latency in microseconds.
 // scripts/bench-urlsession.sh runs each client against nginx and counts the requests nginx saw.
+//
+//     mirror-urlsession-bench stream URL CACHE_DIR
+//
+// Downloads URL once through MirrorURLProtocol to a data delegate that counts and drops the
+// pieces, and prints the bytes and this process's resident memory before and at its peak
+// (Linux's VmRSS and VmHWM, in bytes): what a download of that size costs in memory.
 import AsyncHTTPClient
 import Foundation
 import MirrorHTTP
@@ -18,6 +24,10 @@ import FoundationNetworking
 #endif
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.count == 3 && arguments[0] == "stream" {
+    try await stream(arguments[1], into: arguments[2])
+    exit(0)
+}
 guard arguments.count == 5, let seconds = Double(arguments[2]), let concurrency = Int(arguments[3]) else {
     FileHandle.standardError.write(Data("usage: mirror-urlsession-bench CLIENT URL SECONDS CONCURRENCY CACHE_DIR\n".utf8))
     exit(2)
@@ -91,3 +101,43 @@ let summary: [String: Any] = [
     "p99_us": microseconds(latencies[min(latencies.count - 1, latencies.count * 99 / 100)]),
 ]
 print(String(decoding: try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]), as: UTF8.self))
+
+// MARK: One download's memory
+
+/// A field of /proc/self/status, in bytes.
+func statusBytes(_ field: String) -> Int {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") } ?? ""
+    return (Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0) * 1024
+}
+
+/// Counts what arrives and says when the task ends.
+final class Counter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private(set) var bytes = 0
+    var ended: (@Sendable ((any Error)?) -> Void)?
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) { bytes += data.count }
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) { ended?(error) }
+}
+
+func stream(_ url: String, into folder: String) async throws {
+    let cache = try MirrorURLCache(folder: folder)
+    let configuration = URLSessionConfiguration.ephemeral
+    cache.install(in: configuration)
+    let counter = Counter()
+    // One delegate queue: the counter is only touched there.
+    let queue = OperationQueue()
+    queue.maxConcurrentOperationCount = 1
+    let session = URLSession(configuration: configuration, delegate: counter, delegateQueue: queue)
+    let before = statusBytes("VmRSS")
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        counter.ended = { error in
+            if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+        }
+        session.dataTask(with: URL(string: url)!).resume()
+    }
+    session.finishTasksAndInvalidate()
+    try await cache.close()
+    let summary = ["bytes": counter.bytes, "rss_before": before, "rss_peak": statusBytes("VmHWM")]
+    print(String(decoding: try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]), as: UTF8.self))
+}

@@ -75,6 +75,27 @@ struct StreamingTests {
         #expect(arrivedBeforeTheEnd.withLock { $0 }, "the body reached the delegate only at its end")
     }
 
+    @Test func aHundredMegabytesTakeBoundedMemoryInTheProcessThatDownloadsThem() async throws {
+        let size = 100 << 20
+        try await TestOrigin.with { origin in
+            origin.route("/large") { _ in
+                var response = TestResponse(status: 200, headers: ["Cache-Control": "max-age=600"], body: [UInt8](repeating: 0x64, count: size))
+                response.chunkSize = 64 << 10
+                return response
+            }
+            // In a process of its own (mirror-urlsession-bench stream): its resident memory is the
+            // download's alone, not this test process's, where other tests run alongside.
+            let run = try await ChildProcess.run(
+                BuiltProducts.executable("mirror-urlsession-bench"), ["stream", origin.url("/large"), harness.folder])
+            defer { harness.remove() }
+            #expect(run.status == 0, "\(run.stderr)")
+            let summary = try JSONDecoder().decode([String: Int].self, from: Data(run.stdout.utf8))
+            #expect(summary["bytes"] == size)
+            let growth = (summary["rss_peak"] ?? .max) - (summary["rss_before"] ?? 0)
+            #expect(growth < 48 << 20, "resident memory grew by \(growth >> 20) MB while 100 MB streamed")
+        }
+    }
+
     @Test func aCompletionHandlerInASessionWithADelegateGetsTheWholeBody() async throws {
         let body = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         try await TestOrigin.with { origin in
