@@ -79,7 +79,8 @@ struct StreamingTests {
         let size = 100 << 20
         try await TestOrigin.with { origin in
             origin.route("/large") { _ in
-                var response = TestResponse(status: 200, headers: ["Cache-Control": "max-age=600"], body: [UInt8](repeating: 0x64, count: size))
+                var response = TestResponse(
+                    status: 200, headers: ["Cache-Control": "max-age=600"], body: [UInt8](repeating: 0x64, count: size))
                 response.chunkSize = 64 << 10
                 return response
             }
