@@ -5,7 +5,7 @@ public import NIOCore
 import NIOHTTP1
 
 /// async-http-client with a `mirror` cache folder behind it: `execute(_:timeout:)` as
-/// `HTTPClient` has it, each request answered through the folder in its ``RecordingMode``
+/// `HTTPClient` has it, each request answered through the folder in its `RecordingMode`
 /// (recorded per RFC 9111 with validation, replayed from the folder alone, or passed
 /// through), redirects followed as `HTTPClient` follows them, and bodies streamed as they
 /// arrive. Uploads (a request with a body) go to the network uncached, as they are.
@@ -28,6 +28,7 @@ public final class CachingHTTPClient: Sendable {
 
     /// Opens (creating if needed) the cache in `folder`.
     /// - Parameters:
+    ///   - folder: the cache folder, shared with any other process and `mirror` command.
     ///   - mode: record, replay or passthrough.
     ///   - configuration: the engine's policy, admission rules and limits; bodies always stream.
     ///   - maxRedirects: the most redirects followed for one request.
@@ -111,11 +112,13 @@ public final class CachingHTTPClient: Sendable {
 
 /// A request that a replaying cache has no recording of (`RecordingMode.replay`).
 public struct ReplayMiss: Error, Equatable, CustomStringConvertible {
+    /// The request's URL.
     public let url: String
 
     public init(url: String) {
         self.url = url
     }
 
+    /// The miss in words, with the URL.
     public var description: String { "Not in the cache folder, and the cache is replaying: \(url)" }
 }

@@ -27,10 +27,12 @@ public enum MirrorCassette {
 
     /// Runs `body` with a URLSession whose every request goes through the recording in `folder`.
     /// - Parameters:
+    ///   - folder: the recording, a `mirror` cache folder (kept with the tests).
     ///   - mode: how to use the folder; nil takes `$MIRROR_CASSETTE`, else replays a folder that
     ///     holds a recording and records one that does not.
     ///   - configuration: the cache's policy, admission rules and limits. A recording stores
     ///     every response to a GET, `no-store` ones too (`CachePolicy.storesEverything`).
+    ///   - body: the test's requests, made with the session it is given.
     public static func with<Result>(
         _ folder: String, mode: RecordingMode? = nil, configuration: CachingClient.Configuration = .init(),
         _ body: (URLSession) async throws -> Result
@@ -49,6 +51,9 @@ public enum MirrorCassette {
     }
 
     /// `$MIRROR_CASSETTE`, else replay when `folder` holds a recording, else record.
+    /// - Parameters:
+    ///   - folder: the recording's folder.
+    ///   - environment: the variables to read `MIRROR_CASSETTE` from.
     public static func defaultMode(
         for folder: String, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> RecordingMode {
@@ -61,7 +66,9 @@ public enum MirrorCassette {
 
     /// `$MIRROR_CASSETTE` names no mode.
     public struct UnknownMode: Error, CustomStringConvertible {
+        /// What the variable said.
         public let value: String
+        /// The refusal in words, with the modes there are.
         public var description: String { "\(modeVariable)=\(value): the mode is record, replay or passthrough" }
     }
 }

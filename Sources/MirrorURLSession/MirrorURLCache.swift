@@ -10,7 +10,7 @@ public import Foundation
 
 /// A `mirror` cache folder as a URLSession's cache: every http(s) request of a session it is
 /// installed in is answered through the folder by ``MirrorURLProtocol``, in the folder's
-/// ``RecordingMode``: recorded per RFC 9111 with validation, replayed from the folder alone
+/// `RecordingMode`: recorded per RFC 9111 with validation, replayed from the folder alone
 /// (a request never recorded fails with `URLError.resourceUnavailable`), or passed through.
 ///
 /// ```swift
@@ -39,6 +39,7 @@ public final class MirrorURLCache: URLCache, @unchecked Sendable {
 
     /// Opens (creating if needed) the cache in `folder`.
     /// - Parameters:
+    ///   - folder: the cache folder, shared with any other process and `mirror` command.
     ///   - mode: record, replay or passthrough.
     ///   - configuration: the engine's policy, admission rules (hosts, URL patterns, user
     ///     agents: requests outside them pass the cache by) and limits. Bodies always stream.
@@ -82,8 +83,11 @@ public final class MirrorURLCache: URLCache, @unchecked Sendable {
         completionHandler(Self.carrier(of: self))
     }
 
+    /// Nil: the folder is read by the protocol alone.
     override public func cachedResponse(for request: URLRequest) -> CachedURLResponse? { nil }
+    /// Nothing: the protocol stores what it receives in the folder itself.
     override public func storeCachedResponse(_ cachedResponse: CachedURLResponse, for request: URLRequest) {}
+    /// Nothing: the protocol stores what it receives in the folder itself.
     override public func storeCachedResponse(_ cachedResponse: CachedURLResponse, for dataTask: URLSessionDataTask) {}
 
     private static let carrierKey = "mirror.cache"

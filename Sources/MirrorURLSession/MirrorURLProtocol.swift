@@ -30,13 +30,17 @@ public final class MirrorURLProtocol: URLProtocol {
         case stopped
     }
 
+    /// Whether the protocol takes `request`: every http and https one.
     override public class func canInit(with request: URLRequest) -> Bool {
         guard let scheme = request.url?.scheme?.lowercased() else { return false }
         return scheme == "http" || scheme == "https"
     }
 
+    /// `request` as it is: the cache normalises URLs itself.
     override public class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
+    /// Starts answering the task through the cache Foundation handed over as its cached
+    /// response; fails the task when there is none (no ``MirrorURLCache`` in the session).
     override public func startLoading() {
         guard let cache = MirrorURLCache.carried(by: cachedResponse), let task else {
             let message =
@@ -51,6 +55,7 @@ public final class MirrorURLProtocol: URLProtocol {
         }
     }
 
+    /// Stops the load: the task was cancelled, and hears nothing more.
     override public func stopLoading() {
         let work: Task<Void, Never>? = state.withLock { state in
             defer { state = .stopped }
