@@ -9,11 +9,12 @@
 // requests, requests per second, and the median and 99th percentile latency in microseconds.
 // scripts/bench-urlsession.sh runs each client against nginx and counts the requests nginx saw.
 //
-//     mirror-urlsession-bench stream URL CACHE_DIR
+//     mirror-urlsession-bench stream urlsession|ahc URL CACHE_DIR
 //
-// Downloads URL once through MirrorURLProtocol to a data delegate that counts and drops the
-// pieces, and prints the bytes and this process's resident memory before and at its peak
-// (Linux's VmRSS and VmHWM, in bytes): what a download of that size costs in memory.
+// Downloads URL once through a cache folder, with URLSession (MirrorURLProtocol, to a data
+// delegate) or CachingHTTPClient, counting and dropping the pieces as they come; prints the
+// bytes and this process's resident memory before and at its peak (Linux's VmRSS and VmHWM, in
+// bytes): what a download of that size costs in memory.
 import AsyncHTTPClient
 import Foundation
 import MirrorHTTP
@@ -24,8 +25,11 @@ import FoundationNetworking
 #endif
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.count == 3 && arguments[0] == "stream" {
-    try await stream(arguments[1], into: arguments[2])
+if arguments.count == 4 && arguments[0] == "stream" {
+    let before = statusBytes("VmRSS")
+    let bytes = try await arguments[1] == "ahc" ? streamWithAHC(arguments[2], into: arguments[3]) : stream(arguments[2], into: arguments[3])
+    let summary = ["bytes": bytes, "rss_before": before, "rss_peak": statusBytes("VmHWM")]
+    print(String(decoding: try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]), as: UTF8.self))
     exit(0)
 }
 guard arguments.count == 5, let seconds = Double(arguments[2]), let concurrency = Int(arguments[3]) else {
@@ -120,7 +124,8 @@ final class Counter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) { ended?(error) }
 }
 
-func stream(_ url: String, into folder: String) async throws {
+/// Downloads `url` through URLSession and MirrorURLProtocol; returns the bytes received.
+func stream(_ url: String, into folder: String) async throws -> Int {
     let cache = try MirrorURLCache(folder: folder)
     let configuration = URLSessionConfiguration.ephemeral
     cache.install(in: configuration)
@@ -129,7 +134,6 @@ func stream(_ url: String, into folder: String) async throws {
     let queue = OperationQueue()
     queue.maxConcurrentOperationCount = 1
     let session = URLSession(configuration: configuration, delegate: counter, delegateQueue: queue)
-    let before = statusBytes("VmRSS")
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
         counter.ended = { error in
             if let error { continuation.resume(throwing: error) } else { continuation.resume() }
@@ -138,6 +142,14 @@ func stream(_ url: String, into folder: String) async throws {
     }
     session.finishTasksAndInvalidate()
     try await cache.close()
-    let summary = ["bytes": counter.bytes, "rss_before": before, "rss_peak": statusBytes("VmHWM")]
-    print(String(decoding: try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]), as: UTF8.self))
+    return counter.bytes
+}
+
+/// Downloads `url` through CachingHTTPClient; returns the bytes received.
+func streamWithAHC(_ url: String, into folder: String) async throws -> Int {
+    let client = try CachingHTTPClient(folder: folder)
+    var bytes = 0
+    for try await piece in try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(60)).body { bytes += piece.readableBytes }
+    try await client.shutdown()
+    return bytes
 }

@@ -75,6 +75,52 @@ struct CachingHTTPClientTests {
         }
     }
 
+    @Test func varyKeepsEachLanguageApart() async throws {
+        try await TestOrigin.with { origin in
+            origin.route("/greeting") { request in
+                let french = request.header("accept-language") == "fr"
+                return .content(
+                    french ? "bonjour" : "hello", type: "text/plain",
+                    headers: [("Cache-Control", "max-age=600"), ("Vary", "Accept-Language")])
+            }
+            try await with { client in
+                var answers: [String] = []
+                for language in ["en", "fr", "en", "fr"] {
+                    var request = HTTPClientRequest(url: origin.url("/greeting"))
+                    request.headers.add(name: "Accept-Language", value: language)
+                    answers.append(try await text(try await client.execute(request, timeout: .seconds(30))))
+                }
+                #expect(answers == ["hello", "bonjour", "hello", "bonjour"])
+                #expect(origin.requests(path: "/greeting").count == 2)
+            }
+        }
+    }
+
+    @Test func aCancelledReaderStopsMidBody() async throws {
+        try await TestOrigin.with { origin in
+            origin.route("/slow-body") { _ in
+                var response = TestResponse(status: 200, headers: [:], body: [UInt8](repeating: 0x62, count: 4 << 20))
+                response.chunkSize = 64 << 10
+                response.chunkDelay = .milliseconds(20)
+                return response
+            }
+            try await with { client in
+                let received = Locked(0)
+                let reader = Task {
+                    let response = try await client.execute(HTTPClientRequest(url: origin.url("/slow-body")), timeout: .seconds(60))
+                    for try await piece in response.body { received.withLock { $0 += piece.readableBytes } }
+                }
+                while received.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+                reader.cancel()
+                await #expect(throws: CancellationError.self) { try await reader.value }
+                let atCancel = received.withLock { $0 }
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(received.withLock { $0 } == atCancel, "the body went on after the reader was cancelled")
+                #expect(atCancel < 4 << 20)
+            }
+        }
+    }
+
     @Test func concurrentRequestsOfOneURLMakeOneExchange() async throws {
         try await TestOrigin.with { origin in
             origin.route("/slow") { _ in

@@ -86,14 +86,18 @@ struct StreamingTests {
             }
             // In a process of its own (mirror-urlsession-bench stream): its resident memory is the
             // download's alone, not this test process's, where other tests run alongside.
-            let run = try await ChildProcess.run(
-                BuiltProducts.executable("mirror-urlsession-bench"), ["stream", origin.url("/large"), harness.folder])
-            defer { harness.remove() }
-            #expect(run.status == 0, "\(run.stderr)")
-            let summary = try JSONDecoder().decode([String: Int].self, from: Data(run.stdout.utf8))
-            #expect(summary["bytes"] == size)
-            let growth = (summary["rss_peak"] ?? .max) - (summary["rss_before"] ?? 0)
-            #expect(growth < 48 << 20, "resident memory grew by \(growth >> 20) MB while 100 MB streamed")
+            // URLSession through MirrorURLProtocol, and async-http-client through CachingHTTPClient.
+            for client in ["urlsession", "ahc"] {
+                let folder = harness.folder + "-" + client
+                defer { try? FileManager.default.removeItem(atPath: folder) }
+                let run = try await ChildProcess.run(
+                    BuiltProducts.executable("mirror-urlsession-bench"), ["stream", client, origin.url("/large"), folder])
+                #expect(run.status == 0, "\(client): \(run.stderr)")
+                let summary = try JSONDecoder().decode([String: Int].self, from: Data(run.stdout.utf8))
+                #expect(summary["bytes"] == size, "\(client)")
+                let growth = (summary["rss_peak"] ?? .max) - (summary["rss_before"] ?? 0)
+                #expect(growth < 48 << 20, "\(client): resident memory grew by \(growth >> 20) MB while 100 MB streamed")
+            }
         }
     }
 

@@ -109,7 +109,9 @@ public struct ResponseBody: Sendable {
             var offset = 0
             var reader: BodyFile.Reader?
 
+            /// The next chunk; a cancelled reader gets `CancellationError` instead.
             public mutating func next() async throws -> [UInt8]? {
+                try Task.checkCancellation()
                 switch body.source {
                 case .bytes(let bytes):
                     guard offset < bytes.count else { return nil }
