@@ -149,7 +149,9 @@ func stream(_ url: String, into folder: String) async throws -> Int {
 func streamWithAHC(_ url: String, into folder: String) async throws -> Int {
     let client = try CachingHTTPClient(folder: folder)
     var bytes = 0
-    for try await piece in try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(60)).body { bytes += piece.readableBytes }
+    for try await piece in try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(60)).body {
+        bytes += piece.readableBytes
+    }
     try await client.shutdown()
     return bytes
 }
