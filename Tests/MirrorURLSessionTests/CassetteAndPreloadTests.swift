@@ -32,9 +32,16 @@ struct CassetteAndPreloadTests {
         } throws: { error in
             (error as? URLError)?.code == .resourceUnavailable
         }
-        // `mirror cache ls` reads the recording as any cache folder.
+        // `mirror cache ls` reads the recording as any cache folder, and `mirror proxy --mode
+        // replay` serves it to other programs.
         let listing = try await ChildProcess.run(BuiltProducts.executable("mirror"), ["cache", "ls", "--cache", harness.folder])
         #expect(listing.status == 0 && listing.stdout.contains(forecast.absoluteString), "\(listing.stdout)\(listing.stderr)")
+        let proxy = try ServerProcess("proxy", ["--mode", "replay", "--cache", harness.folder], log: harness.folder + "-proxy.log")
+        defer { try? FileManager.default.removeItem(atPath: harness.folder + "-proxy.log") }
+        _ = try await proxy.waitForURL()
+        let served = try await proxy.get(forecast.absoluteString)
+        #expect(try await proxy.interruptAndWait() == 0)
+        #expect(served.status == 200 && served.text == recorded, "\(proxy.output)")
     }
 
     @Test func theEnvironmentChoosesTheModeAndAWrongOneIsRefused() throws {
