@@ -21,7 +21,9 @@ source scripts/lib/free-port.sh
 port=$(free_port)
 mkdir -p "$work/site"
 cp /usr/share/doc/python3.11/html/tutorial/index.html "$work/site/page.html"
+# Its worker reads our scratch folder: it runs as this user.
 cat > "$work/nginx.conf" <<CONF
+user $(id -un);
 worker_processes 1;
 pid $work/nginx.pid;
 error_log $work/nginx-error.log;
@@ -36,6 +38,7 @@ nginx -c "$work/nginx.conf"
 trap 'nginx -c "$work/nginx.conf" -s stop 2>/dev/null || true; rm -rf "$work"' EXIT
 url="http://127.0.0.1:$port/page.html"
 for _ in $(seq 50); do curl -sf "$url" >/dev/null 2>&1 && break; sleep 0.1; done
+curl -sf -o /dev/null "$url" || { echo "bench-urlsession: nginx does not serve $url" >&2; exit 1; }
 echo "# $(date -u +%FT%TZ) $(nproc) cores; $(stat -c %s "$work/site/page.html") bytes, max-age=3600; ${seconds} s a run, $concurrency tasks, $rounds rounds"
 
 clients=(urlsession-mirror urlsession-urlcache ahc-mirror ahc-bare)

@@ -65,12 +65,18 @@ public final class MirrorURLProtocol: URLProtocol {
         work?.cancel()
     }
 
-    /// Tells the client, unless the task stopped this load: each call under the lock, so that
-    /// none comes after `stopLoading` returns.
-    func tell(_ message: (any URLProtocolClient, URLProtocol) -> Void) {
-        state.withLock { state in
-            if case .stopped = state { return }
-            if let client { message(client, self) }
+    /// Tells the client, unless the task stopped this load: on the session's work queue, where
+    /// Foundation calls its own protocols' client (`TaskIntrospection.workQueue`), waiting for
+    /// the call, and under the lock, so that none comes after `stopLoading` returns.
+    func tell(on queue: DispatchQueue?, _ message: (any URLProtocolClient, URLProtocol) -> Void) {
+        withoutActuallyEscaping(message) { message in
+            let call = {
+                self.state.withLock { state in
+                    if case .stopped = state { return }
+                    if let client = self.client { message(client, self) }
+                }
+            }
+            if let queue { queue.sync(execute: call) } else { call() }
         }
     }
 }

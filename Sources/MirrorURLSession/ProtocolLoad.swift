@@ -43,8 +43,13 @@ struct ProtocolLoad: @unchecked Sendable {
         } catch is CancellationError {
             // The task was cancelled: Foundation has ended it.
         } catch {
-            listener.tell { $0.urlProtocol($1, didFailWithError: error) }
+            tell { $0.urlProtocol($1, didFailWithError: error) }
         }
+    }
+
+    /// Tells the URLSession client, on the session's work queue.
+    private func tell(_ message: (any URLProtocolClient, URLProtocol) -> Void) {
+        listener.tell(on: introspection.workQueue, message)
     }
 
     // MARK: The request
@@ -161,12 +166,12 @@ struct ProtocolLoad: @unchecked Sendable {
     // MARK: The body
 
     private func deliver(_ response: CacheResponse, head: HTTPURLResponse, method: String) async throws {
-        listener.tell { $0.urlProtocol($1, didReceive: head, cacheStoragePolicy: .notAllowed) }
+        tell { $0.urlProtocol($1, didReceive: head, cacheStoragePolicy: .notAllowed) }
         if method != "HEAD" {
             if introspection.dataGoesToDelegate {
                 for try await piece in response.body.chunks() {
                     try Task.checkCancellation()
-                    listener.tell { $0.urlProtocol($1, didLoad: Data(piece)) }
+                    tell { $0.urlProtocol($1, didLoad: Data(piece)) }
                 }
             } else {
                 var whole = Data(capacity: response.body.lengthIsKnown ? response.body.count : 0)
@@ -174,9 +179,9 @@ struct ProtocolLoad: @unchecked Sendable {
                     try Task.checkCancellation()
                     whole.append(contentsOf: piece)
                 }
-                listener.tell { $0.urlProtocol($1, didLoad: whole) }
+                tell { $0.urlProtocol($1, didLoad: whole) }
             }
         }
-        listener.tell { $0.urlProtocolDidFinishLoading($1) }
+        tell { $0.urlProtocolDidFinishLoading($1) }
     }
 }

@@ -6,8 +6,13 @@ import FoundationNetworking
 
 /// What swift-corelibs-foundation keeps from a URLProtocol, read through reflection: a task's
 /// session (its delegate queue, configuration and delegate, for redirects and cookies), the
-/// body of an upload task (which is not in the protocol's request), and whether the task's
-/// data goes to a delegate or to a completion handler.
+/// session's work queue, the body of an upload task (which is not in the protocol's request),
+/// and whether the task's data goes to a delegate or to a completion handler.
+///
+/// The work queue matters: Foundation's client reads the session's registry of tasks in every
+/// call a protocol makes, and changes it on that queue as tasks start and end. Called from
+/// another thread while other tasks come and go, the client crashed (seen under load: a null
+/// dereference in `URLSession.behaviour(for:)`); its own protocols call it on that queue.
 ///
 /// The second matters: Foundation hands a completion handler only the data of a protocol's
 /// last `didLoad` (it keeps it in the protocol's `properties[.responseData]`), and passes a
@@ -19,6 +24,8 @@ import FoundationNetworking
 struct TaskIntrospection {
     /// The task's session, nil where reflection cannot find it.
     let session: URLSession?
+    /// The queue Foundation keeps the session's tasks on, where the client is called.
+    let workQueue: DispatchQueue?
     /// Whether the body goes to the task's delegate as it arrives.
     let dataGoesToDelegate: Bool
     /// What the task uploads (`upload(for:from:)`, `uploadTask(with:fromFile:)`); nil when
@@ -35,6 +42,7 @@ struct TaskIntrospection {
     init(_ task: URLSessionTask) {
         let session = Self.stored("session", in: task) as? URLSession
         self.session = session
+        workQueue = session.flatMap { Self.stored("workQueue", in: $0) } as? DispatchQueue
         upload = Self.stored("knownBody", in: task).flatMap(Self.upload)
         guard let session, let registry = Self.stored("taskRegistry", in: session),
             let behaviours = Self.stored("behaviours", in: registry) as? [Int: Any],

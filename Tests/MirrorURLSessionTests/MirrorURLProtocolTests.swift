@@ -149,6 +149,29 @@ struct MirrorURLProtocolTests {
         }
     }
 
+    /// Foundation's client reads the session's registry of tasks, which changes as tasks start
+    /// and end: called off the session's work queue under this load, it crashed the process.
+    @Test func thousandsOfHitsFromTasksThatComeAndGo() async throws {
+        try await TestOrigin.with { origin in
+            origin.route("/hot") { _ in .content("hot", type: "text/plain", headers: [("Cache-Control", "max-age=600")]) }
+            try await harness.with { session, _ in
+                let url = URL(string: origin.url("/hot"))!
+                let answered = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<8 {
+                        group.addTask {
+                            var right = 0
+                            for _ in 0..<1_000 where text(try await session.data(from: url).0) == "hot" { right += 1 }
+                            return right
+                        }
+                    }
+                    return try await group.reduce(0, +)
+                }
+                #expect(answered == 8_000)
+                #expect(origin.requests(path: "/hot").count == 1)
+            }
+        }
+    }
+
     @Test func redirectsAreFollowedAndCredentialsStayWithTheirOrigin() async throws {
         try await TestOrigin.with { origin in
             try await TestOrigin.with { other in
