@@ -6,7 +6,8 @@
 # against a bare async-http-client HTTPClient, whose every request goes to nginx. Each client
 # runs ROUNDS times, the clients interleaved; prints each client's median requests/s and p99,
 # the requests nginx saw while it ran (a client answering from its cache makes one: the first),
-# and the two ratios.
+# and the two ratios. Then one download of 256 MB through each cached client, in a process of its
+# own: how much its resident memory grew.
 #   scripts/bench-urlsession.sh [SECONDS=5] [CONCURRENCY=8] [ROUNDS=3]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,7 @@ source scripts/lib/free-port.sh
 port=$(free_port)
 mkdir -p "$work/site"
 cp /usr/share/doc/python3.11/html/tutorial/index.html "$work/site/page.html"
+truncate -s 256M "$work/site/large.bin"
 # Its worker reads our scratch folder: it runs as this user.
 cat > "$work/nginx.conf" <<CONF
 user $(id -un);
@@ -69,3 +71,16 @@ print(f"URLSession: MirrorURLProtocol / Foundation's URLCache: {median('urlsessi
 print(f"async-http-client: CachingHTTPClient hits / bare requests to nginx: {median('ahc-mirror', 'rps') / median('ahc-bare', 'rps'):.2f}× the requests/s, "
       f"{median('ahc-mirror', 'p99_us') / median('ahc-bare', 'p99_us'):.2f}× the p99")
 PY
+
+echo
+echo "| one 256 MB download | resident memory before | peak | growth |"
+echo "| --- | ---: | ---: | ---: |"
+for client in urlsession ahc; do
+  rm -rf "$work/cache"
+  "$bench" stream "$client" "http://127.0.0.1:$port/large.bin" "$work/cache" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+assert r["bytes"] == 256 << 20, r
+before, peak = r["rss_before"] >> 20, r["rss_peak"] >> 20
+print(f"| {sys.argv[1]} | {before} MB | {peak} MB | {peak - before} MB |")' "$client"
+done
