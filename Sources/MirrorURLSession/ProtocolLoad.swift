@@ -15,7 +15,8 @@ struct ProtocolLoad: @unchecked Sendable {
     let listener: MirrorURLProtocol
     let introspection: TaskIntrospection
 
-    /// URLSession's limit of redirects followed for one task.
+    /// URLSession's limit of redirects followed for one task; one more fails it
+    /// (`URLError.httpTooManyRedirects`).
     static let maxRedirects = 16
 
     init(request: URLRequest, task: URLSessionTask, cache: MirrorURLCache, listener: MirrorURLProtocol) {
@@ -31,7 +32,10 @@ struct ProtocolLoad: @unchecked Sendable {
             var current = request
             for hop in 0... {
                 let (response, head) = try await fetch(current)
-                if hop < Self.maxRedirects, let next = redirect(from: current, response: head) {
+                if let next = redirect(from: current, response: head) {
+                    guard hop < Self.maxRedirects else {
+                        throw URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: head.url as Any])
+                    }
                     if let followed = await decide(next, after: head) {
                         current = followed
                         continue

@@ -194,6 +194,20 @@ struct MirrorURLProtocolTests {
         }
     }
 
+    @Test func aRedirectLoopFailsAsURLSessionFailsIt() async throws {
+        try await TestOrigin.with { origin in
+            origin.route("/round") { _ in .redirect(to: "/about", status: 302) }
+            origin.route("/about") { _ in .redirect(to: "/round", status: 302) }
+            try await harness.with { session, _ in
+                await #expect {
+                    _ = try await session.data(from: URL(string: origin.url("/round"))!)
+                } throws: { error in
+                    (error as? URLError)?.code == .httpTooManyRedirects
+                }
+            }
+        }
+    }
+
     @Test func aDelegateThatRefusesARedirectGetsTheRedirect() async throws {
         final class Refusing: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
             let asked = Locked(0)
