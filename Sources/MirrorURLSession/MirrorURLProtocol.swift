@@ -66,17 +66,29 @@ public final class MirrorURLProtocol: URLProtocol {
     }
 
     /// Tells the client, unless the task stopped this load: on the session's work queue, where
-    /// Foundation calls its own protocols' client (`TaskIntrospection.workQueue`), waiting for
-    /// the call, and under the lock, so that none comes after `stopLoading` returns.
-    func tell(on queue: DispatchQueue?, _ message: (any URLProtocolClient, URLProtocol) -> Void) {
-        withoutActuallyEscaping(message) { message in
-            let call = {
-                self.state.withLock { state in
-                    if case .stopped = state { return }
-                    if let client = self.client { message(client, self) }
-                }
+    /// Foundation calls its own protocols' client (`TaskIntrospection.workQueue`), and under the
+    /// lock, so that none comes after `stopLoading` returns. The caller waits for the call
+    /// without holding a thread: a thread of Swift's pool blocked on the queue starved the
+    /// process's other tasks when many loads ran.
+    func tell(on queue: DispatchQueue?, _ message: @escaping (any URLProtocolClient, URLProtocol) -> Void) async {
+        let call = ClientCall {
+            self.state.withLock { state in
+                if case .stopped = state { return }
+                if let client = self.client { message(client, self) }
             }
-            if let queue { queue.sync(execute: call) } else { call() }
+        }
+        guard let queue else { return call.run() }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async {
+                call.run()
+                continuation.resume()
+            }
         }
     }
+}
+
+/// A call to the URLSession client, carried to the session's work queue. Foundation's client and
+/// protocol types are not Sendable; the queue is where Foundation itself calls them.
+private struct ClientCall: @unchecked Sendable {
+    let run: () -> Void
 }

@@ -47,13 +47,13 @@ struct ProtocolLoad: @unchecked Sendable {
         } catch is CancellationError {
             // The task was cancelled: Foundation has ended it.
         } catch {
-            tell { $0.urlProtocol($1, didFailWithError: error) }
+            await tell { $0.urlProtocol($1, didFailWithError: error) }
         }
     }
 
     /// Tells the URLSession client, on the session's work queue.
-    private func tell(_ message: (any URLProtocolClient, URLProtocol) -> Void) {
-        listener.tell(on: introspection.workQueue, message)
+    private func tell(_ message: @escaping (any URLProtocolClient, URLProtocol) -> Void) async {
+        await listener.tell(on: introspection.workQueue, message)
     }
 
     // MARK: The request
@@ -170,12 +170,13 @@ struct ProtocolLoad: @unchecked Sendable {
     // MARK: The body
 
     private func deliver(_ response: CacheResponse, head: HTTPURLResponse, method: String) async throws {
-        tell { $0.urlProtocol($1, didReceive: head, cacheStoragePolicy: .notAllowed) }
+        await tell { $0.urlProtocol($1, didReceive: head, cacheStoragePolicy: .notAllowed) }
         if method != "HEAD" {
             if introspection.dataGoesToDelegate {
                 for try await piece in response.body.chunks() {
                     try Task.checkCancellation()
-                    tell { $0.urlProtocol($1, didLoad: Data(piece)) }
+                    let data = Data(piece)
+                    await tell { $0.urlProtocol($1, didLoad: data) }
                 }
             } else {
                 var whole = Data(capacity: response.body.lengthIsKnown ? response.body.count : 0)
@@ -183,9 +184,10 @@ struct ProtocolLoad: @unchecked Sendable {
                     try Task.checkCancellation()
                     whole.append(contentsOf: piece)
                 }
-                tell { $0.urlProtocol($1, didLoad: whole) }
+                let body = whole
+                await tell { $0.urlProtocol($1, didLoad: body) }
             }
         }
-        tell { $0.urlProtocolDidFinishLoading($1) }
+        await tell { $0.urlProtocolDidFinishLoading($1) }
     }
 }

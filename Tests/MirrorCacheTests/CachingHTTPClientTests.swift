@@ -11,13 +11,19 @@ import Testing
 @Suite("async-http-client through the cache")
 struct CachingHTTPClientTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ahc-\(UUID().uuidString)").path
+    /// Each request's limit, and the exchange's with the origin: generous, as a whole run's first
+    /// minutes keep Swift's two pool threads (where the origin answers) busy for longer than a
+    /// request's usual 30 s.
+    let timeout = TimeAmount.seconds(Int64(TestTiming.seconds(180)))
 
     /// Runs `body` with a client on the folder in `mode`; shuts it down (and removes the folder
     /// unless `keeping`) after, however `body` ends.
     func with<Result>(
         _ mode: RecordingMode = .record, keeping: Bool = false, _ body: (CachingHTTPClient) async throws -> Result
     ) async throws -> Result {
-        let client = try CachingHTTPClient(folder: folder, mode: mode)
+        var configuration = CachingClient.Configuration()
+        configuration.timeout = .seconds(TestTiming.seconds(180))
+        let client = try CachingHTTPClient(folder: folder, mode: mode, configuration: configuration)
         let result: Swift.Result<Result, any Error>
         do { result = .success(try await body(client)) } catch { result = .failure(error) }
         try await client.shutdown()
@@ -34,7 +40,7 @@ struct CachingHTTPClientTests {
             origin.route("/fresh") { _ in .content("fresh", type: "text/plain", headers: [("Cache-Control", "max-age=600")]) }
             try await with { client in
                 for _ in 0..<3 {
-                    let response = try await client.execute(HTTPClientRequest(url: origin.url("/fresh")), timeout: .seconds(30))
+                    let response = try await client.execute(HTTPClientRequest(url: origin.url("/fresh")), timeout: timeout)
                     #expect(response.status == .ok)
                     #expect(try await text(response) == "fresh")
                 }
@@ -50,7 +56,7 @@ struct CachingHTTPClientTests {
             }
             try await with { client in
                 for _ in 0..<2 {
-                    let response = try await client.execute(HTTPClientRequest(url: origin.url("/tagged")), timeout: .seconds(30))
+                    let response = try await client.execute(HTTPClientRequest(url: origin.url("/tagged")), timeout: timeout)
                     #expect(try await text(response) == "tagged")
                 }
                 #expect(origin.requests(path: "/tagged").last?.header("if-none-match") == "\"t\"")
@@ -63,14 +69,14 @@ struct CachingHTTPClientTests {
         origin.route("/page") { _ in .html("<p>kept</p>") }
         let (page, never) = (origin.url("/page"), origin.url("/never"))
         try await with(keeping: true) { client in
-            _ = try await text(try await client.execute(HTTPClientRequest(url: page), timeout: .seconds(30)))
+            _ = try await text(try await client.execute(HTTPClientRequest(url: page), timeout: timeout))
         }
         try await origin.shutdown()
         try await with(.replay) { client in
-            let response = try await client.execute(HTTPClientRequest(url: page), timeout: .seconds(30))
+            let response = try await client.execute(HTTPClientRequest(url: page), timeout: timeout)
             #expect(try await text(response) == "<p>kept</p>")
             await #expect(throws: ReplayMiss(url: never)) {
-                _ = try await client.execute(HTTPClientRequest(url: never), timeout: .seconds(30))
+                _ = try await client.execute(HTTPClientRequest(url: never), timeout: timeout)
             }
         }
     }
@@ -88,7 +94,7 @@ struct CachingHTTPClientTests {
                 for language in ["en", "fr", "en", "fr"] {
                     var request = HTTPClientRequest(url: origin.url("/greeting"))
                     request.headers.add(name: "Accept-Language", value: language)
-                    answers.append(try await text(try await client.execute(request, timeout: .seconds(30))))
+                    answers.append(try await text(try await client.execute(request, timeout: timeout)))
                 }
                 #expect(answers == ["hello", "bonjour", "hello", "bonjour"])
                 #expect(origin.requests(path: "/greeting").count == 2)
@@ -107,7 +113,7 @@ struct CachingHTTPClientTests {
             try await with { client in
                 let received = Locked(0)
                 let reader = Task {
-                    let response = try await client.execute(HTTPClientRequest(url: origin.url("/slow-body")), timeout: .seconds(60))
+                    let response = try await client.execute(HTTPClientRequest(url: origin.url("/slow-body")), timeout: timeout)
                     for try await piece in response.body { received.withLock { $0 += piece.readableBytes } }
                 }
                 while received.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(5)) }
@@ -132,7 +138,7 @@ struct CachingHTTPClientTests {
                 let bodies = try await withThrowingTaskGroup(of: String.self) { group in
                     for _ in 0..<8 {
                         group.addTask {
-                            try await text(try await client.execute(HTTPClientRequest(url: origin.url("/slow")), timeout: .seconds(30)))
+                            try await text(try await client.execute(HTTPClientRequest(url: origin.url("/slow")), timeout: timeout))
                         }
                     }
                     return try await group.reduce(into: []) { $0.append($1) }
@@ -153,12 +159,12 @@ struct CachingHTTPClientTests {
                 try await with { client in
                     var request = HTTPClientRequest(url: origin.url("/here"))
                     request.headers.add(name: "Authorization", value: "Bearer secret")
-                    let response = try await client.execute(request, timeout: .seconds(30))
+                    let response = try await client.execute(request, timeout: timeout)
                     #expect(try await text(response) == "there")
                     #expect(origin.requests(path: "/here").first?.header("authorization") == "Bearer secret")
                     #expect(other.requests(path: "/there").first?.header("authorization") == nil)
                     await #expect(throws: HTTPClientError.redirectCycleDetected) {
-                        _ = try await client.execute(HTTPClientRequest(url: origin.url("/loop")), timeout: .seconds(30))
+                        _ = try await client.execute(HTTPClientRequest(url: origin.url("/loop")), timeout: timeout)
                     }
                 }
             }
@@ -175,7 +181,7 @@ struct CachingHTTPClientTests {
                     var request = HTTPClientRequest(url: origin.url("/form"))
                     request.method = .POST
                     request.body = .bytes(ByteBuffer(string: "fields"))
-                    let answer = try await text(try await client.execute(request, timeout: .seconds(30)))
+                    let answer = try await text(try await client.execute(request, timeout: timeout))
                     #expect(answer == "got 6")
                 }
                 #expect(origin.requests(path: "/form").count == 2)
@@ -202,7 +208,7 @@ struct CachingHTTPClientTests {
                 return response
             }
             try await with { client in
-                let response = try await client.execute(HTTPClientRequest(url: origin.url("/large")), timeout: .seconds(60))
+                let response = try await client.execute(HTTPClientRequest(url: origin.url("/large")), timeout: timeout)
                 for try await piece in response.body { received.withLock { $0 += piece.readableBytes } }
             }
         }
