@@ -7,7 +7,9 @@ import FoundationNetworking
 #endif
 
 /// One task's load through the cache: its request in the engine's terms, the redirects it
-/// follows, and the response and body told to the URLSession client.
+/// follows, and the response and body told to the URLSession client. Unchecked: the task and
+/// the protocol are Foundation's classes, not Sendable; the load reads the task's delegate and
+/// hands every client call to the session's work queue, as Foundation's own protocols do.
 struct ProtocolLoad: @unchecked Sendable {
     let request: URLRequest
     let task: URLSessionTask
