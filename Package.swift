@@ -89,7 +89,9 @@ let package = Package(
         // test recorder, and preloading pages with the crawler.
         .target(
             name: "MirrorURLSession",
-            dependencies: ["MirrorLock", "MirrorCache", "MirrorCrawl", "MirrorHTTP", .product(name: "NIOHTTP1", package: "swift-nio")],
+            dependencies: [
+                "MirrorLock", "MirrorCore", "MirrorCache", "MirrorCrawl", "MirrorHTTP", .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: settings
         ),
 

@@ -42,7 +42,7 @@ public final class CachingHTTPClient: Sendable {
         transport = AsyncHTTPClientTransport(security: security)
         var engine = configuration
         engine.streamsBodies = true
-        engine.mode = Self.cacheMode(mode, otherwise: configuration.mode)
+        engine.mode = mode.cacheMode(recording: configuration.mode)
         cache = CachingClient(store: try CacheStore(directory: folder), transport: transport, configuration: engine)
     }
 
@@ -50,11 +50,13 @@ public final class CachingHTTPClient: Sendable {
     /// Fails as `HTTPClient` does on too many redirects or a cycle of them, and with
     /// ``ReplayMiss`` on a request replay cannot answer.
     public func execute(_ request: HTTPClientRequest, timeout: TimeAmount) async throws -> HTTPClientResponse {
-        let deadline = NIODeadline.now() + timeout
+        let deadline = ContinuousClock.now + .nanoseconds(timeout.nanoseconds)
         var current = request
         var visited: Set<String> = [request.url]
         while true {
-            let response = try await within(deadline) { [current] in try await self.answer(current, deadline: deadline) }
+            let response = try await withDeadline(deadline, orThrow: { HTTPClientError.deadlineExceeded }) { [current] in
+                try await self.answer(current, deadline: deadline)
+            }
             guard maxRedirects > 0,
                 let redirect = Redirect(
                     status: Int(response.status.code), location: response.headers.first(name: "location"), from: current.url,
@@ -76,9 +78,9 @@ public final class CachingHTTPClient: Sendable {
     }
 
     /// One exchange: an upload as it is, anything else through the cache.
-    private func answer(_ request: HTTPClientRequest, deadline: NIODeadline) async throws -> HTTPClientResponse {
+    private func answer(_ request: HTTPClientRequest, deadline: ContinuousClock.Instant) async throws -> HTTPClientResponse {
         if request.body != nil && mode != .replay {
-            return try await transport.client.execute(request, deadline: deadline)
+            return try await transport.client.execute(request, timeout: TimeAmount(deadline - .now))
         }
         guard request.body == nil else { throw ReplayMiss(url: request.url) }
         let response = try await cache.fetch(CacheRequest(url: request.url, method: request.method, headers: request.headers))
@@ -87,26 +89,6 @@ public final class CachingHTTPClient: Sendable {
         for cookie in response.setCookies { headers.add(name: "Set-Cookie", value: cookie) }
         let body = response.body.chunks().map { ByteBuffer(bytes: $0) }
         return HTTPClientResponse(status: HTTPResponseStatus(statusCode: response.status), headers: headers, body: .stream(body))
-    }
-
-    /// `body`'s result, or `HTTPClientError.deadlineExceeded` once `deadline` passes.
-    private func within<Result: Sendable>(
-        _ deadline: NIODeadline, _ body: @escaping @Sendable () async throws -> Result
-    ) async throws -> Result {
-        let remaining = deadline - NIODeadline.now()
-        return try await withDeadline(.now + .nanoseconds(max(0, remaining.nanoseconds)), orThrow: { HTTPClientError.deadlineExceeded }) {
-            try await body()
-        }
-    }
-
-    /// The engine's mode for a recording mode: replay never touches the network, passthrough
-    /// never the cache.
-    private static func cacheMode(_ mode: RecordingMode, otherwise: CacheMode) -> CacheMode {
-        switch mode {
-        case .record: otherwise
-        case .replay: .offline
-        case .passthrough: .bypass
-        }
     }
 }
 

@@ -54,7 +54,7 @@ public final class MirrorURLCache: URLCache, @unchecked Sendable {
         self.transport = transport ?? made!
         var engine = configuration
         engine.streamsBodies = true
-        if mode == .replay { engine.mode = .offline }
+        engine.mode = mode.cacheMode(recording: configuration.mode)
         client = CachingClient(store: try CacheStore(directory: folder), transport: self.transport, configuration: engine)
         // No memory and no disk of Foundation's own: the folder exists, so nothing is created.
         super.init(memoryCapacity: 0, diskCapacity: 0, diskPath: folder)

@@ -16,9 +16,10 @@ public import Foundation
 /// sends the configuration's `httpAdditionalHeaders`, and stops when the task is cancelled.
 /// Uploads (POST and other methods) go to the network uncached.
 ///
-/// Data and upload tasks only: Foundation on Linux asks a session's cache about data tasks
-/// alone, and a download task through any custom protocol crashes it (swift-corelibs-foundation
-/// issue 3367); a download task fails here with `URLError.unsupportedURL` instead.
+/// Data and upload tasks only; a download task fails with `URLError.unsupportedURL`. Foundation
+/// on Linux asks a session's cache about data tasks alone, so a download task never reaches the
+/// folder, and it stops the process on a download through any custom protocol
+/// (swift-corelibs-foundation issue 3367).
 public final class MirrorURLProtocol: URLProtocol {
     /// The work of this load, and whether the task stopped it: once stopped, the client hears
     /// nothing more (Foundation ends a cancelled task itself).
@@ -68,8 +69,8 @@ public final class MirrorURLProtocol: URLProtocol {
     /// Tells the client, unless the task stopped this load: on the session's work queue, where
     /// Foundation calls its own protocols' client (`TaskIntrospection.workQueue`), and under the
     /// lock, so that none comes after `stopLoading` returns. The caller waits for the call
-    /// without holding a thread: a thread of Swift's pool blocked on the queue starved the
-    /// process's other tasks when many loads ran.
+    /// without holding a thread: a thread of Swift's pool blocked on the queue would starve the
+    /// process's other tasks while many loads run.
     func tell(on queue: DispatchQueue?, _ message: @escaping (any URLProtocolClient, URLProtocol) -> Void) async {
         let call = ClientCall {
             self.state.withLock { state in

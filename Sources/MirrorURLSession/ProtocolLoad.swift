@@ -1,5 +1,6 @@
 import Foundation
 import MirrorCache
+import MirrorCore
 import NIOHTTP1
 
 #if canImport(FoundationNetworking)
@@ -104,7 +105,9 @@ struct ProtocolLoad: @unchecked Sendable {
         guard request.httpMethod.map({ !["GET", "HEAD"].contains($0) }) ?? false else { return nil }
         switch introspection.upload {
         case .bytes(let bytes): return bytes
-        case .file(let url): return [UInt8](try Data(contentsOf: url))
+        case .file(let url):
+            guard let bytes = try FileReading.contents(of: url.path) else { throw URLError(.fileDoesNotExist) }
+            return bytes
         case .stream(let stream): return try Self.read(stream)
         case nil: return nil
         }

@@ -11,8 +11,8 @@ import FoundationNetworking
 ///
 /// The work queue matters: Foundation's client reads the session's registry of tasks in every
 /// call a protocol makes, and changes it on that queue as tasks start and end. Called from
-/// another thread while other tasks come and go, the client crashed (seen under load: a null
-/// dereference in `URLSession.behaviour(for:)`); its own protocols call it on that queue.
+/// another thread while other tasks come and go, the client crashes (a null dereference in
+/// `URLSession.behaviour(for:)`); its own protocols call it on that queue.
 ///
 /// The second matters: Foundation hands a completion handler only the data of a protocol's
 /// last `didLoad` (it keeps it in the protocol's `properties[.responseData]`), and passes a

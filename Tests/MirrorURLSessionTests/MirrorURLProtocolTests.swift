@@ -150,7 +150,7 @@ struct MirrorURLProtocolTests {
     }
 
     /// Foundation's client reads the session's registry of tasks, which changes as tasks start
-    /// and end: called off the session's work queue under this load, it crashed the process.
+    /// and end: called off the session's work queue under this load, it crashes the process.
     @Test func thousandsOfHitsFromTasksThatComeAndGo() async throws {
         try await TestOrigin.with { origin in
             origin.route("/hot") { _ in .content("hot", type: "text/plain", headers: [("Cache-Control", "max-age=600")]) }

@@ -8,4 +8,14 @@ public enum RecordingMode: String, Sendable, CaseIterable {
     case replay
     /// Straight to the network: the cache is neither read nor written.
     case passthrough
+
+    /// The engine's mode for a folder used this way: replay never touches the network,
+    /// passthrough never the cache, and record answers in `recording`.
+    public func cacheMode(recording: CacheMode) -> CacheMode {
+        switch self {
+        case .record: recording
+        case .replay: .offline
+        case .passthrough: .bypass
+        }
+    }
 }
