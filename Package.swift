@@ -53,7 +53,7 @@ let package = Package(
         .target(
             name: "MirrorSite",
             dependencies: [
-                "MirrorLock",
+                "CHeap", "MirrorLock",
                 "MirrorCore", "MirrorHTML", .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ], swiftSettings: settings),

@@ -13,3 +13,9 @@ void mirror_fix_heap_thresholds(int bytes) {
     (void)bytes;
 #endif
 }
+
+void mirror_release_free_heap(void) {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}

@@ -104,6 +104,9 @@ public enum SearchIndexBuilder {
     }
 
     static let sliceSize = 1_000
+    /// Pages whose texts are held at once while they go into the index (read on every core when
+    /// the crawl did not keep them).
+    private static let textGroup = 32
 
     private static func isIndexed(_ resource: SiteManifest.Resource) -> Bool {
         (200..<300).contains(resource.status) && resource.kind == .html
@@ -185,17 +188,21 @@ public enum SearchIndexBuilder {
             var files = Set<String>()
             while case let slice = try next(), !slice.isEmpty {
                 let pages = slice.filter { isIndexed($0.resource) && files.insert($0.resource.path).inserted }
-                for (page, text) in zip(pages, texts(of: pages, knownText: knownText, read: read)) {
-                    guard let text else { continue }
-                    row += 1
-                    try addPage.run([
-                        .integer(row), .text(page.resource.path), .text(page.url), .text(text.title),
-                        .text(page.resource.contentType ?? ""),
-                    ])
-                    try addWords.run([
-                        .integer(row), .text(titles.indexed(text.title, path: page.resource.path)),
-                        .text(text.headings.joined(separator: "\n")), .text(text.names), .text(text.body),
-                    ])
+                // A group's texts at a time: a page's text can be a megabyte.
+                for start in stride(from: 0, to: pages.count, by: textGroup) {
+                    let group = Array(pages[start..<min(start + textGroup, pages.count)])
+                    for (page, text) in zip(group, texts(of: group, knownText: knownText, read: read)) {
+                        guard let text else { continue }
+                        row += 1
+                        try addPage.run([
+                            .integer(row), .text(page.resource.path), .text(page.url), .text(text.title),
+                            .text(page.resource.contentType ?? ""),
+                        ])
+                        try addWords.run([
+                            .integer(row), .text(titles.indexed(text.title, path: page.resource.path)),
+                            .text(text.headings.joined(separator: "\n")), .text(text.names), .text(text.body),
+                        ])
+                    }
                 }
             }
             try database.statement("INSERT INTO meta (key, value) VALUES ('fingerprint', ?)").run([.text(fingerprint)])

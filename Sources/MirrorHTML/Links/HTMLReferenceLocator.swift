@@ -33,31 +33,34 @@
 public final class HTMLReferenceLocator: HTMLEventHandler {
     private let charset: String
     private let isUTF8: Bool
+    // The state below is touched by every callback of the parse of every page, and only by the
+    // one parse that owns this locator (the class is not Sendable): the runtime's exclusivity
+    // checks are left out.
     /// Every byte fed so far.
-    private var document: [UInt8] = []
+    @exclusivity(unchecked) private var document: [UInt8] = []
     /// Tags are searched for after the previous tag found.
-    private var searchFloor = 0
+    @exclusivity(unchecked) private var searchFloor = 0
     /// The fallback search starts after the last tag found starts and after the last reference
     /// found ends (see `locate`).
-    private var lastTagStart = -1
-    private var placedEnd = 0
-    private var references: [HTMLReference] = []
+    @exclusivity(unchecked) private var lastTagStart = -1
+    @exclusivity(unchecked) private var placedEnd = 0
+    @exclusivity(unchecked) private var references: [HTMLReference] = []
     /// The links of tags libxml2 reported whose bytes were not found, and their `<base href>`.
-    private var unplaced = HTMLLinks()
-    private var sawBase = false
+    @exclusivity(unchecked) private var unplaced = HTMLLinks()
+    @exclusivity(unchecked) private var sawBase = false
     /// The link attributes of the tag being reported: index among its attributes, and role.
-    private var roles: [(index: Int, role: HTMLLinkAttribute)] = []
+    @exclusivity(unchecked) private var roles: [(index: Int, role: HTMLLinkAttribute)] = []
     /// Where each comment or raw-text element opened at a position ends, found once: a tag not
     /// found scans the rest of the document, and the next one would ask again.
-    private var skipEnds: [Int: Int] = [:]
+    @exclusivity(unchecked) private var skipEnds: [Int: Int] = [:]
     /// The steps (`<` looked at) of the searches that found nothing. A tag not found costs a scan
     /// of the rest of the document; once these add up to the document's size in bytes, the rest
     /// is left unplaced, so that no page takes more than linear time.
-    private var missedSteps = 0
+    @exclusivity(unchecked) private var missedSteps = 0
     /// The page's text, once `finish(readingText: true)` has run.
     public private(set) var text: HTMLText?
     /// Reads the text during the parse that locates the references.
-    private var textReader: HTMLTextReader?
+    @exclusivity(unchecked) private var textReader: HTMLTextReader?
     /// Reads the text of the `a` whose link may end a session.
     @exclusivity(unchecked) private var sessionEnds = SessionEndReader()
 

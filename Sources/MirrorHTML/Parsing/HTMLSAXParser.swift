@@ -26,6 +26,7 @@ enum HTMLSAXParser {
         _ = initialized
         guard let start = document.baseAddress, document.count > 0, document.count <= Int(Int32.max) else { return }
         let session = Session(handler: handler)
+        defer { withExtendedLifetime(handler) {} }
         var sax = saxHandler()
         setText(handler.wantsText, in: &sax)
         session.hearsText = handler.wantsText
@@ -75,14 +76,17 @@ enum HTMLSAXParser {
         | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_IGNORE_ENC.rawValue
 
     /// What one parse needs in libxml2's callbacks, passed as its `userData`.
+    /// Touched by every callback of one parse, on its thread only: the runtime's exclusivity
+    /// checks are left out, and the handler, which the caller of `parse` holds throughout, is
+    /// called without reference counting.
     private final class Session {
-        let handler: any HTMLEventHandler
+        unowned(unsafe) let handler: any HTMLEventHandler
         /// The attributes of the start tag being reported; kept to reuse its storage.
-        var attributes: [HTMLAttributeBytes] = []
+        @exclusivity(unchecked) var attributes: [HTMLAttributeBytes] = []
         /// The handler table libxml2 calls during the parse, and whether its text callbacks
         /// (end tags, text) are set.
-        var sax: UnsafeMutablePointer<htmlSAXHandler>?
-        var hearsText = false
+        @exclusivity(unchecked) var sax: UnsafeMutablePointer<htmlSAXHandler>?
+        @exclusivity(unchecked) var hearsText = false
 
         init(handler: any HTMLEventHandler) {
             self.handler = handler

