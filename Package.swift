@@ -39,7 +39,8 @@ let package = Package(
 
         // openat2 for `mirror serve`: a variadic syscall(2) that Swift cannot call itself.
         .target(name: "CBeneath"),
-        // glibc's malloc thresholds, fixed by the command line (`MirrorCommand.runMain`).
+        // glibc's malloc thresholds, fixed by the command line (`MirrorCommand.runMain`), and its
+        // malloc_trim, run by `SiteWriter` before the search index is made.
         .target(name: "CHeap"),
 
         // The one lock type: a pthread mutex, which ThreadSanitizer sees (Synchronization.Mutex's futex it does not).

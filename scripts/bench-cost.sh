@@ -13,14 +13,16 @@
 #    Python's hashlib), writing every body to a new file (Python: open, write, close, rename),
 #    and the transport alone, then through the cache engine (mirror-fetch-bench: every URL the
 #    crawl saved, 8 in flight).
-# Nothing else should run on the machine meanwhile. MIRROR_COST_PROFILE=FILE keeps the profile (perf
-# script's text) there, for `cost-stages.py --detail`; MIRROR_COST_HZ sets the sampling rate (999).
+# Nothing else should run on the machine meanwhile. MIRROR_COST_PROFILE=FILE (absolute, or from
+# the repository's root) keeps the profile (perf script's text) there, for
+# `cost-stages.py --detail`; MIRROR_COST_HZ sets the sampling rate (999).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 site=${1:-python}; runs=${2:-3}
 scripts/setup nginx python3.11-doc time curl linux-perf
 source scripts/lib/release-mirror.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-cost.XXXXXX")
+trap 'rm -rf "$work"' EXIT  # docs-origin.sh replaces it with one that also stops nginx
 chmod 755 "$work"  # nginx's workers read a generated site from it
 if [ "$site" != python ]; then
   python3 scripts/gen-site.py "$work/site" "$site"
@@ -35,7 +37,11 @@ for i in $(seq "$runs"); do
   run crawl "${crawl[@]}" -o "$work/out-$i" --cache "$work/cache-$i"
 done
 perf record -q -F "${MIRROR_COST_HZ:-999}" --call-graph dwarf,16384 -o "$work/perf.data" -- \
-  "${crawl[@]}" -o "$work/out-profiled" --cache "$work/cache-profiled" >/dev/null 2>&1 || true
+  "${crawl[@]}" -o "$work/out-profiled" --cache "$work/cache-profiled" >/dev/null 2>"$work/perf-record.stderr" || true
+if [ ! -s "$work/perf.data" ]; then
+  echo "bench-cost: perf record made no profile: $(tail -3 "$work/perf-record.stderr")" >&2
+  exit 1
+fi
 perf script -i "$work/perf.data" -F comm,tid,ip,sym,dso 2>/dev/null > "$work/perf.txt"
 if [ -n "${MIRROR_COST_PROFILE:-}" ]; then cp "$work/perf.txt" "$MIRROR_COST_PROFILE"; fi
 
@@ -58,8 +64,9 @@ print(html, len(resources))
 PY
 )
 
-swift build -c release --product mirror-html-bench --scratch-path "$scratch" >/dev/null 2>&1
-"$(dirname "$mirror")/mirror-html-bench" "$work/pages" "$runs" floor > "$work/floor.txt"
+swift build -c release --product mirror-html-bench --scratch-path "${scratch:-.build}" >/dev/null 2>&1
+"$(swift build -c release --scratch-path "${scratch:-.build}" --show-bin-path)/mirror-html-bench" "$work/pages" "$runs" floor \
+  > "$work/floor.txt"
 python3 - "$work/bodies" "$runs" > "$work/floors.txt" <<'PY'
 import hashlib, os, sys, time
 folder, runs = sys.argv[1], int(sys.argv[2])
@@ -103,6 +110,7 @@ echo
 python3 scripts/lib/cost-stages.py "$work/perf.txt" "$cpu" "$pages" "$resources"
 echo
 lx=$(sed -n 's/.*(\([0-9.]*\) s,.*/\1/p' "$work/floor.txt" | head -1)
+if [ -z "$lx" ]; then echo "bench-cost: mirror-html-bench gave no floor: $(cat "$work/floor.txt")" >&2; exit 1; fi
 echo "Floors, each alone (CPU s; best of $runs):"
 echo "- libxml2 parse, no-op callbacks (T_lx): $lx s — the crawl's CPU is $(python3 -c "print(f'{$cpu / $lx:.2f}')") × T_lx"
 echo "- SHA-256 of every body: $(awk '/^sha256/{print $2}' "$work/floors.txt") s; writing every body to a file: $(awk '/^write/{print $2}' "$work/floors.txt") s ($(awk '/^bytes/{printf "%.1f", $2 / 1e6}' "$work/floors.txt") MB)"

@@ -1,3 +1,4 @@
+import Foundation
 import MirrorCore
 
 /// The parts of page titles that name the site rather than the page — "Python 3.11.2
@@ -7,18 +8,19 @@ import MirrorCore
 /// title (the results show it whole): a page whose own name is the query then ranks above the
 /// pages of an example project named like it, and the site's name does not rank every page alike.
 struct SiteTitles {
-    /// Pages, and pages per title part, by folder. A part is counted under its hash (SipHash,
-    /// seeded for the process, as a `Dictionary` hashes it): most parts name one page, and at
-    /// 100,000 pages their Strings would be 8 MB of the crawl's peak.
+    /// Pages, and pages per title part, by folder. A part is counted under a 64-bit hash of its
+    /// NFC form (`key`): most parts name one page, and at 100,000 pages their Strings would be
+    /// 8 MB of the crawl's peak. The hash is the same in every process, so that the same pages
+    /// always make the same index.
     private var pages: [Substring: Int] = [:]
-    private var parts: [Substring: [Int: Int]] = [:]
+    private var parts: [Substring: [UInt64: Int]] = [:]
 
     private static let separators = [" — ", " – ", " - ", " | ", ": ", " :: ", " · ", " » "].map { Array($0.utf8) }
 
     mutating func note(_ title: String, path: String) {
         let folder = Self.folder(of: path)
         pages[folder, default: 0] += 1
-        for part in Set(Self.parts(of: title).map(\.hashValue)) { parts[folder, default: [:]][part, default: 0] += 1 }
+        for part in Set(Self.parts(of: title).map(Self.key)) { parts[folder, default: [:]][part, default: 0] += 1 }
     }
 
     /// `title` without the parts that name the site; whole when nothing else would be left.
@@ -26,8 +28,23 @@ struct SiteTitles {
         let folder = Self.folder(of: path)
         guard let count = pages[folder], count >= 3, let common = parts[folder] else { return title }
         let all = Self.parts(of: title)
-        let own = all.filter { common[$0.hashValue, default: 0] * 2 < count }
+        let own = all.filter { common[Self.key($0), default: 0] * 2 < count }
         return own.isEmpty || own.count == all.count ? title : own.joined(separator: " ")
+    }
+
+    /// A part's FNV-1a hash over the UTF-8 of its NFC form: parts that are the same String
+    /// (canonically equivalent) have the same key, as they had the same `Dictionary` slot.
+    private static func key(_ part: Substring) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ bytes: some Sequence<UInt8>) {
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        if part.utf8.allSatisfy({ $0 < 0x80 }) {
+            add(part.utf8)
+        } else {
+            add(String(part).precomposedStringWithCanonicalMapping.utf8)
+        }
+        return hash
     }
 
     private static func folder(of path: String) -> Substring {

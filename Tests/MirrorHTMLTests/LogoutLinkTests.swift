@@ -186,4 +186,16 @@ import Testing
         #expect(link != marked)
         #expect(Set([link, marked]).count == 2)
     }
+
+    /// Found by the `html-links` fuzz target: an unknown entity reaches the handler as two text
+    /// callbacks in a row (`&`, then its name) after one check of the callback. When the first
+    /// fills the `a`'s text to its limit, the parser stops hearing text; a callback set to nil
+    /// there made the second a call to address zero.
+    @Test func anAnchorsTextFilledByAnEntityStopsTheTextSafely() {
+        let text = String(repeating: "a", count: SessionEndReader.anchorTextLimit - 1)
+        let html = Array("<p><a href=\"x.html\">\(text)&zz;more</a> <a href=\"y.html\">log out</a>".utf8)
+        let links = HTMLLinkExtractor.links(in: html).links
+        #expect(links.map(\.reference) == ["x.html", "y.html"])
+        #expect(links.map(\.endsSession) == [false, true])
+    }
 }

@@ -27,4 +27,15 @@ struct SiteTitlesTests {
         titles.note("Doxygen: Other", path: "elsewhere/other.html")
         #expect(titles.indexed("Doxygen: Other", path: "elsewhere/other.html") == "Doxygen: Other")
     }
+
+    /// Parts are counted by their hash; two spellings of one String (composed and decomposed
+    /// `é`) are still the same part, as Strings are equal.
+    @Test func canonicallyEquivalentPartsAreOnePart() {
+        var titles = SiteTitles()
+        titles.note("Caf\u{E9} — Menu", path: "site/menu.html")
+        titles.note("Cafe\u{301} — Hours", path: "site/hours.html")
+        titles.note("Caf\u{E9} — Map", path: "site/map.html")
+        #expect(titles.indexed("Cafe\u{301} — Hours", path: "site/hours.html") == "Hours")
+        #expect(titles.indexed("Caf\u{E9} — Map", path: "site/map.html") == "Map")
+    }
 }

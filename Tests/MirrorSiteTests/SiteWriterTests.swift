@@ -65,4 +65,22 @@ struct SiteWriterTests {
             SiteManifest.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/.mirror/manifest.json")))
         #expect(manifest.resources.keys.sorted() == ["http://h.test/a.html"])
     }
+
+    /// An index that cannot be made fails the finish before the manifest is written, with the
+    /// links rewritten and each page's original kept: the next finish starts from there.
+    @Test func anIndexThatFailsLeavesNoManifest() async throws {
+        struct IndexFailed: Error {}
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let writer = try SiteWriter(directory: folder, ledger: MemorySiteLedger())
+        let path = try await writer.write(url: "http://h.test/a.html", response: page("<a href=\"http://h.test/a.html#top\">a</a>"))
+        #expect(throws: IndexFailed.self) {
+            try writer.finish(seeds: ["http://h.test/a.html"], searchIndex: { _ in throw IndexFailed() })
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/.mirror/manifest.json"))
+        #expect(try text(path) == "<a href=\"a.html#top\">a</a>")
+        let originals = try FileManager.default.contentsOfDirectory(atPath: folder + "/" + SiteManifest.originalsFolder)
+        #expect(originals.count == 1)
+        try writer.finish(seeds: ["http://h.test/a.html"])
+        #expect(FileManager.default.fileExists(atPath: folder + "/.mirror/manifest.json"))
+    }
 }

@@ -22,7 +22,7 @@ import sys
 # any stage but the last; only a sample none of those claims goes to the last ("SQLite, caller
 # unknown"), so that SQLite is counted with the part of mirror that called it.
 STAGES = [
-    ("hash (SHA-256)", r"sha256|SHA256|SHA2|Crypto\.|_CryptoExtras|libcrypto"),
+    ("hash (SHA-256)", r"sha256_block|SHA256|SHA2|\bCrypto\.|_CryptoExtras|libcrypto"),
     ("decoding (gzip, br)", r"ContentDecoder|inflate|CZlibShim|libz\.so|Brotli"),
     ("parse (libxml2)", r"libxml2\.so"),
     ("link location (SAX callbacks)", r"HTMLReferenceLocator|HTMLLinkExtractor|HTMLStartTag|CSSLinkExtractor|SrcsetParser"
@@ -40,8 +40,8 @@ STAGES = [
     ("cache policy", r"CachingClient|CachePolicy|CacheControl|SingleFlight|AdmissionRules|CacheRequest|StructuredDictionary"),
     ("frontier and item steps", r"Frontier|PageBudget|CrawlItem|RobotsGate|RobotsCache|RobotsRules|ItemProcessor|Crawler\b"
      r"|ReportRecorder|CrawlReport|RetryingFetcher|CrawlSession"),
-    ("transport (async-http-client, NIO)", r"AsyncHTTPClient|HTTPClient|NIOCore|NIOPosix|NIOHTTP1|NIOSSL|_NIO|\bNIO\."
-     r"|RequestSender|llhttp"),
+    ("transport (async-http-client, NIO)", r"AsyncHTTPClient|HTTPClient|NIOCore\.|NIOPosix\.|NIOHTTP1\.|NIOSSL\.|_NIO\w*\."
+     r"|\bNIO\w*\.|RequestSender|llhttp"),
     ("SQLite, caller unknown", r"libsqlite3"),
 ]
 RULES = [(name, re.compile(pattern)) for name, pattern in STAGES]
@@ -63,10 +63,18 @@ def samples(path):
 
 
 def demangled(names):
+    """Swift symbols demangled (simplified: no module names, no parameter types) and, for the
+    stages to match, prefixed with the module of the entity, read from the mangled name."""
     names = sorted(n for n in names if n.startswith("$s"))
     output = subprocess.run(["swift", "demangle", "--simplified"], input="\n".join(names), capture_output=True,
                             text=True, check=True).stdout.split("\n")
-    return dict(zip(names, output))
+    shown = dict(zip(names, output))
+    matched = {}
+    for name in names:
+        module = re.match(r"\$s(\d+)", name)
+        prefix = name[module.end():module.end() + int(module.group(1))] + "." if module else ""
+        matched[name] = prefix + shown[name]
+    return matched, shown
 
 
 def stage_of(frames, names):
@@ -84,22 +92,27 @@ def stage_of(frames, names):
 def main():
     arguments = sys.argv[1:]
     detail = 0
-    if arguments[0] == "--detail":
+    if arguments[:1] == ["--detail"] and len(arguments) > 1:
         detail, arguments = int(arguments[1]), arguments[2:]
+    if len(arguments) not in (3, 4) or int(arguments[2]) <= 0:
+        sys.exit("usage: cost-stages.py [--detail N] PERF-SCRIPT-OUTPUT CPU-SECONDS PAGES [RESOURCES] (PAGES > 0)")
     path, cpu, pages = arguments[0], float(arguments[1]), int(arguments[2])
     resources = int(arguments[3]) if len(arguments) > 3 else None
     all_samples = list(samples(path))
-    names = demangled({f for _, frames in all_samples for f, _ in frames})
+    if not all_samples:
+        sys.exit(f"cost-stages.py: no samples in {path}")
+    functions = {f for _, frames in all_samples for f, _ in frames}
+    names, shown = demangled(functions)
     counts = collections.Counter()
     unclaimed = collections.Counter()
     leaves = collections.defaultdict(collections.Counter)
     for _, frames in all_samples:
         stage = stage_of(frames, names)
         if frames:
-            leaves[stage][(names.get(frames[0][0], frames[0][0])[:90], frames[0][1].rsplit("/", 1)[-1])] += 1
+            leaves[stage][(shown.get(frames[0][0], frames[0][0])[:90], frames[0][1].rsplit("/", 1)[-1])] += 1
         if stage is None:
             stage = "other (runtime, libc, kernel with no stage above)"
-            leaf = next(((names.get(f, f), l) for f, l in frames if "kernel" not in l), frames[0] if frames else ("?", "?"))
+            leaf = next(((shown.get(f, f), l) for f, l in frames if "kernel" not in l), frames[0] if frames else ("?", "?"))
             unclaimed[(leaf[0][:70], leaf[1].rsplit("/", 1)[-1])] += 1
         counts[stage] += 1
     total = sum(counts.values())

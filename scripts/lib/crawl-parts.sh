@@ -3,8 +3,9 @@
 # in flight — the transport alone (async-http-client), then also through the cache engine as
 # `mirror crawl` stores each response, then also parsing each HTML page with libxml2 — as runs
 # named transport, cache and parse (each followed by SUFFIX). Caches go into FOLDER.
-swift build -c release --product mirror-fetch-bench --scratch-path "$scratch" >/dev/null 2>&1
-fetch_bench="$(dirname "$mirror")/mirror-fetch-bench"
+# This checkout's build (also when MIRROR_BINARY names another commit's mirror).
+swift build -c release --product mirror-fetch-bench --scratch-path "${scratch:-.build}" >/dev/null 2>&1
+fetch_bench="$(swift build -c release --scratch-path "${scratch:-.build}" --show-bin-path)/mirror-fetch-bench"
 # saved_urls FOLDER: the URLs a crawl saved into FOLDER (its manifest's resources), one a line.
 saved_urls() {
   python3 -c 'import json, sys; print("\n".join(sorted(json.load(open(sys.argv[1]))["resources"])))' "$1/.mirror/manifest.json"

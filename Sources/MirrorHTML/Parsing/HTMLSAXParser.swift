@@ -26,9 +26,8 @@ enum HTMLSAXParser {
         _ = initialized
         guard let start = document.baseAddress, document.count > 0, document.count <= Int(Int32.max) else { return }
         let session = Session(handler: handler)
-        defer { withExtendedLifetime(handler) {} }
         var sax = saxHandler()
-        setText(handler.wantsText, in: &sax)
+        setText(handler.wantsText ? .reported : .absent, in: &sax)
         session.hearsText = handler.wantsText
         start.withMemoryRebound(to: CChar.self, capacity: document.count) { bytes in
             guard let context = htmlCreateMemoryParserCtxt(bytes, Int32(document.count)) else { return }
@@ -77,7 +76,7 @@ enum HTMLSAXParser {
 
     /// What one parse needs in libxml2's callbacks, passed as its `userData`.
     /// Touched by every callback of one parse, on its thread only: the runtime's exclusivity
-    /// checks are left out, and the handler, which the caller of `parse` holds throughout, is
+    /// checks are left out, and the handler, a parameter of `parse` and so alive throughout, is
     /// called without reference counting.
     private final class Session {
         unowned(unsafe) let handler: any HTMLEventHandler
@@ -99,12 +98,15 @@ enum HTMLSAXParser {
             Unmanaged<Session>.fromOpaque(userData)._withUnsafeGuaranteedRef(body)
         }
 
-        /// Sets or clears the text callbacks when the handler's `wantsText` changed: libxml2 looks
-        /// a callback up in the table each time it has something to report.
+        /// Sets or silences the text callbacks when the handler's `wantsText` changed: libxml2
+        /// looks a callback up in the table each time it has something to report. Never to nil
+        /// mid-parse: libxml2 checks a callback for nil and may call it after another callback
+        /// in between (the start of a `<p>` it opens itself) changed the table, and a callback
+        /// set to nil there is a call to address zero (found by the html-links fuzzer).
         func followWantsText() {
             let wants = handler.wantsText
             guard wants != hearsText, let sax else { return }
-            HTMLSAXParser.setText(wants, in: &sax.pointee)
+            HTMLSAXParser.setText(wants ? .reported : .silenced, in: &sax.pointee)
             hearsText = wants
         }
     }
@@ -136,13 +138,31 @@ enum HTMLSAXParser {
         return sax
     }
 
-    /// Sets (`text`) or clears the callbacks of end tags and text runs in `sax`.
-    private static func setText(_ text: Bool, in sax: inout htmlSAXHandler) {
-        guard text else {
+    /// How end tags and text runs reach the handler.
+    private enum TextCallbacks {
+        /// No callbacks: libxml2 reports nothing (set before a parse only).
+        case absent
+        /// Callbacks that do nothing (set during a parse, where nil is unsafe; see `followWantsText`).
+        case silenced
+        /// Callbacks that report to the handler.
+        case reported
+    }
+
+    /// Sets the callbacks of end tags and text runs in `sax`.
+    private static func setText(_ callbacks: TextCallbacks, in sax: inout htmlSAXHandler) {
+        switch callbacks {
+        case .absent:
             sax.endElement = nil
             sax.characters = nil
             sax.cdataBlock = nil
             return
+        case .silenced:
+            sax.endElement = { _, _ in }
+            sax.characters = { _, _, _ in }
+            sax.cdataBlock = { _, _, _ in }
+            return
+        case .reported:
+            break
         }
         sax.endElement = { userData, name in
             guard let name else { return }

@@ -73,7 +73,7 @@ public final class SiteWriter: Sendable {
     ///   returns its digest for the manifest.
     public func finish(
         seeds: [String], knownReferences: KnownReferences? = nil,
-        searchIndex: (@Sendable (_ ledger: any SiteLedger) throws -> SiteManifest.FileDigest)? = nil
+        searchIndex: ((_ ledger: any SiteLedger) throws -> SiteManifest.FileDigest)? = nil
     ) throws {
         try rejoinSpellings()
         // The registry lives in this scope only, and is let go after it.
@@ -89,9 +89,10 @@ public final class SiteWriter: Sendable {
             index = try StartPage(seed: seed, path: path).write(to: directory, with: files)
         }
         // The index is made once the registry is gone and its pages are back with the system
-        // (glibc keeps freed blocks in the arena they came from, which the indexing thread may
-        // not use): at 100,000 URLs, a peak 25 MB lower than with the index made beside the rewriting.
-        mirror_release_free_heap()
+        // (glibc keeps the free pages below an arena's top, which the threads making the index
+        // may not allocate from): at 100,000 URLs, a peak 25 MB lower than with the index made
+        // beside the rewriting.
+        if searchIndex != nil { mirror_release_free_heap() }
         let search = try searchIndex?(ledger)
         var used = UsedOriginals()
         let next = ledger.resourceSlices()
