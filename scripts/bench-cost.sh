@@ -105,7 +105,9 @@ PY
 cpu=$(median 2 "$work/crawl.times")
 echo "# Cost model: $site, $pages pages, $resources resources, $(date -u +%FT%TZ), $(nproc) cores"
 echo
-echo "Crawl, median of $runs: wall $(median 0 "$work/crawl.times") s, CPU $cpu s, peak RSS $(python3 -c "print(round($(median 1 "$work/crawl.times") / 1024))") MB"
+wall=$(median 0 "$work/crawl.times")
+echo "Crawl, median of $runs: wall $wall s, CPU $cpu s ($(python3 -c "print(f'{$cpu / $wall:.2f}')") cores busy on average)," \
+  "peak RSS $(python3 -c "print(round($(median 1 "$work/crawl.times") / 1024))") MB"
 echo
 python3 scripts/lib/cost-stages.py "$work/perf.txt" "$cpu" "$pages" "$resources"
 echo
