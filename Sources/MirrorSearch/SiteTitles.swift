@@ -8,10 +8,10 @@ import MirrorCore
 /// title (the results show it whole): a page whose own name is the query then ranks above the
 /// pages of an example project named like it, and the site's name does not rank every page alike.
 struct SiteTitles {
-    /// Pages, and pages per title part, by folder. A part is counted under a 64-bit hash of its
-    /// NFC form (`key`): most parts name one page, and at 100,000 pages their Strings would be
-    /// 8 MB of the crawl's peak. The hash is the same in every process, so that the same pages
-    /// always make the same index.
+    /// Pages, and pages per title part, by folder. A part is counted under a hash of its NFC form
+    /// (`key`), not its String: most parts name one page, and at 100,000 pages their Strings
+    /// would be 8 MB. The hash is the same in every process, so the same pages always make the
+    /// same index.
     private var pages: [Substring: Int] = [:]
     private var parts: [Substring: [UInt64: Int]] = [:]
 
@@ -32,19 +32,16 @@ struct SiteTitles {
         return own.isEmpty || own.count == all.count ? title : own.joined(separator: " ")
     }
 
-    /// A part's FNV-1a hash over the UTF-8 of its NFC form: parts that are the same String
-    /// (canonically equivalent) have the same key, as they had the same `Dictionary` slot.
+    /// A part's `StableHash` over the UTF-8 of its NFC form: parts that are equal Strings
+    /// (canonically equivalent) have the same key.
     private static func key(_ part: Substring) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func add(_ bytes: some Sequence<UInt8>) {
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        }
+        var hash = StableHash()
         if part.utf8.allSatisfy({ $0 < 0x80 }) {
-            add(part.utf8)
+            hash.add(part.utf8)
         } else {
-            add(String(part).precomposedStringWithCanonicalMapping.utf8)
+            hash.add(String(part).precomposedStringWithCanonicalMapping.utf8)
         }
-        return hash
+        return hash.value
     }
 
     private static func folder(of path: String) -> Substring {

@@ -18,8 +18,7 @@ public import Foundation
 ///
 /// Data and upload tasks only; a download task fails with `URLError.unsupportedURL`. Foundation
 /// on Linux asks a session's cache about data tasks alone, so a download task never reaches the
-/// folder, and it stops the process on a download through any custom protocol
-/// (swift-corelibs-foundation issue 3367).
+/// folder, and it stops the process on a download through any custom protocol.
 public final class MirrorURLProtocol: URLProtocol {
     /// The work of this load, and whether the task stopped it: once stopped, the client hears
     /// nothing more (Foundation ends a cancelled task itself).

@@ -100,9 +100,9 @@ enum HTMLSAXParser {
 
         /// Sets or silences the text callbacks when the handler's `wantsText` changed: libxml2
         /// looks a callback up in the table each time it has something to report. Never to nil
-        /// mid-parse: libxml2 checks a callback for nil and may call it after another callback
-        /// in between (the start of a `<p>` it opens itself) changed the table, and a callback
-        /// set to nil there is a call to address zero (found by the html-links fuzzer).
+        /// mid-parse: libxml2 may check a callback once and call it twice (an unknown entity is
+        /// reported as `&`, then its name), and a callback set to nil by the first call makes the
+        /// second a call to address zero.
         func followWantsText() {
             let wants = handler.wantsText
             guard wants != hearsText, let sax else { return }
@@ -148,44 +148,33 @@ enum HTMLSAXParser {
         case reported
     }
 
-    /// Sets the callbacks of end tags and text runs in `sax`.
+    /// Sets the callbacks of end tags and text runs in `sax`. libxml2 reports the text of
+    /// `<script>` and `<style>` as CDATA blocks: they go where other text goes.
     private static func setText(_ callbacks: TextCallbacks, in sax: inout htmlSAXHandler) {
         switch callbacks {
         case .absent:
             sax.endElement = nil
             sax.characters = nil
-            sax.cdataBlock = nil
-            return
         case .silenced:
             sax.endElement = { _, _ in }
             sax.characters = { _, _, _ in }
-            sax.cdataBlock = { _, _, _ in }
-            return
         case .reported:
-            break
-        }
-        sax.endElement = { userData, name in
-            guard let name else { return }
-            Session.with(userData) { session in
-                session.handler.endElement(HTMLSAXParser.bytes(name))
-                session.followWantsText()
+            sax.endElement = { userData, name in
+                guard let name else { return }
+                Session.with(userData) { session in
+                    session.handler.endElement(HTMLSAXParser.bytes(name))
+                    session.followWantsText()
+                }
+            }
+            sax.characters = { userData, characters, length in
+                guard let characters, length > 0 else { return }
+                Session.with(userData) { session in
+                    session.handler.characters(UnsafeBufferPointer(start: characters, count: Int(length)))
+                    session.followWantsText()
+                }
             }
         }
-        sax.characters = { userData, characters, length in
-            guard let characters, length > 0 else { return }
-            Session.with(userData) { session in
-                session.handler.characters(UnsafeBufferPointer(start: characters, count: Int(length)))
-                session.followWantsText()
-            }
-        }
-        // libxml2 reports the text of <script> and <style> as CDATA blocks.
-        sax.cdataBlock = { userData, characters, length in
-            guard let characters, length > 0 else { return }
-            Session.with(userData) { session in
-                session.handler.characters(UnsafeBufferPointer(start: characters, count: Int(length)))
-                session.followWantsText()
-            }
-        }
+        sax.cdataBlock = sax.characters
     }
 
     /// A NUL-terminated string of libxml2 as a buffer.
