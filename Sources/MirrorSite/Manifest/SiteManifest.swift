@@ -240,6 +240,39 @@ public struct SiteManifest: Sendable, Codable, Equatable {
 
     public init() {}
 
+    /// Decodes the resources and redirects in URL order: a dictionary's order differs from one
+    /// decoding to the next, and a manifest with several faults is refused for the same one
+    /// (the first in URL order) every time.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        seeds = try container.decodeIfPresent([String].self, forKey: .seeds)
+        resources = try Self.inURLOrder(Resource.self, from: container, key: .resources)
+        redirects = try Self.inURLOrder(Redirect.self, from: container, key: .redirects)
+        index = try container.decodeIfPresent(FileDigest.self, forKey: .index)
+        search = try container.decodeIfPresent(FileDigest.self, forKey: .search)
+    }
+
+    private enum CodingKeys: String, CodingKey { case version, seeds, resources, redirects, index, search }
+
+    /// A JSON object's key: a URL.
+    private struct URLKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    private static func inURLOrder<Value: Decodable>(
+        _ type: Value.Type, from container: KeyedDecodingContainer<CodingKeys>, key: CodingKeys
+    ) throws -> [String: Value] {
+        let object = try container.nestedContainer(keyedBy: URLKey.self, forKey: key)
+        let urls = object.allKeys.map(\.stringValue).sorted()
+        var values = [String: Value](minimumCapacity: urls.count)
+        for url in urls { values[url] = try object.decode(type, forKey: URLKey(stringValue: url)) }
+        return values
+    }
+
     /// The file a URL ended up in, following redirects (at most 10 hops, loops give nil).
     public func path(for url: String) -> String? {
         LinkTargets.path(for: url, redirects: redirects) { resources[$0]?.path }
