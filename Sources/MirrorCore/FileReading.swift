@@ -46,6 +46,22 @@ public enum FileReading {
         return bytes.count == expectedSize ? bytes : nil
     }
 
+    /// Hands the file at `path` to `body` a piece at a time, through one buffer of `pieceSize`
+    /// bytes, so that a large file is never held whole; false when there is no such file.
+    public static func forEachPiece(
+        of path: String, pieceSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) -> Void
+    ) throws(FileSystemError) -> Bool {
+        guard let descriptor = try openUnlessMissing(path) else { return false }
+        defer { close(descriptor) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: pieceSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let got = try PosixFile.read(descriptor, into: buffer, path: path)
+            if got > 0 { body(UnsafeRawBufferPointer(rebasing: buffer[..<got])) }
+            if got < pieceSize { return true }
+        }
+    }
+
     /// A descriptor to read the file at `path`; nil when there is no such file.
     private static func openUnlessMissing(_ path: String) throws(FileSystemError) -> Int32? {
         do { return try PosixFile.open(path, flags: O_RDONLY) } catch let error where error.code == ENOENT { return nil }

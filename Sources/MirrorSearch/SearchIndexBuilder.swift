@@ -153,9 +153,17 @@ public enum SearchIndexBuilder {
     private static func digest(ofIndexAt path: String, fingerprint: String) throws -> SiteManifest.FileDigest? {
         let made = try? SQLiteDatabase(path: path, readOnly: true).statement("SELECT value FROM meta WHERE key = 'fingerprint'")
             .firstRow([]) { $0.string(0) }
-        // Read (for its digest) only when it is the index wanted.
-        guard made == fingerprint, let bytes = (try? FileReading.contents(of: path)) ?? nil else { return nil }
-        return SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: bytes)), size: bytes.count)
+        // Read (for its digest) only when it is the index wanted, a piece at a time: a large
+        // site's index is tens of megabytes.
+        guard made == fingerprint else { return nil }
+        var hash = SHA256()
+        var size = 0
+        let found = try? FileReading.forEachPiece(of: path) { piece in
+            hash.update(bufferPointer: piece)
+            size += piece.count
+        }
+        guard found == true else { return nil }
+        return SiteManifest.FileDigest(sha256: Hex.string(hash.finalize()), size: size)
     }
 
     private static func build(

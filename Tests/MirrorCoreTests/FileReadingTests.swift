@@ -39,4 +39,20 @@ struct FileReadingTests {
         writer.start()
         #expect(try FileReading.contents(of: fifo) == bytes)
     }
+
+    /// A file in pieces: the same bytes, in pieces no larger than asked, the last one short or
+    /// none at all when the size is a multiple of the piece.
+    @Test(arguments: [0, 1, 4095, 4096, 4097, 40_000]) func readsAFileInPieces(size: Int) throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("filereading-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        #expect(try !FileReading.forEachPiece(of: root + "/missing") { _ in Issue.record("a missing file has pieces") })
+        let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        #expect(FileManager.default.createFile(atPath: root + "/f", contents: Data(bytes)))
+        var pieces: [[UInt8]] = []
+        #expect(try FileReading.forEachPiece(of: root + "/f", pieceSize: 4096) { pieces.append(Array($0)) })
+        #expect(pieces.flatMap { $0 } == bytes)
+        #expect(pieces.count == (size + 4095) / 4096)
+        #expect(pieces.allSatisfy { $0.count <= 4096 && !$0.isEmpty })
+    }
 }
