@@ -1,4 +1,4 @@
-public import MirrorCore
+import MirrorCore
 public import NIOHTTP1
 
 /// The request a redirect leads to, as browsers, URLSession and async-http-client follow one:

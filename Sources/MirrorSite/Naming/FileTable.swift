@@ -1,7 +1,7 @@
 import MirrorCore
 
 /// `PathRegistry`'s tables: each URL's path, and each file (path) with its preferred path, body
-/// and URLs in the order they joined it. One entry per URL in a single array, found through two
+/// and URLs in the order they joined it. One entry per URL in a chunked array, found through two
 /// open-addressing indexes of 8-byte slots (by URL and by path); the entries of one file are
 /// chained: 8 bytes a URL per index instead of a dictionary's bucket of 24 or 32, and no object
 /// per file (about 17 MB at 100,000 URLs).
@@ -24,7 +24,7 @@ struct FileTable: Sendable {
         var next: Int32
     }
 
-    private var entries: [Entry] = []
+    private var entries = ChunkedArray<Entry>()
     /// Entries removed, for reuse.
     private var free: [Int32] = []
     private var byURL = SlotIndex()
@@ -110,7 +110,7 @@ struct FileTable: Sendable {
             return reused
         }
         entries.append(entry)
-        return Int32(entries.count - 1)
+        return Int32(entries.endIndex - 1)
     }
 
     private func entry(ofURL url: String) -> Int32? {
