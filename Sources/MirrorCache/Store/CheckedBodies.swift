@@ -12,12 +12,13 @@ import MirrorLock
 /// stamp for each (15 MB), and a body is hashed again only after that many others were noted.
 final class CheckedBodies: Sendable {
     private struct Stamps {
-        var newer: [String: FileStamp] = [:]
-        var older: [String: FileStamp] = [:]
+        /// By digest held as its bytes (40 bytes, where its text is a heap object of 96 too).
+        var newer: [HexDigest: FileStamp] = [:]
+        var older: [HexDigest: FileStamp] = [:]
 
-        subscript(digest: String) -> FileStamp? { newer[digest] ?? older[digest] }
+        subscript(digest: HexDigest) -> FileStamp? { newer[digest] ?? older[digest] }
 
-        mutating func note(_ digest: String, _ stamp: FileStamp, generation: Int) {
+        mutating func note(_ digest: HexDigest, _ stamp: FileStamp, generation: Int) {
             if newer.count >= generation && newer[digest] == nil {
                 older = newer
                 newer = [:]
@@ -34,11 +35,13 @@ final class CheckedBodies: Sendable {
     }
 
     func contains(_ digest: String) -> Bool {
-        stamps.withLock { $0[digest] != nil }
+        let digest = HexDigest(digest)
+        return stamps.withLock { $0[digest] != nil }
     }
 
     func isChecked(_ digest: String, _ stamp: FileStamp) -> Bool {
-        stamps.withLock { $0[digest] } == stamp
+        let digest = HexDigest(digest)
+        return stamps.withLock { $0[digest] } == stamp
     }
 
     /// Notes that the file with `stamp` held the bytes of `digest`. As git's "racy clean" rule:
@@ -55,6 +58,7 @@ final class CheckedBodies: Sendable {
     /// tick as the last write, keeping the size, would go unseen — the same window as between
     /// any check and the use of what it checked.
     func rememberWritten(_ digest: String, _ stamp: FileStamp) {
+        let digest = HexDigest(digest)
         stamps.withLock { $0.note(digest, stamp, generation: generation) }
     }
 }
