@@ -7,7 +7,7 @@ final class SiteNames: Sendable {
     private let mapper: PathMapper
     private let ledger: any SiteLedger
     /// Nil once the finish has rewritten the links (`letGo`): writing the manifest does not use
-    /// it, and it is the largest thing a crawl holds then (at 100,000 URLs, 33 MB). A use after
+    /// it, and it is the largest thing a crawl holds then (at 100,000 URLs, about 20 MB). A use after
     /// that rebuilds it.
     private let registry: Locked<PathRegistry?>
 

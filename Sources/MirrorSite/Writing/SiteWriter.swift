@@ -88,7 +88,7 @@ public final class SiteWriter: Sendable {
         if let seed = seeds.first, let path = seedPath {
             index = try StartPage(seed: seed, path: path).write(to: directory, with: files)
         }
-        // The index is made once the registry (33 MB at 100,000 URLs) is gone and its pages are
+        // The index is made once the registry (about 20 MB at 100,000 URLs) is gone and its pages are
         // back with the system: glibc keeps the free pages below an arena's top, which the
         // threads making the index may not allocate from.
         if searchIndex != nil { mirror_release_free_heap() }
