@@ -1,6 +1,6 @@
 /// An array held in chunks of 1,024 elements. Appending never copies what is held, where an
 /// array that doubles holds its old and new buffers at once (at 100,000 URLs, 19 MB for a table
-/// of 7 MB); and a queue read from the front lets go of each chunk once it has read past it.
+/// of 9 MB); and a queue read from the front lets go of each chunk once it has read past it.
 public struct ChunkedArray<Element> {
     private static var chunkShift: Int { 10 }
     private static var chunkSize: Int { 1 << chunkShift }
