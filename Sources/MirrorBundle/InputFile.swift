@@ -27,15 +27,8 @@ final class InputFile: Sendable {
 
     /// Calls `body` with each chunk until the end of the file.
     func readChunks(size chunkSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count: Int
-            do { count = try PosixFile.read(descriptor, into: buffer, path: path) } catch { throw BundleError.io(error) }
-            if count == 0 { return }
-            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-            if count < chunkSize { return }  // the end of the file
-        }
+        try FileReading.forEachPiece(
+            ofDescriptor: descriptor, path: path, pieceSize: chunkSize, readFailure: { BundleError.io($0) as any Error }, body)
     }
 
     /// Reads up to `buffer.count` bytes at `offset` (without moving the file position);

@@ -53,12 +53,25 @@ public enum FileReading {
     ) throws(FileSystemError) -> Bool {
         guard let descriptor = try openUnlessMissing(path) else { return false }
         defer { close(descriptor) }
+        let read = { (piece: UnsafeRawBufferPointer) throws(FileSystemError) in body(piece) }
+        try forEachPiece(ofDescriptor: descriptor, path: path, pieceSize: pieceSize, readFailure: { $0 }, read)
+        return true
+    }
+
+    /// Hands the file open as `descriptor`, from its position to its end, to `body` a piece at
+    /// a time through one buffer of `pieceSize` bytes. A failed read throws what `readFailure`
+    /// makes of it; what `body` throws goes on as it is.
+    public static func forEachPiece<Failure: Error>(
+        ofDescriptor descriptor: Int32, path: String, pieceSize: Int = 1 << 20,
+        readFailure: (FileSystemError) -> Failure, _ body: (UnsafeRawBufferPointer) throws(Failure) -> Void
+    ) throws(Failure) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: pieceSize, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let got = try PosixFile.read(descriptor, into: buffer, path: path)
-            if got > 0 { body(UnsafeRawBufferPointer(rebasing: buffer[..<got])) }
-            if got < pieceSize { return true }
+            let got: Int
+            do { got = try PosixFile.read(descriptor, into: buffer, path: path) } catch { throw readFailure(error) }
+            if got > 0 { try body(UnsafeRawBufferPointer(rebasing: buffer[..<got])) }
+            if got < pieceSize { return }
         }
     }
 
