@@ -381,7 +381,7 @@ let package = Package(
         .testTarget(
             name: "MirrorSearchTests",
             dependencies: [
-                "MirrorLock", "MirrorSearch", "MirrorHTML", "MirrorSite", "MirrorCrawl", "mirror", "MirrorCrawlTesting",
+                "MirrorLock", "MirrorSearch", "MirrorSQLite", "MirrorHTML", "MirrorSite", "MirrorCrawl", "mirror", "MirrorCrawlTesting",
                 "MirrorTestSupport",
             ],
             swiftSettings: settings

@@ -3,7 +3,8 @@ import Foundation
 /// A reader's query made into an FTS5 query: words and "quoted phrases" match as phrases of the
 /// index's tokens (so `os.walk` or `C++` is no syntax error), a trailing `*` makes a prefix
 /// (`walk*`), `AND`, `OR`, `NOT` and parentheses keep their meaning. What FTS5 would refuse
-/// (an unclosed quote or parenthesis, an operator with nothing to join) is refused here, in words.
+/// (an unclosed quote or parenthesis, an operator with nothing to join, parentheses nested deeper
+/// than its parser's stack) is refused here, in words.
 public struct SearchQuery: Sendable, Equatable {
     /// The query in FTS5's syntax.
     public let expression: String
@@ -16,6 +17,10 @@ public struct SearchQuery: Sendable, Equatable {
 
     /// The words it looks for (to find where a page holds them).
     public let words: [Word]
+
+    /// How deep parentheses may nest. FTS5's parser has a stack of 100 entries, and each level
+    /// can hold seven (`( "a" OR "b" AND "c" NOT (` …): it refuses 14 levels of that form.
+    public static let deepestNesting = 8
 
     public init(_ text: String) throws(SearchError) {
         var parts: [String] = []
@@ -56,6 +61,9 @@ public struct SearchQuery: Sendable, Equatable {
                 if !phrase.trimmingCharacters(in: .whitespaces).isEmpty { operand(phrase, prefix: prefix) }
                 index = after
             } else if character == "(" {
+                guard depth < Self.deepestNesting else {
+                    throw SearchError.badQuery("parentheses nest more than \(Self.deepestNesting) deep: \(text)")
+                }
                 if !expectsOperand { parts.append("AND") }
                 parts.append("(")
                 depth += 1

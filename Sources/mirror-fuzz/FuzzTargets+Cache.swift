@@ -79,11 +79,14 @@ extension FuzzTargets {
                 "\(name) stored")
         }
 
-        // A Vary key names each field and holds no credential's value.
+        // A Vary key names each field and holds no credential's value; none when Vary has `*` or
+        // what is no field name.
         for credentials in [nil, "fingerprint"] as [String?] {
             let key = CachePolicy.varyKey(responseHeaders: response, request: request, credentials: credentials)
-            let varied = response[canonicalForm: "vary"].map { $0.lowercased() }
-            require((key == nil) == varied.contains("*"), "a Vary key exactly when Vary has no *")
+            let varied = response[canonicalForm: "vary"].filter { !$0.isEmpty }
+            require(
+                (key == nil) == varied.contains { $0 == "*" || !$0.utf8.allSatisfy(HTTPToken.isTokenByte) },
+                "a Vary key exactly when Vary names fields and no *")
             guard let key else { continue }
             let shareable = CachePolicy.shareable(varyKey: key)
             require(!shareable.contains(CachePolicy.privateMark), "a shareable Vary key keeps the credentials' mark")
@@ -189,9 +192,9 @@ extension FuzzTargets {
         let challenges = AuthenticationChallenge.parse(lines)
         for challenge in challenges {
             require(!challenge.scheme.isEmpty && challenge.scheme == challenge.scheme.lowercased(), "scheme \(challenge.scheme)")
-            require(challenge.scheme.utf8.allSatisfy(CredentialChecks.isTokenByte), "scheme \(challenge.scheme) is not a token")
+            require(challenge.scheme.utf8.allSatisfy(HTTPToken.isTokenByte), "scheme \(challenge.scheme) is not a token")
             for name in challenge.parameters.keys {
-                require(!name.isEmpty && name.utf8.allSatisfy(CredentialChecks.isTokenByte), "parameter \(name) is not a token")
+                require(!name.isEmpty && name.utf8.allSatisfy(HTTPToken.isTokenByte), "parameter \(name) is not a token")
                 require(name == name.lowercased(), "parameter \(name) not lower-cased")
             }
         }
@@ -228,7 +231,7 @@ private enum CacheHeads {
             guard let colon = line.firstIndex(of: ":") else { continue }
             // A field name is a token, as NIO's parser takes it (its `add` wants ASCII).
             let name = line[..<colon].trimmingASCIIWhitespace()
-            guard !name.isEmpty, name.utf8.allSatisfy(CredentialChecks.isTokenByte) else { continue }
+            guard !name.isEmpty, name.utf8.allSatisfy(HTTPToken.isTokenByte) else { continue }
             headers.add(name: String(name), value: String(line[line.index(after: colon)...].trimmingASCIIWhitespace()))
         }
         return headers
@@ -308,10 +311,12 @@ private enum CookieChecks {
     /// else the matching rule of most labels, else `*`; the public suffix is the domain's last
     /// labels of that count (one fewer for an exception).
     static func referenceIsPublicSuffix(_ domain: String) -> Bool {
-        var text = Substring(domain)
-        if text.hasSuffix(".") { text = text.dropLast() }
+        // Labels by bytes: a mark after a dot makes one `Character` with it, and splitting on
+        // `Character`s would not cut there.
+        var text = domain.utf8[...]
+        if text.last == UInt8(ascii: ".") { text = text.dropLast() }
         guard !text.isEmpty else { return false }
-        let labels = text.split(separator: ".", omittingEmptySubsequences: false)
+        let labels = text.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map(Substring.init)
         func matches(_ rule: [Substring]) -> Bool {
             rule.count <= labels.count
                 && zip(rule.reversed(), labels.reversed()).allSatisfy { $0.0 == "*" || $0.0.utf8.elementsEqual($0.1.utf8) }
@@ -491,20 +496,16 @@ private enum CredentialChecks {
         }
     }
 
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-            || "!#$%&'*+-.^_`|~".utf8.contains(byte)
-    }
-
     /// A challenge as a field writes it, every parameter quoted.
     static func field(_ challenge: AuthenticationChallenge) -> String {
         let parameters = challenge.parameters.sorted { $0.key < $1.key }.map { name, value in
-            var quoted = "\""
-            for character in value {
-                if character == "\"" || character == "\\" { quoted.append("\\") }
-                quoted.append(character)
+            // Scalar by scalar: a mark after a quote makes one `Character` with it.
+            var quoted = "\"".unicodeScalars
+            for scalar in value.unicodeScalars {
+                if scalar == "\"" || scalar == "\\" { quoted.append("\\") }
+                quoted.append(scalar)
             }
-            return name + "=" + quoted + "\""
+            return name + "=" + String(quoted) + "\""
         }
         return parameters.isEmpty ? challenge.scheme : challenge.scheme + " " + parameters.joined(separator: ", ")
     }

@@ -441,10 +441,12 @@ extension FuzzTargets {
     private static func checkLabel(_ label: String) {
         require(!label.isEmpty, "an empty charset label")
         require(label == label.lowercased(), "label '\(label)' is not lower-cased")
-        require(!label.first!.isWhitespace && !label.last!.isWhitespace, "label '\(label)' has white space at an edge")
+        require(
+            !label.unicodeScalars.first!.properties.isWhitespace && !label.unicodeScalars.last!.properties.isWhitespace,
+            "label \(label.debugDescription) has white space at an edge")
         guard !label.contains(";"), !label.contains("\"") else { return }
         let again = CharsetSniffer.charset(contentType: "text/html; charset=\(label)", prefix: [])
-        require(again == label, "label '\(label)' is sniffed again as '\(again)'")
+        require(again == label, "label \(label.debugDescription) is sniffed again as \(again.debugDescription)")
     }
 
     /// Whether `text` has HTML's white space collapsed: no tab, line break or form feed, no two

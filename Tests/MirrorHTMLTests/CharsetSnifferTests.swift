@@ -97,4 +97,14 @@ struct CharsetSnifferTests {
         #expect(sniff(nil, #"<meta charset=" ">"#) == "utf-8")
         #expect(sniff(#"text/html; charset=" ""#, "") == "utf-8")
     }
+
+    /// Found by the `charset` fuzz target: a label starting with a combining mark, given back as a
+    /// Content-Type's charset, was not found there: the mark made one `Character` with the `=`
+    /// before it. The parameter is now read scalar by scalar.
+    @Test func aLabelStartingWithACombiningMarkIsReadFromTheContentType() {
+        let label = "\u{617}\u{FFFD}t=\u{0}/"
+        #expect(sniff(nil, "<meta charset=\(label)\r>") == label)
+        #expect(sniff("text/html; charset=\(label)", "") == label)
+        #expect(sniff("text/html; charset=\"\u{301}x\"", "") == "\u{301}x")
+    }
 }

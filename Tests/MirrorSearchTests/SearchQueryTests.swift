@@ -1,3 +1,4 @@
+import MirrorSQLite
 import MirrorSearch
 import Testing
 
@@ -47,5 +48,26 @@ struct SearchQueryTests {
         #expect(query.words.map(\.text) == ["a", "b", "c", "d"])
         #expect(try SearchQuery("a\"\u{301}b").expression == "\"a\"\"\u{301}b\"")
         #expect(try SearchQuery("a\u{0}\u{7F1}b").expression == "\"a \u{7F1}b\"")
+    }
+
+    /// Found by fuzzing: FTS5's parser has a stack of 100 entries, and a query of nested
+    /// parentheses overflowed it ("fts5: parser stack overflow", refused in SQLite's words).
+    /// Nesting deeper than `deepestNesting` is refused in words; the deepest query accepted, of
+    /// the form that fills the stack fastest, runs.
+    @Test func parenthesesNestNoDeeperThanFTS5ReadsThem() throws {
+        func nested(_ depth: Int) -> String {
+            String(repeating: "(a OR b AND c NOT ", count: depth) + "d" + String(repeating: ")", count: depth)
+        }
+        let deepest = try SearchQuery(nested(SearchQuery.deepestNesting))
+        let database = try SQLiteDatabase(path: ":memory:")
+        try database.execute("CREATE VIRTUAL TABLE words USING fts5(text)")
+        try database.execute("INSERT INTO words VALUES ('a b c d')")
+        let found = try database.statement("SELECT rowid FROM words WHERE words MATCH ?").rows([.text(deepest.expression)]) { $0.int(0) }
+        #expect(found == [1])
+        #expect {
+            try SearchQuery(nested(SearchQuery.deepestNesting + 1))
+        } throws: { error in
+            "\(error)".contains("parentheses nest more than \(SearchQuery.deepestNesting) deep")
+        }
     }
 }

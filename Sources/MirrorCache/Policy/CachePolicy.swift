@@ -259,14 +259,15 @@ public struct CachePolicy: Sendable {
     // MARK: Vary (§4.1)
 
     /// The request's values of the fields the stored response's Vary names, in a canonical form;
-    /// nil when Vary is `*` (never matches). An absent field (`name`) differs from an empty one
+    /// nil when Vary is `*` or names what is no field name (never matches: a name holding `=` would
+    /// read in the key as another field's value). An absent field (`name`) differs from an empty one
     /// (`name=`): §4.1 lets an absent field match only an absent field. A credential field's value
     /// is held as a digest (`name=#…`). With `credentials`, the fingerprint of the credentials the
     /// request carried, the key ends with a `@private=` line: the response is found only by
     /// requests that carry the same ones (§3.5, for every field, not Authorization alone).
     public static func varyKey(responseHeaders: HTTPHeaders, request: HTTPHeaders, credentials: String? = nil) -> String? {
-        let names = responseHeaders[canonicalForm: "vary"].map { $0.lowercased() }
-        if names.contains("*") { return nil }
+        let names = responseHeaders[canonicalForm: "vary"].map { $0.lowercased() }.filter { !$0.isEmpty }
+        if names.contains(where: { $0 == "*" || !HTTPToken.isToken($0) }) { return nil }
         var lines = Set(names).sorted().map { name in
             let values = request[name].map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
             if values.isEmpty { return name }

@@ -1,3 +1,5 @@
+import MirrorCore
+
 /// One challenge of a `WWW-Authenticate` (or `Proxy-Authenticate`) field (RFC 9110 §11.6.1):
 /// its scheme and parameters. A field may hold several challenges, and a response several fields.
 public struct AuthenticationChallenge: Sendable, Equatable {
@@ -71,7 +73,7 @@ public struct AuthenticationChallenge: Sendable, Equatable {
         /// A token (RFC 9110 §5.6.2), or nil when none starts here.
         mutating func token() -> String? {
             let start = index
-            skip(while: Self.isTokenByte)
+            skip(while: HTTPToken.isTokenByte)
             return index > start ? String(decoding: bytes[start..<index], as: UTF8.self) : nil
         }
 
@@ -109,15 +111,6 @@ public struct AuthenticationChallenge: Sendable, Equatable {
                 }
             }
             return String(decoding: value, as: UTF8.self)
-        }
-
-        static func isTokenByte(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                return true
-            default:
-                return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
-            }
         }
     }
 }

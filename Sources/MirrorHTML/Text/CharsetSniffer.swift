@@ -32,15 +32,16 @@ public enum CharsetSniffer {
         return !(label.hasPrefix("utf-16") || label.hasPrefix("utf-32") || label.hasPrefix("ucs-"))
     }
 
-    /// The `charset` parameter of a media type, unquoted, or nil.
+    /// The `charset` parameter of a media type, unquoted, or nil. Read scalar by scalar: a
+    /// combining mark after `;`, `=` or a quote would make one `Character` with it.
     static func charsetParameter(of contentType: String) -> String? {
-        for parameter in contentType.split(separator: ";").dropFirst() {
+        for parameter in contentType.unicodeScalars.split(separator: ";").dropFirst() {
             guard let equals = parameter.firstIndex(of: "=") else { continue }
             let name = parameter[..<equals].trimmingWhitespace()
-            guard name.lowercased() == "charset" else { continue }
+            guard String(String.UnicodeScalarView(name)).lowercased() == "charset" else { continue }
             var value = parameter[parameter.index(after: equals)...].trimmingWhitespace()
             if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
-            return value.allSatisfy(\.isWhitespace) ? nil : String(value)
+            return value.allSatisfy(\.properties.isWhitespace) ? nil : String(String.UnicodeScalarView(value))
         }
         return nil
     }
@@ -54,17 +55,16 @@ public enum CharsetSniffer {
     private static let knowsWindows1252 = HTMLSAXParser.supportsEncoding("windows-1252")
 
     private static func normalized(_ label: String) -> String {
-        let label = label.trimmingWhitespace().lowercased()
+        let label = String(String.UnicodeScalarView(label.unicodeScalars[...].trimmingWhitespace())).lowercased()
         return windows1252Labels.contains(label) && knowsWindows1252 ? "windows-1252" : label
     }
 }
 
-extension StringProtocol {
-    fileprivate func trimmingWhitespace() -> SubSequence {
-        let isSpace: (Character) -> Bool = { $0.isWhitespace }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return self[endIndex...]
-        }
+extension Substring.UnicodeScalarView {
+    /// Without the white space at either end, scalar by scalar.
+    fileprivate func trimmingWhitespace() -> Substring.UnicodeScalarView {
+        guard let first = firstIndex(where: { !$0.properties.isWhitespace }), let last = lastIndex(where: { !$0.properties.isWhitespace })
+        else { return self[endIndex...] }
         return self[first...last]
     }
 }

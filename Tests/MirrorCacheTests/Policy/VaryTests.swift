@@ -52,6 +52,21 @@ struct PolicyVaryTests {
         #expect(b != c)
     }
 
+    /// A Vary member that is no field name (fuzzing found `Authorization=TOPSECRET`) never
+    /// matches, as `*`: its line in the key would read as the value of another field, and a
+    /// credential field's line as its value in the clear.
+    @Test(arguments: ["Authorization=TOPSECRET", "Accept-Encoding=gzip", "Accept Encoding", "\u{E9}t\u{E9}", "a\"b"])
+    func aMemberThatIsNoFieldNameNeverMatches(member: String) {
+        #expect(key(vary: ["Cookie, \(member)"], [("Authorization", "Basic dXNlcjpwYXNz"), ("Accept-Encoding", "gzip")]) == nil)
+        #expect(key(vary: [member], []) == nil)
+    }
+
+    @Test func emptyMembersOfVaryAreSkipped() {
+        let request = [("Accept-Encoding", "gzip")]
+        #expect(key(vary: ["Accept-Encoding, , "], request) == key(vary: ["Accept-Encoding"], request))
+        #expect(key(vary: ["Accept-Encoding, , "], request) != nil)
+    }
+
     @Test func caseOfRequestFieldNamesDoesNotMatter() {
         let a = key(vary: ["Accept-Encoding"], [("accept-encoding", "gzip")])
         let b = key(vary: ["Accept-Encoding"], [("ACCEPT-ENCODING", "gzip")])
