@@ -1,5 +1,6 @@
 import Foundation
 import MirrorCore
+import MirrorLock
 import MirrorSQLite
 
 /// The durable state of a crawl folder, in SQLite at `.mirror/journal.sqlite`, in three parts
@@ -38,15 +39,18 @@ public final class CrawlJournal: Sendable {
         do {
             let database = try SQLiteDatabase(path: folder + "/.mirror/journal.sqlite")
             started = try JournalSchema.prepare(database, fresh: fresh)
-            let reader = try SQLiteDatabase(path: folder + "/.mirror/journal.sqlite")
-            try reader.execute("PRAGMA cache_size=-512")  // KB: it reads one row at a time
+            let readers = try (0..<max(1, ProcessInfo.processInfo.activeProcessorCount)).map { _ in
+                let reader = try SQLiteDatabase(path: folder + "/.mirror/journal.sqlite")
+                try reader.execute("PRAGMA cache_size=-512")  // KB: it reads one row at a time
+                return Locked(reader)
+            }
             hadPages = try database.statement("SELECT 1 FROM pages LIMIT 1").firstRow { _ in true } ?? false
             crawlStartedAt = (fresh ? nil : started) ?? Date().timeIntervalSince1970
             if fresh || started == nil {
                 try database.statement("INSERT OR REPLACE INTO meta (key, value) VALUES ('started', ?)")
                     .run([.text(String(crawlStartedAt))])
             }
-            log = JournalLog(database: database, reader: reader)
+            log = JournalLog(database: database, readers: readers)
         } catch {
             close(lock)
             throw error

@@ -24,13 +24,15 @@ final class JournalLog: Sendable {
     /// batches commit one at a time, in the order they were made, and a record is either still
     /// queued or committed, never in between.
     private let database: Locked<SQLiteDatabase>
-    /// A second connection for looking rows up: with the WAL, a lookup reads the committed rows
-    /// while a batch commits, instead of waiting for it.
-    private let reader: Locked<SQLiteDatabase>
+    /// Connections for looking rows up, one for each core: with the WAL, a lookup reads the
+    /// committed rows while a batch commits, instead of waiting for it, and the folder's
+    /// rewriting, on every core, looks up pages' references without waiting for each other.
+    private let readers: [Locked<SQLiteDatabase>]
 
-    init(database: sending SQLiteDatabase, reader: sending SQLiteDatabase) {
+    init(database: sending SQLiteDatabase, readers: [Locked<SQLiteDatabase>]) {
+        precondition(!readers.isEmpty, "a journal needs a connection to look rows up")
         self.database = Locked(database)
-        self.reader = Locked(reader)
+        self.readers = readers
     }
 
     func append(_ record: JournalRecord) throws {
@@ -81,8 +83,11 @@ final class JournalLog: Sendable {
         }
     }
 
-    /// Reads committed rows on the second connection.
+    /// Reads committed rows on a reader connection: the first free one, else the first.
     func lookup<T: Sendable>(_ body: @Sendable (SQLiteDatabase) throws -> T) throws -> T {
-        try reader.withLock { try body($0) }
+        for reader in readers.dropFirst() {
+            if let result = try reader.withLockIfAvailable({ try body($0) }) { return result }
+        }
+        return try readers[0].withLock { try body($0) }
     }
 }

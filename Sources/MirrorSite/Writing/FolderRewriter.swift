@@ -77,23 +77,26 @@ struct FolderRewriter: Sendable {
     /// original body. A file that already is what it should be stays as it is. The original
     /// body is kept as `.mirror/originals/<sha256>`: the file as saved (a hard link to the
     /// cache's body, so no copy), renamed there as the rewritten file takes its place. The
-    /// original is also the source when present, so an interrupted rewrite is simply redone.
+    /// source is the original body: the file in place while it still holds it, else the kept
+    /// original, so an interrupted rewrite is simply redone.
     private func rewrite(
         url: String, resource: SiteManifest.Resource, targets: LinkTargets, knownReferences: SiteWriter.KnownReferences?
     ) throws -> SiteManifest.FileDigest? {
         let path = directory + "/" + resource.path
         let originalPath = directory + "/" + SiteManifest.originalPath(sha256: resource.sha256)
         guard let kind = resource.kind else { return nil }
+        let inPlace: [UInt8]?
         let original: [UInt8]?
-        let saved: [UInt8]?
         do throws(FileSystemError) {
-            original = try FileReading.contents(of: originalPath)
-            saved = if let original { original } else { try FileReading.contents(of: path) }
+            inPlace = try FileReading.contents(of: path)
+            // Checking the file in place first spares a first rewrite a look in `.mirror/originals`:
+            // one large folder, whose lock the other cores' renames into it hold.
+            original = if let inPlace, Self.holdsOriginal(inPlace, of: resource) { nil } else { try FileReading.contents(of: originalPath) }
         } catch {
             throw SiteError.io(error)
         }
         let hasOriginal = original != nil
-        guard let bytes = saved else { return nil }
+        guard let bytes = original ?? inPlace else { return nil }
         let rewriter = LinkRewriter()
         let rewritten: [UInt8]
         switch kind {
@@ -109,18 +112,17 @@ struct FolderRewriter: Sendable {
             rewritten == bytes ? nil : SiteManifest.FileDigest(sha256: Hex.string(SHA256.hash(data: rewritten)), size: rewritten.count)
         // The file in place may hold these bytes already (the folder's link targets changed, not
         // this file's): it stays, rather than becoming a new file with a new modification time.
-        let current: [UInt8]?
-        do throws(FileSystemError) {
-            current = hasOriginal ? try FileReading.contents(of: path) : bytes
-        } catch {
-            throw SiteError.io(error)
-        }
-        if current == rewritten { return file }
+        if inPlace == rewritten { return file }
         if !hasOriginal {
             if try files.replace(rewritten, at: path, keepingOldAt: originalPath) { return file }
             try files.writeAtomically(bytes, to: originalPath)
         }
         try files.replace(rewritten, at: path)
         return file
+    }
+
+    /// Whether `bytes` are the resource's original body: its size and SHA-256.
+    private static func holdsOriginal(_ bytes: [UInt8], of resource: SiteManifest.Resource) -> Bool {
+        bytes.count == resource.size && Hex.string(SHA256.hash(data: bytes)) == resource.sha256
     }
 }
