@@ -73,12 +73,15 @@ public enum HTTPDate {
     /// of RFC 850 or a one-digit hour (a cache then treats the date as invalid, e.g. an
     /// `Expires` in the past).
     public static func parse(_ text: some StringProtocol) -> Int64? {
-        let bytes = Array(text.trimmingASCIIWhitespace().utf8)
-        var reader = Reader(bytes: bytes)
+        var bytes = Array(text.utf8)[...]
+        while let first = bytes.first, first == 0x20 || first == 0x09 { bytes = bytes.dropFirst() }
+        while let last = bytes.last, last == 0x20 || last == 0x09 { bytes = bytes.dropLast() }
+        let trimmed = Array(bytes)
+        var reader = Reader(bytes: trimmed)
         if let date = reader.imfFixdate() { return date.seconds }
-        reader = Reader(bytes: bytes)
+        reader = Reader(bytes: trimmed)
         if let date = reader.rfc850Date() { return date.seconds }
-        reader = Reader(bytes: bytes)
+        reader = Reader(bytes: trimmed)
         return reader.asctimeDate()?.seconds
     }
 

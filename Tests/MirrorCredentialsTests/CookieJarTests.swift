@@ -179,6 +179,9 @@ struct CookieJarTests {
         #expect(isRefused(receive("__Host-c=1; Secure", from: "https://example.com/docs/")))
         #expect(isRefused(receive("__Host-d=1; Secure; Path=/; Domain=example.com", from: "https://example.com/")))
         #expect(isRefused(receive("__host-e=1; Path=/", from: "https://example.com/")))
+        // By bytes: a mark after the `-` makes one `Character` with it, which hid the prefix.
+        #expect(isRefused(receive("__Host-\u{301}f=1; Secure; Path=/; Domain=example.com", from: "https://example.com/")))
+        #expect(isRefused(receive("__Secure-\u{301}g=1", from: "https://example.com/")))
     }
 
     @Test func maxAgeExpiry() {

@@ -49,6 +49,14 @@ struct HTMLLinkExtractorTests {
         #expect(links == (kind.map { [ExtractedLink(reference: "x", kind: $0, source: "link[href]")] } ?? []))
     }
 
+    /// `rel` is cut at ASCII white space by bytes, as browsers cut it: a mark after the space
+    /// made one `Character` with it, and `stylesheet` was not seen, so the offline copy loaded
+    /// the live stylesheet.
+    @Test func aMarkAfterASpaceHidesNoRelation() {
+        #expect(extract(#"<link rel="stylesheet &#x301;" href="a.css">"#).map(\.kind) == [.requisite])
+        #expect(extract(#"<link rel="x &#x301;icon stylesheet" href="a.css">"#).map(\.kind) == [.requisite])
+    }
+
     @Test func linkRelationIsCaseInsensitive() {
         #expect(extract(#"<link REL="StyleSheet" HREF="a.css">"#).map(\.kind) == [.requisite])
     }

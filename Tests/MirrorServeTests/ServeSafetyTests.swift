@@ -66,6 +66,22 @@ struct ServeSafetyTests {
         }
     }
 
+    /// A folder named with a prepended mark at its end (U+0600) makes one `Character` with the
+    /// `/` after it: split on `Character`s, `l\u{600}/outside` was one component, and `openat`
+    /// followed the symbolic link `l\u{600}` in it. Components are split by bytes.
+    @Test(arguments: [true, false])
+    func aMarkBeforeASlashDoesNotHideASymlink(opensBeneath: Bool) async throws {
+        try await ServedMirror.with { mirror in
+            let outside = mirror.harness.root + "/outside"
+            try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+            try Self.secret.write(toFile: outside + "/secret.txt", atomically: true, encoding: .utf8)
+            try FileManager.default.createSymbolicLink(atPath: mirror.folder + "/l\u{600}", withDestinationPath: outside)
+            let files = try FolderFiles(folder: mirror.folder, opensBeneath: opensBeneath)
+            #expect(try files.open("l\u{600}/secret.txt", range: 0..<1) == nil)
+            #expect(try files.open("l\u{600}/../.mirror/manifest.json", range: 0..<1) == nil)
+        }
+    }
+
     @Test func aFileChangedSinceTheCrawlIsNotPassedOffAsTheSavedOne() async throws {
         try await ServedMirror.with { mirror in
             let page = mirror.manifest.path(for: mirror.origin.url("/frame.html"))!

@@ -133,9 +133,13 @@ final class WARCRecorder {
     private func writeRequest(_ response: ArchivedResponse, id: String, concurrentTo responseID: String) throws {
         guard let parts = URLParts(response.url) else { return }
         var headers: HTTPHeaders = ["Host": parts.authority]
-        for line in response.varyKey.split(separator: "\n") {
-            guard let equals = line.firstIndex(of: "=") else { continue }
-            headers.add(name: String(line[..<equals]), value: String(line[line.index(after: equals)...]))
+        // By bytes, and only lines that start with a field name: a key read from someone else's
+        // manifest may hold anything, and a mark after `=` makes one `Character` with it.
+        for line in response.varyKey.utf8.split(separator: UInt8(ascii: "\n")) {
+            guard let equals = line.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let name = Substring(line[..<equals])
+            guard HTTPToken.isToken(name) else { continue }
+            headers.add(name: String(name), value: String(Substring(line[line.index(after: equals)...])))
         }
         let block = HTTPHead.request(
             target: (parts.path.isEmpty ? "/" : parts.path) + (parts.query.map { "?" + $0 } ?? ""),

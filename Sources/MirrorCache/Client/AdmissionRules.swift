@@ -47,9 +47,8 @@ public struct AdmissionRules: Sendable {
     public func cacheKey(_ url: URLParts) -> String {
         guard !ignoredParameters.isEmpty, let query = url.query else { return url.normalized }
         var kept = url
-        let parameters = query.split(separator: "&", omittingEmptySubsequences: false).filter { parameter in
-            let name = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
-            let decoded = PercentEncoding.decode(String(name))
+        let parameters = QueryParameters.split(query).filter { parameter in
+            let decoded = PercentEncoding.decode(String(QueryParameters.name(of: parameter)))
             return !ignoredParameters.contains { Self.wildcard($0, matches: decoded[...]) }
         }
         kept.query = parameters.isEmpty ? nil : parameters.joined(separator: "&")

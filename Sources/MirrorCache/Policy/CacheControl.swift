@@ -56,38 +56,41 @@ public struct CacheControl: Sendable, Equatable {
     }
 
     /// Splits on commas outside quoted strings: `a, b="x, y", c=1`; inside a quoted string
-    /// a backslash escapes the next character (quoted-pair, RFC 9110 §5.6.4).
+    /// a backslash escapes the next character (quoted-pair, RFC 9110 §5.6.4). By bytes: a mark
+    /// after `,` or `=` makes one `Character` with it (`max-age=600\u{600}, private` was one
+    /// directive, and `private` went unseen).
     private mutating func parse(_ line: String) {
+        let bytes = line.utf8
         var parts: [Substring] = []
-        var start = line.startIndex
+        var start = bytes.startIndex
         var quoted = false
         var escaped = false
-        var index = line.startIndex
-        while index < line.endIndex {
-            let character = line[index]
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
             if escaped {
                 escaped = false
-            } else if quoted && character == "\\" {
+            } else if quoted && byte == UInt8(ascii: "\\") {
                 escaped = true
-            } else if character == "\"" {
+            } else if byte == UInt8(ascii: "\"") {
                 quoted.toggle()
-            } else if character == "," && !quoted {
-                parts.append(line[start..<index])
-                start = line.index(after: index)
+            } else if byte == UInt8(ascii: ","), !quoted {
+                parts.append(Substring(bytes[start..<index]))
+                start = bytes.index(after: index)
             }
-            index = line.index(after: index)
+            index = bytes.index(after: index)
         }
-        parts.append(line[start...])
+        parts.append(Substring(bytes[start...]))
         for part in parts {
             let trimmed = part.trimmingASCIIWhitespace()
             guard !trimmed.isEmpty else { continue }
             let name: String
             let value: String?
-            if let equals = trimmed.firstIndex(of: "=") {
-                name = trimmed[..<equals].trimmingASCIIWhitespace().lowercased()
-                let raw = trimmed[trimmed.index(after: equals)...].trimmingASCIIWhitespace()
-                if raw.count >= 2, raw.hasPrefix("\""), raw.hasSuffix("\"") {
-                    value = Self.unescaped(raw.dropFirst().dropLast())
+            if let equals = trimmed.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                name = Substring(trimmed.utf8[..<equals]).trimmingASCIIWhitespace().lowercased()
+                let raw = Substring(trimmed.utf8[trimmed.utf8.index(after: equals)...]).trimmingASCIIWhitespace()
+                if raw.utf8.count >= 2, raw.utf8.first == UInt8(ascii: "\""), raw.utf8.last == UInt8(ascii: "\"") {
+                    value = Self.unescaped(Substring(raw.utf8.dropFirst().dropLast()))
                 } else {
                     value = String(raw)
                 }
@@ -101,17 +104,17 @@ public struct CacheControl: Sendable, Equatable {
 
     /// The content of a quoted-string: each quoted-pair `\x` stands for `x`.
     private static func unescaped(_ text: Substring) -> String {
-        var result = ""
+        var result = String.UnicodeScalarView()
         var escaped = false
-        for character in text {
-            if !escaped && character == "\\" {
+        for scalar in text.unicodeScalars {
+            if !escaped && scalar == "\\" {
                 escaped = true
                 continue
             }
             escaped = false
-            result.append(character)
+            result.append(scalar)
         }
-        return result
+        return String(result)
     }
 }
 

@@ -22,6 +22,8 @@ struct RobotsGate: Sendable {
         let verdict = await robots.rules(for: url, send: sender.send)
         try await frontier.robotsKnown(CrawlItem.host(of: normalized), crawlDelay: verdict.rules.crawlDelay)
         if let problem = verdict.problem { return .unusable(problem) }
-        return verdict.rules.allows(String(normalized.dropFirst(url.origin.count))) ? .allowed : .disallowed
+        // By bytes: a host ending in a prepended mark makes one `Character` with the `/` after it.
+        let path = String(Substring(normalized.utf8.dropFirst(url.origin.utf8.count)))
+        return verdict.rules.allows(path) ? .allowed : .disallowed
     }
 }

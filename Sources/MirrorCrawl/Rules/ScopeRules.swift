@@ -49,9 +49,9 @@ struct ScopeRules: Sendable {
         guard var parts = base.resolve(reference) else { return nil }
         parts.fragment = nil
         if let query = parts.query, !configuration.ignoredParameters.isEmpty {
-            let kept = query.split(separator: "&").filter { parameter in
-                let name = String(parameter.prefix { $0 != "=" })
-                return !configuration.ignoredParameters.contains { $0.matches(name) }
+            let kept = QueryParameters.split(query).filter { parameter in
+                let name = String(QueryParameters.name(of: parameter))
+                return !parameter.isEmpty && !configuration.ignoredParameters.contains { $0.matches(name) }
             }
             parts.query = kept.isEmpty ? nil : kept.joined(separator: "&")
         }

@@ -14,11 +14,12 @@ extension Cookie {
         if setCookie.secure && !CookieRules.isSecure(scheme: url.scheme, host: url.host) {
             throw CookieRefusal("cookie \"\(name)\" is Secure but came over http")
         }
-        let prefix = name.prefix(9).lowercased()
-        if prefix.hasPrefix("__secure-") && !setCookie.secure {
+        // By bytes, case-insensitively: a mark after the `-` makes one `Character` with it.
+        let prefix = name.utf8.prefix(9).map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+        if prefix.starts(with: "__secure-".utf8) && !setCookie.secure {
             throw CookieRefusal("cookie \"\(name)\" has the __Secure- prefix but no Secure attribute")
         }
-        if prefix.hasPrefix("__host-") && !(setCookie.secure && hostOnly && setCookie.path == "/") {
+        if prefix.starts(with: "__host-".utf8) && !(setCookie.secure && hostOnly && setCookie.path == "/") {
             throw CookieRefusal("cookie \"\(name)\" has the __Host- prefix but is not Secure, host-only and for Path=/")
         }
         self.init(

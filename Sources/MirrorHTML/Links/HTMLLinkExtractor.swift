@@ -53,9 +53,10 @@ public final class HTMLLinkExtractor {
         "next", "prev", "previous", "first", "last", "up", "index", "contents", "start", "author", "license", "help",
     ]
 
-    /// The kind of a `<link>` by its space-separated `rel` tokens; nil for relations not followed.
+    /// The kind of a `<link>` by its `rel` tokens, split at ASCII white space by bytes as browsers
+    /// do (a mark after a space makes one `Character` with it); nil for relations not followed.
     static func kind(ofRelation rel: String) -> LinkKind? {
-        let tokens = rel.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" })
+        let tokens = rel.lowercased().utf8.split(whereSeparator: { [0x20, 0x09, 0x0A, 0x0D, 0x0C].contains($0) }).map(Substring.init)
         if tokens.contains(where: requisiteRelations.contains) { return .requisite }
         if tokens.contains(where: { $0 == "alternate" }) { return nil }
         if tokens.contains(where: navigationRelations.contains) { return .navigation }

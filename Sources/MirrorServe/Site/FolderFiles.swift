@@ -69,7 +69,9 @@ public final class FolderFiles: SiteFiles {
 
     public func open(_ path: String, range _: Range<Int>) throws -> SiteFile? {
         if let kept = recent.open(path) { return .descriptor(kept.handle, fileSize: kept.size) }
-        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        // By bytes: a mark after a `/` makes one `Character` with it, and a component split on
+        // `Character`s would hold a `/` that `openat` follows through a symbolic link.
+        let components = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map(Substring.init)
         guard components.allSatisfy(Self.isPlainName) else { return nil }
         let descriptor = openBeneath(path, components)
         guard descriptor >= 0 else { return nil }

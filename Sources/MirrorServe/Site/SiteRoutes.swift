@@ -171,7 +171,7 @@ public struct SiteRoutes: Sendable {
     func served(_ url: String) -> String {
         guard let parts = URLParts(url) else { return "/" }
         let normalized = parts.normalized
-        let pathAndQuery = String(normalized.dropFirst(parts.origin.count))
+        let pathAndQuery = String(Substring(normalized.utf8.dropFirst(parts.origin.utf8.count)))
         return parts.origin == start?.origin ? pathAndQuery : "/_/\(parts.authority)\(pathAndQuery)"
     }
 

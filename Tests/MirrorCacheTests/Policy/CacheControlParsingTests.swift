@@ -20,6 +20,15 @@ struct PolicyCacheControlParsingTests {
         #expect(!control.has("authorization\""))
     }
 
+    /// Directives are cut at bytes: a mark after a value made one `Character` with the `,`, so
+    /// `private` and `no-store` went unseen and a shared cache kept what it must not.
+    @Test func aMarkBeforeACommaHidesNoDirective() {
+        #expect(CacheControl("max-age=600\u{600}, private").isPrivate)
+        #expect(CacheControl("public\u{600}, no-store").noStore)
+        #expect(CacheControl("max-age=\u{301}60, no-store").noStore)
+        #expect(value(CacheControl("private=\"a\u{301}\\\"b\", no-store"), "private") == .some("a\u{301}\"b"))
+    }
+
     @Test func noCacheWithFieldNamesStillCounts() {
         let control = CacheControl("no-cache=\"a, b\", no-store")
         #expect(control.noCache)

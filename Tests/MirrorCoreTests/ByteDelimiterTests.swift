@@ -1,0 +1,26 @@
+import MirrorCore
+import Testing
+
+/// Text from outside is cut at its ASCII delimiters by bytes: a mark after `&`, `=` or a space
+/// makes one `Character` with it (U+0301 combines, U+0600 is a prepended mark that joins what
+/// follows), and a cut on `Character`s passed over the delimiter.
+@Suite("Cutting outside text at ASCII delimiters")
+struct ByteDelimiterTests {
+    @Test func queryParametersAreSplitAtEveryAmpersand() {
+        #expect(QueryParameters.split("utm_a=x\u{600}&id=evil") == ["utm_a=x\u{600}", "id=evil"])
+        #expect(QueryParameters.split("a=1&\u{301}id=2&&") == ["a=1", "\u{301}id=2", "", ""])
+        #expect(QueryParameters.name(of: "utm\u{600}=x=y") == "utm\u{600}")
+        #expect(QueryParameters.name(of: "flag") == "flag")
+    }
+
+    @Test func httpWhiteSpaceIsTrimmedWhateverFollowsIt() {
+        #expect(" \u{301}x ".trimmingASCIIWhitespace().unicodeScalars.elementsEqual("\u{301}x".unicodeScalars))
+        #expect("x\u{600} \t".trimmingASCIIWhitespace().unicodeScalars.elementsEqual("x\u{600}".unicodeScalars))
+        #expect(" \t ".trimmingASCIIWhitespace().isEmpty)
+        #expect("\u{A0}x\u{A0}".trimmingASCIIWhitespace() == "\u{A0}x\u{A0}")
+    }
+
+    @Test func httpDatesAreReadBetweenTheirWhiteSpace() {
+        #expect(HTTPDate.parse(" \tSun, 06 Nov 1994 08:49:37 GMT\t ") == 784_111_777)
+    }
+}
