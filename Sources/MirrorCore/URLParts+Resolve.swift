@@ -5,7 +5,9 @@ extension URLParts {
     public func resolve(_ reference: String) -> URLParts? {
         let trimmed = reference.trimmingSpaces()
         let hasControls = trimmed.utf8.contains { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        let cleaned = (hasControls ? String(trimmed.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }) : String(trimmed))
+        // Scalar by scalar: CR LF is one `Character`, equal to neither CR nor LF.
+        let cleaned =
+            (hasControls ? String(String.UnicodeScalarView(trimmed.unicodeScalars.filter { !Self.isTabOrLineBreak($0) })) : String(trimmed))
             .replacingBackslashes()
         if let scheme = Self.scheme(of: cleaned) {
             guard scheme == "http" || scheme == "https" else { return nil }
@@ -99,6 +101,11 @@ extension URLParts {
             })
         else { return nil }
         return String(Substring(candidate)).lowercased()
+    }
+
+    /// What browsers drop from anywhere in a URL: tabs and line breaks.
+    public static func isTabOrLineBreak(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\t" || scalar == "\n" || scalar == "\r"
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {

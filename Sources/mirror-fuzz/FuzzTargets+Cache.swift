@@ -160,7 +160,7 @@ extension FuzzTargets {
             let read = try CookieFile.parse(file, path: "/fuzz/cookies.txt", now: now)
             for cookie in read {
                 require(!cookie.isExpired(at: now) && cookie.given, "cookies.txt gave \(cookie)")
-                require(!cookie.name.isEmpty && cookie.path.hasPrefix("/"), "cookies.txt gave \(cookie)")
+                require(!cookie.name.isEmpty && cookie.path.utf8.first == UInt8(ascii: "/"), "cookies.txt gave \(cookie)")
             }
             CookieChecks.checkFileRoundTrip(read, now: now)
             for change in jar.add(read) {
@@ -263,18 +263,21 @@ private enum CacheHeads {
     /// credentials' line is their fingerprint.
     static func checkCredentialLines(of key: String, credentials: String?) {
         let hex = Set("0123456789abcdef".utf8)
-        for line in key.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix(CachePolicy.privateMark) {
-                require(credentials.map { line == CachePolicy.privateMark + $0 } ?? false, "a Vary key's line \(line)")
+        // By bytes: a mark after `=` makes one `Character` with it.
+        for line in key.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            if line.starts(with: CachePolicy.privateMark.utf8) {
+                require(
+                    credentials.map { line.elementsEqual((CachePolicy.privateMark + $0).utf8) } ?? false,
+                    "a Vary key's line \(String(decoding: line, as: UTF8.self))")
                 continue
             }
-            let name = line.prefix { $0 != "=" }
-            guard CachePolicy.credentialFields.contains(String(name)) else { continue }
-            let digest = line.dropFirst(name.count + 2)
+            let name = line.prefix { $0 != UInt8(ascii: "=") }
+            guard CachePolicy.credentialFields.contains(String(decoding: name, as: UTF8.self)) else { continue }
+            let rest = line.dropFirst(name.count)
+            let digest = rest.dropFirst(2)
             require(
-                line == name
-                    || (line.dropFirst(name.count).hasPrefix("=#") && digest.utf8.count == 32 && digest.utf8.allSatisfy(hex.contains)),
-                "the Vary key holds the \(name) value")
+                rest.isEmpty || (rest.starts(with: "=#".utf8) && digest.count == 32 && digest.allSatisfy(hex.contains)),
+                "the Vary key holds the \(String(decoding: name, as: UTF8.self)) value")
         }
     }
 
@@ -334,7 +337,7 @@ private enum CookieChecks {
         require(!(cookie.name + cookie.value).utf8.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }, "a control character kept")
         if let expires = cookie.expires { require(expires <= now + SetCookieParser.longestLifetime, "expires after 400 days") }
         if let domain = cookie.domain { require(!domain.isEmpty && domain == domain.lowercased(), "Domain=\(domain)") }
-        if let path = cookie.path { require(path.hasPrefix("/"), "Path=\(path)") }
+        if let path = cookie.path { require(path.utf8.first == UInt8(ascii: "/"), "Path=\(path)") }
     }
 
     /// A cookie written as a Set-Cookie value reads back as the same cookie.
@@ -395,9 +398,9 @@ private enum CookieChecks {
         guard !(cookie.name + cookie.domain + cookie.path).utf8.contains(where: breaks.contains),
             !cookie.value.utf8.contains(0x0A), cookie.value.utf8.last != 0x0D
         else { return false }
-        let field = (cookie.hostOnly ? "" : ".") + cookie.domain
-        return !cookie.domain.isEmpty && !field.hasPrefix(" ") && !field.hasSuffix(" ") && !(cookie.hostOnly && field.hasPrefix("."))
-            && (cookie.httpOnly || !field.hasPrefix("#"))
+        let field = Array(((cookie.hostOnly ? "" : ".") + cookie.domain).utf8)
+        return !cookie.domain.isEmpty && field.first != 0x20 && field.last != 0x20 && !(cookie.hostOnly && field.first == UInt8(ascii: "."))
+            && (cookie.httpOnly || field.first != UInt8(ascii: "#"))
     }
 
     /// A refusal never quotes the cookie's value: it is the same for the header with the value's

@@ -444,7 +444,7 @@ extension FuzzTargets {
         require(
             !label.unicodeScalars.first!.properties.isWhitespace && !label.unicodeScalars.last!.properties.isWhitespace,
             "label \(label.debugDescription) has white space at an edge")
-        guard !label.contains(";"), !label.contains("\"") else { return }
+        guard !label.unicodeScalars.contains(";"), !label.unicodeScalars.contains("\"") else { return }
         let again = CharsetSniffer.charset(contentType: "text/html; charset=\(label)", prefix: [])
         require(again == label, "label \(label.debugDescription) is sniffed again as \(again.debugDescription)")
     }

@@ -131,6 +131,16 @@ struct ArchivePartsTests {
         #expect(summary.error?.contains("in the record at offset \(firstRecord): compressed data is corrupt") == true, "\(summary)")
     }
 
+    /// Cut by bytes: a mark after `:` made one `Character` with it, and the field was lost or cut
+    /// at a later colon; a continuation line starting with a space and a mark began a field.
+    @Test func aMarkAfterTheColonOrTheFoldingSpaceIsKept() throws {
+        let lines = try #require(
+            FieldLines(
+                ArraySlice(Array("HTTP/1.1 200 OK\r\nContent-Type:\u{301}text/html\r\nLocation:\u{301}http://x/\r\n \u{301}y\r\n".utf8))))
+        #expect(lines.fields.map(\.name) == ["Content-Type", "Location"])
+        #expect(lines.fields.map { Array($0.value.utf8) } == [Array("\u{301}text/html".utf8), Array("\u{301}http://x/ \u{301}y".utf8)])
+    }
+
     /// Found by fuzzing (`mirror-fuzz warc`): a folded value whose first line was empty began
     /// with a space (and one whose continuation was blank ended with one), which the header
     /// written back on one line lost.

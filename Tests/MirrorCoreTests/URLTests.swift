@@ -48,6 +48,8 @@ struct URLTests {
         ("../../../g", "http://a/g"), ("/./g", "http://a/g"), ("/../g", "http://a/g"), ("g.", "http://a/b/c/g."),
         ("g..", "http://a/b/c/g.."), ("./../g", "http://a/b/g"), ("g/./h", "http://a/b/c/g/h"), ("g/../h", "http://a/b/c/h"),
         ("http:g", "http://a/b/c/g"), ("https://other/x", "https://other/x"), (" g\n", "http://a/b/c/g"),
+        // CR LF is one `Character`: it was kept inside, as %0D%0A.
+        ("/a/long\r\n/path", "http://a/a/long/path"), ("g\r\n\th", "http://a/b/c/gh"),
     ])
     func resolvesReferences(reference: String, expected: String) throws {
         let base = try #require(URLParts("http://a/b/c/d;p?q"))

@@ -19,6 +19,17 @@ struct SetCookieParserTests {
         #expect(secure.secure && secure.httpOnly && secure.domain == nil)
     }
 
+    /// Cut by bytes: a `Character` index after `=` passed over a mark joined to it, and prefix
+    /// tests on `Character`s did not see a `/` or `.` followed by a mark.
+    @Test func aMarkAfterADelimiterStaysInWhatFollows() throws {
+        let cookie = try parse("sid=\u{301}abc; Path=/\u{301}x; Domain=.\u{301}example.com; Max-Age=\u{301}0")
+        #expect(cookie.value.unicodeScalars.elementsEqual("\u{301}abc".unicodeScalars))
+        #expect(cookie.path.map { Array($0.utf8) } == Array("/\u{301}x".utf8))
+        #expect(cookie.domain.map { Array($0.utf8) } == Array("\u{301}example.com".utf8))
+        #expect(cookie.expires == nil, "Max-Age with a mark is no number: ignored, not 0")
+        #expect(try parse("sid\u{600}=1").name.unicodeScalars.elementsEqual("sid\u{600}".unicodeScalars))
+    }
+
     @Test func spacesAroundNameValueAndAttributesAreDropped() throws {
         let cookie = try parse("  lang = en-US ;  Domain = .Example.COM ; path=/docs ; SAMESITE=Lax; secure ")
         #expect(cookie == SetCookie(name: "lang", value: "en-US", domain: "example.com", path: "/docs", secure: true, sameSite: "Lax"))

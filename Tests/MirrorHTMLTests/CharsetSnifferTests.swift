@@ -107,4 +107,12 @@ struct CharsetSnifferTests {
         #expect(sniff("text/html; charset=\(label)", "") == label)
         #expect(sniff("text/html; charset=\"\u{301}x\"", "") == "\u{301}x")
     }
+
+    /// The prescan reads a `content` value by bytes, as the HTML spec does: a Greek question mark
+    /// (U+037E) is canonically `;` and ended the label on `Character`s.
+    @Test func aContentValueIsReadByBytes() {
+        let label = sniff(nil, "<meta http-equiv=\"content-type\" content=\"text/html; charset=koi8-r\u{37E}\">")
+        #expect(Array(label.utf8) == Array("koi8-r\u{37E}".utf8))
+        #expect(sniff(nil, #"<meta http-equiv="Content-Type" content="text/html; CHARSET = 'koi8-r'">"#) == "koi8-r")
+    }
 }

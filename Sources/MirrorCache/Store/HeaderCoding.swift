@@ -9,10 +9,12 @@ public enum HeaderCoding {
 
     public static func decode(_ text: String) -> HTTPHeaders {
         var headers = HTTPHeaders()
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let value = line[line.index(after: colon)...].drop { $0 == " " }
-            headers.add(name: String(line[..<colon]), value: String(value))
+        // By bytes: a value ending in CR would make one `Character` with the line feed after it,
+        // and a mark after `:` or a space one with them.
+        for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+            let value = line[line.index(after: colon)...].drop { $0 == UInt8(ascii: " ") }
+            headers.add(name: String(Substring(line[..<colon])), value: String(Substring(value)))
         }
         return headers
     }

@@ -78,14 +78,17 @@ enum LogRecord: Equatable {
 
     private static func entry(_ text: String) -> CacheEntry? {
         guard let split = text.range(of: "\n\n") else { return nil }
-        let lines = text[..<split.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
+        // By bytes: a value ending in CR would make one `Character` with the line feed after it,
+        // and a mark after the space one with it.
+        let lines = text[..<split.lowerBound].utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .map(Substring.init)
         guard lines.first == Substring(entryMagic) else { return nil }
         var fields: [String: String] = [:]
         var vary: [Substring] = []
         for line in lines.dropFirst() {
-            guard let space = line.firstIndex(of: " ") else { return nil }
-            let key = String(line[..<space])
-            let value = line[line.index(after: space)...]
+            guard let space = line.utf8.firstIndex(of: UInt8(ascii: " ")) else { return nil }
+            let key = String(Substring(line.utf8[..<space]))
+            let value = Substring(line.utf8[line.utf8.index(after: space)...])
             if key == "vary" { vary.append(value) } else { fields[key] = String(value) }
         }
         let times = fields["times"]?.split(separator: " ").compactMap { Double($0) } ?? []

@@ -75,7 +75,8 @@ struct DigestChallenge {
         guard let realm = challenge.realm, let nonce = challenge.parameters["nonce"] else { return nil }
         let algorithm = (challenge.parameters["algorithm"] ?? "MD5").uppercased()
         guard ["MD5", "MD5-SESS", "SHA-256", "SHA-256-SESS"].contains(algorithm) else { return nil }
-        let offered = (challenge.parameters["qop"] ?? "").split(separator: ",").map { $0.trimmingASCIIWhitespace().lowercased() }
+        let offered = (challenge.parameters["qop"] ?? "").utf8.split(separator: UInt8(ascii: ","))
+            .map { Substring($0).trimmingASCIIWhitespace().lowercased() }
         if challenge.parameters["qop"] != nil && !offered.contains("auth") { return nil }  // auth-int only
         self.realm = realm
         self.nonce = nonce
@@ -107,8 +108,15 @@ struct DigestChallenge {
             ? Hex.string(SHA256.hash(data: Array(text.utf8))) : Hex.string(Insecure.MD5.hash(data: Array(text.utf8)))
     }
 
+    /// Scalar by scalar: a mark after a quote makes one `Character` with it, which a search for
+    /// the quote passes over.
     private func quoted(_ value: String) -> String {
-        "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        var quoted = "\"".unicodeScalars
+        for scalar in value.unicodeScalars {
+            if scalar == "\"" || scalar == "\\" { quoted.append("\\") }
+            quoted.append(scalar)
+        }
+        return String(quoted) + "\""
     }
 }
 

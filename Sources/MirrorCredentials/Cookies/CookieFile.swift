@@ -24,12 +24,13 @@ public enum CookieFile {
         for (number, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             var line = Substring(bytes)
             if line.utf8.last == UInt8(ascii: "\r") { line = Substring(line.utf8.dropLast()) }
-            let httpOnly = line.hasPrefix(httpOnlyPrefix)
+            // Prefixes by bytes: a mark after `#` or `_` makes one `Character` with it.
+            let httpOnly = line.utf8.starts(with: httpOnlyPrefix.utf8)
             if httpOnly {
-                line = line.dropFirst(httpOnlyPrefix.count)
+                line = Substring(line.utf8.dropFirst(httpOnlyPrefix.utf8.count))
             } else {
-                let start = line.drop { $0 == " " || $0 == "\t" }
-                if start.isEmpty || start.hasPrefix("#") { continue }
+                let start = line.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+                if start.isEmpty || start.first == UInt8(ascii: "#") { continue }
             }
             do throws(CredentialFileError.Problem) {
                 let cookie = try parseLine(line, httpOnly: httpOnly, now: now)
@@ -59,7 +60,7 @@ public enum CookieFile {
         let domain = fields[0].trimmingASCIIWhitespace()
         guard !domain.isEmpty, domain != "." else { throw .init("has no domain in its first field") }
         let subdomains = try flag(fields[1], field: "second field (include subdomains)")
-        guard fields[2].hasPrefix("/") else { throw .init("has a path (third field) that does not start with /") }
+        guard fields[2].utf8.first == UInt8(ascii: "/") else { throw .init("has a path (third field) that does not start with /") }
         let secure = try flag(fields[3], field: "fourth field (secure)")
         guard let expiry = Double(fields[4].trimmingASCIIWhitespace()), expiry.isFinite else {
             throw .init("has an expiry (fifth field) that is not a number of seconds since 1970")
@@ -72,7 +73,7 @@ public enum CookieFile {
         // Session cookies are written with expiry 0; some exporters write -1.
         return Cookie(
             name: String(fields[5]), value: String(value), domain: String(domain), path: String(fields[2]),
-            hostOnly: !subdomains && !domain.hasPrefix("."), secure: secure, httpOnly: httpOnly,
+            hostOnly: !subdomains && domain.utf8.first != UInt8(ascii: "."), secure: secure, httpOnly: httpOnly,
             expires: expiry > 0 ? expiry : nil, creation: now, given: true)
     }
 

@@ -18,8 +18,8 @@ public enum SetCookieParser {
         let pieces = header.utf8.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false).map { Substring($0) }
         let pair = pieces[0]
         guard let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) else { throw CookieRefusal("the cookie has no name (no \"=\")") }
-        let name = String(pair[..<equals].trimmingASCIIWhitespace())
-        let value = String(pair[pair.index(after: equals)...].trimmingASCIIWhitespace())
+        let name = String(Substring(pair.utf8[..<equals]).trimmingASCIIWhitespace())
+        let value = String(Substring(pair.utf8[pair.utf8.index(after: equals)...]).trimmingASCIIWhitespace())
         guard !name.isEmpty else { throw CookieRefusal("the cookie has no name") }
         guard name.utf8.count + value.utf8.count <= nameValueLimit else {
             throw CookieRefusal("cookie \"\(name)\" is longer than \(nameValueLimit) bytes")
@@ -34,9 +34,10 @@ public enum SetCookieParser {
             case "expires": if let date = CookieDate.parse(value) { expires = date }
             case "max-age": if let seconds = parseMaxAge(value) { maxAge = seconds }
             case "domain":
-                let domain = value.lowercased().trimmingPrefix(".")
-                if !domain.isEmpty { cookie.domain = String(domain) }
-            case "path": cookie.path = value.hasPrefix("/") ? String(value) : nil
+                let domain = value.lowercased()
+                let withoutDot = domain.utf8.first == UInt8(ascii: ".") ? String(Substring(domain.utf8.dropFirst())) : domain
+                if !withoutDot.isEmpty { cookie.domain = withoutDot }
+            case "path": cookie.path = value.utf8.first == UInt8(ascii: "/") ? String(value) : nil
             case "secure": cookie.secure = true
             case "httponly": cookie.httpOnly = true
             case "samesite": cookie.sameSite = String(value)
@@ -50,17 +51,23 @@ public enum SetCookieParser {
     }
 
     /// An attribute's name and value, without surrounding spaces; the value is empty without `=`.
+    /// Cut by bytes: a mark after `=` makes one `Character` with it, and a `Character` index
+    /// after the `=` passed over the mark.
     private static func split(_ attribute: Substring) -> (key: Substring, value: Substring) {
-        guard let equals = attribute.utf8.firstIndex(of: UInt8(ascii: "=")) else { return (attribute.trimmingASCIIWhitespace(), "") }
-        return (attribute[..<equals].trimmingASCIIWhitespace(), attribute[attribute.index(after: equals)...].trimmingASCIIWhitespace())
+        let bytes = attribute.utf8
+        guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { return (attribute.trimmingASCIIWhitespace(), "") }
+        return (
+            Substring(bytes[..<equals]).trimmingASCIIWhitespace(), Substring(bytes[bytes.index(after: equals)...]).trimmingASCIIWhitespace()
+        )
     }
 
     /// Max-Age's delta-seconds: an optional `-` and digits; nil for anything else.
     private static func parseMaxAge(_ text: Substring) -> Double? {
-        let digits = text.hasPrefix("-") ? text.dropFirst() : text
+        let negative = text.utf8.first == UInt8(ascii: "-")
+        let digits = negative ? Substring(text.utf8.dropFirst()) : text
         guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
         // Any number of digits: past 400 days the value is capped anyway.
         let seconds = digits.utf8.count > 12 ? longestLifetime : Double(Int(digits)!)
-        return text.hasPrefix("-") ? -seconds : seconds
+        return negative ? -seconds : seconds
     }
 }

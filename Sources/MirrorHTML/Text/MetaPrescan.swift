@@ -118,20 +118,31 @@ struct MetaPrescan {
     }
 
     /// "Extract a character encoding from a meta element": the label after `charset=` in a
-    /// `content` value such as `text/html; charset=utf-8`.
+    /// `content` value such as `text/html; charset=utf-8` (lower-cased by the attribute reader).
+    /// By bytes, with ASCII white space, as the HTML spec reads it: on `Character`s a mark after
+    /// `=` or a quote joined them, and a Greek question mark (U+037E) equalled `;`.
     static func charset(inContent content: String) -> String? {
-        var rest = Substring(content)
-        while let range = rest.firstRange(of: "charset") {
-            rest = rest[range.upperBound...].drop { $0.isWhitespace }
-            guard rest.first == "=" else { continue }
-            rest = rest.dropFirst().drop { $0.isWhitespace }
-            guard let first = rest.first else { return nil }
-            if first == "\"" || first == "'" {
-                let quoted = rest.dropFirst()
-                guard let end = quoted.firstIndex(of: first) else { return nil }
-                return String(quoted[..<end])
+        let bytes = Array(content.utf8)
+        let isSpace = { (byte: UInt8) in byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D || byte == 0x20 }
+        let name = Array("charset".utf8)
+        var position = 0
+        while let found = bytes[position...].firstRange(of: name) {
+            var index = found.upperBound
+            while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else {
+                position = index
+                continue
             }
-            return String(rest.prefix { !$0.isWhitespace && $0 != ";" })
+            index += 1
+            while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+            guard index < bytes.count else { return nil }
+            let first = bytes[index]
+            if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
+                guard let end = bytes[(index + 1)...].firstIndex(of: first) else { return nil }
+                return String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
+            }
+            let end = bytes[index...].firstIndex { isSpace($0) || $0 == UInt8(ascii: ";") } ?? bytes.count
+            return String(decoding: bytes[index..<end], as: UTF8.self)
         }
         return nil
     }

@@ -136,7 +136,7 @@ public struct OfflineLinkChecker: Sendable {
     /// Where `reference` (trimmed, as the extractors give it) leads from `base`, resolved as a
     /// browser resolves it (tabs and line breaks dropped, `\` read as `/`).
     private static func destination(of reference: String, from base: Base) -> Destination {
-        let cleaned = String(reference.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" })
+        let cleaned = String(String.UnicodeScalarView(reference.unicodeScalars.filter { !URLParts.isTabOrLineBreak($0) }))
             .replacingOccurrences(of: "\\", with: "/")
         if let scheme = URLParts.scheme(of: cleaned) {
             switch scheme {

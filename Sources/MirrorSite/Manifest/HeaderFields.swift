@@ -36,8 +36,10 @@ enum HeaderFields {
 
     private static let codeOfName: [String: Int] =
         Dictionary(commonNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-    private static let codeOfValue: [String: Int] =
-        Dictionary(commonValues.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    /// By bytes: Strings compare by canonical equivalence, so `text/html\u{37E} charset=utf-8`
+    /// (a Greek question mark) was held as the common `text/html; charset=utf-8`.
+    private static let codeOfValue: [[UInt8]: Int] =
+        Dictionary(commonValues.enumerated().map { (Array($1.utf8), $0) }, uniquingKeysWith: { first, _ in first })
 
     /// How a two-part field's value is held when not as text.
     private enum Value {
@@ -45,7 +47,7 @@ enum HeaderFields {
         case date(Int)
 
         init?(_ text: String) {
-            if let code = codeOfValue[text] {
+            if let code = codeOfValue[Array(text.utf8)] {
                 self = .common(code)
             } else if let seconds = HeaderFields.date(text) {
                 self = .date(seconds)

@@ -55,7 +55,7 @@ public enum MediaTypeExtensions {
     /// or nil when the type is missing or not in the table.
     static func extensions(for contentType: String?) -> [String]? {
         guard let contentType else { return nil }
-        let essence = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let essence = Substring(contentType.utf8.prefix { $0 != UInt8(ascii: ";") })
         return table[essence.trimmingSpaces().lowercased()]
     }
 
