@@ -29,11 +29,11 @@ enum ProxyHeaders {
 
     /// Whether this proxy's own `Via` entry is already in a request's: it has come back (a loop).
     static func hasPassed(_ headers: HTTPHeaders, via: String) -> Bool {
-        headers[canonicalForm: "via"].contains { $0.trimmingASCIIWhitespace() == via }
+        HTTPList.members(headers["via"]).contains { $0 == via }
     }
 
     private static func appendVia(_ via: String, to headers: inout HTTPHeaders) {
-        let earlier = headers[canonicalForm: "via"].joined(separator: ", ")
+        let earlier = HTTPList.members(headers["via"]).joined(separator: ", ")
         headers.replaceOrAdd(name: "Via", value: earlier.isEmpty ? via : "\(earlier), \(via)")
     }
 }

@@ -45,7 +45,7 @@ final class RecordImporter: WARCRecordHandler {
         init(headers: HTTPHeaders, store: CacheStore, limit: Int) throws {
             writer = try store.makeBodyWriter(limit: limit)
             decoder = try ContentDecoder(headers: headers, limit: limit)
-            let chunked = headers[canonicalForm: "transfer-encoding"].contains { $0.lowercased() == "chunked" }
+            let chunked = HTTPList.members(headers["transfer-encoding"]).contains { $0.lowercased() == "chunked" }
             dechunker = chunked ? ChunkedDecoder() : nil
         }
 

@@ -48,7 +48,7 @@ public struct CachePolicy: Sendable {
         guard method == .GET else { return false }  // HEAD is answered from GET entries.
         guard status >= 200, status != 206, status != 304 else { return false }
         // §4.1: a Vary with a "*" member, alone or in a list, never matches.
-        if response[canonicalForm: "vary"].contains("*") { return false }
+        if HTTPList.members(response["vary"]).contains("*") { return false }
         if storesEverything { return true }
         let requestControl = CacheControl(request, isRequest: true)
         let (control, obeysExpires) = responseControl(response)
@@ -85,7 +85,7 @@ public struct CachePolicy: Sendable {
 
     /// The headers worth storing: everything but hop-by-hop fields and those the Connection header names.
     public static func storableHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
-        let named = Set(headers[canonicalForm: "connection"].map { $0.lowercased() })
+        let named = Set(HTTPList.members(headers["connection"]).map { $0.lowercased() })
         var kept = HTTPHeaders()
         for (name, value) in headers {
             let lower = name.lowercased()
@@ -123,7 +123,7 @@ public struct CachePolicy: Sendable {
         // the age stays finite and fits the `Age` the cache writes (`Age: 1` and 400 zeros read
         // as a Double is infinite).
         let ageValue =
-            head.headers[canonicalForm: "age"].first.flatMap { text -> Double? in
+            HTTPList.members(head.headers["age"]).first.flatMap { text -> Double? in
                 let digits = text.trimmingASCIIWhitespace()
                 guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) else { return nil }
                 return min(Double(digits) ?? .infinity, Self.greatestDeltaSeconds)
@@ -266,7 +266,7 @@ public struct CachePolicy: Sendable {
     /// request carried, the key ends with a `@private=` line: the response is found only by
     /// requests that carry the same ones (§3.5, for every field, not Authorization alone).
     public static func varyKey(responseHeaders: HTTPHeaders, request: HTTPHeaders, credentials: String? = nil) -> String? {
-        let names = responseHeaders[canonicalForm: "vary"].map { $0.lowercased() }.filter { !$0.isEmpty }
+        let names = HTTPList.members(responseHeaders["vary"]).map { $0.lowercased() }
         if names.contains(where: { $0 == "*" || !HTTPToken.isToken($0) }) { return nil }
         var lines = Set(names).sorted().map { name in
             let values = request[name].map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
