@@ -192,9 +192,11 @@ extension FuzzTargets {
 /// Whether `path` is relative and stays inside its folder: no empty, "." or ".." component,
 /// no NUL or backslash.
 private func isSafeRelativePath(_ path: String) -> Bool {
-    let components = path.split(separator: "/", omittingEmptySubsequences: false)
-    return !path.contains("\0") && !path.contains("\\") && !path.hasPrefix("/")
-        && components.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+    // By bytes: a mark after `/` makes one `Character` with it.
+    let bytes = path.utf8
+    let components = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+    return !bytes.contains(0) && !bytes.contains(UInt8(ascii: "\\")) && bytes.first != UInt8(ascii: "/")
+        && components.allSatisfy { !$0.isEmpty && !$0.elementsEqual(".".utf8) && !$0.elementsEqual("..".utf8) }
 }
 
 /// A seek table's form string, as it starts the table (after its length).

@@ -228,11 +228,12 @@ private enum CacheHeads {
     static func headers(_ lines: ArraySlice<Substring>) -> HTTPHeaders {
         var headers = HTTPHeaders()
         for line in lines.prefix(48) {
-            guard let colon = line.firstIndex(of: ":") else { continue }
+            // Cut by bytes, as NIO's parser cuts a field line: a value may start with a mark.
+            guard let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")) else { continue }
             // A field name is a token, as NIO's parser takes it (its `add` wants ASCII).
-            let name = line[..<colon].trimmingASCIIWhitespace()
+            let name = Substring(line.utf8[..<colon]).trimmingASCIIWhitespace()
             guard !name.isEmpty, name.utf8.allSatisfy(HTTPToken.isTokenByte) else { continue }
-            headers.add(name: String(name), value: String(line[line.index(after: colon)...].trimmingASCIIWhitespace()))
+            headers.add(name: String(name), value: String(Substring(line.utf8[line.utf8.index(after: colon)...]).trimmingASCIIWhitespace()))
         }
         return headers
     }
