@@ -151,7 +151,9 @@ extension FuzzTargets {
         if let parameter = CharsetSniffer.charsetParameter(of: contentType) { require(!parameter.isEmpty, "an empty charset parameter") }
         let named = namedCharsets[Int(input.first ?? 0) % namedCharsets.count]
         for label in [sniffed, fromHeader, named] {
-            let bound = 4 * input.count + 16
+            // At most 4.5 bytes a byte: a lone UTF-16 surrogate (2 bytes) is libxml2's 3-byte
+            // sequence, which reads as 3 U+FFFD (9 bytes); a browser writes one U+FFFD.
+            let bound = 9 * input.count / 2 + 16
             if let utf8 = CharsetDecoder.utf8(input[...], from: label) {
                 require(String(validating: utf8, as: UTF8.self) != nil, "\(label) converts to invalid UTF-8")
                 require(utf8.count <= bound, "\(label) converts \(input.count) bytes to \(utf8.count)")
