@@ -59,6 +59,15 @@ struct CookieFileTests {
         #expect(cookies.map(\.domain) == ["example.com", "example.com"])
     }
 
+    /// Found by fuzzing (`cookies`): a cookie's leading dot was dropped by `Character`s, so
+    /// `.\u{301}x.example.com` kept it, and the cookie did not read back the same once written.
+    @Test func aDomainsLeadingDotGoesWhateverFollowsIt() throws {
+        let cookie = Cookie(name: "a", value: "1", domain: ".\u{301}x.example.com", hostOnly: false, creation: Self.now, given: true)
+        #expect(Array(cookie.domain.utf8) == Array("\u{301}x.example.com".utf8))
+        let back = try CookieFile.parse(CookieFile.text([cookie]), path: "cookies.txt", now: Self.now)
+        #expect(back.map { Array($0.domain.utf8) } == [Array(cookie.domain.utf8)])
+    }
+
     @Test func roundTrip() throws {
         let cookies = [
             Cookie(

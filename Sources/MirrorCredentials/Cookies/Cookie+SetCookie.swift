@@ -7,7 +7,7 @@ extension Cookie {
         let name = setCookie.name
         // A stored domain has no leading dot (`init` drops it): from `.example.com`, a host-only
         // cookie would be kept for `example.com`, another host.
-        guard !url.host.hasPrefix(".") else {
+        guard url.host.utf8.first != UInt8(ascii: ".") else {
             throw CookieRefusal("cookie \"\(name)\" came from \(url.host), a host name starting with a dot")
         }
         let hostOnly = try Self.isHostOnly(setCookie, host: url.host, publicSuffixes: publicSuffixes)

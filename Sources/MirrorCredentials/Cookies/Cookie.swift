@@ -32,7 +32,9 @@ public struct Cookie: Sendable, Equatable, CustomStringConvertible {
     ) {
         self.name = name
         self.value = value
-        self.domain = String(domain.lowercased().trimmingPrefix("."))
+        // By bytes: a mark after the dot makes one `Character` with it, and the dot stayed.
+        let lowered = domain.lowercased()
+        self.domain = lowered.utf8.first == UInt8(ascii: ".") ? String(Substring(lowered.utf8.dropFirst())) : lowered
         self.path = path
         self.hostOnly = hostOnly
         self.secure = secure
