@@ -171,7 +171,8 @@ extension String {
         let bytes = utf8
         guard let first = bytes.firstIndex(where: { $0 > 0x20 }) else { return "" }
         let last = bytes.lastIndex(where: { $0 > 0x20 })!
-        return self[first...last]
+        // Of the bytes: a prepended mark makes one `Character` with a space after it.
+        return Substring(bytes[first...last])
     }
 
     /// Browsers read `\` as `/` in http(s) paths. (Byte checks: Foundation's `contains(_:)`

@@ -90,8 +90,10 @@ extension FuzzTargets {
             guard let key else { continue }
             let shareable = CachePolicy.shareable(varyKey: key)
             require(!shareable.contains(CachePolicy.privateMark), "a shareable Vary key keeps the credentials' mark")
-            for line in shareable.split(separator: "\n") {
-                require(!CachePolicy.credentialFields.contains { line.hasPrefix($0 + "=#") }, "a shareable key keeps \(line)")
+            for line in shareable.utf8.split(separator: UInt8(ascii: "\n")) {
+                require(
+                    !CachePolicy.credentialFields.contains { line.starts(with: ($0 + "=#").utf8) },
+                    "a shareable key keeps \(String(decoding: line, as: UTF8.self))")
             }
             CacheHeads.checkCredentialLines(of: key, credentials: credentials)
         }

@@ -110,4 +110,16 @@ struct CredentialEntryTests {
         #expect(absent == "accept-language\ncookie")
         #expect(CachePolicy.shareable(varyKey: absent ?? "") == absent)
     }
+
+    /// Lines by bytes: a value ending in CR made one `Character` with the line feed after it, and
+    /// the credential's line behind it stayed in the shareable key.
+    @Test func aValueEndingInCarriageReturnHidesNoCredentialLine() throws {
+        let key = try #require(
+            CachePolicy.varyKey(
+                responseHeaders: ["Vary": "Accept, Authorization"], request: ["Accept": "x\r", "Authorization": "Basic SECRET"],
+                credentials: "abc"))
+        let shareable = CachePolicy.shareable(varyKey: key)
+        #expect(!shareable.contains("authorization=#") && !shareable.contains("@private="))
+        #expect(Array(shareable.utf8) == Array("accept=x\r".utf8))
+    }
 }

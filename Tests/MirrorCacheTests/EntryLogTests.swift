@@ -46,6 +46,20 @@ struct EntryLogTests {
         #expect(LogRecord(Array("mirror-removed abc".utf8)) == nil)
     }
 
+    /// A Vary key whose value ends in CR is written and read by bytes alike: written by
+    /// `Character`s, CR and the line feed after it were one, and the record read back otherwise.
+    @Test func aVaryValueEndingInCarriageReturnReadsBack() throws {
+        let entry = CacheEntry(
+            id: "abc", method: "GET", url: "http://a.test/", varyKey: "accept=x\r\nuser-agent=y z", status: 200, headers: [:],
+            requestTime: 1, responseTime: 2, digest: String(repeating: "ab", count: 32), size: 1, lastAccess: 3)
+        let back = try #require(LogRecord(LogRecord.entry(entry).bytes))
+        guard case .entry(let read) = back else {
+            Issue.record("\(back)")
+            return
+        }
+        #expect(Array(read.varyKey.utf8) == Array(entry.varyKey.utf8))
+    }
+
     func sample(_ number: Int) -> CacheEntry {
         CacheEntry(
             id: "id\(number)", method: "GET", url: "http://a.test/\(number)", varyKey: "", status: 200,

@@ -50,6 +50,8 @@ struct URLTests {
         ("http:g", "http://a/b/c/g"), ("https://other/x", "https://other/x"), (" g\n", "http://a/b/c/g"),
         // CR LF is one `Character`: it was kept inside, as %0D%0A.
         ("/a/long\r\n/path", "http://a/a/long/path"), ("g\r\n\th", "http://a/b/c/gh"),
+        // A prepended mark makes one `Character` with the space after it: the space is trimmed still.
+        ("g\u{600} ", "http://a/b/c/g%D8%80"),
     ])
     func resolvesReferences(reference: String, expected: String) throws {
         let base = try #require(URLParts("http://a/b/c/d;p?q"))

@@ -14,7 +14,7 @@ struct ResponseRecordTests {
         [["Set-Cookie", String(repeating: "é", count: 70)], ["Link", String(repeating: "<x>; rel=preload, ", count: 1000)]],
         [["nul\u{0}inside", "tab\tand\nnewline"], ["🙂", "\u{1F600}\u{301}"]],
         // Canonically equal to common values (U+037E is `;`), not the same bytes: kept as text.
-        [["Content-Type", "text/html\u{37E} charset=utf-8"], ["X-XSS-Protection", "1\u{37E} mode=block"]],
+        [["Content-Type", "text/html\u{37E} charset=utf-8"], ["X-XSS-Protection", "1\u{37E} mode=block"], ["\u{212A}eep-Alive", "x"]],
         // Common names are packed as codes: in either case, alone, with more parts, and near misses.
         [
             ["Server", "nginx"], ["content-type", "text/css"], ["Content-TYPE", "x"], ["ETag"], ["Date", "a", "b"],

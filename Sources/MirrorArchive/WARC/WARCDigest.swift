@@ -32,9 +32,9 @@ enum WARCDigest {
 
     /// A digest header's algorithm (lower-cased) and bytes; nil when it cannot be read.
     static func parse(_ value: String) -> (algorithm: String, bytes: [UInt8])? {
-        guard let colon = value.firstIndex(of: ":") else { return nil }
-        let algorithm = value[..<colon].lowercased().replacingOccurrences(of: "-", with: "")
-        let text = String(value[value.index(after: colon)...].trimmingASCIIWhitespace())
+        guard let colon = value.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let algorithm = Substring(value.utf8[..<colon]).lowercased().replacingOccurrences(of: "-", with: "")
+        let text = String(Substring(value.utf8[value.utf8.index(after: colon)...]).trimmingASCIIWhitespace())
         let length = ["sha1": 20, "sha256": 32][algorithm]
         guard let length else { return nil }
         if let bytes = hex(text), bytes.count == length { return (algorithm, bytes) }

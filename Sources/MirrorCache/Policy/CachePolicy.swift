@@ -266,8 +266,10 @@ public struct CachePolicy: Sendable {
     /// request carried, the key ends with a `@private=` line: the response is found only by
     /// requests that carry the same ones (§3.5, for every field, not Authorization alone).
     public static func varyKey(responseHeaders: HTTPHeaders, request: HTTPHeaders, credentials: String? = nil) -> String? {
-        let names = HTTPList.members(responseHeaders["vary"]).map { $0.lowercased() }
-        if names.contains(where: { $0 == "*" || !HTTPToken.isToken($0) }) { return nil }
+        let members = HTTPList.members(responseHeaders["vary"])
+        // Before lower-casing: the Kelvin sign (U+212A) lower-cases to an ASCII `k`.
+        if members.contains(where: { $0 == "*" || !HTTPToken.isToken($0) }) { return nil }
+        let names = members.map { $0.lowercased() }
         var lines = Set(names).sorted().map { name in
             let values = request[name].map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
             if values.isEmpty { return name }
@@ -284,10 +286,12 @@ public struct CachePolicy: Sendable {
     /// `varyKey` as it may leave the cache (a folder's manifest, a bundle, a WARC request record):
     /// without the credentials' fingerprint and the digests of credential fields.
     public static func shareable(varyKey: String) -> String {
-        guard varyKey.contains("#") || varyKey.contains(privateMark) else { return varyKey }
-        return varyKey.split(separator: "\n").filter { line in
-            !line.hasPrefix(privateMark) && !credentialFields.contains { line.hasPrefix($0 + "=#") }
-        }.joined(separator: "\n")
+        guard varyKey.utf8.contains(UInt8(ascii: "#")) || varyKey.contains(privateMark) else { return varyKey }
+        // Lines by bytes: a value ending in CR makes one `Character` with the line feed after it,
+        // which hid the next line, a credential's, from a filter on `Character`s.
+        return varyKey.utf8.split(separator: UInt8(ascii: "\n")).filter { line in
+            !line.starts(with: privateMark.utf8) && !credentialFields.contains { line.starts(with: ($0 + "=#").utf8) }
+        }.map(Substring.init).joined(separator: "\n")
     }
 
     /// A short digest of a credential's value, for matching without keeping it.

@@ -36,7 +36,9 @@ enum LogRecord: Equatable {
         switch self {
         case .entry(let entry):
             var text = "\(Self.entryMagic)\nid \(entry.id)\nmethod \(entry.method)\nurl \(entry.url)\n"
-            for line in entry.varyKey.split(separator: "\n") { text += "vary \(line)\n" }
+            // Lines by bytes, as `entry(_:)` reads them: a value ending in CR makes one `Character`
+            // with the line feed after it.
+            for line in entry.varyKey.utf8.split(separator: UInt8(ascii: "\n")) { text += "vary \(Substring(line))\n" }
             text += "status \(entry.status)\ntimes \(entry.requestTime) \(entry.responseTime) \(entry.lastAccess)\n"
             text += "body \(entry.digest) \(entry.size)\n\n"
             text += HeaderCoding.encode(entry.headers)

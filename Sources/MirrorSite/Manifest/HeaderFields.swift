@@ -34,10 +34,11 @@ enum HeaderFields {
         "max-age=0", "HIT", "MISS", "1; mode=block", "*", "0", "nginx", "Apache", "cloudflare",
     ]
 
-    private static let codeOfName: [String: Int] =
-        Dictionary(commonNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-    /// By bytes: Strings compare by canonical equivalence, so `text/html\u{37E} charset=utf-8`
-    /// (a Greek question mark) was held as the common `text/html; charset=utf-8`.
+    private static let codeOfName: [[UInt8]: Int] =
+        Dictionary(commonNames.enumerated().map { (Array($1.utf8), $0) }, uniquingKeysWith: { first, _ in first })
+    /// Names and values by bytes: Strings compare by canonical equivalence, so
+    /// `text/html\u{37E} charset=utf-8` (a Greek question mark) was held as the common
+    /// `text/html; charset=utf-8`, and `\u{212A}eep-Alive` (the Kelvin sign) as `Keep-Alive`.
     private static let codeOfValue: [[UInt8]: Int] =
         Dictionary(commonValues.enumerated().map { (Array($1.utf8), $0) }, uniquingKeysWith: { first, _ in first })
 
@@ -76,7 +77,7 @@ enum HeaderFields {
     static func pack(_ fields: [[String]]) -> [UInt8] {
         var bytes = PackedBytes(capacity: 512)
         for field in fields {
-            let name = field.first.flatMap { codeOfName[$0] }
+            let name = field.first.flatMap { codeOfName[Array($0.utf8)] }
             let value = field.count == 2 ? Value(field[1]) : nil
             bytes.append(field.count * 8 + (name == nil ? 0 : 1) + (value?.kind ?? 0) * 2)
             if let name { bytes.append(name) }

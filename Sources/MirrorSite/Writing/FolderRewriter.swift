@@ -5,8 +5,8 @@ import MirrorHTML
 import MirrorLock
 
 /// Rewrites the links of the folder's HTML and CSS files against where they lead now
-/// (`LinkTargets`), each file from its kept original (`.mirror/originals`), so an interrupted
-/// rewrite is simply redone.
+/// (`LinkTargets`), each file from its original body (the file in place while it holds it, else
+/// the one kept in `.mirror/originals`), so an interrupted rewrite is simply redone.
 struct FolderRewriter: Sendable {
     let directory: String
     let ledger: any SiteLedger
