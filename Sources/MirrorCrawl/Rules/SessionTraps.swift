@@ -33,7 +33,7 @@ struct SessionTraps: Sendable {
             return kept.joined(separator: ";")
         }.joined(separator: "/")
         if let query = parts.query {
-            let pairs = query.split(separator: "&", omittingEmptySubsequences: false)
+            let pairs = QueryParameters.split(query)
             let kept = pairs.filter { !isSession($0) }
             if kept.count != pairs.count { found = true }
             parts.query = kept.isEmpty ? nil : kept.joined(separator: "&")
@@ -42,6 +42,6 @@ struct SessionTraps: Sendable {
     }
 
     private func isSession(_ parameter: Substring) -> Bool {
-        parameters.contains(parameter.prefix { $0 != "=" }.lowercased())
+        parameters.contains(QueryParameters.name(of: parameter).lowercased())
     }
 }
