@@ -20,12 +20,13 @@ public struct HostPattern: Sendable, Equatable, CustomStringConvertible {
         host = String(rest)
     }
 
-    /// Whether a URL's host and effective port fall under this pattern.
+    /// Whether a URL's host and effective port fall under this pattern, comparing bytes as the
+    /// crawl's URLs do.
     public func matches(host candidate: String, port candidatePort: Int) -> Bool {
         if let port, port != candidatePort { return false }
         let name = candidate.lowercased()
-        if name == host { return true }
-        return includesSubdomains && name.hasSuffix("." + host)
+        if name.bytesEqual(host) { return true }
+        return includesSubdomains && name.bytesEnd(with: "." + host)
     }
 
     public var description: String {

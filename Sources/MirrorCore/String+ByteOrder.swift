@@ -18,6 +18,12 @@ extension String {
         utf8.count == other.utf8.count && compareBytes(other) == 0
     }
 
+    /// Whether the string's UTF-8 bytes end with `suffix`'s (`hasSuffix` compares Characters: a
+    /// prepended mark such as U+0600 joins the `.` after it into one).
+    public func bytesEnd(with suffix: String) -> Bool {
+        utf8.count >= suffix.utf8.count && utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8)
+    }
+
     /// Negative, zero or positive as the string's bytes sort before, equal or after `other`'s.
     public func compareBytes(_ other: String) -> Int32 {
         var left = self

@@ -444,11 +444,16 @@ extension FuzzTargets {
         require(!label.isEmpty, "an empty charset label")
         require(label == label.lowercased(), "label '\(label)' is not lower-cased")
         require(
-            !label.unicodeScalars.first!.properties.isWhitespace && !label.unicodeScalars.last!.properties.isWhitespace,
+            !isEncodingWhitespace(label.unicodeScalars.first!) && !isEncodingWhitespace(label.unicodeScalars.last!),
             "label \(label.debugDescription) has white space at an edge")
         guard !label.unicodeScalars.contains(";"), !label.unicodeScalars.contains("\"") else { return }
         let again = CharsetSniffer.charset(contentType: "text/html; charset=\(label)", prefix: [])
         require(again == label, "label \(label.debugDescription) is sniffed again as \(again.debugDescription)")
+    }
+
+    /// The Encoding standard's white space around a label (tab, LF, FF, CR, space).
+    private static func isEncodingWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        [0x09, 0x0A, 0x0C, 0x0D, 0x20].contains(scalar.value)
     }
 
     /// Whether `text` has HTML's white space collapsed: no tab, line break or form feed, no two

@@ -20,6 +20,19 @@ struct ByteDelimiterTests {
         #expect("\u{A0}x\u{A0}".trimmingASCIIWhitespace() == "\u{A0}x\u{A0}")
     }
 
+    /// Host names are compared by bytes, as the crawl's URLs are: a prepended mark before the
+    /// `.` hid the subdomain, and `==` took two spellings of `é` for one host.
+    @Test func hostPatternsCompareBytes() throws {
+        let wildcard = try #require(HostPattern("*.example.org"))
+        #expect(wildcard.matches(host: "x\u{600}.example.org", port: 443))
+        #expect(!wildcard.matches(host: "x.example.org\u{301}", port: 443))
+        let plain = try #require(HostPattern("caf\u{E9}.org"))
+        #expect(plain.matches(host: "caf\u{E9}.org", port: 80))
+        #expect(!plain.matches(host: "cafe\u{301}.org", port: 80))
+        #expect("x\u{600}.org".bytesEnd(with: ".org"))
+        #expect(!"org".bytesEnd(with: ".org"))
+    }
+
     @Test func httpDatesAreReadBetweenTheirWhiteSpace() {
         #expect(HTTPDate.parse(" \tSun, 06 Nov 1994 08:49:37 GMT\t ") == 784_111_777)
     }

@@ -120,6 +120,15 @@ struct CookieJarTests {
         #expect(header("https://notexample.com/") == nil)
     }
 
+    /// Hosts compare by bytes, as the crawl's URLs do: `==` took `café` spelled with a combining
+    /// accent for the host of a host-only cookie set by `café` spelled with `é`.
+    @Test func hostsCompareByBytes() {
+        _ = receive("a=1", from: "https://caf\u{E9}.example/")
+        #expect(header("https://caf\u{E9}.example/") == "a=1")
+        #expect(header("https://cafe\u{301}.example/") == nil)
+        #expect(Cookie(name: "a", value: "1", domain: "example.com", hostOnly: false, creation: 0).domainMatches("x\u{600}.example.com"))
+    }
+
     @Test func ipAddressesGetHostOnlyCookies() {
         guard case .stored(let cookie) = receive("a=1; Domain=127.0.0.1", from: "http://127.0.0.1:8080/") else {
             Issue.record("not stored")

@@ -52,6 +52,16 @@ struct PublicSuffixListTests {
         #expect(Self.sample.isPublicSuffix("xn--bcher-kva.de"))
     }
 
+    /// The list and the domain are read by bytes: `!` or a trailing `.` with a mark beside it
+    /// made one `Character` with it, and the rule or the dot was missed.
+    @Test func rulesAndTrailingDotsAreReadByBytes() {
+        let list = PublicSuffixList("*.ck\n!\u{301}www.ck\n")
+        #expect(!list.isPublicSuffix("\u{301}www.ck"))
+        #expect(list.isPublicSuffix("x.ck"))
+        #expect(Self.sample.isPublicSuffix("com\u{600}."))
+        #expect(!Self.sample.isPublicSuffix("example.com\u{600}."))
+    }
+
     @Test func systemList() throws {
         let list = try #require(PublicSuffixList.system())
         for suffix in ["com", "co.uk", "github.io", "xn--55qx5d.cn", "foo.ck", "s3.amazonaws.com"] {

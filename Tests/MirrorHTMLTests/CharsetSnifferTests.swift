@@ -98,6 +98,14 @@ struct CharsetSnifferTests {
         #expect(sniff(#"text/html; charset=" ""#, "") == "utf-8")
     }
 
+    /// Labels are trimmed of the Encoding standard's white space only (tab, LF, FF, CR, space):
+    /// a no-break space is part of the label, as in browsers.
+    @Test func onlyASCIIWhiteSpaceIsTrimmed() {
+        #expect(sniff("text/html; charset=\tkoi8-r\u{C}", "") == "koi8-r")
+        #expect(sniff(nil, "<meta charset=\"\u{A0}koi8-r\">") == "\u{A0}koi8-r")
+        #expect(sniff("text/html; charset=\u{A0}", "") == "\u{A0}")
+    }
+
     /// Found by the `charset` fuzz target: a label starting with a combining mark, given back as a
     /// Content-Type's charset, was not found there: the mark made one `Character` with the `=`
     /// before it. The parameter is now read scalar by scalar.

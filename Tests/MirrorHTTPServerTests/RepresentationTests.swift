@@ -27,6 +27,14 @@ struct RepresentationTests {
         #expect(answer([("If-None-Match", "\"v1\"")], method: .POST) == .preconditionFailed)
     }
 
+    /// Tag lists are cut by bytes: a prepended mark (U+0600) before a comma made one `Character`
+    /// with it, and the tag after it went unseen.
+    @Test func tagListsAreCutByBytes() {
+        #expect(answer([("If-None-Match", "\"x\"\u{600}, \"v1\"")]) == .notModified)
+        #expect(answer([("If-Match", "\"x\"\u{600},\"v1\"")]) == .full)
+        #expect(answer([("If-None-Match", "\"v1\"\u{301}")]) == .full)
+    }
+
     @Test func rangesAndIfRange() {
         #expect(answer([("Range", "bytes=10-19")]) == .partial(10..<20))
         #expect(answer([("Range", "bytes = 10-19 ")]) == .full, "not the syntax")

@@ -177,6 +177,14 @@ struct ServeSafetyTests {
         }
     }
 
+    /// The search page reads its query by bytes: a prepended mark (U+0600) before `&` made one
+    /// `Character` with it, and `page` went unseen.
+    @Test func theSearchQueryIsCutByBytes() {
+        let parameters = SearchPage.parameters("q=x\u{600}&page=2&&flag&a=b=c")
+        #expect(parameters == ["q": "x\u{600}", "page": "2", "flag": "", "a": "b=c"])
+        #expect(SearchPage.parameters("q=a+b%20c") == ["q": "a b c"])
+    }
+
     @Test func aRequestBodyThatStopsIsCut() async throws {
         try await ServedMirror.with(configuration: Self.stallingConfiguration()) { mirror in
             let port = mirror.server.port

@@ -198,7 +198,7 @@ struct MirrorURLProtocolTests {
         try await TestOrigin.with { origin in
             origin.route("/round") { _ in .redirect(to: "/about", status: 302) }
             origin.route("/about") { _ in .redirect(to: "/round", status: 302) }
-            try await harness.with { session, _ in
+            _ = try await harness.with { session, _ in
                 await #expect {
                     _ = try await session.data(from: URL(string: origin.url("/round"))!)
                 } throws: { error in

@@ -1,3 +1,5 @@
+import MirrorCore
+
 /// A stored cookie (RFC 6265bis §5.7). Times are seconds since 1970, as the cache keeps them.
 /// Its description leaves the value out: cookie values are secrets (session tokens).
 public struct Cookie: Sendable, Equatable, CustomStringConvertible {
@@ -54,7 +56,7 @@ public struct Cookie: Sendable, Equatable, CustomStringConvertible {
     /// Whether it goes to `host` (§5.1.3): a host-only cookie to its host alone, a domain cookie
     /// to its domain and the host names under it.
     public func domainMatches(_ host: String) -> Bool {
-        hostOnly ? host == domain : CookieRules.domainMatches(host: host, domain: domain)
+        hostOnly ? host.bytesEqual(domain) : CookieRules.domainMatches(host: host, domain: domain)
     }
 
     /// Whether a stored cookie with these keys is the one this cookie replaces (§5.7 step 22).

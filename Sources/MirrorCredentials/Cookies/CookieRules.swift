@@ -1,10 +1,11 @@
+import MirrorCore
+
 /// The matching rules of RFC 6265bis §5.1 that the jar applies to hosts and paths.
 enum CookieRules {
     /// §5.1.3: `host` is `domain`, or a host name (not an IP address) under it.
     static func domainMatches(host: String, domain: String) -> Bool {
-        if host == domain { return true }
-        let dotted = "." + domain
-        return !isIPAddress(host) && host.utf8.suffix(dotted.utf8.count).elementsEqual(dotted.utf8)
+        if host.bytesEqual(domain) { return true }
+        return !isIPAddress(host) && host.bytesEnd(with: "." + domain)
     }
 
     /// §5.1.4: the request path is the cookie's path, or below it.
@@ -39,7 +40,7 @@ enum CookieRules {
     /// a loopback host (127.0.0.0/8, `localhost` and its subdomains, `::1`), which browsers treat
     /// as secure contexts. The tests' servers listen on 127.0.0.1 over http.
     static func isSecure(scheme: String, host: String) -> Bool {
-        if scheme == "https" || host == "localhost" || host.hasSuffix(".localhost") || host == "[::1]" || host == "::1" { return true }
+        if scheme == "https" || host == "localhost" || host.bytesEnd(with: ".localhost") || host == "[::1]" || host == "::1" { return true }
         return host.hasPrefix("127.") && isIPAddress(host)
     }
 }

@@ -39,15 +39,12 @@ public struct PublicSuffixList: Sendable {
         for line in text.utf8.split(separator: UInt8(ascii: "\n")) {
             let rule = line.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") }
             guard !rule.isEmpty, !rule.starts(with: "//".utf8) else { continue }
-            var text = Substring(rule)
-            if text.hasPrefix("!") {
-                text = text.dropFirst()
-                Self.insert(text, into: &exceptions)
-            } else if text.hasPrefix("*.") {
-                text = text.dropFirst(2)
-                Self.insert(text, into: &wildcards)
+            if rule.first == UInt8(ascii: "!") {
+                Self.insert(Substring(rule.dropFirst()), into: &exceptions)
+            } else if rule.starts(with: "*.".utf8) {
+                Self.insert(Substring(rule.dropFirst(2)), into: &wildcards)
             } else {
-                Self.insert(text, into: &rules)
+                Self.insert(Substring(rule), into: &rules)
             }
         }
     }
@@ -73,7 +70,7 @@ public struct PublicSuffixList: Sendable {
     /// unless an exception rule names it or one of its parents. A trailing dot (`com.`) changes
     /// nothing.
     public func isPublicSuffix(_ domain: String) -> Bool {
-        let domain = domain.hasSuffix(".") ? Substring(domain).dropLast() : Substring(domain)
+        let domain = domain.utf8.last == UInt8(ascii: ".") ? Substring(domain.utf8.dropLast()) : Substring(domain)
         var suffix = domain
         var parent: Substring?
         while true {

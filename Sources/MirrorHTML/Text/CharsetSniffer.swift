@@ -41,7 +41,7 @@ public enum CharsetSniffer {
             guard String(String.UnicodeScalarView(name)).lowercased() == "charset" else { continue }
             var value = parameter[parameter.index(after: equals)...].trimmingWhitespace()
             if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
-            return value.allSatisfy(\.properties.isWhitespace) ? nil : String(String.UnicodeScalarView(value))
+            return value.allSatisfy(\.isASCIIWhitespace) ? nil : String(String.UnicodeScalarView(value))
         }
         return nil
     }
@@ -60,10 +60,18 @@ public enum CharsetSniffer {
     }
 }
 
+extension Unicode.Scalar {
+    /// The WHATWG Encoding standard's white space around a label: tab, line feed, form feed,
+    /// carriage return and space. A no-break space is part of the label, which is then unknown.
+    fileprivate var isASCIIWhitespace: Bool {
+        value == 0x09 || value == 0x0A || value == 0x0C || value == 0x0D || value == 0x20
+    }
+}
+
 extension Substring.UnicodeScalarView {
-    /// Without the white space at either end, scalar by scalar.
+    /// Without the ASCII white space at either end, scalar by scalar.
     fileprivate func trimmingWhitespace() -> Substring.UnicodeScalarView {
-        guard let first = firstIndex(where: { !$0.properties.isWhitespace }), let last = lastIndex(where: { !$0.properties.isWhitespace })
+        guard let first = firstIndex(where: { !$0.isASCIIWhitespace }), let last = lastIndex(where: { !$0.isASCIIWhitespace })
         else { return self[endIndex...] }
         return self[first...last]
     }

@@ -59,7 +59,9 @@ public struct Representation: Sendable {
     /// If-Range: an entity tag must match strongly; a date must equal Last-Modified exactly.
     private func rangeStillApplies(_ value: String) -> Bool {
         let value = value.trimmingASCIIWhitespace()
-        if value.hasPrefix("\"") || value.hasPrefix("W/") { return !value.hasPrefix("W/") && String(value) == etag }
+        if value.utf8.first == UInt8(ascii: "\"") || value.utf8.starts(with: "W/".utf8) {
+            return !value.utf8.starts(with: "W/".utf8) && value.utf8.elementsEqual((etag ?? "").utf8)
+        }
         guard let date = HTTPDate.parse(value), let lastModified else { return false }
         return date == lastModified
     }
@@ -68,9 +70,9 @@ public struct Representation: Sendable {
     private func matches(_ list: String, weak: Bool) -> Bool {
         if list.trimmingASCIIWhitespace() == "*" { return true }
         guard let etag else { return false }
-        for candidate in list.split(separator: ",").map({ $0.trimmingASCIIWhitespace() }) {
-            if candidate == etag { return true }
-            if weak, candidate.hasPrefix("W/"), candidate.dropFirst(2) == etag { return true }
+        for candidate in HTTPList.members([list]) {
+            if candidate.utf8.elementsEqual(etag.utf8) { return true }
+            if weak, candidate.utf8.starts(with: "W/".utf8), candidate.utf8.dropFirst(2).elementsEqual(etag.utf8) { return true }
         }
         return false
     }

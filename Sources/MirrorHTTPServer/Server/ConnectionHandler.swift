@@ -1,3 +1,4 @@
+import MirrorCore
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -111,7 +112,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         // The responder may end the connection too (after a refused CONNECT, no request follows).
         let closes =
             exchange.refused || !request.isKeepAlive
-            || response.headers[canonicalForm: "connection"].contains { $0.lowercased() == "close" }
+            || HTTPList.members(response.headers["connection"]).contains { $0.lowercased() == "close" }
         if closes {
             response.headers.replaceOrAdd(name: "Connection", value: "close")
         } else if request.version.major == 1 && request.version.minor == 0 {

@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 import MirrorHTML
 import MirrorHTTPServer
 import MirrorLock
@@ -102,10 +103,11 @@ final class SearchPage: Sendable {
     /// `name=value` pairs of a query string, `+` and percent escapes decoded.
     static func parameters(_ query: Substring?) -> [String: String] {
         var parameters: [String: String] = [:]
-        for pair in (query ?? "").split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (raw: Substring) in (raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding) ?? "" }
-            parameters[decode(parts[0])] = parts.count > 1 ? decode(parts[1]) : ""
+        let decode = { (raw: Substring) in (raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding) ?? "" }
+        for pair in QueryParameters.split(String(query ?? "")) where !pair.isEmpty {
+            let name = QueryParameters.name(of: pair)
+            let value = name.endIndex == pair.endIndex ? "" : Substring(pair.utf8.dropFirst(name.utf8.count + 1))
+            parameters[decode(name)] = decode(value)
         }
         return parameters
     }
