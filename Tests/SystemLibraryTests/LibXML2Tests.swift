@@ -7,7 +7,7 @@ private final class TagRecorder: HTMLEventHandler {
     var tags: [String] = []
     var links: [String] = []
 
-    func startElement(_ name: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) {
+    func startElement(_ name: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<HTMLAttributeBytes>) {
         tags.append(name.string)
         for attribute in attributes where attribute.name.spells("href") || attribute.name.spells("src") {
             links.append(attribute.value.string)

@@ -15,7 +15,7 @@ enum HTMLLinkAttribute: Sendable, Equatable {
     /// The role of the attribute `name` on `element` (both lower-cased); nil when it names no URL.
     /// - Parameter attributes: all of the tag's attributes (for `rel`, `type`, `http-equiv`).
     static func role(
-        of name: UnsafeBufferPointer<UInt8>, element: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]
+        of name: UnsafeBufferPointer<UInt8>, element: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<HTMLAttributeBytes>
     ) -> HTMLLinkAttribute? {
         // Most attributes name no URL: turned away before any String is made.
         guard linkNames.contains(where: name.spells) else { return nil }

@@ -132,7 +132,7 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
         if sessionEnds.isReading { markEndsSession(sessionEnds.read(text)) }
     }
 
-    func startElement(_ element: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) {
+    func startElement(_ element: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<HTMLAttributeBytes>) {
         textReader?.startElement(element, attributes: attributes)
         let isAnchor = element.spells("a")
         guard detectsSessionEnds, isAnchor || element.spells("area") else { return locateReferences(element, attributes: attributes) }
@@ -143,7 +143,7 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     }
 
     /// The references of a start tag.
-    private func locateReferences(_ element: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) {
+    private func locateReferences(_ element: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<HTMLAttributeBytes>) {
         roles.removeAll(keepingCapacity: true)
         // An attribute libxml2 reports empty has no link (written without a value, or read by
         // libxml2 from bytes that are no attribute to the byte scanner: `srcset<p =x`).
@@ -183,7 +183,7 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     /// `references` or `unplacedFrom` in `unplaced.links`) when its attributes read as "log
     /// out"; else, for an `a`, starts reading its text.
     private func noteSessionEnd(
-        _ element: UnsafeBufferPointer<UInt8>, isAnchor: Bool, attributes: [HTMLAttributeBytes], placedFrom: Int,
+        _ element: UnsafeBufferPointer<UInt8>, isAnchor: Bool, attributes: UnsafeBufferPointer<HTMLAttributeBytes>, placedFrom: Int,
         unplacedFrom: Int
     ) {
         let source = isAnchor ? "a[href]" : "area[href]"
@@ -228,7 +228,7 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     /// its bytes (`<img alt="x y>` ends at its `>` for libxml2, not at the next `"`), the tag is
     /// still found, and the links the crawl follows are rewritten.
     private func locate(
-        _ element: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes], from start: Int, skipping: Bool
+        _ element: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<HTMLAttributeBytes>, from start: Int, skipping: Bool
     ) -> HTMLStartTag? {
         let document = document
         var position = start
@@ -296,7 +296,7 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     }
 
     /// Records the links of a tag whose bytes were not found, from libxml2's values.
-    private func addUnplaced(_ attributes: [HTMLAttributeBytes]) {
+    private func addUnplaced(_ attributes: UnsafeBufferPointer<HTMLAttributeBytes>) {
         func add(_ raw: UnsafeBufferPointer<UInt8>, _ kind: LinkKind, _ source: String) {
             if let link = ExtractedLink(raw: raw.string, kind: kind, source: source) { unplaced.links.append(link) }
         }

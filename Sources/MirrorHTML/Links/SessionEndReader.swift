@@ -23,7 +23,7 @@ struct SessionEndReader {
 
     /// `link`, the `href` of the `a` or `area` just reported with `attributes`, when these read
     /// as "log out"; else nil, and for an `a` its text is read from now on.
-    mutating func start(_ link: Link, isAnchor: Bool, attributes: [HTMLAttributeBytes]) -> Link? {
+    mutating func start(_ link: Link, isAnchor: Bool, attributes: UnsafeBufferPointer<HTMLAttributeBytes>) -> Link? {
         for attribute in attributes where !attribute.value.isEmpty {
             let name = attribute.name
             guard name.spells("href") || name.spells("title") || name.spells("aria-label") || !isAnchor && name.spells("alt")

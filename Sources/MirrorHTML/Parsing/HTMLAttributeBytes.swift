@@ -6,7 +6,7 @@ struct HTMLAttributeBytes {
     let value: UnsafeBufferPointer<UInt8>
 }
 
-extension [HTMLAttributeBytes] {
+extension UnsafeBufferPointer<HTMLAttributeBytes> {
     /// The value of the first attribute called `name`.
     subscript(_ name: StaticString) -> UnsafeBufferPointer<UInt8>? {
         first { $0.name.spells(name) }?.value

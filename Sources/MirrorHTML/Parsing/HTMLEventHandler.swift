@@ -5,7 +5,7 @@
 /// page's text for the search index (it reads `<style>` text from the original bytes), and
 /// otherwise only inside an `a` whose text it reads (`LogoutWords`).
 protocol HTMLEventHandler: AnyObject {
-    func startElement(_ name: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes])
+    func startElement(_ name: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<HTMLAttributeBytes>)
     /// Whether `endElement` and `characters` are called: a callback per text run costs a parse.
     /// It may change: the parser reads it again after each event it reports, and reports end
     /// tags and text, or stops, from the next event on.

@@ -22,10 +22,10 @@ enum HTMLSAXParser {
     /// - Parameter charset: the document's encoding, e.g. "iso-8859-1". The caller decides it
     ///   (HTTP header, BOM, `<meta charset>`; see `CharsetSniffer`), and libxml2 is told to keep
     ///   to it: its own guess would be ISO-8859-1, which garbles UTF-8 URLs. Unknown: UTF-8.
-    static func parse(_ document: UnsafeBufferPointer<UInt8>, charset: String, handler: any HTMLEventHandler) {
+    static func parse<Handler: HTMLEventHandler>(_ document: UnsafeBufferPointer<UInt8>, charset: String, handler: Handler) {
         _ = initialized
         guard let start = document.baseAddress, document.count > 0, document.count <= Int(Int32.max) else { return }
-        let session = Session(handler: handler)
+        let session: Session = HandlerSession(handler: handler)
         var sax = saxHandler()
         setText(handler.wantsText ? .reported : .absent, in: &sax)
         session.hearsText = handler.wantsText
@@ -56,7 +56,7 @@ enum HTMLSAXParser {
     }
 
     /// Parses `document` in `charset`, reporting to `handler`.
-    static func parse(_ document: [UInt8], charset: String, handler: any HTMLEventHandler) {
+    static func parse<Handler: HTMLEventHandler>(_ document: [UInt8], charset: String, handler: Handler) {
         document.withUnsafeBufferPointer { parse($0, charset: charset, handler: handler) }
     }
 
@@ -74,22 +74,21 @@ enum HTMLSAXParser {
         HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue
         | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_IGNORE_ENC.rawValue
 
-    /// What one parse needs in libxml2's callbacks, passed as its `userData`.
-    /// Touched by every callback of one parse, on its thread only: the runtime's exclusivity
-    /// checks are left out, and the handler, a parameter of `parse` and so alive throughout, is
-    /// called without reference counting.
-    private final class Session {
-        unowned(unsafe) let handler: any HTMLEventHandler
-        /// The attributes of the start tag being reported; kept to reuse its storage.
-        @exclusivity(unchecked) var attributes: [HTMLAttributeBytes] = []
+    /// What one parse needs in libxml2's callbacks, passed as its `userData`; `HandlerSession`
+    /// reports to the handler. Touched by every callback of one parse, on its thread only: the
+    /// runtime's exclusivity checks are left out. The attributes of a start tag go to the handler
+    /// in storage of the session's own, reused for every tag, so that no reference is counted
+    /// per tag (an array read from the session was retained and released for each call).
+    private class Session {
+        /// The attributes of the start tag being reported: the first `attributeCount`.
+        @exclusivity(unchecked) private var attributes = UnsafeMutableBufferPointer<HTMLAttributeBytes>.allocate(capacity: 16)
+        @exclusivity(unchecked) private var attributeCount = 0
         /// The handler table libxml2 calls during the parse, and whether its text callbacks
         /// (end tags, text) are set.
         @exclusivity(unchecked) var sax: UnsafeMutablePointer<htmlSAXHandler>?
         @exclusivity(unchecked) var hearsText = false
 
-        init(handler: any HTMLEventHandler) {
-            self.handler = handler
-        }
+        deinit { attributes.deallocate() }
 
         /// Runs `body` with the session of `userData`, with no reference counting: the
         /// session outlives the parse (`withExtendedLifetime` in `parse`).
@@ -98,16 +97,70 @@ enum HTMLSAXParser {
             Unmanaged<Session>.fromOpaque(userData)._withUnsafeGuaranteedRef(body)
         }
 
+        /// Reports a start tag with the attributes libxml2 passes (name, value, name, value, …,
+        /// nil; no value for an attribute written without one).
+        final func startElement(_ name: UnsafePointer<xmlChar>, _ pairs: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+            attributeCount = 0
+            if let pairs {
+                var index = 0
+                while let name = pairs[index] {
+                    if attributeCount == attributes.count {
+                        let larger = UnsafeMutableBufferPointer<HTMLAttributeBytes>.allocate(capacity: attributes.count * 2)
+                        _ = larger.initialize(fromContentsOf: attributes)
+                        attributes.deallocate()
+                        attributes = larger
+                    }
+                    let value = pairs[index + 1].map(HTMLSAXParser.bytes) ?? UnsafeBufferPointer(start: name, count: 0)
+                    attributes.initializeElement(at: attributeCount, to: HTMLAttributeBytes(name: HTMLSAXParser.bytes(name), value: value))
+                    attributeCount += 1
+                    index += 2
+                }
+            }
+            report(startElement: HTMLSAXParser.bytes(name), attributes: UnsafeBufferPointer(rebasing: attributes[..<attributeCount]))
+            followWantsText()
+        }
+
         /// Sets or silences the text callbacks when the handler's `wantsText` changed: libxml2
         /// looks a callback up in the table each time it has something to report. Never to nil
         /// mid-parse: libxml2 may check a callback once and call it twice (an unknown entity is
         /// reported as `&`, then its name), and a callback set to nil by the first call makes the
         /// second a call to address zero.
-        func followWantsText() {
-            let wants = handler.wantsText
+        final func followWantsText() {
+            let wants = wantsText
             guard wants != hearsText, let sax else { return }
             HTMLSAXParser.setText(wants ? .reported : .silenced, in: &sax.pointee)
             hearsText = wants
+        }
+
+        // The handler's side, in `HandlerSession`.
+        var wantsText: Bool { false }
+        func report(startElement name: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<HTMLAttributeBytes>) {}
+        func report(endElement name: UnsafeBufferPointer<UInt8>) {}
+        func report(characters text: UnsafeBufferPointer<UInt8>) {}
+    }
+
+    /// A session reporting to a handler of a known type, through an unmanaged reference: the
+    /// handler is a parameter of `parse`, alive throughout, and is called without reference
+    /// counting (an existential read from the session was retained and released for each call).
+    private final class HandlerSession<Handler: HTMLEventHandler>: Session {
+        private let handler: Unmanaged<Handler>
+
+        init(handler: Handler) {
+            self.handler = Unmanaged.passUnretained(handler)
+        }
+
+        override var wantsText: Bool { handler._withUnsafeGuaranteedRef { $0.wantsText } }
+
+        override func report(startElement name: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<HTMLAttributeBytes>) {
+            handler._withUnsafeGuaranteedRef { $0.startElement(name, attributes: attributes) }
+        }
+
+        override func report(endElement name: UnsafeBufferPointer<UInt8>) {
+            handler._withUnsafeGuaranteedRef { $0.endElement(name) }
+        }
+
+        override func report(characters text: UnsafeBufferPointer<UInt8>) {
+            handler._withUnsafeGuaranteedRef { $0.characters(text) }
         }
     }
 
@@ -119,20 +172,7 @@ enum HTMLSAXParser {
         sax.initialized = XML_SAX2_MAGIC
         sax.startElement = { userData, name, attributes in
             guard let name else { return }
-            Session.with(userData) { session in
-                session.attributes.removeAll(keepingCapacity: true)
-                if let attributes {
-                    var index = 0
-                    while let name = attributes[index] {
-                        // libxml2 passes no value for an attribute written without one.
-                        let value = attributes[index + 1].map(HTMLSAXParser.bytes) ?? UnsafeBufferPointer(start: name, count: 0)
-                        session.attributes.append(HTMLAttributeBytes(name: HTMLSAXParser.bytes(name), value: value))
-                        index += 2
-                    }
-                }
-                session.handler.startElement(HTMLSAXParser.bytes(name), attributes: session.attributes)
-                session.followWantsText()
-            }
+            Session.with(userData) { $0.startElement(name, attributes) }
         }
         sax.serror = { _, _ in }
         return sax
@@ -162,14 +202,14 @@ enum HTMLSAXParser {
             sax.endElement = { userData, name in
                 guard let name else { return }
                 Session.with(userData) { session in
-                    session.handler.endElement(HTMLSAXParser.bytes(name))
+                    session.report(endElement: HTMLSAXParser.bytes(name))
                     session.followWantsText()
                 }
             }
             sax.characters = { userData, characters, length in
                 guard let characters, length > 0 else { return }
                 Session.with(userData) { session in
-                    session.handler.characters(UnsafeBufferPointer(start: characters, count: Int(length)))
+                    session.report(characters: UnsafeBufferPointer(start: characters, count: Int(length)))
                     session.followWantsText()
                 }
             }

@@ -103,7 +103,7 @@ final class HTMLTextReader: HTMLEventHandler {
         return key
     }
 
-    func startElement(_ name: UnsafeBufferPointer<UInt8>, attributes: [HTMLAttributeBytes]) {
+    func startElement(_ name: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<HTMLAttributeBytes>) {
         let key = Self.key(name)
         var role = Self.roles[key]
         if leftOutDepth == 0 && !role.contains(.leftOut) && attributes.contains(where: Self.marksNavigation) { role.insert(.leftOut) }
@@ -152,7 +152,7 @@ final class HTMLTextReader: HTMLEventHandler {
     }
 
     /// The element's `id`, and its `name` when it is an `a`.
-    private func noteNames(_ attributes: [HTMLAttributeBytes], anchor: Bool) {
+    private func noteNames(_ attributes: UnsafeBufferPointer<HTMLAttributeBytes>, anchor: Bool) {
         for attribute in attributes
         where !attribute.value.isEmpty && (attribute.name.spells("id") || anchor && attribute.name.spells("name")) {
             if !names.isEmpty { names.append(0x20) }
