@@ -16,7 +16,7 @@ struct FrontierTests {
     }
 
     @Test func aHostsRequestsAreADelayApart() async {
-        let frontier = Frontier(perHost: 4, delay: 1, robotsFirst: false, clock: clock)
+        let frontier = Frontier(maxFetching: 8, perHost: 4, delay: 1, robotsFirst: false, clock: clock)
         #expect(await frontier.waitTurn(host) == true)
         await frontier.requestEnded(host)
         let turned = Locked(false)
@@ -33,7 +33,7 @@ struct FrontierTests {
     }
 
     @Test func theDelayCountsFromTheEndOfASlowRequest() async {
-        let frontier = Frontier(perHost: 4, delay: 1, robotsFirst: false, clock: clock)
+        let frontier = Frontier(maxFetching: 8, perHost: 4, delay: 1, robotsFirst: false, clock: clock)
         _ = await frontier.waitTurn(host)
         // The first request takes 3 s: the second waits for its end, then a delay after it.
         clock.advance(by: .seconds(3))
@@ -52,14 +52,14 @@ struct FrontierTests {
     }
 
     @Test func aHostWithoutADelayIsNotSpaced() async {
-        let frontier = Frontier(perHost: 4, delay: 0, robotsFirst: false, clock: clock)
+        let frontier = Frontier(maxFetching: 8, perHost: 4, delay: 0, robotsFirst: false, clock: clock)
         #expect(await frontier.waitTurn(host) == false)
         #expect(await frontier.waitTurn(host) == false)
         #expect(clock.sleepers == 0)
     }
 
     @Test func robotsCrawlDelayCountsFromTheRobotsRequest() async {
-        let frontier = Frontier(perHost: 4, delay: 0, robotsFirst: true, clock: clock)
+        let frontier = Frontier(maxFetching: 8, perHost: 4, delay: 0, robotsFirst: true, clock: clock)
         let items = [item("/a"), item("/b")]
         _ = await frontier.markSeen(items.map(\.url))
         await frontier.enqueue(items)
@@ -80,7 +80,7 @@ struct FrontierTests {
     }
 
     @Test func untilRobotsIsKnownOneItemOfAHostAtATime() async {
-        let frontier = Frontier(perHost: 4, delay: 0, robotsFirst: true, clock: clock)
+        let frontier = Frontier(maxFetching: 8, perHost: 4, delay: 0, robotsFirst: true, clock: clock)
         let items = [item("/a"), item("/b")]
         _ = await frontier.markSeen(items.map(\.url))
         await frontier.enqueue(items)

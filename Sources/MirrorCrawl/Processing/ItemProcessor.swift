@@ -25,6 +25,9 @@ struct ItemProcessor: Sendable {
     /// The journal, for a page loaded in the browser committed at once.
     let journal: CrawlJournal
 
+    /// Whether pages are loaded in the browser (`--browser`).
+    var rendersPages: Bool { browser != nil }
+
     func process(_ item: CrawlItem) async throws {
         guard let url = URLParts(item.url) else { return }
         if let maxBytes = maxBytes, recorder.report.withLock({ $0.bytes }) >= maxBytes { return try await skip(item, .budget) }
@@ -61,6 +64,7 @@ struct ItemProcessor: Sendable {
             try await skip(item, .tooLarge)
             return false
         }
+        await frontier.fetched(item)
         if response.outcome == .offlineMiss {
             try await skip(item, .offlineMiss)
             return false
