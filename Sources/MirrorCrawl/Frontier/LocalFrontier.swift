@@ -7,7 +7,8 @@ public struct LocalFrontier: CrawlFrontier {
 
     public init(configuration: CrawlConfiguration, journal: CrawlJournal) {
         queue = Frontier(
-            maxFetching: configuration.concurrency, perHost: configuration.perHost, delay: configuration.delay ?? 0, robotsFirst: configuration.obeyRobots,
+            maxFetching: configuration.concurrency, perHost: configuration.perHost, delay: configuration.delay ?? 0,
+            robotsFirst: configuration.obeyRobots,
             clock: ContinuousClock())
         budget = PageBudget(maxPages: configuration.maxPages, maxPerHost: configuration.maxPagesPerHost)
         self.journal = journal
