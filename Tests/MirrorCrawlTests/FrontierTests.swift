@@ -91,4 +91,35 @@ struct FrontierTests {
         await frontier.robotsKnown(host, crawlDelay: nil)
         #expect(await second.value == items[1])
     }
+
+    /// `maxFetching` and `perHost` count requests in flight: a fetched item's place goes to the
+    /// next one while it is processed, and the crawl is not over until every item is finished.
+    @Test func aFetchedItemsPlaceGoesToTheNextWhileItIsProcessed() async {
+        let frontier = Frontier(maxFetching: 2, perHost: 2, delay: 0, robotsFirst: false, clock: clock)
+        let other = "http://other.example:80"
+        let items = [item("/a"), item("/b"), CrawlItem(url: other + "/c", depth: 0, role: .page, hops: 0, referrer: nil)]
+        _ = await frontier.markSeen(items.map(\.url))
+        await frontier.enqueue(items)
+        #expect(await frontier.next() == items[0])
+        #expect(await frontier.next() == items[1])
+        let third = Task { await frontier.next() }
+        for _ in 0..<100 { await Task.yield() }
+        #expect(await frontier.pendingCount == 1, "a third request went out with two in flight")
+        await frontier.fetched(items[0])
+        #expect(await third.value == items[2])
+        await frontier.fetched(items[0])  // once only: a second call frees nothing
+        await frontier.finished(items[1])
+        await frontier.fetched(items[2])
+        await frontier.finished(items[2])
+        let ended = Locked(false)
+        let end = Task {
+            let next = await frontier.next()
+            ended.withLock { $0 = true }
+            return next
+        }
+        for _ in 0..<100 { await Task.yield() }
+        #expect(!ended.withLock { $0 }, "the crawl ended with a fetched item still being processed")
+        await frontier.finished(items[0])
+        #expect(await end.value == nil)
+    }
 }
