@@ -107,7 +107,6 @@ struct FrontierTests {
         #expect(await frontier.pendingCount == 1, "a third request went out with two in flight")
         await frontier.fetched(items[0])
         #expect(await third.value == items[2])
-        await frontier.fetched(items[0])  // once only: a second call frees nothing
         await frontier.finished(items[1])
         await frontier.fetched(items[2])
         await frontier.finished(items[2])
@@ -121,5 +120,24 @@ struct FrontierTests {
         #expect(!ended.withLock { $0 }, "the crawl ended with a fetched item still being processed")
         await frontier.finished(items[0])
         #expect(await end.value == nil)
+    }
+
+    /// A host's places free at `fetched`, once per item: a second call, or the item's `finished`
+    /// after it, frees nothing more.
+    @Test func aHostsPlaceFreesOnceWhenItsItemIsFetched() async {
+        let frontier = Frontier(maxFetching: 8, perHost: 1, delay: 0, robotsFirst: false, clock: clock)
+        let items = [item("/a"), item("/b"), item("/c")]
+        _ = await frontier.markSeen(items.map(\.url))
+        await frontier.enqueue(items)
+        #expect(await frontier.next() == items[0])
+        await frontier.fetched(items[0])
+        #expect(await frontier.next() == items[1])
+        await frontier.fetched(items[0])
+        await frontier.finished(items[0])
+        let third = Task { await frontier.next() }
+        for _ in 0..<100 { await Task.yield() }
+        #expect(await frontier.pendingCount == 1, "a second request to the host went out with one in flight")
+        await frontier.fetched(items[1])
+        #expect(await third.value == items[2])
     }
 }

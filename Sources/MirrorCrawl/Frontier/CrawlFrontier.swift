@@ -11,13 +11,14 @@ public protocol CrawlFrontier: Sendable {
     func start(seeds: [CrawlItem], resume: Bool) async throws -> CrawlStart
 
     /// The next item to fetch, once its host has a free slot; waits while none is ready; nil when
-    /// nothing is queued and nothing is being fetched (the crawl is done) or after `stop()`.
+    /// nothing is queued and every item handed out is released (the crawl is done) or after
+    /// `stop()`.
     func next() async throws -> CrawlItem?
     /// An item handed out by `next()` is over (its outcome recorded with `record`, or not at all
     /// when the crawl was interrupted: it is then fetched again by the next run).
     func release(_ item: CrawlItem) async
-    /// The request of an item handed out by `next()` is over (its response is stored), or the
-    /// item ends without one. A frontier that `freesSlotsWhenFetched` lets the item's place
+    /// The requests of an item handed out by `next()` are over (its response is stored, and a
+    /// page loaded in the browser has loaded). A frontier that `freesSlotsWhenFetched` lets the item's place
     /// among the requests in flight, and its host's, go to another item while this one is
     /// processed; `release` still ends it.
     func fetched(_ item: CrawlItem) async

@@ -176,7 +176,8 @@ actor Frontier<Clock: _Concurrency.Clock<Duration>> {
         while !stopped && !Task.isCancelled {
             let now = clock.now
             var earliest: Clock.Instant?
-            for host in order where fetching.count < maxFetching {
+            for host in order {
+                guard fetching.count < maxFetching else { break }
                 guard var queue = hosts[host], !queue.isEmpty, queue.active < (queue.robotsKnown ? perHost : 1) else { continue }
                 if let start = queue.nextStart, start > now {
                     earliest = min(earliest ?? start, start)

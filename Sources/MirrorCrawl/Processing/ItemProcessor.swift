@@ -64,7 +64,6 @@ struct ItemProcessor: Sendable {
             try await skip(item, .tooLarge)
             return false
         }
-        await frontier.fetched(item)
         if response.outcome == .offlineMiss {
             try await skip(item, .offlineMiss)
             return false
@@ -92,6 +91,8 @@ struct ItemProcessor: Sendable {
         {
             saved = copy
         }
+        // The item's last request is over (the browser's too): its place may go to the next.
+        await frontier.fetched(item)
         let path = try await output?.write(url: item.url, response: CrawledResponse(saved, store: store))
         if let rendered, let path { try checks?.add(item, savedAt: path, page: rendered) }
         recorder.report.withLock { report in

@@ -171,7 +171,7 @@ public actor SharedFrontier: CrawlFrontier {
 
     /// A worker claims as many items as it has requests in flight (`batch`) and holds each
     /// claim until `release`: its places are not freed sooner.
-    public func fetched(_ item: CrawlItem) {}
+    public nonisolated func fetched(_ item: CrawlItem) {}
     public nonisolated var freesSlotsWhenFetched: Bool { false }
 
     public func release(_ item: CrawlItem) {
