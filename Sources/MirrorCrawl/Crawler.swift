@@ -128,7 +128,7 @@ public final class Crawler: Sendable {
             }
         }
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<workerCount {
+            for _ in 0..<max(1, configuration.concurrency) {
                 group.addTask { await self.work(started: started) }
             }
         }
@@ -154,16 +154,6 @@ public final class Crawler: Sendable {
     /// Saves in the folder what another worker of a shared crawl made of `url` (`ResponseAdopter`).
     public func adopt(_ url: String, response: CacheResponse) async throws {
         try await adopter.adopt(url, response: response)
-    }
-
-    /// A worker per request in flight (`concurrency`), and, when the frontier frees a request's
-    /// place once it is answered, one more per core: they parse and write fetched pages while
-    /// `concurrency` requests stay in flight. A browser crawl keeps a worker per request: each
-    /// page it processes is open in a tab.
-    private var workerCount: Int {
-        let requests = max(1, configuration.concurrency)
-        guard frontier.freesSlotsWhenFetched, !processor.rendersPages else { return requests }
-        return requests + ProcessInfo.processInfo.activeProcessorCount
     }
 
     private func work(started: ContinuousClock.Instant) async {

@@ -16,7 +16,7 @@ struct FrontierTests {
     }
 
     @Test func aHostsRequestsAreADelayApart() async {
-        let frontier = Frontier(maxFetching: 8, perHost: 4, delay: 1, robotsFirst: false, clock: clock)
+        let frontier = Frontier(perHost: 4, delay: 1, robotsFirst: false, clock: clock)
         #expect(await frontier.waitTurn(host) == true)
         await frontier.requestEnded(host)
         let turned = Locked(false)
@@ -33,7 +33,7 @@ struct FrontierTests {
     }
 
     @Test func theDelayCountsFromTheEndOfASlowRequest() async {
-        let frontier = Frontier(maxFetching: 8, perHost: 4, delay: 1, robotsFirst: false, clock: clock)
+        let frontier = Frontier(perHost: 4, delay: 1, robotsFirst: false, clock: clock)
         _ = await frontier.waitTurn(host)
         // The first request takes 3 s: the second waits for its end, then a delay after it.
         clock.advance(by: .seconds(3))
@@ -52,14 +52,14 @@ struct FrontierTests {
     }
 
     @Test func aHostWithoutADelayIsNotSpaced() async {
-        let frontier = Frontier(maxFetching: 8, perHost: 4, delay: 0, robotsFirst: false, clock: clock)
+        let frontier = Frontier(perHost: 4, delay: 0, robotsFirst: false, clock: clock)
         #expect(await frontier.waitTurn(host) == false)
         #expect(await frontier.waitTurn(host) == false)
         #expect(clock.sleepers == 0)
     }
 
     @Test func robotsCrawlDelayCountsFromTheRobotsRequest() async {
-        let frontier = Frontier(maxFetching: 8, perHost: 4, delay: 0, robotsFirst: true, clock: clock)
+        let frontier = Frontier(perHost: 4, delay: 0, robotsFirst: true, clock: clock)
         let items = [item("/a"), item("/b")]
         _ = await frontier.markSeen(items.map(\.url))
         await frontier.enqueue(items)
@@ -80,7 +80,7 @@ struct FrontierTests {
     }
 
     @Test func untilRobotsIsKnownOneItemOfAHostAtATime() async {
-        let frontier = Frontier(maxFetching: 8, perHost: 4, delay: 0, robotsFirst: true, clock: clock)
+        let frontier = Frontier(perHost: 4, delay: 0, robotsFirst: true, clock: clock)
         let items = [item("/a"), item("/b")]
         _ = await frontier.markSeen(items.map(\.url))
         await frontier.enqueue(items)
@@ -90,54 +90,5 @@ struct FrontierTests {
         #expect(await frontier.pendingCount == 1, "a second item of the host was handed out before its robots.txt was known")
         await frontier.robotsKnown(host, crawlDelay: nil)
         #expect(await second.value == items[1])
-    }
-
-    /// `maxFetching` and `perHost` count requests in flight: a fetched item's place goes to the
-    /// next one while it is processed, and the crawl is not over until every item is finished.
-    @Test func aFetchedItemsPlaceGoesToTheNextWhileItIsProcessed() async {
-        let frontier = Frontier(maxFetching: 2, perHost: 2, delay: 0, robotsFirst: false, clock: clock)
-        let other = "http://other.example:80"
-        let items = [item("/a"), item("/b"), CrawlItem(url: other + "/c", depth: 0, role: .page, hops: 0, referrer: nil)]
-        _ = await frontier.markSeen(items.map(\.url))
-        await frontier.enqueue(items)
-        #expect(await frontier.next() == items[0])
-        #expect(await frontier.next() == items[1])
-        let third = Task { await frontier.next() }
-        for _ in 0..<100 { await Task.yield() }
-        #expect(await frontier.pendingCount == 1, "a third request went out with two in flight")
-        await frontier.fetched(items[0])
-        #expect(await third.value == items[2])
-        await frontier.finished(items[1])
-        await frontier.fetched(items[2])
-        await frontier.finished(items[2])
-        let ended = Locked(false)
-        let end = Task {
-            let next = await frontier.next()
-            ended.withLock { $0 = true }
-            return next
-        }
-        for _ in 0..<100 { await Task.yield() }
-        #expect(!ended.withLock { $0 }, "the crawl ended with a fetched item still being processed")
-        await frontier.finished(items[0])
-        #expect(await end.value == nil)
-    }
-
-    /// A host's places free at `fetched`, once per item: a second call, or the item's `finished`
-    /// after it, frees nothing more.
-    @Test func aHostsPlaceFreesOnceWhenItsItemIsFetched() async {
-        let frontier = Frontier(maxFetching: 8, perHost: 1, delay: 0, robotsFirst: false, clock: clock)
-        let items = [item("/a"), item("/b"), item("/c")]
-        _ = await frontier.markSeen(items.map(\.url))
-        await frontier.enqueue(items)
-        #expect(await frontier.next() == items[0])
-        await frontier.fetched(items[0])
-        #expect(await frontier.next() == items[1])
-        await frontier.fetched(items[0])
-        await frontier.finished(items[0])
-        let third = Task { await frontier.next() }
-        for _ in 0..<100 { await Task.yield() }
-        #expect(await frontier.pendingCount == 1, "a second request to the host went out with one in flight")
-        await frontier.fetched(items[1])
-        #expect(await third.value == items[2])
     }
 }

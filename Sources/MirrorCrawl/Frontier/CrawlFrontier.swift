@@ -11,21 +11,11 @@ public protocol CrawlFrontier: Sendable {
     func start(seeds: [CrawlItem], resume: Bool) async throws -> CrawlStart
 
     /// The next item to fetch, once its host has a free slot; waits while none is ready; nil when
-    /// nothing is queued and every item handed out is released (the crawl is done) or after
-    /// `stop()`.
+    /// nothing is queued and nothing is being fetched (the crawl is done) or after `stop()`.
     func next() async throws -> CrawlItem?
     /// An item handed out by `next()` is over (its outcome recorded with `record`, or not at all
     /// when the crawl was interrupted: it is then fetched again by the next run).
     func release(_ item: CrawlItem) async
-    /// The requests of an item handed out by `next()` are over (its response is stored, and a
-    /// page loaded in the browser has loaded). A frontier that `freesSlotsWhenFetched` lets the item's place
-    /// among the requests in flight, and its host's, go to another item while this one is
-    /// processed; `release` still ends it.
-    func fetched(_ item: CrawlItem) async
-    /// Whether `fetched` frees the item's place for the next request. Then the crawl runs more
-    /// workers than requests in flight, so that pages are parsed and written while others are
-    /// fetched; a frontier that frees places at `release` only keeps a worker per request.
-    var freesSlotsWhenFetched: Bool { get }
     /// What became of an item handed out by `next()`.
     func record(_ url: String, _ outcome: CrawlOutcome, status: Int?, detail: String?) async throws
 

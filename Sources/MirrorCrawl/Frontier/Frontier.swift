@@ -1,9 +1,8 @@
 import MirrorCore
 
-/// The breadth-first queue of URLs to fetch, with global and per-host limits on the requests in
-/// flight and per-host politeness. Workers call `next()` and `finished(_:)` around each item,
-/// `fetched(_:)` once its response is in (its request's place may then go to another item while
-/// this one is processed), and `waitTurn(_:)` before each request they send (robots.txt, the URL, each retry), which
+/// The breadth-first queue of URLs to fetch, with global and per-host concurrency limits
+/// and per-host politeness. Workers call `next()` and `finished(_:)` around each item, and
+/// `waitTurn(_:)` before each request they send (robots.txt, the URL, each retry), which
 /// spaces a host's requests by its delay (`--delay`, or robots.txt `Crawl-delay` when longer):
 /// a host with a delay has one request in flight at a time, each starting a delay after the
 /// previous one's start and after its end.
@@ -50,11 +49,7 @@ actor Frontier<Clock: _Concurrency.Clock<Duration>> {
     /// Hosts with queued items, in the order they got them.
     private var order: [String] = []
     private var seen: Set<String> = []
-    /// Items handed out and not finished: the crawl is done when none is left and none is queued.
     private var active = 0
-    /// The URLs handed out whose request is not over (`fetched(_:)`), at most `maxFetching`.
-    private var fetching: Set<String> = []
-    private let maxFetching: Int
     private var queuedCount = 0
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private let perHost: Int
@@ -63,12 +58,9 @@ actor Frontier<Clock: _Concurrency.Clock<Duration>> {
     private let clock: Clock
     private var stopped = false
 
-    /// - Parameters:
-    ///   - maxFetching: how many items' requests may be in flight at once, over all hosts.
-    ///   - robotsFirst: hand out one item per host until `robotsKnown` is called for it.
-    init(maxFetching: Int, perHost: Int, delay: Double, robotsFirst: Bool, clock: Clock) {
+    /// - Parameter robotsFirst: hand out one item per host until `robotsKnown` is called for it.
+    init(perHost: Int, delay: Double, robotsFirst: Bool, clock: Clock) {
         self.clock = clock
-        self.maxFetching = max(1, maxFetching)
         self.perHost = max(1, perHost)
         self.defaultDelay = delay
         self.robotsFirst = robotsFirst
@@ -169,15 +161,13 @@ actor Frontier<Clock: _Concurrency.Clock<Duration>> {
         order = []
     }
 
-    /// The next item whose host has a free slot and whose delay has passed, when fewer than
-    /// `maxFetching` requests are in flight; waits when none is ready yet; nil when the queue is
-    /// empty and no item is unfinished (the crawl is done).
+    /// The next item whose host has a free slot and whose delay has passed; waits when none
+    /// is ready yet; nil when the queue is empty and no fetch is running (the crawl is done).
     func next() async -> CrawlItem? {
         while !stopped && !Task.isCancelled {
             let now = clock.now
             var earliest: Clock.Instant?
             for host in order {
-                guard fetching.count < maxFetching else { break }
                 guard var queue = hosts[host], !queue.isEmpty, queue.active < (queue.robotsKnown ? perHost : 1) else { continue }
                 if let start = queue.nextStart, start > now {
                     earliest = min(earliest ?? start, start)
@@ -188,7 +178,6 @@ actor Frontier<Clock: _Concurrency.Clock<Duration>> {
                 hosts[host] = queue
                 if queue.isEmpty { order.removeAll { $0 == host } }
                 active += 1
-                fetching.insert(item.url)
                 queuedCount -= 1
                 return item
             }
@@ -205,19 +194,10 @@ actor Frontier<Clock: _Concurrency.Clock<Duration>> {
         return nil
     }
 
-    /// The request of an item handed out by `next()` is over: its place among the requests in
-    /// flight, its host's too, may go to another item. Once per item; `finished(_:)` does it for
-    /// an item that ended without.
-    func fetched(_ item: CrawlItem) {
-        guard fetching.remove(item.url) != nil else { return }
-        hosts[CrawlItem.host(of: item.url)]?.active -= 1
-        wake()
-    }
-
-    /// An item handed out by `next()` is over.
+    /// A fetch handed out by `next()` is over.
     func finished(_ item: CrawlItem) {
-        fetched(item)
         active -= 1
+        hosts[CrawlItem.host(of: item.url)]?.active -= 1
         wake()
     }
 

@@ -7,8 +7,7 @@ public struct LocalFrontier: CrawlFrontier {
 
     public init(configuration: CrawlConfiguration, journal: CrawlJournal) {
         queue = Frontier(
-            maxFetching: configuration.concurrency, perHost: configuration.perHost, delay: configuration.delay ?? 0,
-            robotsFirst: configuration.obeyRobots,
+            perHost: configuration.perHost, delay: configuration.delay ?? 0, robotsFirst: configuration.obeyRobots,
             clock: ContinuousClock())
         budget = PageBudget(maxPages: configuration.maxPages, maxPerHost: configuration.maxPagesPerHost)
         self.journal = journal
@@ -34,8 +33,6 @@ public struct LocalFrontier: CrawlFrontier {
 
     public func next() async -> CrawlItem? { await queue.next() }
     public func release(_ item: CrawlItem) async { await queue.finished(item) }
-    public func fetched(_ item: CrawlItem) async { await queue.fetched(item) }
-    public var freesSlotsWhenFetched: Bool { true }
 
     public func record(_ url: String, _ outcome: CrawlOutcome, status: Int?, detail: String?) throws {
         try journal.urls.finished(url, outcome, status: status, detail: detail)

@@ -25,9 +25,6 @@ struct ItemProcessor: Sendable {
     /// The journal, for a page loaded in the browser committed at once.
     let journal: CrawlJournal
 
-    /// Whether pages are loaded in the browser (`--browser`).
-    var rendersPages: Bool { browser != nil }
-
     func process(_ item: CrawlItem) async throws {
         guard let url = URLParts(item.url) else { return }
         if let maxBytes = maxBytes, recorder.report.withLock({ $0.bytes }) >= maxBytes { return try await skip(item, .budget) }
@@ -91,8 +88,6 @@ struct ItemProcessor: Sendable {
         {
             saved = copy
         }
-        // The item's last request is over (the browser's too): its place may go to the next.
-        await frontier.fetched(item)
         let path = try await output?.write(url: item.url, response: CrawledResponse(saved, store: store))
         if let rendered, let path { try checks?.add(item, savedAt: path, page: rendered) }
         recorder.report.withLock { report in

@@ -169,11 +169,6 @@ public actor SharedFrontier: CrawlFrontier {
         return claim
     }
 
-    /// A worker claims as many items as it has requests in flight (`batch`) and holds each
-    /// claim until `release`: its places are not freed sooner.
-    public nonisolated func fetched(_ item: CrawlItem) {}
-    public nonisolated var freesSlotsWhenFetched: Bool { false }
-
     public func release(_ item: CrawlItem) {
         active -= 1
         held[item.url] = nil
