@@ -286,7 +286,7 @@ public struct CachePolicy: Sendable {
     /// `varyKey` as it may leave the cache (a folder's manifest, a bundle, a WARC request record):
     /// without the credentials' fingerprint and the digests of credential fields.
     public static func shareable(varyKey: String) -> String {
-        guard varyKey.utf8.contains(UInt8(ascii: "#")) || varyKey.contains(privateMark) else { return varyKey }
+        guard varyKey.utf8.contains(UInt8(ascii: "#")) || varyKey.containsBytes(privateMark) else { return varyKey }
         // Lines by bytes: a value ending in CR makes one `Character` with the line feed after it,
         // which hid the next line, a credential's, from a filter on `Character`s.
         return varyKey.utf8.split(separator: UInt8(ascii: "\n")).filter { line in

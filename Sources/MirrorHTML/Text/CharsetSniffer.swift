@@ -61,10 +61,11 @@ public enum CharsetSniffer {
 }
 
 extension Unicode.Scalar {
-    /// The WHATWG Encoding standard's white space around a label: tab, line feed, form feed,
-    /// carriage return and space. A no-break space is part of the label, which is then unknown.
+    /// The white space the Encoding standard trims around a label, HTML's ASCII white space
+    /// (`ExtractedLink.isASCIIWhitespace`): a no-break space is part of the label, which is then
+    /// unknown.
     fileprivate var isASCIIWhitespace: Bool {
-        value == 0x09 || value == 0x0A || value == 0x0C || value == 0x0D || value == 0x20
+        isASCII && ExtractedLink.isASCIIWhitespace(UInt8(value))
     }
 }
 
