@@ -46,6 +46,13 @@ public enum FileReading {
         return bytes.count == expectedSize ? bytes : nil
     }
 
+    /// The file's first `count` bytes (all of it when it is shorter); nil when there is no such file.
+    public static func prefix(of path: String, upTo count: Int) throws(FileSystemError) -> [UInt8]? {
+        guard let descriptor = try openUnlessMissing(path) else { return nil }
+        defer { close(descriptor) }
+        return try read(descriptor, upTo: count, path: path)
+    }
+
     /// Hands the file at `path` to `body` a piece at a time, through one buffer of `pieceSize`
     /// bytes, so that a large file is never held whole; false when there is no such file.
     public static func forEachPiece(

@@ -15,7 +15,7 @@ public struct HexDigest: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public init(_ text: String) {
         if let words = Self.words(of: text) {
-            self.words = (words[0], words[1], words[2], words[3])
+            self.words = words
             other = nil
         } else {
             words = (0, 0, 0, 0)
@@ -61,19 +61,29 @@ public struct HexDigest: Hashable, Comparable, Sendable, CustomStringConvertible
         return lhs.text.bytesPrecede(rhs.text)
     }
 
-    /// The four big-endian words of 64 lower-case hex digits; nil for any other text.
-    private static func words(of text: String) -> [UInt64]? {
-        guard text.utf8.count == 64 else { return nil }
-        var words = [UInt64](repeating: 0, count: 4)
-        for (index, byte) in text.utf8.enumerated() {
-            let value: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
-            default: return nil
+    /// The four big-endian words of 64 lower-case hex digits; nil for any other text. Read in
+    /// place, a word at a time: every resource a crawl's journal reads back makes one.
+    private static func words(of text: String) -> (UInt64, UInt64, UInt64, UInt64)? {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count == 64 else { return nil }
+            func word(at start: Int) -> UInt64? {
+                var word: UInt64 = 0
+                for byte in bytes[start..<start + 16] {
+                    let value: UInt8
+                    switch byte {
+                    case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
+                    case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
+                    default: return nil
+                    }
+                    word = word << 4 | UInt64(value)
+                }
+                return word
             }
-            words[index / 16] = words[index / 16] << 4 | UInt64(value)
+            guard let first = word(at: 0), let second = word(at: 16), let third = word(at: 32), let fourth = word(at: 48) else {
+                return nil
+            }
+            return (first, second, third, fourth)
         }
-        return words
     }
 }

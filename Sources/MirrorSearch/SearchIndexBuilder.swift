@@ -81,10 +81,8 @@ public enum SearchIndexBuilder {
             var made = Fingerprint()
             let titles = try siteTitles(slices()) { page in
                 if known == nil { made.add(page) }
-                guard let file = FileHandle(forReadingAtPath: folder + "/" + page.resource.path) else { return nil }
-                defer { try? file.close() }
-                return HTMLTitle.title(
-                    in: Array((try? file.read(upToCount: titlePrefix)) ?? Data()), contentType: page.resource.contentType)
+                guard let start = try? FileReading.prefix(of: folder + "/" + page.resource.path, upTo: titlePrefix) else { return nil }
+                return HTMLTitle.title(in: start, contentType: page.resource.contentType)
             }
             let fingerprint = known ?? made.value
             // Closed before it is renamed into place.

@@ -55,4 +55,15 @@ struct FileReadingTests {
         #expect(pieces.count == (size + 4095) / 4096)
         #expect(pieces.allSatisfy { $0.count <= 4096 && !$0.isEmpty })
     }
+
+    /// A file's start: as many bytes as asked, all of a shorter file, nil for a missing one.
+    @Test(arguments: [0, 1, 8191, 8192, 8193, 300_000]) func readsTheStartOfAFile(size: Int) throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("filereading-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        #expect(try FileReading.prefix(of: root + "/missing", upTo: 8192) == nil)
+        let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 17) }
+        #expect(FileManager.default.createFile(atPath: root + "/f", contents: Data(bytes)))
+        #expect(try FileReading.prefix(of: root + "/f", upTo: 8192) == Array(bytes.prefix(8192)))
+    }
 }

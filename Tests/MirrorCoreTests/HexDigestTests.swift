@@ -1,3 +1,4 @@
+import Foundation
 import MirrorCore
 import Testing
 
@@ -11,6 +12,13 @@ struct HexDigestTests {
         "E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855",  // upper case: kept as text
         String(repeating: "a", count: 63), String(repeating: "a", count: 65), "", "not a digest",
         String(repeating: "g", count: 64), String(repeating: "é", count: 32),
+        // One digit out of range at the end of each word.
+        String(repeating: "0", count: 15) + "g" + String(repeating: "0", count: 48),
+        String(repeating: "0", count: 31) + "/" + String(repeating: "0", count: 32),
+        String(repeating: "0", count: 47) + ":" + String(repeating: "0", count: 16),
+        String(repeating: "0", count: 63) + "`",
+        // A bridged string, read through a copy of its bytes.
+        String(NSString(string: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")),
     ]
 
     @Test(arguments: texts) func textRoundTrips(text: String) {

@@ -36,7 +36,7 @@ struct FolderFinisher: Sendable {
     /// What makes the folder's search index from the ledger's pages, with the text the journal
     /// kept when each body was parsed (a page saved as its browser snapshot, or parsed by a crawl
     /// without the index, is read from its file).
-    private func indexing(folder: String, with indexer: any SearchIndexer) -> (any SiteLedger) throws -> SiteManifest.FileDigest {
+    private func indexing(folder: String, with indexer: any SearchIndexer) -> @Sendable (any SiteLedger) throws -> SiteManifest.FileDigest {
         let (journal, events, links) = (journal, events, links)
         return { ledger in
             events?(.phase("indexing the pages for mirror search"))

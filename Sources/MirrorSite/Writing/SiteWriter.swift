@@ -73,7 +73,7 @@ public final class SiteWriter: Sendable {
     ///   returns its digest for the manifest.
     public func finish(
         seeds: [String], knownReferences: KnownReferences? = nil,
-        searchIndex: ((_ ledger: any SiteLedger) throws -> SiteManifest.FileDigest)? = nil
+        searchIndex: (@Sendable (_ ledger: any SiteLedger) throws -> SiteManifest.FileDigest)? = nil
     ) throws {
         try rejoinSpellings()
         // The registry lives in this scope only, and is let go after it.
@@ -92,12 +92,16 @@ public final class SiteWriter: Sendable {
         // back with the system: glibc keeps the free pages below an arena's top, which the
         // threads making the index may not allocate from.
         if searchIndex != nil { mirror_release_free_heap() }
-        let search = try searchIndex?(ledger)
+        // The index is made on a thread of its own while the manifest's resources are written
+        // (each reads the ledger on one core); the manifest names the index after them. It is
+        // waited for on every path: it reads the ledger, which the caller closes after this.
+        let indexing = searchIndex.map { make in BackgroundResult { [ledger] in try make(ledger) } }
+        defer { _ = try? indexing?.value() }
         var used = UsedOriginals()
         let next = ledger.resourceSlices()
         try files.writeAtomically(to: directory + "/" + SiteManifest.path) { write in
             try SiteManifest.writeJSON(
-                index: index, search: search, redirects: saver.redirects,
+                index: index, search: { try indexing?.value() }, redirects: saver.redirects,
                 resources: {
                     let slice = try SiteError.fromLedger { try next() }
                     for (_, resource) in slice where resource.file != nil { used.note(resource.digest) }
