@@ -7,7 +7,8 @@ import Darwin
 #endif
 
 /// Creates the files of an offline folder the crash-safe way — written under `.mirror/tmp`,
-/// then renamed into place — with plain POSIX calls (`PosixFile`): one file and one rename per
+/// then renamed into place, or, replacing a file, written without a name and named in its
+/// place — with plain POSIX calls (`PosixFile`): one file and one rename per
 /// write, no fsync (a power loss is repaired from the cache by `--resume` or a re-crawl, as
 /// docs/crash-safety.md says), and each parent folder made once per run. Foundation's
 /// `createFile` wrote a second temporary file and synced it: one fsync per saved page.
@@ -66,11 +67,16 @@ final class AtomicFiles: Sendable {
 
     /// Replaces the file at `path`, which the folder can make again from what it keeps (a
     /// rewritten page: its original is in `.mirror/originals`), with a new file of `bytes`. The
-    /// old name is removed before the new file is renamed in: ext4 writes a file renamed over
+    /// old name is removed before the new file is named: ext4 writes a file renamed over
     /// another one to disk at once (`auto_da_alloc`, against empty files after a power loss),
     /// which was a third of the rewriting's time. A kill between the two leaves no file at `path`
     /// and no record of the new one, so the next crawl into the folder makes it again.
     func replace(_ bytes: [UInt8], at path: String) throws {
+        if let unnamed = try unnamedFile(holding: bytes, beside: path) {
+            defer { close(unnamed) }
+            try remove(path)
+            return try name(unnamed, at: path)
+        }
         let temporary = try written { try $0(bytes) }
         do { try PosixFile.remove(path) } catch {
             try? PosixFile.remove(temporary)
@@ -79,10 +85,19 @@ final class AtomicFiles: Sendable {
         try place(temporary, at: path)
     }
 
-    /// `replace`, keeping the old file at `kept` (a rewritten page's original): it is renamed
-    /// there, one call where a link and an unlink were two. False, with nothing changed, when it
-    /// cannot be renamed there.
+    /// `replace`, keeping the old file at `kept` (a rewritten page's original): linked there (or
+    /// renamed, over a file of that name). False, with nothing changed, when it cannot be kept.
     func replace(_ bytes: [UInt8], at path: String, keepingOldAt kept: String) throws -> Bool {
+        if let unnamed = try unnamedFile(holding: bytes, beside: path) {
+            defer { close(unnamed) }
+            if link(path, kept) != 0 {
+                guard errno == EEXIST, (try? PosixFile.rename(path, to: kept)) != nil else { return false }
+            }
+            // Removed in every case: a rename between two names of one file changes neither.
+            try remove(path)
+            try name(unnamed, at: path)
+            return true
+        }
         let temporary = try written { try $0(bytes) }
         do { try PosixFile.rename(path, to: kept) } catch {
             try? PosixFile.remove(temporary)
@@ -90,6 +105,50 @@ final class AtomicFiles: Sendable {
         }
         try place(temporary, at: path)
         return true
+    }
+
+    /// Whether this system names files made without a name (`O_TMPFILE`) through `/proc`.
+    private static let namesUnnamedFiles: Bool = {
+        #if os(Linux)
+        PosixFile.exists("/proc/self/fd")
+        #else
+        false
+        #endif
+    }()
+
+    /// A new file without a name in the folder of `path`, holding `bytes`, open for `name`; nil
+    /// where the system or the file system makes none (Linux makes them on ext4, XFS, Btrfs and
+    /// tmpfs). Named in place of a file, it needs no rename from `.mirror/tmp`: a rename between
+    /// two folders takes a lock of the whole file system, which the cores rewriting pages waited
+    /// for. A kill before it is named leaves nothing behind.
+    private func unnamedFile(holding bytes: [UInt8], beside path: String) throws -> Int32? {
+        #if os(Linux)
+        guard Self.namesUnnamedFiles, let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+        let folder = String(path[..<slash])
+        guard let descriptor = try? PosixFile.open(folder, flags: __O_TMPFILE | O_DIRECTORY | O_WRONLY) else { return nil }
+        do { try write(bytes, to: descriptor, path: path) } catch {
+            close(descriptor)
+            throw error
+        }
+        return descriptor
+        #else
+        return nil
+        #endif
+    }
+
+    /// Gives the file `unnamedFile` made the name `path` (which must be free).
+    private func name(_ unnamed: Int32, at path: String) throws {
+        #if os(Linux)
+        guard linkat(AT_FDCWD, "/proc/self/fd/\(unnamed)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 else {
+            throw SiteError.io(FileSystemError(path: path, code: errno))
+        }
+        #else
+        preconditionFailure("this system makes no unnamed files")
+        #endif
+    }
+
+    private func remove(_ path: String) throws {
+        do { try PosixFile.remove(path) } catch { throw SiteError.io(error) }
     }
 
     /// A new temporary file holding what `produce` hands out; removed again if it throws.
