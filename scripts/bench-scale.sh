@@ -4,7 +4,8 @@
 # crawled by mirror (--concurrency 8 --per-host 8) and by wget2 -r -k --max-threads=8 at each size,
 # in one run (every size but the largest three times, and their medians). Prints wall time, peak
 # RSS, time per page, the ratios to wget2, and the time
-# `--resume` takes to its first request after a kill -9 half way through the largest crawl.
+# `--resume` takes to its first request after a kill -9 half way through the largest crawl, and
+# how long each tool works after the origin's last response (rewriting links, mirror's index).
 # The crawl's parts are timed too, layer by layer (mirror-fetch-bench: every URL of the site, 8 in
 # flight): the transport alone (async-http-client), then through the cache engine as a crawl
 # stores (`+ cache`), then parsing each page with libxml2 too (`+ parse`). What mirror takes
@@ -28,6 +29,12 @@ source scripts/lib/measure.sh
 source scripts/lib/crawl-parts.sh
 crawl=("$mirror" crawl "$origin/" --quiet --concurrency 8 --per-host 8)
 pages() { find "$1" -name '*.html' -not -path '*/.mirror/*' | wc -l; }
+# Seconds from the origin's last response (nginx's access log, emptied before the run) to now, the
+# end of the run: what a crawl does after fetching (rewriting links, the index, the manifest).
+after_last_response() {
+  python3 -c "import sys; print(f'{float(sys.argv[2]) - max(float(l.split()[-1]) for l in open(sys.argv[1])):.2f}')" \
+    "$work/access.log" "$(date +%s.%N)"
+}
 
 echo "load before: $(uptime)"
 for n in $sizes; do
@@ -36,9 +43,13 @@ for n in $sizes; do
   # seconds, and one run's spread (4.9–6.1 s at 10,000 pages) decided the time-per-page ratio.
   rounds=3; [ "$n" = "${sizes##* }" ] && rounds=1
   for round in $(seq "$rounds"); do
+    : > "$work/access.log"
     run "mirror-$n" "${crawl[@]}" -o "$work/mirror-$n-$round" --cache "$work/mirror-$n-$round-cache"
+    after_last_response >> "$work/mirror-$n.after"
     echo "mirror $n: $(pages "$work/mirror-$n-$round") pages, $(tail -1 "$work/mirror-$n.times")"
+    : > "$work/access.log"
     run "wget2-$n" bash -c "mkdir -p '$work/wget2-$n-$round' && cd '$work/wget2-$n-$round' && wget2 -q -r -l 0 -k -p --max-threads=8 '$origin/'"
+    after_last_response >> "$work/wget2-$n.after"
     echo "wget2 $n: $(pages "$work/wget2-$n-$round") pages, $(tail -1 "$work/wget2-$n.times")"
   done
   (cd "$work/site-$n" && find . -type f | sed "s#^\.#$origin#") > "$work/urls-$n"
@@ -80,6 +91,10 @@ for n in sizes:
     for tool, (wall, rss, cpu, idle) in (("mirror", m), ("wget2", w)):
         print(f"| {n:,} | {tool} | {wall:.1f} | {wall / n * 1000:.2f} | {rss:.0f} | {cpu:.1f} | {idle:.0%} | {m[0] / w[0]:.2f} |")
 print()
+for n in sizes:
+    after = {tool: statistics.median(float(line) for line in open(f"{work}/{tool}-{n}.after")) for tool in ("mirror", "wget2")}
+    print(f"after the last response at {n:,}: mirror {after['mirror']:.2f} s, wget2 {after['wget2']:.2f} s "
+          f"(mirror's fetching phase {load(f'mirror-{n}')[0] - after['mirror']:.1f} s)")
 for n in sizes:
     print(f"mirror / its parts (transport + cache + parse) at {n:,}: {load(f'mirror-{n}')[0] / load(f'parse-{n}')[0]:.2f} "
           f"(the crawl's own work against the parts it is built on; nearest meaningful goal <= 2)")
