@@ -8,7 +8,7 @@ import Darwin
 
 /// Creates the files of an offline folder the crash-safe way — written under `.mirror/tmp`,
 /// then renamed into place, or, replacing a file, written without a name and named in its
-/// place — with plain POSIX calls (`PosixFile`): one file and one rename per
+/// place — with plain POSIX calls (`PosixFile`): one file and one rename or link per
 /// write, no fsync (a power loss is repaired from the cache by `--resume` or a re-crawl, as
 /// docs/crash-safety.md says), and each parent folder made once per run. Foundation's
 /// `createFile` wrote a second temporary file and synced it: one fsync per saved page.
