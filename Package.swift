@@ -382,7 +382,7 @@ let package = Package(
             name: "MirrorSearchTests",
             dependencies: [
                 "MirrorLock", "MirrorSearch", "MirrorSQLite", "MirrorHTML", "MirrorSite", "MirrorCrawl", "mirror", "MirrorCrawlTesting",
-                "MirrorTestSupport",
+                "MirrorTestSupport", "MirrorCore", .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: settings
         ),

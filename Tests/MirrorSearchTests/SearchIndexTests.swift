@@ -1,4 +1,6 @@
+import Crypto
 import Foundation
+import MirrorCore
 import MirrorCrawl
 import MirrorCrawlTesting
 import MirrorLock
@@ -93,6 +95,7 @@ struct SearchIndexTests {
         // The manifest lists it (so a bundle holds it); the words' places are kept, not the text.
         let manifest = try SiteManifest.decode(Array(try Data(contentsOf: URL(fileURLWithPath: root + "/first/" + SiteManifest.path))))
         #expect(manifest.search?.size == made.count)
+        #expect(manifest.search?.sha256 == Hex.string(SHA256.hash(data: made)), "the digest of the index made beside it")
         #expect(made.range(of: Data("Generate the file names".utf8)) == nil)
     }
 
