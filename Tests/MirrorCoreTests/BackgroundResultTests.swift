@@ -29,6 +29,18 @@ struct BackgroundResultTests {
         #expect(try work.value(), "asked again, the same value")
     }
 
+    /// What the work holds (a crawl's journal, whose SQLite files close when it goes) is let go
+    /// by the time the caller has the value, not when the thread gets round to exiting.
+    @Test(arguments: 0..<20) func whatTheWorkHoldsIsLetGoBeforeItsValueIsGiven(_ round: Int) throws {
+        final class Held: Sendable {}
+        var held: Held? = Held()
+        weak let watched = held
+        let work = BackgroundResult { [held] in held != nil }
+        held = nil
+        #expect(try work.value())
+        #expect(watched == nil, "round \(round)")
+    }
+
     @Test func whatTheWorkThrowsIsThrownToTheCaller() {
         let work = BackgroundResult { () throws -> Int in throw Failed() }
         #expect(throws: Failed()) { try work.value() }
