@@ -104,7 +104,10 @@ public final class GzipDecoder {
             }
             if code == Z_OK { try recordAccessPoint() }
             let outputFull = stream.pointee.avail_out == 0
-            if code == Z_BUF_ERROR || (!outputFull && stream.pointee.avail_in == 0) { break }
+            // Stopped at a block boundary, zlib may hold the next block's header in its bit buffer
+            // with no input left: asked again, it reads it, or answers Z_BUF_ERROR (no progress).
+            let atBoundary = code == Z_OK && accessPointSpan != nil && Int(stream.pointee.data_type) & 0x80 != 0
+            if code == Z_BUF_ERROR || (!outputFull && stream.pointee.avail_in == 0 && !atBoundary) { break }
         }
         return input.count - Int(stream.pointee.avail_in)
     }

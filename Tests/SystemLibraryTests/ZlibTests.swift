@@ -60,6 +60,20 @@ struct ZlibTests {
         #expect(throws: CompressionError.self) { try GzipDecoder.decompress(compressed) }
     }
 
+    /// Stopping at each block boundary (to note access points) reads a stream as it is read
+    /// without stopping: zlib may already hold the next block's header in its bit buffer when
+    /// the input runs out there, and must still be asked to read it. This stream (found by the
+    /// bundle fuzzer) ends in an invalid block type held that way.
+    @Test(arguments: [nil, 1 << 20]) func aCorruptionAfterABlockIsFoundWithOrWithoutAccessPoints(_ span: Int?) throws {
+        let stream: [UInt8] = Array(Data(base64Encoded: "H4sIAEpK//8ASkpKSv////////8BSkouABw=")!)
+        #expect(throws: CompressionError.corruptData(message: "invalid block type")) {
+            let decoder = try GzipDecoder(accessPointSpan: span)
+            var output: [UInt8] = []
+            try decoder.decompress(stream, into: &output)
+            try decoder.finish()
+        }
+    }
+
     @Test func gzipBombStopsAtTheLimit() throws {
         // 64 MiB of zeros compress to about 64 KiB.
         let bomb = try GzipEncoder.compress([UInt8](repeating: 0, count: 64 << 20), level: 9)
