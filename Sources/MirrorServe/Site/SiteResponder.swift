@@ -5,7 +5,6 @@ public import MirrorSite
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
-import NIOPosix
 
 /// `mirror serve`: answers GET and HEAD from a mirror (folder or bundle) as the site would —
 /// the origin's types, the redirects the crawl saw, validators and byte ranges — and a 404
@@ -48,7 +47,7 @@ public struct SiteResponder: HTTPResponder {
         case .answered(let response): return response
         case .read(let pending):
             do {
-                let opened = try await NIOThreadPool.singleton.runIfActive { [self] in try open(pending) }
+                let opened = try await BlockingWork.run { [self] in try open(pending) }
                 return response(pending, opened)
             } catch {
                 return .text(.internalServerError, "\(error)\n")
@@ -238,7 +237,7 @@ public struct SiteResponder: HTTPResponder {
                 try await writer.write(first)
                 var sent = first.readableBytes
                 while sent < range.count {
-                    guard let piece = try await NIOThreadPool.singleton.runIfActive({ try reader.next() }) else {
+                    guard let piece = try await BlockingWork.run({ try reader.next() }) else {
                         throw ServeError.read(path: path, reason: "ended early")
                     }
                     try await writer.write(piece)
