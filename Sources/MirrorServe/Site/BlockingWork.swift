@@ -10,7 +10,10 @@ import NIOPosix
 enum BlockingWork {
     static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         let handover = Locked<Result<T, any Error>?>(nil)
-        try await NIOThreadPool.singleton.runIfActive { handover.withLock { $0 = Result { try body() } } }
+        try await NIOThreadPool.singleton.runIfActive {
+            let result = Result { try body() }
+            handover.withLock { $0 = result }
+        }
         guard let result = handover.withLock({ $0 }) else { preconditionFailure("the pool ran the work without a result") }
         return try result.get()
     }
