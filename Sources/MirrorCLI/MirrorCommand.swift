@@ -41,9 +41,6 @@ public struct MirrorCommand: AsyncParsableCommand {
         // to 32 MB): once a crawl's per-URL tables had doubled, every later block below that
         // size stayed with the process after it was freed. They are fixed at their default, 128 KB.
         mirror_fix_heap_thresholds(128 * 1024)
-        // One arena a core: a crawl's work runs on the event loops and the global pool, and with
-        // an arena for each of those threads python3.11-doc's crawl peaked 4–6 MB higher.
-        mirror_limit_heap_arenas(Int32(ProcessInfo.processInfo.activeProcessorCount))
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = .warning

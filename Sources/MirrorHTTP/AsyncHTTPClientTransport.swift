@@ -38,15 +38,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         // attributes for every request, 1 % of a crawl's CPU.
         configuration.tracing.tracer = nil
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        nearbyExecutors = client.eventLoopGroup.makeIterator().map { EventLoopTaskExecutor($0) }
         self.connectTimeout = connectTimeout
         missingTrustStore = security.missingTrustStore
     }
-
-    /// One executor a loop of the client's group: a caller whose work runs on them (the crawl's
-    /// workers) makes its requests without a hop between threads. That work holds its loop while
-    /// it runs, as a thread of the global pool would be held.
-    public let nearbyExecutors: [any TaskExecutor]
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         if let missingTrustStore, request.url.utf8.prefix(6).elementsEqual("https:".utf8) {
