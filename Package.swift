@@ -365,6 +365,7 @@ let package = Package(
                 "MirrorLock",
                 "MirrorCrawl", "MirrorCredentials", "MirrorHTTP", "MirrorSite", "MirrorSQLite", "MirrorCrawlTesting", "MirrorTestSupport",
                 "MirrorCompression", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: settings
         ),

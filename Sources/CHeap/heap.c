@@ -14,6 +14,14 @@ void mirror_fix_heap_thresholds(int bytes) {
 #endif
 }
 
+void mirror_limit_heap_arenas(int count) {
+#ifdef __GLIBC__
+    mallopt(M_ARENA_MAX, count);
+#else
+    (void)count;
+#endif
+}
+
 void mirror_release_free_heap(void) {
 #ifdef __GLIBC__
     malloc_trim(0);

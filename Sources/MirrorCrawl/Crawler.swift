@@ -27,6 +27,8 @@ public final class Crawler: Sendable {
     /// The pages the browser loaded, waiting for the offline check; nil without a browser or a folder.
     private let checks: PageChecks?
     private let offlineCheck: OfflineCheck?
+    /// Where the workers run: the client's executors near its connections, if it has any.
+    private let nearbyExecutors: [any TaskExecutor]
     /// The user's headers, login and cookies, and the cookies the sites set: every request's
     /// credential fields come from here, for the crawl's own origins only.
     public let credentials: CrawlCredentials
@@ -74,6 +76,7 @@ public final class Crawler: Sendable {
         }
         let checks = renderer == nil ? nil : output.map { PageChecks(siteFolder: $0.directory) }
         self.configuration = configuration
+        self.nearbyExecutors = client.nearbyExecutors
         self.credentials = credentials
         self.frontier = frontier
         self.recorder = recorder
@@ -128,8 +131,10 @@ public final class Crawler: Sendable {
             }
         }
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<max(1, configuration.concurrency) {
-                group.addTask { await self.work(started: started) }
+            for index in 0..<max(1, configuration.concurrency) {
+                // Spread over the threads the transport's connections live on, when it has such.
+                let executor = nearbyExecutors.isEmpty ? nil : nearbyExecutors[index % nearbyExecutors.count]
+                PreferredExecutor.addTask(to: &group, on: executor) { await self.work(started: started) }
             }
         }
         ticker?.cancel()

@@ -2,6 +2,18 @@ import AsyncHTTPClient
 public import MirrorCache
 import NIOCore
 import NIOHTTP1
+import NIOPosix
+
+/// The event loops a transport's connections live on.
+public enum TransportEventLoops: Sendable {
+    /// NIO's shared loops, which the program's other servers and clients answer on too; the
+    /// transport offers no executors, since work run there would hold loops others wait for.
+    case shared
+    /// Loops of the transport's own, one a core, offered as executors (`nearbyExecutors`) to a
+    /// caller whose work should run beside its connections (a crawl's workers); they stop with
+    /// the transport.
+    case own
+}
 
 /// The real transport, on async-http-client: pooled keep-alive connections, TLS, timeouts.
 /// Redirects are never followed here (the caller scope-checks every hop) and bodies are
@@ -9,6 +21,8 @@ import NIOHTTP1
 public final class AsyncHTTPClientTransport: HTTPTransport {
     /// Also sends, as they are, the uploads `CachingHTTPClient` passes the cache by.
     let client: HTTPClient
+    /// The loops of the transport's own (`TransportEventLoops.own`), nil on the shared ones.
+    private let ownLoops: MultiThreadedEventLoopGroup?
     private let connectTimeout: Duration
     /// Why https cannot be used (no trust store), nil when it can.
     private let missingTrustStore: String?
@@ -18,9 +32,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     ///   - idleTimeout: how long a pooled connection may stay unused before it is closed.
     ///   - connectTimeout: how long to wait for a TCP (and TLS) connection.
     ///   - security: which HTTPS servers to trust.
+    ///   - eventLoops: where the connections live, and whether the transport offers its loops as executors.
     public init(
         connectionsPerHost: Int = 8, idleTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10),
-        security: TransportSecurity = TransportSecurity()
+        security: TransportSecurity = TransportSecurity(), eventLoops: TransportEventLoops = .shared
     ) {
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: security.tlsConfiguration,
@@ -37,10 +52,25 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         // No spans: with the default (no-op) tracer the client still made one and filled in its
         // attributes for every request, 1 % of a crawl's CPU.
         configuration.tracing.tracer = nil
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        switch eventLoops {
+        case .shared:
+            ownLoops = nil
+            client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            nearbyExecutors = []
+        case .own:
+            let loops = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+            ownLoops = loops
+            client = HTTPClient(eventLoopGroupProvider: .shared(loops), configuration: configuration)
+            nearbyExecutors = loops.makeIterator().map { EventLoopTaskExecutor($0) }
+        }
         self.connectTimeout = connectTimeout
         missingTrustStore = security.missingTrustStore
     }
+
+    /// One executor a loop, for loops of the transport's own, else none: a caller whose work runs
+    /// on them (the crawl's workers) makes its requests without a hop between threads. That work
+    /// holds its loop while it runs, as a thread of the global pool would be held.
+    public let nearbyExecutors: [any TaskExecutor]
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         if let missingTrustStore, request.url.utf8.prefix(6).elementsEqual("https:".utf8) {
@@ -71,15 +101,19 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     private static let idempotent: [HTTPMethod] = [.GET, .HEAD, .OPTIONS, .TRACE, .PUT, .DELETE]
 
-    /// Closes every pooled connection; call once when done.
+    /// Closes every pooled connection, then stops the transport's own loops; call once when done,
+    /// from a task that does not run on them.
     public func shutdown() async throws {
         try await client.shutdown()
+        try await ownLoops?.shutdownGracefully()
     }
 
     /// A transport dropped without `shutdown()` (a caller leaving on an error) still closes its
-    /// connections: async-http-client keeps the client alive until they are closed, and a debug
-    /// build no longer stops at the client's check that it was shut down before its deinit.
+    /// connections and stops its own loops: async-http-client keeps the client alive until they
+    /// are closed, and a debug build no longer stops at the client's check that it was shut down
+    /// before its deinit.
     deinit {
-        client.shutdown { _ in }
+        let ownLoops = self.ownLoops
+        client.shutdown { _ in ownLoops?.shutdownGracefully { _ in } }
     }
 }

@@ -1,10 +1,10 @@
 // The parts of a crawl's cost, layer by layer: fetches every URL of a list with as many requests
-// in flight as a crawl keeps, through the crawl's transport (`AsyncHTTPClientTransport`,
-// async-http-client) alone, or also through the cache engine a crawl uses (`--cache DIR`: each
-// response stored as `mirror crawl` stores it — body file, index row, entry log), and also
-// parsing each HTML page with libxml2 as the crawl does (`--parse`). No frontier, folder or
-// journal. The benchmark scripts (scripts/lib/crawl-parts.sh) compare these times with mirror's
-// and wget2's whole crawls.
+// in flight as a crawl keeps, on the executors a crawl's workers run on, through the crawl's
+// transport (`AsyncHTTPClientTransport`, async-http-client) alone, or also through the cache
+// engine a crawl uses (`--cache DIR`: each response stored as `mirror crawl` stores it — body
+// file, index row, entry log), and also parsing each HTML page with libxml2 as the crawl does
+// (`--parse`). No frontier, folder or journal. The benchmark scripts (scripts/lib/crawl-parts.sh)
+// compare these times with mirror's and wget2's whole crawls.
 //
 //     mirror-fetch-bench URL-LIST [CONCURRENCY=8] [--cache DIR [--parse]]
 //
@@ -37,7 +37,7 @@ else {
 }
 let urls = list.split(separator: "\n").map(String.init)
 let concurrency = arguments.count > 1 ? Int(arguments[1]) ?? 8 : 8
-let transport = AsyncHTTPClientTransport(connectionsPerHost: concurrency)
+let transport = AsyncHTTPClientTransport(connectionsPerHost: concurrency, eventLoops: .own)
 let client = try cacheDirectory.map { directory in
     CachingClient(store: try CacheStore(directory: directory, configuration: .crawl), transport: transport)
 }
@@ -66,8 +66,10 @@ let failures = Atomic<Int>(0)
 let clock = ContinuousClock()
 let elapsed = await clock.measure {
     await withTaskGroup(of: Void.self) { group in
-        for _ in 0..<concurrency {
-            group.addTask {
+        for worker in 0..<concurrency {
+            // As the crawl's workers run: on the transport's executors, near its connections.
+            let executor = transport.nearbyExecutors[worker % transport.nearbyExecutors.count]
+            PreferredExecutor.addTask(to: &group, on: executor) {
                 while true {
                     let index = next.add(1, ordering: .relaxed).oldValue
                     guard index < urls.count else { return }

@@ -54,7 +54,8 @@ extension CrawlCommand {
             database, name: name, options: sharedValues(), configuration: configuration, lease: sharedOptions.lease.duration)
         if verbose { Output.log("-- worker \(crawl.worker) \(crawl.began ? "began" : "joined") round \(crawl.round) of \(name)") }
         let store = try CacheCommand.open(cacheOptions.directory(), configuration: .crawl)
-        let transport = AsyncHTTPClientTransport(connectionsPerHost: perHost, security: try tlsOptions.security())
+        let transport = AsyncHTTPClientTransport(
+            connectionsPerHost: perHost, security: try tlsOptions.security(), eventLoops: .own)
         var startBrowser: (@Sendable () async throws -> any PageRenderer)?
         if let browserExecutable {
             startBrowser = { [self] in try await self.startBrowser(browserExecutable, transport: transport) }

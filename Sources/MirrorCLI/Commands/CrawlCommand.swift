@@ -127,7 +127,8 @@ struct CrawlCommand: AsyncParsableCommand {
         if resume && !journal.hasCrawl {
             throw CommandFailure("nothing to resume in \(folder): no crawl was started there (drop --resume)", status: .usage)
         }
-        let transport = AsyncHTTPClientTransport(connectionsPerHost: perHost, security: try tlsOptions.security())
+        let transport = AsyncHTTPClientTransport(
+            connectionsPerHost: perHost, security: try tlsOptions.security(), eventLoops: .own)
         let client = CachingClient(store: store, transport: transport, configuration: clientConfiguration())
         let progress: (@Sendable (CrawlProgress) -> Void)? = quiet || verbose ? nil : ProgressLine().draw
         let events: (@Sendable (CrawlEvent) -> Void)? = verbose ? Self.log : nil

@@ -33,6 +33,9 @@ public final class CachingClient: Sendable {
         self.logger = logger
     }
 
+    /// The transport's executors near its connections (`HTTPTransport.nearbyExecutors`).
+    public var nearbyExecutors: [any TaskExecutor] { transport.nearbyExecutors }
+
     private var policy: CachePolicy { configuration.policy }
     private func now() -> Double { store.configuration.now() }
 
@@ -179,7 +182,7 @@ public final class CachingClient: Sendable {
     /// Validates a stale response that was just served (stale-while-revalidate), once however many
     /// requests are served from it meanwhile; what comes back is stored as usual.
     private func revalidateInBackground(_ stored: CacheEntry, for request: CacheRequest, key: CacheKey) {
-        Task {
+        Task(executorPreference: PreferredExecutor.current) { [self] in
             _ = try? await flights.run(key: "revalidate " + key.flight) { try await self.validate(stored, for: request, key: key) }
         }
     }
@@ -261,7 +264,7 @@ public final class CachingClient: Sendable {
         live.setCookies = Self.setCookies(response.headers)
         liveDownloads.withLock { $0[key.flight] = live }
         let store = self.store
-        Task {
+        Task(executorPreference: PreferredExecutor.current) { [self] in
             let outcome: Result<Void, any Error>
             do {
                 try await copy(response.body, decoder: decoder, into: writer, url: request.url) { growing.appended($0) }

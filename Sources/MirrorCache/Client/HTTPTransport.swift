@@ -39,4 +39,12 @@ public struct TransportResponse: Sendable {
 /// may put a scripted transport behind this protocol.
 public protocol HTTPTransport: Sendable {
     func send(_ request: TransportRequest) async throws -> TransportResponse
+
+    /// The executors a caller's task may prefer so that its requests start on the threads
+    /// their connections live on, with no hop between threads; empty when there are none.
+    var nearbyExecutors: [any TaskExecutor] { get }
+}
+
+extension HTTPTransport {
+    public var nearbyExecutors: [any TaskExecutor] { [] }
 }

@@ -10,7 +10,7 @@ final class SingleFlight<Value: Sendable>: Sendable {
     func run(key: String, _ work: @escaping @Sendable () async throws -> Value) async throws -> (value: Value, joined: Bool) {
         let (task, isLeader) = inFlight.withLock { tasks -> (Task<Value, any Error>, Bool) in
             if let existing = tasks[key] { return (existing, false) }
-            let task = Task { try await work() }
+            let task = Task(executorPreference: PreferredExecutor.current) { try await work() }
             tasks[key] = task
             return (task, true)
         }

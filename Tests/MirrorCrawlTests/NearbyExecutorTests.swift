@@ -1,0 +1,84 @@
+import Foundation
+import MirrorCache
+import MirrorCrawlTesting
+import MirrorLock
+import MirrorTestSupport
+import NIOCore
+import NIOPosix
+import Testing
+
+@testable import MirrorHTTP
+
+/// The crawl's workers run where the transport's connections live, when it offers such executors.
+@Suite("Workers near the transport's connections")
+struct NearbyExecutorTests {
+    /// Sends through a real transport, offers its executors, and notes for each request whether
+    /// it was sent from a thread of an event loop.
+    final class WatchingTransport: HTTPTransport {
+        let inner: AsyncHTTPClientTransport
+        let sentFromLoop = Locked<[Bool]>([])
+
+        init(inner: AsyncHTTPClientTransport) {
+            self.inner = inner
+        }
+
+        var nearbyExecutors: [any TaskExecutor] { inner.nearbyExecutors }
+
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            let onLoop = MultiThreadedEventLoopGroup.currentEventLoop != nil
+            sentFromLoop.withLock { $0.append(onLoop) }
+            return try await inner.send(request)
+        }
+    }
+
+    /// A transport on loops of its own, as the command line's crawl makes one.
+    static let ownLoops = AsyncHTTPClientTransport(eventLoops: .own)
+    /// A transport on NIO's shared loops, as a library user's and the test harness's are.
+    static let sharedLoops = AsyncHTTPClientTransport()
+
+    @Test func aTransportOffersOneExecutorForEachLoopOfItsOwn() async throws {
+        let loops = Array(Self.ownLoops.client.eventLoopGroup.makeIterator())
+        let executors = Self.ownLoops.nearbyExecutors
+        #expect(!executors.isEmpty)
+        #expect(executors.count == loops.count)
+        #expect(Self.ownLoops.client.eventLoopGroup !== MultiThreadedEventLoopGroup.singleton, "loops of its own")
+        for (executor, loop) in zip(executors, loops) {
+            let ranOn = await Task(executorPreference: executor) { MultiThreadedEventLoopGroup.currentEventLoop }.value
+            #expect(ranOn === loop, "a task preferring an executor runs on its loop")
+        }
+    }
+
+    @Test func aTransportOnTheSharedLoopsOffersNone() {
+        // Work held there would keep the program's other servers and clients from answering.
+        #expect(Self.sharedLoops.nearbyExecutors.isEmpty)
+        #expect(Self.sharedLoops.client.eventLoopGroup === MultiThreadedEventLoopGroup.singleton)
+    }
+
+    @Test func shutdownStopsTheThreadsOfItsOwnLoops() async throws {
+        let transport = AsyncHTTPClientTransport(eventLoops: .own)
+        let loops = Array(transport.client.eventLoopGroup.makeIterator())
+        // Each loop's thread as the kernel names it: "PID/task/TID".
+        var threads: [String] = []
+        for loop in loops {
+            threads.append(try await loop.submit { try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self") }.get())
+        }
+        #expect(threads.count == loops.count)
+        #expect(threads.allSatisfy { FileManager.default.fileExists(atPath: "/proc/" + $0) })
+        try await transport.shutdown()
+        #expect(threads.allSatisfy { !FileManager.default.fileExists(atPath: "/proc/" + $0) }, "the threads have ended")
+    }
+
+    @Test(arguments: [true, false])
+    func everyRequestIsSentFromTheLoopsExactlyWhenTheTransportOffersThem(ownLoops: Bool) async throws {
+        let transport = WatchingTransport(inner: ownLoops ? Self.ownLoops : Self.sharedLoops)
+        try await TestOrigin.with(site: .named("plain")) { origin in
+            try await CrawlHarness.with(transport: transport) { harness in
+                let report = try await harness.crawl([origin.url("/")])
+                #expect(report.failures.isEmpty, "\(report.failures)")
+            }
+        }
+        let sent = transport.sentFromLoop.withLock { $0 }
+        #expect(sent.count >= 9, "robots.txt and the site's nine resources")
+        #expect(sent.allSatisfy { $0 == ownLoops }, "\(sent)")
+    }
+}
