@@ -41,11 +41,6 @@ public struct MirrorCommand: AsyncParsableCommand {
         // to 32 MB): once a crawl's per-URL tables had doubled, every later block below that
         // size stayed with the process after it was freed. They are fixed at their default, 128 KB.
         mirror_fix_heap_thresholds(128 * 1024)
-        // One arena: a crawl's work runs on its event loops and the global pool, and each arena
-        // keeps free pages of its own. python3.11-doc's crawl peaked at 63–68 MB with one arena a
-        // core, 62.6–64 MB with one; each thread's cache of small blocks (tcache) keeps the one
-        // arena's lock out of the profile.
-        mirror_limit_heap_arenas(1)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = .warning

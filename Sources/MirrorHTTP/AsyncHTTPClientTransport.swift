@@ -104,6 +104,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// Closes every pooled connection, then stops the transport's own loops; call once when done,
     /// from a task that does not run on them.
     public func shutdown() async throws {
+        // A task on one of them would be resumed on a loop that has stopped, and never run again.
+        if let ownLoops {
+            precondition(!ownLoops.makeIterator().contains { $0.inEventLoop }, "shutdown() on one of the transport's own loops")
+        }
         try await client.shutdown()
         try await ownLoops?.shutdownGracefully()
     }

@@ -41,7 +41,8 @@ public protocol HTTPTransport: Sendable {
     func send(_ request: TransportRequest) async throws -> TransportResponse
 
     /// The executors a caller's task may prefer so that its requests start on the threads
-    /// their connections live on, with no hop between threads; empty when there are none.
+    /// their connections live on, with no hop between threads; empty when there are none. A
+    /// transport that wraps another passes the inner one's on, or its callers lose them.
     var nearbyExecutors: [any TaskExecutor] { get }
 }
 
