@@ -55,24 +55,40 @@ struct NearbyExecutorTests {
         #expect(Self.sharedLoops.client.eventLoopGroup === MultiThreadedEventLoopGroup.singleton)
     }
 
-    @Test func shutdownStopsTheThreadsOfItsOwnLoops() async throws {
-        let transport = AsyncHTTPClientTransport(eventLoops: .own)
-        let loops = Array(transport.client.eventLoopGroup.makeIterator())
-        // Each loop's thread as the kernel names it: "PID/task/TID".
+    /// The threads of a transport's own loops, as the kernel names them: "PID/task/TID".
+    static func loopThreads(of transport: AsyncHTTPClientTransport) async throws -> [String] {
         var threads: [String] = []
-        for loop in loops {
+        for loop in transport.client.eventLoopGroup.makeIterator() {
             threads.append(try await loop.submit { try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self") }.get())
         }
-        #expect(threads.count == loops.count)
+        #expect(threads.count == System.coreCount)
         #expect(threads.allSatisfy { FileManager.default.fileExists(atPath: "/proc/" + $0) })
-        try await transport.shutdown()
-        // A joined thread's entry leaves /proc a moment after the join returns: the kernel wakes
-        // the joiner as the thread lets go of its memory, and unlists it after.
+        return threads
+    }
+
+    /// Whether `threads` have all ended within 10 s. A joined thread's entry leaves /proc a moment
+    /// after the join returns: the kernel wakes the joiner as the thread lets go of its memory,
+    /// and unlists it after.
+    static func ended(_ threads: [String]) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(10)
         while threads.contains(where: { FileManager.default.fileExists(atPath: "/proc/" + $0) }) && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
-        #expect(threads.allSatisfy { !FileManager.default.fileExists(atPath: "/proc/" + $0) }, "the threads have ended")
+        return threads.allSatisfy { !FileManager.default.fileExists(atPath: "/proc/" + $0) }
+    }
+
+    @Test func shutdownStopsTheThreadsOfItsOwnLoops() async throws {
+        let transport = AsyncHTTPClientTransport(eventLoops: .own)
+        let threads = try await Self.loopThreads(of: transport)
+        try await transport.shutdown()
+        #expect(try await Self.ended(threads))
+    }
+
+    @Test func aTransportDroppedWithoutShutdownStillStopsItsLoops() async throws {
+        var transport: AsyncHTTPClientTransport? = AsyncHTTPClientTransport(eventLoops: .own)
+        let threads = try await Self.loopThreads(of: try #require(transport))
+        transport = nil  // a caller leaving on an error
+        #expect(try await Self.ended(threads))
     }
 
     @Test(arguments: [true, false])
