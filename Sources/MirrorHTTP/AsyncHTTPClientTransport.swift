@@ -105,9 +105,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// from a task that does not run on them.
     public func shutdown() async throws {
         // A task on one of them would be resumed on a loop that has stopped, and never run again.
-        if let ownLoops {
-            precondition(!ownLoops.makeIterator().contains { $0.inEventLoop }, "shutdown() on one of the transport's own loops")
-        }
+        precondition(ownLoops?.makeIterator().contains { $0.inEventLoop } != true, "shutdown() on one of the transport's own loops")
         try await client.shutdown()
         try await ownLoops?.shutdownGracefully()
     }

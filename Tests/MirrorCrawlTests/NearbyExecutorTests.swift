@@ -12,12 +12,12 @@ import Testing
 /// The crawl's workers run where the transport's connections live, when it offers such executors.
 @Suite("Workers near the transport's connections")
 struct NearbyExecutorTests {
-    /// Sends through a real transport, offers its executors, and notes for each request whether
-    /// it was sent from a thread of an event loop.
+    /// Sends through a real transport, offers its executors, and notes for each request the event
+    /// loop it was sent from, if any.
     final class WatchingTransport: HTTPTransport {
         let inner: AsyncHTTPClientTransport
         /// For each request, the loop it was sent from (nil: from no loop).
-        let sentFrom = Locked<[ObjectIdentifier?]>([])
+        let sentFrom = Locked<[(any EventLoop)?]>([])
 
         init(inner: AsyncHTTPClientTransport) {
             self.inner = inner
@@ -26,7 +26,7 @@ struct NearbyExecutorTests {
         var nearbyExecutors: [any TaskExecutor] { inner.nearbyExecutors }
 
         func send(_ request: TransportRequest) async throws -> TransportResponse {
-            let loop = MultiThreadedEventLoopGroup.currentEventLoop.map { ObjectIdentifier($0 as AnyObject) }
+            let loop = MultiThreadedEventLoopGroup.currentEventLoop
             sentFrom.withLock { $0.append(loop) }
             return try await inner.send(request)
         }
@@ -104,8 +104,8 @@ struct NearbyExecutorTests {
         #expect(sent.count >= 9, "robots.txt and the site's nine resources")
         if ownLoops {
             // From the transport's own loops, not merely from some loop (the test origin's are NIO's shared ones).
-            let own = Set(Self.ownLoops.client.eventLoopGroup.makeIterator().map { ObjectIdentifier($0 as AnyObject) })
-            #expect(sent.allSatisfy { $0.map(own.contains) == true }, "\(sent)")
+            let own = Array(Self.ownLoops.client.eventLoopGroup.makeIterator())
+            #expect(sent.allSatisfy { loop in own.contains { $0 === loop } }, "\(sent)")
         } else {
             #expect(sent.allSatisfy { $0 == nil }, "\(sent)")
         }
