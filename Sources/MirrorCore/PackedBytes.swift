@@ -43,6 +43,12 @@ public struct PackedBytes: Sendable {
         bytes.append(contentsOf: string.utf8)
     }
 
+    /// Bytes prefixed by their count.
+    public mutating func append(bytes more: [UInt8]) {
+        append(more.count)
+        bytes.append(contentsOf: more)
+    }
+
     /// A flag byte, then the string when there is one.
     public mutating func append(_ string: String?) {
         append(byte: string == nil ? 0 : 1)
@@ -83,6 +89,13 @@ public struct PackedBytes: Sendable {
         guard let count = readCount() else { return nil }
         defer { position += count }
         return String(decoding: bytes[position..<position + count], as: UTF8.self)
+    }
+
+    /// Bytes written by `append(bytes:)`.
+    public mutating func readBytes() -> [UInt8]? {
+        guard let count = readCount() else { return nil }
+        defer { position += count }
+        return Array(bytes[position..<position + count])
     }
 
     public mutating func readOptionalString() -> String?? {

@@ -1,3 +1,4 @@
+import MirrorCore
 import MirrorSite
 import NIOHTTP1
 import Testing
@@ -29,6 +30,54 @@ struct StoredResourceTests {
         let encoded = StoredResource.encode(Self.resource(rewritten: true))
         for cut in 0..<encoded.count { #expect(StoredResource.decode(Array(encoded.prefix(cut))) == nil, "cut at \(cut)") }
         #expect(StoredResource.decode(encoded + [0]) == nil)
-        #expect(StoredResource.decode([2] + encoded.dropFirst()) == nil)  // another version
+        #expect(StoredResource.decode([3] + encoded.dropFirst()) == nil)  // another version
+    }
+
+    /// A row of version 1 (the header fields as strings), as that version wrote it.
+    static func versionOne(_ resource: SiteManifest.Resource) -> [UInt8] {
+        var bytes = PackedBytes()
+        bytes.append(byte: 1)
+        bytes.append(resource.path)
+        bytes.append(resource.status)
+        bytes.append(resource.contentType)
+        bytes.append(resource.size)
+        bytes.append(resource.sha256)
+        bytes.append(resource.etag)
+        bytes.append(resource.lastModified)
+        bytes.append(resource.record.headers.count)
+        for field in resource.record.headers {
+            bytes.append(field.count)
+            for part in field { bytes.append(part) }
+        }
+        bytes.append(resource.record.requestTime)
+        bytes.append(resource.record.responseTime)
+        bytes.append(resource.record.varyKey)
+        bytes.append(resource.rewrittenFor)
+        bytes.append(resource.file?.sha256)
+        if let file = resource.file { bytes.append(file.size) }
+        return bytes.bytes
+    }
+
+    @Test(arguments: [false, true]) func rowsOfVersionOneAreRead(rewritten: Bool) {
+        let resource = Self.resource(rewritten: rewritten)
+        let decoded = StoredResource.decode(Self.versionOne(resource))
+        #expect(decoded == resource)
+        #expect(decoded?.record.headers == resource.record.headers)
+    }
+
+    /// Header fields damaged inside their own bytes (the row's lengths intact) are refused too.
+    @Test func damagedHeaderFieldsAreRefused() throws {
+        let resource = Self.resource(rewritten: false)
+        let encoded = StoredResource.encode(resource)
+        let fields = resource.record.packedFields
+        let start = try #require(encoded.firstRange(of: fields)).lowerBound
+        // A tag saying a field's value is held in a form `HeaderFields` has none of (3).
+        var damaged = encoded
+        damaged[start] |= 0b110
+        #expect(StoredResource.decode(damaged) == nil)
+        // A string inside that runs past the fields' end.
+        damaged = encoded
+        damaged[start + 1] = 0x7F
+        #expect(StoredResource.decode(damaged) == nil)
     }
 }

@@ -74,4 +74,35 @@ struct ResponseRecordTests {
         #expect(record.headers == [["Vary", "Accept"], ["Content-Type", "text/css"], ["Vary", "Cookie"]])
         #expect(record.httpHeaders == headers)
     }
+
+    /// A record is made again from its packed fields (as the crawl's journal keeps them), the
+    /// same record; bytes `pack` could not have written are refused.
+    @Test(arguments: fields) func packedFieldsMakeTheSameRecord(fields: [[String]]) throws {
+        var record = ResponseRecord(headers: [:], requestTime: 1.5, responseTime: 2.25, varyKey: "gzip")
+        record.headers = fields
+        let again = try #require(ResponseRecord(packedFields: record.packedFields, requestTime: 1.5, responseTime: 2.25, varyKey: "gzip"))
+        #expect(again == record)
+        #expect(again.headers == record.headers)
+        for cut in 0..<record.packedFields.count where !HeaderFields.isPacked(Array(record.packedFields.prefix(cut))) {
+            #expect(ResponseRecord(packedFields: Array(record.packedFields.prefix(cut)), requestTime: 0, responseTime: 0, varyKey: "") == nil)
+        }
+    }
+
+    @Test func packedFieldsOfNoFormAreRefused() {
+        // `Content-Type: text/html`: two parts (16), a common name (+1) by code 2, a common value (+2) by code 10.
+        #expect(HeaderFields.unpack([19, 2, 10]) == [["Content-Type", "text/html"]])
+        #expect(HeaderFields.isPacked([19, 2, 10]))
+        let refused: [[UInt8]] = [
+            [23, 2],  // a value held in a form there is none of (3)
+            [29, 2, 0, 10],  // a date held as its seconds in a field of three parts
+            [19, 2],  // the value's code missing
+            [19, 2, 200, 1],  // a value code past the common values
+            [16, 5, 65],  // a name longer than what is left
+            [0x80],  // a tag cut short
+        ]
+        for packed in refused {
+            #expect(!HeaderFields.isPacked(packed), "\(packed)")
+            #expect(ResponseRecord(packedFields: packed, requestTime: 0, responseTime: 0, varyKey: "") == nil, "\(packed)")
+        }
+    }
 }

@@ -3,11 +3,16 @@ import MirrorSite
 import NIOHTTP1
 
 /// A saved resource (`SiteManifest.Resource`) in the journal's binary form: a version byte,
-/// then its fields in declaration order (`PackedBytes`). Every saved URL is recorded once when
-/// saved and once when rewritten; JSON took more time per page than libxml2's parse of it.
-/// Rows written as JSON by earlier versions start with `{` and are still read.
+/// then its fields in declaration order (`PackedBytes`), its record's header fields in the
+/// packed form the record holds them in. Every saved URL is recorded once when saved and once
+/// when rewritten, and read back by each pass of the crawl's finish; JSON took more time per
+/// page than libxml2's parse of it, and header fields written out as strings had to be packed
+/// again at every read. Rows of earlier versions are still read: JSON (starting with `{`), and
+/// version 1, with the header fields as strings.
 enum StoredResource {
-    private static let version: UInt8 = 1
+    private static let version: UInt8 = 2
+    /// Header fields as a count of fields, each a count of strings.
+    private static let fieldsAsStrings: UInt8 = 1
 
     static func encode(_ resource: SiteManifest.Resource) -> [UInt8] {
         var bytes = PackedBytes(capacity: 512)
@@ -19,12 +24,7 @@ enum StoredResource {
         bytes.append(resource.sha256)
         bytes.append(resource.etag)
         bytes.append(resource.lastModified)
-        let headers = resource.record.headers  // unpacked once (each read unpacks them)
-        bytes.append(headers.count)
-        for field in headers {
-            bytes.append(field.count)
-            for part in field { bytes.append(part) }
-        }
+        bytes.append(bytes: resource.record.packedFields)
         bytes.append(resource.record.requestTime)
         bytes.append(resource.record.responseTime)
         bytes.append(resource.record.varyKey)
@@ -34,14 +34,32 @@ enum StoredResource {
         return bytes.bytes
     }
 
-    /// The resource of `encode`'s bytes; nil when they are not in that form.
+    /// The resource of `encode`'s bytes (or version 1's); nil when they are not in that form.
     static func decode(_ encoded: [UInt8]) -> SiteManifest.Resource? {
         var bytes = PackedBytes(reading: encoded)
-        guard bytes.readByte() == version, let path = bytes.readString(), let status = bytes.readInt(),
+        guard let form = bytes.readByte(), form == version || form == fieldsAsStrings,
+            let path = bytes.readString(), let status = bytes.readInt(),
             let contentType = bytes.readOptionalString(), let size = bytes.readInt(), let sha256 = bytes.readString(),
             let etag = bytes.readOptionalString(), let lastModified = bytes.readOptionalString(),
-            let fieldCount = bytes.readCount()
+            let fields = form == version ? bytes.readBytes() : packedFields(readingStrings: &bytes),
+            let requestTime = bytes.readDouble(), let responseTime = bytes.readDouble(), let varyKey = bytes.readString(),
+            let record = ResponseRecord(packedFields: fields, requestTime: requestTime, responseTime: responseTime, varyKey: varyKey),
+            let rewrittenFor = bytes.readOptionalString(), let fileDigest = bytes.readOptionalString()
         else { return nil }
+        var file: SiteManifest.FileDigest?
+        if let fileDigest {
+            guard let fileSize = bytes.readInt() else { return nil }
+            file = SiteManifest.FileDigest(sha256: fileDigest, size: fileSize)
+        }
+        guard bytes.isAtEnd else { return nil }
+        return SiteManifest.Resource(
+            path: path, status: status, contentType: contentType, size: size, sha256: sha256, etag: etag,
+            lastModified: lastModified, record: record, rewrittenFor: rewrittenFor, file: file)
+    }
+
+    /// Version 1's header fields, read as strings and packed.
+    private static func packedFields(readingStrings bytes: inout PackedBytes) -> [UInt8]? {
+        guard let fieldCount = bytes.readCount() else { return nil }
         var headers: [[String]] = []
         headers.reserveCapacity(fieldCount)
         for _ in 0..<fieldCount {
@@ -53,19 +71,8 @@ enum StoredResource {
             }
             headers.append(field)
         }
-        guard let requestTime = bytes.readDouble(), let responseTime = bytes.readDouble(), let varyKey = bytes.readString(),
-            let rewrittenFor = bytes.readOptionalString(), let fileDigest = bytes.readOptionalString()
-        else { return nil }
-        var record = ResponseRecord(headers: HTTPHeaders(), requestTime: requestTime, responseTime: responseTime, varyKey: varyKey)
+        var record = ResponseRecord(headers: HTTPHeaders(), requestTime: 0, responseTime: 0, varyKey: "")
         record.headers = headers
-        var file: SiteManifest.FileDigest?
-        if let fileDigest {
-            guard let fileSize = bytes.readInt() else { return nil }
-            file = SiteManifest.FileDigest(sha256: fileDigest, size: fileSize)
-        }
-        guard bytes.isAtEnd else { return nil }
-        return SiteManifest.Resource(
-            path: path, status: status, contentType: contentType, size: size, sha256: sha256, etag: etag,
-            lastModified: lastModified, record: record, rewrittenFor: rewrittenFor, file: file)
+        return record.packedFields
     }
 }

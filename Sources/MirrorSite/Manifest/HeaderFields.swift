@@ -8,7 +8,8 @@ import MirrorCore
 /// in `commonValues`; 2: an IMF-fixdate (`Date`, `Last-Modified`) as its seconds since the
 /// epoch, when formatting them gives back exactly its text (5 bytes instead of 30). Then the
 /// name and the parts as strings, where not held otherwise. Any strings round-trip, whatever
-/// bytes they hold. Only ever held in memory, so the form may change between versions.
+/// bytes they hold. The crawl's journal keeps records in this form (`StoredResource`), so a
+/// change to it is a new version of the journal's rows.
 enum HeaderFields {
     /// Names as servers send them, then the same in lower case (as HTTP/2 has them).
     private static let commonNames: [String] = {
@@ -146,6 +147,18 @@ enum HeaderFields {
             fields.append(head.name.map { [$0] + parts } ?? [])
         }
         return fields
+    }
+
+    /// Whether `packed` is all fields `pack` could have written: read through to its end.
+    static func isPacked(_ packed: [UInt8]) -> Bool {
+        var bytes = PackedBytes(reading: packed)
+        while !bytes.isAtEnd {
+            // A value held otherwise than as text is the second of exactly two parts.
+            guard let head = head(&bytes), head.valueKind == 0 || head.valueKind != 3 && head.count == 2,
+                parts(after: head, &bytes, formatting: false) != nil
+            else { return false }
+        }
+        return true
     }
 
     /// The value of the first `[name, value]` field named `name` (ASCII case ignored, as

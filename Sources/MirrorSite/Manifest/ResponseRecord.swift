@@ -20,6 +20,20 @@ public struct ResponseRecord: Sendable, Codable, Equatable {
         self.varyKey = varyKey
     }
 
+    /// A record whose header fields are `packedFields` (`HeaderFields`' form, as a store of
+    /// records kept them); nil when they are not in that form.
+    public init?(packedFields: [UInt8], requestTime: Double, responseTime: Double, varyKey: String) {
+        guard HeaderFields.isPacked(packedFields) else { return nil }
+        fields = packedFields
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+        self.varyKey = varyKey
+    }
+
+    /// The header fields in `HeaderFields`' form: what a store of records (the crawl's journal)
+    /// keeps, so that reading a record back packs nothing again.
+    public var packedFields: [UInt8] { fields }
+
     /// Header fields in order, each `[name, value]` (as the manifest writes them).
     public var headers: [[String]] {
         get { HeaderFields.unpack(fields) }
