@@ -91,6 +91,14 @@ public struct PackedBytes: Sendable {
         return String(decoding: bytes[position..<position + count], as: UTF8.self)
     }
 
+    /// Moves past a string (or bytes prefixed by their count) without reading it; false when
+    /// there is none.
+    public mutating func skipString() -> Bool {
+        guard let count = readCount() else { return false }
+        position += count
+        return true
+    }
+
     /// Bytes written by `append(bytes:)`.
     public mutating func readBytes() -> [UInt8]? {
         guard let count = readCount() else { return nil }

@@ -118,25 +118,49 @@ enum HeaderFields {
         return head
     }
 
-    /// Reads the parts of a field after its name. A date is formatted only when `formatting`
-    /// (`firstValue` reads past the fields it does not want).
-    private static func parts(after head: Head, _ bytes: inout PackedBytes, formatting: Bool = true) -> [String]? {
+    /// Reads the parts of a field after its name.
+    private static func parts(after head: Head, _ bytes: inout PackedBytes) -> [String]? {
         var parts: [String] = []
         parts.reserveCapacity(max(0, head.count - 1))
-        while parts.count < head.count - 1 - (head.valueKind == 0 ? 0 : 1) {
+        while parts.count < textParts(head) {
             guard let part = bytes.readString() else { return nil }
             parts.append(part)
         }
         switch head.valueKind {
         case 1:
-            guard let code = bytes.readInt(), commonValues.indices.contains(code) else { return nil }
+            guard let code = valueCode(&bytes) else { return nil }
             parts.append(commonValues[code])
         case 2:
             guard let seconds = bytes.readInt() else { return nil }
-            if formatting { parts.append(HTTPDate.format(Int64(seconds))) }
+            parts.append(HTTPDate.format(Int64(seconds)))
         default: break
         }
         return parts
+    }
+
+    /// Moves past the parts of a field after its name, making none of them; false on bytes
+    /// `pack` did not write.
+    private static func skipParts(after head: Head, _ bytes: inout PackedBytes) -> Bool {
+        for _ in 0..<max(0, textParts(head)) {
+            guard bytes.skipString() else { return false }
+        }
+        switch head.valueKind {
+        case 0: return true
+        case 1: return valueCode(&bytes) != nil
+        case 2: return bytes.readInt() != nil
+        default: return false
+        }
+    }
+
+    /// How many of a field's parts after its name are held as text.
+    private static func textParts(_ head: Head) -> Int {
+        head.count - 1 - (head.valueKind == 0 ? 0 : 1)
+    }
+
+    /// A common value's code, read.
+    private static func valueCode(_ bytes: inout PackedBytes) -> Int? {
+        guard let code = bytes.readInt(), commonValues.indices.contains(code) else { return nil }
+        return code
     }
 
     /// The fields of `pack`'s bytes (the only bytes it is given).
@@ -154,21 +178,19 @@ enum HeaderFields {
         var bytes = PackedBytes(reading: packed)
         while !bytes.isAtEnd {
             // A value held otherwise than as text is the second of exactly two parts.
-            guard let head = head(&bytes), head.valueKind == 0 || head.valueKind != 3 && head.count == 2,
-                parts(after: head, &bytes, formatting: false) != nil
-            else { return false }
+            guard let head = head(&bytes), head.valueKind == 0 || head.count == 2, skipParts(after: head, &bytes) else { return false }
         }
         return true
     }
 
     /// The value of the first `[name, value]` field named `name` (ASCII case ignored, as
-    /// `HTTPHeaders.first(name:)`), read from `pack`'s bytes without unpacking the others.
+    /// `HTTPHeaders.first(name:)`), read from `pack`'s bytes: the fields before it are passed
+    /// over, not unpacked.
     static func firstValue(named name: String, in packed: [UInt8]) -> String? {
         var bytes = PackedBytes(reading: packed)
         while let head = head(&bytes) {
-            let wanted = head.count == 2 && head.name.map { equalIgnoringASCIICase($0, name) } == true
-            guard let parts = parts(after: head, &bytes, formatting: wanted) else { return nil }
-            if wanted { return parts[0] }
+            if head.count == 2, let found = head.name, equalIgnoringASCIICase(found, name) { return parts(after: head, &bytes)?.first }
+            guard skipParts(after: head, &bytes) else { return nil }
         }
         return nil
     }
