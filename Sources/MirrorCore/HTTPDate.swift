@@ -10,12 +10,15 @@ public enum HTTPDate {
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// Formats seconds since the epoch as `Sun, 06 Nov 1994 08:49:37 GMT`, within the years
-    /// 0000 to 9999 that the form can write (a time outside them is taken as their first or last
-    /// second). Arithmetic only (`civil`), written byte by byte: a crawl's finish formats every
-    /// saved page's `Date` and `Last-Modified` again, to check that they read back exactly.
+    /// The seconds of the years 0000 to 9999, the times the form can write.
+    public static let writableSeconds: ClosedRange<Int64> = -62_167_219_200...253_402_300_799
+
+    /// Formats seconds since the epoch as `Sun, 06 Nov 1994 08:49:37 GMT` (a time outside
+    /// `writableSeconds` is taken as their first or last second). Arithmetic only (`civil`),
+    /// written byte by byte: a crawl formats every saved response's `Date` and `Last-Modified`
+    /// again as it packs them, to check that they read back exactly.
     public static func format(_ seconds: Int64) -> String {
-        let seconds = min(max(seconds, -62_167_219_200), 253_402_300_799)
+        let seconds = min(max(seconds, writableSeconds.lowerBound), writableSeconds.upperBound)
         let (days, second) = seconds.quotientAndRemainder(dividingBy: 86_400)
         let day = second < 0 ? days - 1 : days
         let secondOfDay = Int(second < 0 ? second + 86_400 : second)

@@ -1,4 +1,5 @@
-import MirrorCore
+import Foundation
+import MirrorSQLite
 import MirrorSite
 import NIOHTTP1
 import Testing
@@ -33,31 +34,88 @@ struct StoredResourceTests {
         #expect(StoredResource.decode([3] + encoded.dropFirst()) == nil)  // another version
     }
 
-    /// A row of version 1, as that version wrote it: version 2's, with the header fields as a
-    /// count of fields, each a count of strings, where version 2 has them packed.
-    static func versionOne(_ resource: SiteManifest.Resource) throws -> [UInt8] {
-        var packed = PackedBytes()
-        packed.append(bytes: resource.record.packedFields)
-        var strings = PackedBytes()
-        strings.append(resource.record.headers.count)
-        for field in resource.record.headers {
-            strings.append(field.count)
-            for part in field { strings.append(part) }
+    /// A resource whose record has fields of every shape: two parts (common and other names,
+    /// a common value, a date), one, none and three.
+    static let fieldsOfEveryShape: SiteManifest.Resource = {
+        var record = ResponseRecord(
+            headers: HTTPHeaders(), requestTime: 1_700_000_000.25, responseTime: 1_700_000_000.5, varyKey: "accept-encoding=gzip")
+        record.headers = [
+            ["Content-Type", "text/html; charset=utf-8"], ["ETag", "\"ü1\""], ["X-Empty", ""], ["Date", "Thu, 26 Nov 2026 12:36:00 GMT"],
+            ["one part"], [], ["three", "parts", "here"], ["server", "nginx"],
+        ]
+        var resource = SiteManifest.Resource(
+            path: "127.0.0.1_8080/docs/ünï.html", status: 200, contentType: "text/html", size: 1234,
+            sha256: String(repeating: "ab", count: 32), etag: "\"ü1\"", lastModified: nil, record: record)
+        resource.rewrittenFor = String(repeating: "cd", count: 32)
+        resource.file = SiteManifest.FileDigest(sha256: String(repeating: "ef", count: 32), size: 1300)
+        return resource
+    }()
+
+    /// `fieldsOfEveryShape` as version 1 wrote it (the encoder of 14e6ad6), its header fields
+    /// as strings.
+    static let versionOneRow: [UInt8] = {
+        let hex = [
+            "011e3132372e302e302e315f383038302f646f63732fc3bc6ec3af2e68746d6cc8010109746578742f68746d6cd20940",
+            "616261626162616261626162616261626162616261626162616261626162616261626162616261626162616261626162",
+            "61626162616261626162616261626162010522c3bc31220008020c436f6e74656e742d5479706518746578742f68746d",
+            "6c3b20636861727365743d7574662d380204455461670522c3bc31220207582d456d707479000204446174651d546875",
+            "2c203236204e6f7620323032362031323a33363a303020474d5401086f6e652070617274000305746872656505706172",
+            "747304686572650206736572766572056e67696e788080c080c49fd5ec4180808081c49fd5ec41146163636570742d65",
+            "6e636f64696e673d677a6970014063646364636463646364636463646364636463646364636463646364636463646364",
+            "636463646364636463646364636463646364636463646364636463646364014065666566656665666566656665666566",
+            "656665666566656665666566656665666566656665666566656665666566656665666566656665666566656665666566",
+            "940a",
+        ].joined()
+        return stride(from: 0, to: hex.count, by: 2).map { offset in
+            let start = hex.index(hex.startIndex, offsetBy: offset)
+            return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
         }
-        var row = StoredResource.encode(resource)
-        row.replaceSubrange(try #require(row.firstRange(of: packed.bytes)), with: strings.bytes)
-        row[0] = 1
-        return row
+    }()
+
+    @Test func rowsOfVersionOneAreRead() {
+        let decoded = StoredResource.decode(Self.versionOneRow)
+        #expect(decoded == Self.fieldsOfEveryShape)
+        #expect(decoded?.record.headers == Self.fieldsOfEveryShape.record.headers)
+        #expect(!StoredResource.isOfLaterVersion(Self.versionOneRow))
     }
 
-    @Test(arguments: [false, true]) func rowsOfVersionOneAreRead(rewritten: Bool) throws {
-        let resource = Self.resource(rewritten: rewritten)
-        let decoded = StoredResource.decode(try Self.versionOne(resource))
-        #expect(decoded == resource)
-        #expect(decoded?.record.headers == resource.record.headers)
+    /// A row of a version after this one is told from a damaged one, so that the error can say
+    /// which (`CrawlJournalError.ofLaterVersion`).
+    @Test func rowsOfALaterVersionAreToldFromDamagedOnes() throws {
+        let encoded = StoredResource.encode(Self.fieldsOfEveryShape)
+        #expect(StoredResource.decode(encoded) == Self.fieldsOfEveryShape)
+        let later = [3] + encoded.dropFirst()
+        #expect(StoredResource.decode(later) == nil)
+        #expect(StoredResource.isOfLaterVersion(later))
+        #expect(!StoredResource.isOfLaterVersion(encoded))
+        #expect(!StoredResource.isOfLaterVersion(Array(encoded.dropLast())))
+        #expect(!StoredResource.isOfLaterVersion(Array("{\"path\":1}".utf8)))
+        #expect(!StoredResource.isOfLaterVersion([]))
     }
 
     /// Header fields damaged inside their own bytes (the row's lengths intact) are refused too.
+    /// Read back from a journal, a row of a later version and a damaged one each fail with the
+    /// error that says which, and how to crawl into the folder again.
+    @Test func theJournalSaysWhetherARowIsDamagedOrOfALaterVersion() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stored-resource-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let url = "http://a.test/"
+        do {
+            let journal = try CrawlJournal(folder: root, fresh: true)
+            try journal.ledger.saved(url, Self.fieldsOfEveryShape)
+            try journal.flush()
+        }
+        let database = try SQLiteDatabase(path: root + "/.mirror/journal.sqlite")
+        for (first, expected) in [(3, CrawlJournalError.ofLaterVersion(url: url)), (0, .unreadable(url: url))] {
+            try database.statement("UPDATE resources SET json = ? WHERE url = ?")
+                .run([.blob([UInt8(first)] + StoredResource.encode(Self.fieldsOfEveryShape).dropFirst()), .text(url)])
+            let journal = try CrawlJournal(folder: root, fresh: false)
+            let error = #expect(throws: CrawlJournalError.self) { try journal.ledger.resource(of: url) }
+            #expect(error?.description == expected.description)
+            #expect(error?.description.contains("remove the folder's .mirror/journal.sqlite") == true)
+        }
+    }
+
     @Test func damagedHeaderFieldsAreRefused() throws {
         let resource = Self.resource(rewritten: false)
         let encoded = StoredResource.encode(resource)
@@ -67,9 +125,13 @@ struct StoredResourceTests {
         var damaged = encoded
         damaged[start] |= 0b110
         #expect(StoredResource.decode(damaged) == nil)
-        // A string inside that runs past the fields' end.
+        // The ETag's value (after Content-Type's tag, name and value codes, and its own tag and
+        // name code) said to run three bytes past the fields' end, though not past the row's.
+        #expect(encoded[start + 5] == 5)
+        let past = fields.count - 6 + 3
+        #expect(start + 6 + past < encoded.count && past < 0x80)
         damaged = encoded
-        damaged[start + 1] = 0x7F
+        damaged[start + 5] = UInt8(past)
         #expect(StoredResource.decode(damaged) == nil)
     }
 }

@@ -1,4 +1,6 @@
+import Crypto
 import Foundation
+import MirrorCore
 import NIOHTTP1
 import Testing
 
@@ -76,18 +78,27 @@ struct ResponseRecordTests {
     }
 
     /// A record is made again from its packed fields (as the crawl's journal keeps them), the
-    /// same record; bytes `pack` could not have written are refused.
+    /// same record; a cut of them is taken exactly where it falls between two fields.
     @Test(arguments: fields) func packedFieldsMakeTheSameRecord(fields: [[String]]) throws {
         var record = ResponseRecord(headers: [:], requestTime: 1.5, responseTime: 2.25, varyKey: "gzip")
         record.headers = fields
         let again = try #require(ResponseRecord(packedFields: record.packedFields, requestTime: 1.5, responseTime: 2.25, varyKey: "gzip"))
         #expect(again == record)
         #expect(again.headers == record.headers)
-        for cut in 0..<record.packedFields.count {
+        let boundaries = Set((0...fields.count).map { HeaderFields.pack(Array(fields.prefix($0))).count })
+        for cut in 0...record.packedFields.count {
             let prefix = Array(record.packedFields.prefix(cut))
-            guard !HeaderFields.isPacked(prefix) else { continue }
-            #expect(ResponseRecord(packedFields: prefix, requestTime: 0, responseTime: 0, varyKey: "") == nil)
+            #expect(HeaderFields.isPacked(prefix) == boundaries.contains(cut), "cut at \(cut)")
+            #expect((ResponseRecord(packedFields: prefix, requestTime: 0, responseTime: 0, varyKey: "") != nil) == boundaries.contains(cut))
         }
+    }
+
+    /// The journal keeps fields by the places of the common names and values: a change to them
+    /// is a new version of its rows (`StoredResource`), and of this digest.
+    @Test func theCodesOfCommonNamesAndValuesStayPut() {
+        let tables = HeaderFields.commonNames.joined(separator: "\n") + "\n\n" + HeaderFields.commonValues.joined(separator: "\n")
+        #expect(Hex.string(SHA256.hash(data: Array(tables.utf8))) == "cee14a34c824b65a6d98ee68dcbe30495c1d60a8a6780eff7bd94bfda02335ce")
+        #expect(HeaderFields.pack([["Content-Type", "text/html"], ["etag", "nginx"]]) == [19, 2, 10, 19, 39 + 5, 42])
     }
 
     @Test func packedFieldsOfNoFormAreRefused() {
@@ -101,6 +112,8 @@ struct ResponseRecordTests {
             [19, 2, 200, 1],  // a value code past the common values
             [16, 5, 65],  // a name longer than what is left
             [0x80],  // a tag cut short
+            [1, 2],  // a field of no parts with a name
+            [21, 1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x10],  // a date past 9999 (2^39 seconds)
         ]
         for packed in refused {
             #expect(!HeaderFields.isPacked(packed), "\(packed)")

@@ -76,12 +76,21 @@ public enum CrawlJournalError: Error, CustomStringConvertible {
     case busy(folder: String)
     case cannotLock(folder: String, reason: String)
     case unreadable(url: String)
+    /// A record in a form a later version of mirror writes.
+    case ofLaterVersion(url: String)
 
     public var description: String {
         switch self {
         case .busy(let folder): return "another mirror crawl is writing \(folder) (its .mirror/journal.lock is held)"
         case .cannotLock(let folder, let reason): return "cannot lock \(folder)/.mirror/journal.lock: \(reason)"
-        case .unreadable(let url): return "the crawl journal's record of \(url) is damaged; crawl again without --resume"
+        case .unreadable(let url): return "the crawl journal's record of \(url) is damaged; \(Self.startAgain)"
+        case .ofLaterVersion(let url):
+            return "the crawl journal's record of \(url) was written by a later version of mirror; "
+                + "crawl with that version, or \(Self.startAgain)"
         }
     }
+
+    /// What a crawl into the folder can do without its journal: a new one starts from the folder's manifest.
+    private static let startAgain =
+        "remove the folder's .mirror/journal.sqlite (with its -wal and -shm files) to crawl again from its manifest"
 }

@@ -53,7 +53,10 @@ public struct JournalLedger: SiteLedger {
     /// A resource row's value: `StoredResource`'s form, or JSON in rows of older versions.
     private static func resource(_ url: String, _ stored: [UInt8]) throws -> SiteManifest.Resource {
         if stored.first == UInt8(ascii: "{") { return try JSONDecoder().decode(SiteManifest.Resource.self, from: Data(stored)) }
-        guard let resource = StoredResource.decode(stored) else { throw CrawlJournalError.unreadable(url: url) }
+        guard let resource = StoredResource.decode(stored) else {
+            throw StoredResource.isOfLaterVersion(stored)
+                ? CrawlJournalError.ofLaterVersion(url: url) : CrawlJournalError.unreadable(url: url)
+        }
         return resource
     }
 }

@@ -11,8 +11,8 @@ import NIOHTTP1
 /// version 1, with the header fields as strings.
 enum StoredResource {
     private static let version: UInt8 = 2
-    /// Header fields as a count of fields, each a count of strings.
-    private static let fieldsAsStrings: UInt8 = 1
+    /// The version that held header fields as a count of fields, each a count of strings.
+    private static let versionWithFieldsAsStrings: UInt8 = 1
 
     static func encode(_ resource: SiteManifest.Resource) -> [UInt8] {
         var bytes = PackedBytes(capacity: 512)
@@ -37,7 +37,7 @@ enum StoredResource {
     /// The resource of `encode`'s bytes (or version 1's); nil when they are not in that form.
     static func decode(_ encoded: [UInt8]) -> SiteManifest.Resource? {
         var bytes = PackedBytes(reading: encoded)
-        guard let form = bytes.readByte(), form == version || form == fieldsAsStrings,
+        guard let form = bytes.readByte(), form == version || form == versionWithFieldsAsStrings,
             let path = bytes.readString(), let status = bytes.readInt(),
             let contentType = bytes.readOptionalString(), let size = bytes.readInt(), let sha256 = bytes.readString(),
             let etag = bytes.readOptionalString(), let lastModified = bytes.readOptionalString(),
@@ -55,6 +55,12 @@ enum StoredResource {
         return SiteManifest.Resource(
             path: path, status: status, contentType: contentType, size: size, sha256: sha256, etag: etag,
             lastModified: lastModified, record: record, rewrittenFor: rewrittenFor, file: file)
+    }
+
+    /// Whether `encoded` is a row of a later version than this one reads (a journal a newer
+    /// mirror wrote), rather than a damaged one. (JSON rows start with `{`.)
+    static func isOfLaterVersion(_ encoded: [UInt8]) -> Bool {
+        encoded.first.map { $0 > version && $0 != UInt8(ascii: "{") } ?? false
     }
 
     /// Version 1's header fields, read as strings and packed.

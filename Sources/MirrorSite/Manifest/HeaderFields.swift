@@ -2,17 +2,20 @@ import MirrorCore
 
 /// Header fields (`[[String]]`, each usually `[name, value]`) packed into one byte array
 /// (`PackedBytes`): a manifest in memory holds a record per URL, and at 100,000 URLs these were
-/// the largest part of a crawl's memory when it held its manifest. Per field, a varint tag: its number of parts times eight, plus one when its name is a
-/// common one given by its place in `commonNames` (one byte instead of the text), plus two
-/// times how its value is held when it has exactly two parts — 1: a common value by its place
-/// in `commonValues`; 2: an IMF-fixdate (`Date`, `Last-Modified`) as its seconds since the
-/// epoch, when formatting them gives back exactly its text (5 bytes instead of 30). Then the
-/// name and the parts as strings, where not held otherwise. Any strings round-trip, whatever
-/// bytes they hold. The crawl's journal keeps records in this form (`StoredResource`), so a
-/// change to it is a new version of the journal's rows.
+/// the largest part of a crawl's memory when it held its manifest. Per field, a varint tag: its
+/// number of parts times eight, plus one when its name is a common one given by its place in
+/// `commonNames` (one byte instead of the text), plus two times how its value is held when it
+/// has exactly two parts — 1: a common value by its place in `commonValues`; 2: an IMF-fixdate
+/// (`Date`, `Last-Modified`) as its seconds since the epoch, when formatting them gives back
+/// exactly its text (5 bytes instead of 30). Then the name and the parts as strings, where not
+/// held otherwise. Any strings round-trip, whatever bytes they hold.
+///
+/// The crawl's journal keeps records in this form (`StoredResource`): a change to it, or to the
+/// places of the common names and values, is a new version of the journal's rows.
 enum HeaderFields {
-    /// Names as servers send them, then the same in lower case (as HTTP/2 has them).
-    private static let commonNames: [String] = {
+    /// Names as servers send them, then the same in lower case (as HTTP/2 has them). Their
+    /// places are codes the journal keeps (`HeaderFields`' doc; a test pins them).
+    static let commonNames: [String] = {
         let names = [
             "Server", "Date", "Content-Type", "Content-Length", "Last-Modified", "ETag", "Accept-Ranges",
             "Connection", "Keep-Alive", "Cache-Control", "Expires", "Pragma", "Age", "Vary", "Via",
@@ -25,8 +28,9 @@ enum HeaderFields {
         return names + names.map { $0.lowercased() }
     }()
 
-    /// Values many responses of a site share, exactly as sent.
-    private static let commonValues = [
+    /// Values many responses of a site share, exactly as sent. Their places are codes the
+    /// journal keeps (`HeaderFields`' doc; a test pins them).
+    static let commonValues = [
         "keep-alive", "close", "bytes", "none", "chunked", "gzip", "br", "deflate", "Accept-Encoding", "Origin",
         "text/html", "text/html; charset=utf-8", "text/html; charset=UTF-8", "text/css", "text/css; charset=utf-8",
         "text/plain", "text/plain; charset=utf-8", "text/javascript", "application/javascript", "application/json",
@@ -103,13 +107,13 @@ enum HeaderFields {
         var name: String?
     }
 
-    /// Reads a field's tag and name (nil for a field of no parts); nil at the end or on bytes
+    /// Reads a field's tag and name (no name for a field of no parts); nil at the end or on bytes
     /// `pack` did not write.
     private static func head(_ bytes: inout PackedBytes) -> Head? {
         guard !bytes.isAtEnd, let tag = bytes.readInt(), tag >= 0 else { return nil }
         var head = Head(count: tag / 8, valueKind: tag / 2 % 4)
         if tag % 2 == 1 {
-            guard let code = bytes.readInt(), commonNames.indices.contains(code) else { return nil }
+            guard head.count > 0, let code = bytes.readInt(), commonNames.indices.contains(code) else { return nil }
             head.name = commonNames[code]
         } else if head.count > 0 {
             guard let name = bytes.readString() else { return nil }
@@ -131,8 +135,9 @@ enum HeaderFields {
             guard let code = valueCode(&bytes) else { return nil }
             parts.append(commonValues[code])
         case 2:
-            guard let seconds = bytes.readInt() else { return nil }
-            parts.append(HTTPDate.format(Int64(seconds)))
+            guard let seconds = dateSeconds(&bytes) else { return nil }
+            parts.append(HTTPDate.format(seconds))
+        case 3: return nil
         default: break
         }
         return parts
@@ -147,7 +152,7 @@ enum HeaderFields {
         switch head.valueKind {
         case 0: return true
         case 1: return valueCode(&bytes) != nil
-        case 2: return bytes.readInt() != nil
+        case 2: return dateSeconds(&bytes) != nil
         default: return false
         }
     }
@@ -163,7 +168,13 @@ enum HeaderFields {
         return code
     }
 
-    /// The fields of `pack`'s bytes (the only bytes it is given).
+    /// A date's seconds, read: a time `pack` holds so (since the epoch, and one `HTTPDate` writes).
+    private static func dateSeconds(_ bytes: inout PackedBytes) -> Int64? {
+        guard let seconds = bytes.readInt(), (0...HTTPDate.writableSeconds.upperBound).contains(Int64(seconds)) else { return nil }
+        return Int64(seconds)
+    }
+
+    /// The fields of `pack`'s bytes (or of bytes `isPacked` accepts).
     static func unpack(_ packed: [UInt8]) -> [[String]] {
         var bytes = PackedBytes(reading: packed)
         var fields: [[String]] = []
@@ -173,7 +184,9 @@ enum HeaderFields {
         return fields
     }
 
-    /// Whether `packed` is all fields `pack` could have written: read through to its end.
+    /// Whether `packed` reads as fields `pack` writes, through to its end: each tag, name code,
+    /// value code and date of a kind `pack` writes, each string within the bytes. (Strings are
+    /// not checked for being what `pack` would have held as a code.)
     static func isPacked(_ packed: [UInt8]) -> Bool {
         var bytes = PackedBytes(reading: packed)
         while !bytes.isAtEnd {
