@@ -6,11 +6,13 @@ import MirrorCore
 @testable import MirrorArchive
 @testable import MirrorBundle
 @testable import MirrorCompression
+@testable import MirrorCrawl
 @testable import MirrorSite
 
 extension FuzzTargets {
-    /// What others' files hold: bundles (tar, gzip members, seek table, manifest), WARC, WACZ.
-    static let archives: [FuzzTarget] = [bundle, manifest, seekTable, warc, wacz]
+    /// What files hold: others' bundles (tar, gzip members, seek table, manifest), WARC and WACZ,
+    /// and the rows of a crawl journal a damaged disk gives back.
+    static let archives: [FuzzTarget] = [bundle, manifest, seekTable, warc, wacz, journalRow]
 
     /// Small limits, so that the fuzzer's inputs reach them.
     static let bundleLimits = TarLimits(maxEntrySize: 64 << 10, maxTotalSize: 256 << 10, maxEntryCount: 64, maxExtendedHeaderSize: 4 << 10)
@@ -115,6 +117,29 @@ extension FuzzTargets {
         }
         _ = decoded.files
         for url in decoded.resources.keys.prefix(16) { _ = decoded.path(for: url) }
+    }
+
+    static let journalRow = FuzzTarget(
+        "journal-row",
+        contract: "a saved resource's row of the crawl journal is read or refused, never both a later version and read; a resource "
+            + "read is written and read back the same; its header fields unpack, pack back to the same fields, and each first "
+            + "value read from the packed bytes is the unpacked fields' first"
+    ) { input in
+        let row = Array(input)
+        guard let resource = StoredResource.decode(row) else { return }
+        require(!StoredResource.isOfLaterVersion(row), "a row read is said to be of a later version")
+        require(StoredResource.decode(StoredResource.encode(resource)) == resource, "written and read back, the resource changed")
+        let headers = resource.record.headers
+        var repacked = resource.record
+        repacked.headers = headers
+        require(repacked.headers == headers, "the header fields packed again read otherwise")
+        // Names compare with ASCII's case ignored only, as `HTTPHeaders.first(name:)` compares them.
+        func folded(_ name: String) -> [UInt8] { name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } }
+        let names = ["date", "ETag", "last-modified", "content-type"] + headers.prefix(4).compactMap(\.first)
+        for name in names {
+            let first = headers.first { $0.count == 2 && folded($0[0]) == folded(name) }
+            require(resource.record.firstValue(named: name) == first?[1], "the first value of \(name) read from the packed bytes differs")
+        }
     }
 
     static let seekTable = FuzzTarget(
