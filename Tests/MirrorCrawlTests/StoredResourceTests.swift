@@ -116,6 +116,17 @@ struct StoredResourceTests {
         }
     }
 
+    /// Found by fuzzing (`mirror-fuzz journal-row`): a damaged row whose time reads as a NaN was
+    /// read, and its resource was not equal to itself; a manifest cannot hold such a time.
+    @Test(arguments: [Double.nan, .infinity, -.infinity]) func timesThatAreNoNumberAreRefused(time: Double) {
+        for damaged in [(time, 1.0), (1.0, time)] {
+            var resource = Self.fieldsOfEveryShape
+            resource.record.requestTime = damaged.0
+            resource.record.responseTime = damaged.1
+            #expect(StoredResource.decode(StoredResource.encode(resource)) == nil)
+        }
+    }
+
     @Test func damagedHeaderFieldsAreRefused() throws {
         let resource = Self.resource(rewritten: false)
         let encoded = StoredResource.encode(resource)

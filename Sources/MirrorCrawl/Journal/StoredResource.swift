@@ -34,7 +34,8 @@ enum StoredResource {
         return bytes.bytes
     }
 
-    /// The resource of `encode`'s bytes (or version 1's); nil when they are not in that form.
+    /// The resource of `encode`'s bytes (or version 1's); nil when they are not in that form, or
+    /// its times are not finite (a NaN would reach the manifest, which JSON cannot hold).
     static func decode(_ encoded: [UInt8]) -> SiteManifest.Resource? {
         var bytes = PackedBytes(reading: encoded)
         guard let form = bytes.readByte(), form == version || form == versionWithFieldsAsStrings,
@@ -42,7 +43,8 @@ enum StoredResource {
             let contentType = bytes.readOptionalString(), let size = bytes.readInt(), let sha256 = bytes.readString(),
             let etag = bytes.readOptionalString(), let lastModified = bytes.readOptionalString(),
             let fields = form == version ? bytes.readBytes() : packedFields(readingStrings: &bytes),
-            let requestTime = bytes.readDouble(), let responseTime = bytes.readDouble(), let varyKey = bytes.readString(),
+            let requestTime = bytes.readDouble(), requestTime.isFinite, let responseTime = bytes.readDouble(), responseTime.isFinite,
+            let varyKey = bytes.readString(),
             let record = ResponseRecord(packedFields: fields, requestTime: requestTime, responseTime: responseTime, varyKey: varyKey),
             let rewrittenFor = bytes.readOptionalString(), let fileDigest = bytes.readOptionalString()
         else { return nil }
