@@ -14,7 +14,7 @@ public enum HTTPDate {
     public static let writableSeconds: ClosedRange<Int64> = -62_167_219_200...253_402_300_799
 
     /// Formats seconds since the epoch as `Sun, 06 Nov 1994 08:49:37 GMT` (a time outside
-    /// `writableSeconds` is taken as their first or last second). Arithmetic only (`civil`),
+    /// `writableSeconds` is taken as its first or last second). Arithmetic only (`civil`),
     /// written byte by byte: a crawl formats every saved response's `Date` and `Last-Modified`
     /// again as it packs them, to check that they read back exactly.
     public static func format(_ seconds: Int64) -> String {

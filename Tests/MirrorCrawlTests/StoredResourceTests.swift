@@ -93,7 +93,6 @@ struct StoredResourceTests {
         #expect(!StoredResource.isOfLaterVersion([]))
     }
 
-    /// Header fields damaged inside their own bytes (the row's lengths intact) are refused too.
     /// Read back from a journal, a row of a later version and a damaged one each fail with the
     /// error that says which, and how to crawl into the folder again.
     @Test func theJournalSaysWhetherARowIsDamagedOrOfALaterVersion() throws {
@@ -127,6 +126,7 @@ struct StoredResourceTests {
         }
     }
 
+    /// Header fields damaged inside their own bytes (the row's lengths intact) are refused too.
     @Test func damagedHeaderFieldsAreRefused() throws {
         let resource = Self.resource(rewritten: false)
         let encoded = StoredResource.encode(resource)

@@ -105,6 +105,13 @@ struct ResponseRecordTests {
         // `Content-Type: text/html`: two parts (16), a common name (+1) by code 2, a common value (+2) by code 10.
         #expect(HeaderFields.unpack([19, 2, 10]) == [["Content-Type", "text/html"]])
         #expect(HeaderFields.isPacked([19, 2, 10]))
+        // The last second `HTTPDate` writes is taken: `Date` (code 1) held as its seconds.
+        var last = PackedBytes()
+        last.append(21)
+        last.append(1)
+        last.append(Int(HTTPDate.writableSeconds.upperBound))
+        #expect(HeaderFields.unpack(last.bytes) == [["Date", "Fri, 31 Dec 9999 23:59:59 GMT"]])
+        #expect(HeaderFields.isPacked(last.bytes))
         let refused: [[UInt8]] = [
             [23, 2],  // a value held in a form there is none of (3)
             [29, 2, 0, 10],  // a date held as its seconds in a field of three parts
@@ -114,6 +121,7 @@ struct ResponseRecordTests {
             [0x80],  // a tag cut short
             [1, 2],  // a field of no parts with a name
             [21, 1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x10],  // a date past 9999 (2^39 seconds)
+            [21, 1, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01],  // a date before 1970 (-1 s)
         ]
         for packed in refused {
             #expect(!HeaderFields.isPacked(packed), "\(packed)")

@@ -76,7 +76,7 @@ public enum CrawlJournalError: Error, CustomStringConvertible {
     case busy(folder: String)
     case cannotLock(folder: String, reason: String)
     case unreadable(url: String)
-    /// A record in a form a later version of mirror writes.
+    /// A record in a form a later version of mirror writes (or damaged in the byte that says so).
     case ofLaterVersion(url: String)
 
     public var description: String {
@@ -85,12 +85,13 @@ public enum CrawlJournalError: Error, CustomStringConvertible {
         case .cannotLock(let folder, let reason): return "cannot lock \(folder)/.mirror/journal.lock: \(reason)"
         case .unreadable(let url): return "the crawl journal's record of \(url) is damaged; \(Self.startAgain)"
         case .ofLaterVersion(let url):
-            return "the crawl journal's record of \(url) was written by a later version of mirror; "
+            return "the crawl journal's record of \(url) is of a later version of mirror (or damaged); "
                 + "crawl with that version, or \(Self.startAgain)"
         }
     }
 
-    /// What a crawl into the folder can do without its journal: a new one starts from the folder's manifest.
+    /// What a crawl into the folder can do without its journal: a new one starts from the folder's
+    /// manifest (from nothing when it has none it can read).
     private static let startAgain =
         "remove the folder's .mirror/journal.sqlite (with its -wal and -shm files) to crawl again from its manifest"
 }

@@ -59,8 +59,9 @@ enum StoredResource {
             lastModified: lastModified, record: record, rewrittenFor: rewrittenFor, file: file)
     }
 
-    /// Whether `encoded` is a row of a later version than this one reads (a journal a newer
-    /// mirror wrote), rather than a damaged one. (JSON rows start with `{`.)
+    /// Whether `encoded` starts as a row of a later version than this one reads (a journal a
+    /// newer mirror wrote): its version byte, the one thing this version can tell of it, may as
+    /// well be damaged. (JSON rows start with `{`.)
     static func isOfLaterVersion(_ encoded: [UInt8]) -> Bool {
         encoded.first.map { $0 > version && $0 != UInt8(ascii: "{") } ?? false
     }

@@ -137,7 +137,6 @@ enum HeaderFields {
         case 2:
             guard let seconds = dateSeconds(&bytes) else { return nil }
             parts.append(HTTPDate.format(seconds))
-        case 3: return nil
         default: break
         }
         return parts
@@ -185,8 +184,9 @@ enum HeaderFields {
     }
 
     /// Whether `packed` reads as fields `pack` writes, through to its end: each tag, name code,
-    /// value code and date of a kind `pack` writes, each string within the bytes. (Strings are
-    /// not checked for being what `pack` would have held as a code.)
+    /// value code and date of a kind `pack` writes, each string within the bytes. (Not checked:
+    /// that a string is none `pack` would have held as a code, or a number written in no more
+    /// bytes than it needs.)
     static func isPacked(_ packed: [UInt8]) -> Bool {
         var bytes = PackedBytes(reading: packed)
         while !bytes.isAtEnd {
