@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 import MirrorSQLite
 import MirrorSite
 import NIOHTTP1
@@ -66,10 +67,7 @@ struct StoredResourceTests {
             "656665666566656665666566656665666566656665666566656665666566656665666566656665666566656665666566",
             "940a",
         ].joined()
-        return stride(from: 0, to: hex.count, by: 2).map { offset in
-            let start = hex.index(hex.startIndex, offsetBy: offset)
-            return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
-        }
+        return Hex.bytes(hex)!
     }()
 
     @Test func rowsOfVersionOneAreRead() {
