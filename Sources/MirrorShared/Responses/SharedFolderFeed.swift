@@ -18,9 +18,10 @@ public actor SharedFolderFeed {
         self.crawler = crawler
     }
 
-    /// Saves what the others did, again every `interval`, until cancelled. A failure (the
-    /// database unreachable) waits for the next round: the crawl itself reports it, and
-    /// `catchUp()` saves what was missed.
+    /// Saves what the others did, again every `interval`, until cancelled: it returns once the
+    /// URL it is saving is saved, and `catchUp()`, called after it returns, saves the rest. A
+    /// failure (the database unreachable) waits for the next round: the crawl itself reports
+    /// it, and `catchUp()` saves what was missed.
     public func follow(every interval: Duration) async {
         while !Task.isCancelled {
             while (try? await saveNext()) == true, !Task.isCancelled {}
@@ -44,12 +45,18 @@ public actor SharedFolderFeed {
         let done = try await responses.othersDone(after: lastDone)
         guard let last = done.last else { return false }
         lastDone = last
-        for row in done.rows { try await save(row) }
+        for row in done.rows {
+            try Task.checkCancellation()
+            try await save(row)
+        }
         return true
     }
 
+    /// Saves `row`'s URL unless it is saved; a URL is counted saved only once it is, so a save
+    /// cut short (the feed cancelled, the database lost) is done again by `catchUp()`.
     private func save(_ row: SharedResponses.Row) async throws {
-        guard adopted.insert(row.url).inserted else { return }
+        guard !adopted.contains(row.url) else { return }
         try await crawler.adopt(row.url, response: try await responses.response(of: row))
+        adopted.insert(row.url)
     }
 }
