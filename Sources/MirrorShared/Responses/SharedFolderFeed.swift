@@ -19,9 +19,9 @@ public actor SharedFolderFeed {
     }
 
     /// Saves what the others did, again every `interval`, until cancelled: it returns once the
-    /// URL it is saving is saved, and `catchUp()`, called after it returns, saves the rest. A
-    /// failure (the database unreachable) waits for the next round: the crawl itself reports
-    /// it, and `catchUp()` saves what was missed.
+    /// save under way has ended (done, or given up), and `catchUp()`, called after it returns,
+    /// saves the rest. A failure (the database unreachable) waits for the next round: the crawl
+    /// itself reports it, and `catchUp()` saves what was missed.
     public func follow(every interval: Duration) async {
         while !Task.isCancelled {
             while (try? await saveNext()) == true, !Task.isCancelled {}
@@ -30,14 +30,14 @@ public actor SharedFolderFeed {
     }
 
     /// Saves every URL another worker did that is not saved yet, then brings into the cache the
-    /// other responses they shared (robots.txt, failures); returns how many URLs it saved.
-    @discardableResult
-    public func catchUp() async throws -> Int {
+    /// other responses they shared (robots.txt, failures). A URL that cannot be saved fails it:
+    /// the folder would lack a page another worker fetched. Called once `follow` has returned:
+    /// the two never save at once (a URL counts as saved only after its save's suspensions).
+    public func catchUp() async throws {
         while try await saveNext() {}
         let left = try await responses.othersDone().filter { !adopted.contains($0) }
         for row in try await responses.rows(of: left) { try await save(row) }
         _ = try await responses.bringAllIn(except: adopted, includingOwn: false)
-        return left.count
     }
 
     /// Saves the next URLs done after the last read; false when there were none.
