@@ -115,14 +115,10 @@ public struct SharedWorker: Sendable {
         let feed = writer.map { _ in SharedFolderFeed(responses: responses, crawler: crawler) }
         let run = Task { [crawl] in
             guard !crawl.alreadyFinished else { return CrawlReport() }
-            guard let feed else { return try await crawler.crawl(resume: false) }
             // The feed is a child of this task: the folder is not caught up and finished while
             // it still saves a URL, which would land in the folder unrewritten.
-            return try await withThrowingTaskGroup(of: CrawlReport?.self) { group in
-                group.addTask {
-                    await feed.follow(every: .milliseconds(200))
-                    return nil
-                }
+            return try await withThrowingTaskGroup(of: Void.self) { group in
+                if let feed { group.addTask { await feed.follow(every: .milliseconds(200)) } }
                 defer { group.cancelAll() }
                 return try await crawler.crawl(resume: false)
             }
