@@ -22,60 +22,130 @@ public struct URLParts: Sendable, Equatable {
     public var fragment: String?
 
     public init?(_ string: String) {
-        // Delimiters are found and stepped over on UTF-8 bytes: a combining mark after `#`, `/`
-        // or `:` must neither hide the delimiter inside one Character nor go with it.
-        var rest = string.trimmingSpaces().utf8
-        if let hash = rest.firstIndex(of: UInt8(ascii: "#")) {
-            fragment = Self.text(rest[rest.index(after: hash)...])
-            rest = rest[..<hash]
+        var string = string
+        guard let parts = string.withUTF8(Self.parse) else { return nil }
+        self = parts
+    }
+
+    private init(scheme: String, userinfo: String?, host: String, port: Int?, path: String, query: String?, fragment: String?) {
+        self.scheme = scheme
+        self.userinfo = userinfo
+        self.host = host
+        self.port = port
+        self.path = path
+        self.query = query
+        self.fragment = fragment
+    }
+
+    /// The parts of the absolute http(s) URL in `bytes`, found in one pass over them. Delimiters
+    /// are found and stepped over on bytes: a combining mark after `#`, `/` or `:` must neither
+    /// hide the delimiter inside one Character nor go with it.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> URLParts? {
+        var (start, end) = trimmed(bytes)
+        var fragment: String?
+        if let hash = bytes.firstIndex(of: UInt8(ascii: "#"), in: start..<end) {
+            fragment = text(bytes, hash + 1..<end)
+            end = hash
         }
-        guard let colon = rest.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        scheme = Self.text(rest[..<colon]).lowercased()
-        guard scheme == "http" || scheme == "https" else { return nil }
-        rest = rest[rest.index(after: colon)...]
-        guard rest.starts(with: "//".utf8) else { return nil }
-        rest = rest.dropFirst(2)
-        let authorityEnd =
-            rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "\\") } ?? rest.endIndex
-        var authority = rest[..<authorityEnd]
-        rest = rest[authorityEnd...]
-        if let at = authority.lastIndex(of: UInt8(ascii: "@")) {
-            userinfo = Self.text(authority[..<at])
-            authority = authority[authority.index(after: at)...]
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":"), in: start..<end),
+            let scheme = httpScheme(bytes, start..<colon),
+            colon + 3 <= end, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
+        else { return nil }
+        start = colon + 3
+        var authorityEnd = end
+        for index in start..<end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "\\") {
+                authorityEnd = index
+                break
+            }
+        }
+        var userinfo: String?
+        if let at = bytes.lastIndex(of: UInt8(ascii: "@"), in: start..<authorityEnd) {
+            userinfo = text(bytes, start..<at)
+            start = at + 1
         }
         // host, host:port, [v6], [v6]:port; a host name holds no `:` (`a:80:` is no port 80 of `a:80`)
-        var hostPart = authority
-        if authority.first == UInt8(ascii: "["), let close = authority.firstIndex(of: UInt8(ascii: "]")) {
-            hostPart = authority[...close]
-            let after = authority[authority.index(after: close)...]
-            if after.first == UInt8(ascii: ":") { port = Self.port(after.dropFirst()) ?? -1 }
-        } else if let portColon = authority.firstIndex(of: UInt8(ascii: ":")) {
-            hostPart = authority[..<portColon]
-            port = Self.port(authority[authority.index(after: portColon)...]) ?? -1
+        var hostEnd = authorityEnd
+        var port: Int?
+        if start < authorityEnd, bytes[start] == UInt8(ascii: "["), let close = bytes.firstIndex(of: UInt8(ascii: "]"), in: start..<authorityEnd) {
+            hostEnd = close + 1
+            if hostEnd < authorityEnd, bytes[hostEnd] == UInt8(ascii: ":") {
+                guard let value = Self.port(bytes, hostEnd + 1..<authorityEnd) else { return nil }
+                port = value
+            }
+        } else if let portColon = bytes.firstIndex(of: UInt8(ascii: ":"), in: start..<authorityEnd) {
+            hostEnd = portColon
+            guard let value = Self.port(bytes, portColon + 1..<authorityEnd) else { return nil }
+            port = value
         }
         // No host holds a space or a control: kept, they would make a URL that reads back otherwise
         // once the spaces and controls around or inside a reference are dropped (`resolve`).
-        guard port != -1, !hostPart.isEmpty, !hostPart.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return nil }
-        host = Self.text(hostPart).lowercased()
-        if let question = rest.firstIndex(of: UInt8(ascii: "?")) {
-            query = Self.text(rest[rest.index(after: question)...])
-            rest = rest[..<question]
+        guard start < hostEnd, !bytes[start..<hostEnd].contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return nil }
+        let host = lowercasedText(bytes, start..<hostEnd)
+        var pathEnd = end
+        var query: String?
+        if let question = bytes.firstIndex(of: UInt8(ascii: "?"), in: authorityEnd..<end) {
+            query = text(bytes, question + 1..<end)
+            pathEnd = question
         }
-        path = Self.text(rest).replacingBackslashes()
+        return URLParts(
+            scheme: scheme, userinfo: userinfo, host: host, port: port, path: path(bytes, authorityEnd..<pathEnd), query: query,
+            fragment: fragment)
     }
 
-    /// The text of a run of the URL's bytes.
-    private static func text(_ bytes: Substring.UTF8View) -> String {
-        String(Substring(bytes))
+    /// The bounds of `bytes` without leading and trailing ASCII whitespace and controls (as
+    /// browsers strip URLs).
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int) {
+        var (start, end) = (0, bytes.count)
+        while start < end, bytes[start] <= 0x20 { start += 1 }
+        while end > start, bytes[end - 1] <= 0x20 { end -= 1 }
+        return (start, end)
     }
 
-    private static func port(_ text: Substring.UTF8View) -> Int?? {
-        if text.isEmpty { return .some(nil) }
-        guard text.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let value = Int(Self.text(text)), value <= 65535
-        else {
+    /// `http` or `https` when `range` of `bytes` spells one in any case.
+    static func httpScheme(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
+        guard range.count == 4 || range.count == 5 else { return nil }
+        for (offset, letter) in "https".utf8.prefix(range.count).enumerated() where bytes[range.lowerBound + offset] | 0x20 != letter {
             return nil
         }
-        return .some(value)
+        return range.count == 4 ? "http" : "https"
+    }
+
+    /// The text of a run of the URL's bytes (cut at ASCII delimiters, so whole characters).
+    static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    /// A host's text lower-cased: ASCII on its bytes, anything else as Unicode lower-cases it.
+    private static func lowercasedText(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        let run = UnsafeBufferPointer(rebasing: bytes[range])
+        guard run.allSatisfy({ $0 < 0x80 }) else { return text(bytes, range).lowercased() }
+        return String(unsafeUninitializedCapacity: run.count) { output in
+            for (index, byte) in run.enumerated() {
+                output[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            }
+            return run.count
+        }
+    }
+
+    /// A path's text, each `\` read as `/` (as browsers read http(s) paths).
+    static func path(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        let run = UnsafeBufferPointer(rebasing: bytes[range])
+        guard run.contains(UInt8(ascii: "\\")) else { return text(bytes, range) }
+        return String(decoding: run.map { $0 == UInt8(ascii: "\\") ? UInt8(ascii: "/") : $0 }, as: UTF8.self)
+    }
+
+    /// The port in `range`: `.some(nil)` when empty, nil when not a number of at most 65535.
+    private static func port(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int?? {
+        var value = 0
+        for index in range {
+            let byte = bytes[index]
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            if value > 65535 { return nil }
+        }
+        return range.isEmpty ? .some(nil) : .some(value)
     }
 
     /// The default port of the scheme.
@@ -181,5 +251,19 @@ extension String {
     func replacingBackslashes() -> String {
         guard utf8.contains(UInt8(ascii: "\\")) else { return self }
         return String(decoding: utf8.map { $0 == UInt8(ascii: "\\") ? UInt8(ascii: "/") : $0 }, as: UTF8.self)
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// The first position of `byte` in `range`.
+    func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
+        for index in range where self[index] == byte { return index }
+        return nil
+    }
+
+    /// The last position of `byte` in `range`.
+    func lastIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
+        for index in range.reversed() where self[index] == byte { return index }
+        return nil
     }
 }
