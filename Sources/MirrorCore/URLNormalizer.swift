@@ -68,7 +68,9 @@ public struct URLParts: Sendable, Equatable {
         // host, host:port, [v6], [v6]:port; a host name holds no `:` (`a:80:` is no port 80 of `a:80`)
         var hostEnd = authorityEnd
         var port: Int?
-        if start < authorityEnd, bytes[start] == UInt8(ascii: "["), let close = bytes.firstIndex(of: UInt8(ascii: "]"), in: start..<authorityEnd) {
+        if start < authorityEnd, bytes[start] == UInt8(ascii: "["),
+            let close = bytes.firstIndex(of: UInt8(ascii: "]"), in: start..<authorityEnd)
+        {
             hostEnd = close + 1
             if hostEnd < authorityEnd, bytes[hostEnd] == UInt8(ascii: ":") {
                 guard let value = Self.port(bytes, hostEnd + 1..<authorityEnd) else { return nil }
