@@ -66,12 +66,6 @@ public enum PosixFile {
     /// Whether there is a file or folder at `path`.
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
-    /// Whether there is a folder at `path` (not following a symbolic link there).
-    public static func isFolder(_ path: String) -> Bool {
-        var status = stat()
-        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
-    }
-
     /// Makes the folder at `path` (mode 0755); one that exists is not an error. Its parent must
     /// exist: `FolderMaker` makes missing parents too.
     public static func makeFolder(_ path: String) throws(FileSystemError) {

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// Creates the files of an offline folder the crash-safe way — written under `.mirror/tmp`,
-/// then renamed into place, or, a rewritten file, written without a name and named in its
+/// then renamed into place, or, replacing a file, written without a name and named in its
 /// place — with plain POSIX calls (`PosixFile`): one file and one rename or link per
 /// write, no fsync (a power loss is repaired from the cache by `--resume` or a re-crawl, as
 /// docs/crash-safety.md says), and each parent folder made once per run. Foundation's
@@ -54,19 +54,6 @@ final class AtomicFiles: Sendable {
         return true
     }
 
-    /// Makes ready the name `path` of a file that is named later (a page, once its links are
-    /// rewritten): makes its folder, and refuses a name a folder holds, so that a name that
-    /// cannot be used fails the one file now rather than the finishing of the whole folder.
-    func reserve(_ path: String) throws {
-        try makeParentFolder(of: path)
-        if PosixFile.isFolder(path) { throw SiteError.io(FileSystemError(path: path, code: EISDIR)) }
-    }
-
-    /// `placeLink` of the file at `existing`.
-    func placeLink(at target: String, to existing: String) throws -> Bool {
-        try placeLink(at: target) { link(existing, $0) == 0 }
-    }
-
     /// Writes `bytes` to a new temporary file and renames it to `path`: a kill leaves either
     /// the old file or the new one, and no stray temporary file outside `.mirror`.
     func writeAtomically(_ bytes: [UInt8], to path: String) throws {
@@ -78,21 +65,17 @@ final class AtomicFiles: Sendable {
         try place(try written(produce), at: path)
     }
 
-    /// Puts a new file of `bytes` at `path`, in place of the file there if there is one, which
-    /// the folder can make again from what it keeps (a rewritten page: its original is in
-    /// `.mirror/originals`). An old file is removed before the new one is named: ext4 writes a
-    /// file renamed over another one to disk at once (`auto_da_alloc`, against empty files after
-    /// a power loss), which was a third of the rewriting's time. A kill between the two leaves no
-    /// file at `path` and no record of the new one, so the next crawl into the folder makes it again.
+    /// Replaces the file at `path`, which the folder can make again from what it keeps (a
+    /// rewritten page: its original is in `.mirror/originals`), with a new file of `bytes`. The
+    /// old name is removed before the new file is named: ext4 writes a file renamed over
+    /// another one to disk at once (`auto_da_alloc`, against empty files after a power loss),
+    /// which was a third of the rewriting's time. A kill between the two leaves no file at `path`
+    /// and no record of the new one, so the next crawl into the folder makes it again.
     func replace(_ bytes: [UInt8], at path: String) throws {
-        try makeParentFolder(of: path)
         if let unnamed = try unnamedFile(holding: bytes, beside: path) {
             defer { close(unnamed) }
-            // Named at once where the name is free (a page a crawl saves only as its original).
-            if try name(unnamed, atFree: path) { return }
             try remove(path)
-            guard try name(unnamed, atFree: path) else { throw SiteError.io(FileSystemError(path: path, code: EEXIST)) }
-            return
+            return try name(unnamed, at: path)
         }
         let temporary = try written { try $0(bytes) }
         do { try PosixFile.remove(path) } catch {
@@ -112,7 +95,7 @@ final class AtomicFiles: Sendable {
             }
             // Removed in every case: a rename between two names of one file changes neither.
             try remove(path)
-            guard try name(unnamed, atFree: path) else { throw SiteError.io(FileSystemError(path: path, code: EEXIST)) }
+            try name(unnamed, at: path)
             return true
         }
         let temporary = try written { try $0(bytes) }
@@ -153,14 +136,12 @@ final class AtomicFiles: Sendable {
         #endif
     }
 
-    /// Gives the file `unnamedFile` made the name `path`; false when another file has that name.
-    private func name(_ unnamed: Int32, atFree path: String) throws -> Bool {
+    /// Gives the file `unnamedFile` made the name `path` (which must be free).
+    private func name(_ unnamed: Int32, at path: String) throws {
         #if os(Linux)
         guard linkat(AT_FDCWD, "/proc/self/fd/\(unnamed)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 else {
-            if errno == EEXIST { return false }
             throw SiteError.io(FileSystemError(path: path, code: errno))
         }
-        return true
         #else
         preconditionFailure("this system makes no unnamed files")
         #endif

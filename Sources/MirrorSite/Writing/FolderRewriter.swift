@@ -5,8 +5,8 @@ import MirrorHTML
 import MirrorLock
 
 /// Rewrites the links of the folder's HTML and CSS files against where they lead now
-/// (`LinkTargets`), each file from its original body (kept in `.mirror/originals`), so an
-/// interrupted rewrite is simply redone.
+/// (`LinkTargets`), each file from its original body (the file in place while it holds it, else
+/// the one kept in `.mirror/originals`), so an interrupted rewrite is simply redone.
 struct FolderRewriter: Sendable {
     let directory: String
     let ledger: any SiteLedger
@@ -74,25 +74,28 @@ struct FolderRewriter: Sendable {
     }
 
     /// Rewrites one file; returns the digest of the file it should be, or nil when that is the
-    /// original body. A file that already is what it should be stays as it is. The source is the
-    /// original body, kept as `.mirror/originals/<sha256>` (a hard link to the cache's body, so no
-    /// copy): where the crawl saved it, and what an interrupted rewrite is redone from. A file
-    /// whose rewriting changed nothing is its original in place, as is a page in a folder that
-    /// crawls before this way of saving left: it is moved there once a rewriting changes it.
+    /// original body. A file that already is what it should be stays as it is. The original
+    /// body is kept as `.mirror/originals/<sha256>`: the file as saved (a hard link to the
+    /// cache's body, so no copy), moved there as the rewritten file takes its place. The
+    /// source is the original body: the file in place while it still holds it, else the kept
+    /// original, so an interrupted rewrite is simply redone.
     private func rewrite(
         url: String, resource: SiteManifest.Resource, targets: LinkTargets, knownReferences: SiteWriter.KnownReferences?
     ) throws -> SiteManifest.FileDigest? {
         let path = directory + "/" + resource.path
         let originalPath = directory + "/" + SiteManifest.originalPath(sha256: resource.sha256)
         guard let kind = resource.kind else { return nil }
-        let original: [UInt8]?
         let inPlace: [UInt8]?
+        let original: [UInt8]?
         do throws(FileSystemError) {
-            original = try FileReading.contents(of: originalPath)
             inPlace = try FileReading.contents(of: path)
+            // Checking the file in place first spares a first rewrite a look in `.mirror/originals`:
+            // one large folder, whose lock the other cores' renames into it hold.
+            original = if let inPlace, Self.holdsOriginal(inPlace, of: resource) { nil } else { try FileReading.contents(of: originalPath) }
         } catch {
             throw SiteError.io(error)
         }
+        let hasOriginal = original != nil
         guard let bytes = original ?? inPlace else { return nil }
         let rewriter = LinkRewriter()
         let rewritten: [UInt8]
@@ -110,15 +113,16 @@ struct FolderRewriter: Sendable {
         // The file in place may hold these bytes already (the folder's link targets changed, not
         // this file's): it stays, rather than becoming a new file with a new modification time.
         if inPlace == rewritten { return file }
-        if original == nil {
+        if !hasOriginal {
             if try files.replace(rewritten, at: path, keepingOldAt: originalPath) { return file }
             try files.writeAtomically(bytes, to: originalPath)
-        } else if file == nil, try files.placeLink(at: path, to: originalPath) {
-            // Nothing to rewrite: the original is the file, as a link (`.mirror/originals` keeps
-            // only what rewritten files need, so the finish removes its other name there).
-            return file
         }
         try files.replace(rewritten, at: path)
         return file
+    }
+
+    /// Whether `bytes` are the resource's original body: its size and SHA-256.
+    private static func holdsOriginal(_ bytes: [UInt8], of resource: SiteManifest.Resource) -> Bool {
+        bytes.count == resource.size && Hex.string(SHA256.hash(data: bytes)) == resource.sha256
     }
 }

@@ -3,13 +3,11 @@ import Foundation
 import MirrorCore
 import MirrorLock
 
-/// Saves the crawl's responses as they come — a hard link to the cache's stored body when it has
-/// one (bodies are never written again once stored), else written to `.mirror/tmp` and renamed,
-/// so an interrupted crawl leaves only whole files — and records each in the ledger. A file
-/// without links lands under its name at once; an HTML or CSS file lands as its original in
-/// `.mirror/originals`, and is named when its links are rewritten (`FolderRewriter`), so its
-/// name is made once, not made and then replaced. Redirects are recorded, and kept for the
-/// links that lead through them.
+/// Saves the crawl's responses as they come: each lands in its named file at once — a hard link
+/// to the cache's stored body when it has one (bodies are never written again once stored), else
+/// written to `.mirror/tmp` and renamed, so an interrupted crawl leaves only whole files — and is
+/// then recorded in the ledger. Redirects are recorded, and kept for the links that lead through
+/// them.
 final class ResponseSaver: Sendable {
     private let directory: String
     private let mapper: PathMapper
@@ -67,22 +65,13 @@ final class ResponseSaver: Sendable {
             // once one of them is saved, the file is in place, in whatever state that one recorded.
             if let shared = try savedResource(of: sharers, at: path) {
                 resource.setRewritten(for: shared.rewrittenFor, file: shared.file)
-            } else {
-                let target: String
-                if resource.kind == nil {
-                    target = directory + "/" + path
-                } else {
-                    try files.reserve(directory + "/" + path)
-                    target = directory + "/" + SiteManifest.originalPath(sha256: digest)
-                }
-                if try !linked(response, at: target, written: temporary != nil) {
-                    // Written above, or a stored body that cannot be linked (the cache on another
-                    // file system, the body damaged): a copy.
-                    let written: String
-                    if let temporary { written = temporary } else { written = try await writeTemporary(response, name: path).path }
-                    try files.place(written, at: target)
-                    temporary = nil
-                }
+            } else if try !linked(response, at: directory + "/" + path, written: temporary != nil) {
+                // Written above, or a stored body that cannot be linked (the cache on another file
+                // system, the body damaged): a copy.
+                let written: String
+                if let temporary { written = temporary } else { written = try await writeTemporary(response, name: path).path }
+                try files.place(written, at: directory + "/" + path)
+                temporary = nil
             }
             try record(url, resource)
         } catch {
@@ -146,17 +135,10 @@ final class ResponseSaver: Sendable {
             var saved = try SiteError.fromLedger({ try ledger.resource(of: url) }),
             saved.sha256 == digest, saved.status == response.status,
             saved.contentType == response.headers.first(name: "content-type"),
-            PosixFile.size(atPath: directory + "/" + savedFile(saved)) == saved.fileDigest.size
+            let attributes = try? FileManager.default.attributesOfItem(atPath: directory + "/" + saved.path),
+            (attributes[.size] as? Int) == saved.fileDigest.size
         else { return nil }
         saved.record = response.record(now: Self.now())
         return saved
-    }
-
-    /// Where a saved resource's bytes are now: an HTML or CSS file not rewritten yet is its
-    /// original in `.mirror/originals` (in place in a folder a crawl before this way of saving left).
-    private func savedFile(_ saved: SiteManifest.Resource) -> String {
-        guard saved.kind != nil, saved.rewrittenFor == nil else { return saved.path }
-        let original = SiteManifest.originalPath(sha256: saved.sha256)
-        return PosixFile.exists(directory + "/" + original) ? original : saved.path
     }
 }
