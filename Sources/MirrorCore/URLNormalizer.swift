@@ -92,7 +92,7 @@ public struct URLParts: Sendable, Equatable {
             pathEnd = question
         }
         return URLParts(
-            scheme: scheme, userinfo: userinfo, host: host, port: port, path: path(bytes, authorityEnd..<pathEnd), query: query,
+            scheme: scheme, userinfo: userinfo, host: host, port: port, path: pathText(bytes, authorityEnd..<pathEnd), query: query,
             fragment: fragment)
     }
 
@@ -132,7 +132,7 @@ public struct URLParts: Sendable, Equatable {
     }
 
     /// A path's text, each `\` read as `/` (as browsers read http(s) paths).
-    static func path(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+    static func pathText(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
         let run = UnsafeBufferPointer(rebasing: bytes[range])
         guard run.contains(UInt8(ascii: "\\")) else { return text(bytes, range) }
         return String(decoding: run.map { $0 == UInt8(ascii: "\\") ? UInt8(ascii: "/") : $0 }, as: UTF8.self)
