@@ -131,11 +131,10 @@ public struct URLParts: Sendable, Equatable {
         }
     }
 
-    /// A path's text, each `\` read as `/` (as browsers read http(s) paths).
+    /// A path's text, each `\` read as `/` (`replacingBackslashes`, for the rare path that has one).
     static func pathText(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
-        let run = UnsafeBufferPointer(rebasing: bytes[range])
-        guard run.contains(UInt8(ascii: "\\")) else { return text(bytes, range) }
-        return String(decoding: run.map { $0 == UInt8(ascii: "\\") ? UInt8(ascii: "/") : $0 }, as: UTF8.self)
+        let written = text(bytes, range)
+        return UnsafeBufferPointer(rebasing: bytes[range]).contains(UInt8(ascii: "\\")) ? written.replacingBackslashes() : written
     }
 
     /// The port in `range`: `.some(nil)` when empty, nil when not a number of at most 65535.
