@@ -39,8 +39,11 @@ after_last_response() {
 echo "load before: $(uptime)"
 for n in $sizes; do
   ln -sfn "site-$n" "$docs"
+  (cd "$work/site-$n" && find . -type f | sed "s#^\.#$origin#") > "$work/urls-$n"
   # Every size but the largest is crawled three times and its medians taken: such a crawl takes
   # seconds, and one run's spread (4.9–6.1 s at 10,000 pages) decided the time-per-page ratio.
+  # Each round times the parts right after the crawls, so that mirror / its parts compares runs
+  # minutes apart at most: on this machine the same run moved by 15–25 % in half an hour.
   rounds=3; [ "$n" = "${sizes##* }" ] && rounds=1
   for round in $(seq "$rounds"); do
     : > "$work/access.log"
@@ -51,10 +54,9 @@ for n in $sizes; do
     run "wget2-$n" bash -c "mkdir -p '$work/wget2-$n-$round' && cd '$work/wget2-$n-$round' && wget2 -q -r -l 0 -k -p --max-threads=8 '$origin/'"
     after_last_response >> "$work/wget2-$n.after"
     echo "wget2 $n: $(pages "$work/wget2-$n-$round") pages, $(tail -1 "$work/wget2-$n.times")"
+    time_parts "$work/urls-$n" "$work/parts-$n-$round" "-$n"
+    for part in transport cache parse; do echo "$part $n: $(tail -1 "$work/$part-$n.times")"; done
   done
-  (cd "$work/site-$n" && find . -type f | sed "s#^\.#$origin#") > "$work/urls-$n"
-  time_parts "$work/urls-$n" "$work/parts-$n" "-$n"
-  for part in transport cache parse; do echo "$part $n: $(tail -1 "$work/$part-$n.times")"; done
 done
 echo "load after: $(uptime)"
 
@@ -95,8 +97,12 @@ for n in sizes:
     after = {tool: statistics.median(float(line) for line in open(f"{work}/{tool}-{n}.after")) for tool in ("mirror", "wget2")}
     print(f"after the last response at {n:,}: mirror {after['mirror']:.2f} s, wget2 {after['wget2']:.2f} s "
           f"(mirror's fetching phase {load(f'mirror-{n}')[0] - after['mirror']:.1f} s)")
+def walls(name):
+    return [float(line.split()[0]) for line in open(f"{work}/{name}.times")]
 for n in sizes:
-    print(f"mirror / its parts (transport + cache + parse) at {n:,}: {load(f'mirror-{n}')[0] / load(f'parse-{n}')[0]:.2f} "
+    rounds = [m / p for m, p in zip(walls(f"mirror-{n}"), walls(f"parse-{n}"))]
+    print(f"mirror / its parts (transport + cache + parse) at {n:,}: {statistics.median(rounds):.2f}, "
+          f"median of {len(rounds)} rounds ({', '.join(f'{r:.2f}' for r in rounds)}) "
           f"(the crawl's own work against the parts it is built on; nearest meaningful goal <= 2)")
 if len(sizes) > 1:
     small, large = sizes[0], sizes[-1]
