@@ -73,7 +73,8 @@ print(f"\nmirror cold / wget2: {cold / results['wget2'][0]:.2f}; mirror cold / w
 floor = float(re.search(r"\(([0-9.]+) s,", open(f"{work}/floor.txt").read()).group(1))
 print(f"T_lx {floor:.2f} s: mirror cold wall / T_lx {cold / floor:.2f} (goal 0.8), "
       f"CPU / T_lx {results['mirror-cold'][2] / floor:.2f} (goal 1.3)")
-print(f"mirror cold / its parts (transport + cache + parse): {cold / results['parse'][0]:.2f} "
+print(f"mirror cold / its parts (transport + cache + parse): {cold / results['parse'][0]:.2f} in wall time, "
+      f"{results['mirror-cold'][2] / results['parse'][2]:.2f} in CPU "
       f"(the crawl's own work against the parts it is built on; nearest meaningful goal <= 2)")
 parts = results["parse"][2]
 print(f"transport + cache + parse alone: CPU / T_lx {parts / floor:.2f}; spread over {os.cpu_count()} cores "

@@ -99,10 +99,14 @@ for n in sizes:
           f"(mirror's fetching phase {load(f'mirror-{n}')[0] - after['mirror']:.1f} s)")
 def walls(name):
     return [float(line.split()[0]) for line in open(f"{work}/{name}.times")]
+def cpus(name):
+    return [float(line.split()[2]) + float(line.split()[3]) for line in open(f"{work}/{name}.times")]
 for n in sizes:
     rounds = [m / p for m, p in zip(walls(f"mirror-{n}"), walls(f"parse-{n}"))]
-    print(f"mirror / its parts (transport + cache + parse) at {n:,}: {statistics.median(rounds):.2f}, "
-          f"median of {len(rounds)} rounds ({', '.join(f'{r:.2f}' for r in rounds)}) "
+    in_cpu = [m / p for m, p in zip(cpus(f"mirror-{n}"), cpus(f"parse-{n}"))]
+    print(f"mirror / its parts (transport + cache + parse) at {n:,}: {statistics.median(rounds):.2f} in wall time, "
+          f"{statistics.median(in_cpu):.2f} in CPU, medians of {len(rounds)} rounds "
+          f"({', '.join(f'{r:.2f}' for r in rounds)}; {', '.join(f'{r:.2f}' for r in in_cpu)}) "
           f"(the crawl's own work against the parts it is built on; nearest meaningful goal <= 2)")
 if len(sizes) > 1:
     small, large = sizes[0], sizes[-1]
