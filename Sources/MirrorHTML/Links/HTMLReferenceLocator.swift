@@ -230,7 +230,8 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     private func locate(
         _ element: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<HTMLAttributeBytes>, from start: Int, skipping: Bool
     ) -> HTMLStartTag? {
-        let document = document
+        // Statics read once, not at every `<`: each read of one pays its lazy initialization's check.
+        let (document, rawTextInitials, rawTextElements) = (document, Self.rawTextInitials, Self.rawTextElements)
         var position = start
         var steps = 0
         while let open = document.index(of: UInt8(ascii: "<"), from: position) {
@@ -256,8 +257,8 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
                 position = skipping ? tag.end + 1 : open + 1
                 continue
             }
-            if skipping, Self.rawTextInitials.contains(next),
-                let raw = Self.rawTextElements.first(where: { document.startsTag(UnsafeBufferPointer($0), at: open + 1) })
+            if skipping, rawTextInitials.contains(next),
+                let raw = rawTextElements.first(where: { document.startsTag(UnsafeBufferPointer($0), at: open + 1) })
             {
                 position = skipEnd(open) { document.endOfRawText(UnsafeBufferPointer(raw), after: HTMLStartTag(document, at: open).end) }
                 continue

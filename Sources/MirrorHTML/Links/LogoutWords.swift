@@ -31,19 +31,22 @@ public enum LogoutWords {
         return reader.finish()
     }
 
-    /// A word's lower-cased ASCII bytes packed into an integer, the first in the lowest byte.
-    private static func key(_ word: StaticString) -> UInt64 {
-        var key: UInt64 = 0
-        for index in 0..<word.utf8CodeUnitCount { key |= UInt64(word.utf8Start[index]) << UInt64(8 * index) }
-        return key
-    }
-
-    private static let logout = key("logout"), logoff = key("logoff"), signout = key("signout"), signoff = key("signoff")
-    private static let log = key("log"), sign = key("sign"), out = key("out"), off = key("off")
+    // Each word looked for, its lower-cased ASCII bytes packed into an integer, the first in the
+    // lowest byte. Literals, not computed: a computed static is initialized lazily, and every
+    // word's end would pay for the check.
+    private static let logout: UInt64 = 0x7475_6f67_6f6c  // "logout"
+    private static let logoff: UInt64 = 0x6666_6f67_6f6c  // "logoff"
+    private static let signout: UInt64 = 0x74_756f_6e67_6973  // "signout"
+    private static let signoff: UInt64 = 0x66_666f_6e67_6973  // "signoff"
+    private static let log: UInt64 = 0x67_6f6c  // "log"
+    private static let sign: UInt64 = 0x6e67_6973  // "sign"
+    private static let out: UInt64 = 0x74_756f  // "out"
+    private static let off: UInt64 = 0x66_666f  // "off"
 
     /// Reads text a byte at a time, word by word.
     private struct WordReader {
-        /// The current word's lower-cased bytes (`key`); zero before its first letter.
+        /// The current word's lower-cased bytes, packed as the words looked for are; zero before its
+        /// first letter.
         private var word: UInt64 = 0
         /// How many bytes the current word has.
         private var length = 0

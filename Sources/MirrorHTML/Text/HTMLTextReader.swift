@@ -14,7 +14,7 @@ final class HTMLTextReader: HTMLEventHandler {
     }
 
     /// (Not `header`: an article's often holds its `h1`; a site's banner has its role.)
-    private static let roles: RoleTable = {
+    private static let elementRoles: RoleTable = {
         var roles = RoleTable()
         for name in ["script", "style", "noscript", "template", "nav", "footer", "aside", "select", "svg", "head"] {
             roles.insert(.leftOut, for: key(Array(name.utf8)))
@@ -60,10 +60,16 @@ final class HTMLTextReader: HTMLEventHandler {
         "nav", "navbar", "navigation", "sidebar", "sphinxsidebar", "menu",
         "breadcrumb", "breadcrumbs", "related", "footer",
     ].map { Array($0.utf8) }
-    /// The first letters of `navigationWords`, a bit each (by the letter's low five bits).
-    private static let navigationInitials: UInt32 = navigationWords.reduce(0) { $0 | 1 << UInt32($1[0] & 31) }
+    /// The first letters of `navigationWords` (b, f, m, n, r, s), a bit each by the letter's low five
+    /// bits. A constant, not computed from the words: a computed static pays its lazy
+    /// initialization's check at each read, here at every word of a class or id (`init` asserts
+    /// that it matches the words).
+    private static let navigationInitials: UInt32 = 1 << 2 | 1 << 6 | 1 << 13 | 1 << 14 | 1 << 18 | 1 << 19
 
     let wantsText = true
+    /// `elementRoles`, held by each reader: reading the static at every element would pay its lazy
+    /// initialization's check each time.
+    private let roles = HTMLTextReader.elementRoles
     private let limit: Int
     // The state below is touched by every callback of the crawl's parse of every page, and only
     // by the one parse that owns this reader: the runtime's exclusivity checks are left out.
@@ -86,6 +92,7 @@ final class HTMLTextReader: HTMLEventHandler {
         self.limit = limit
         body = CollapsedText(limit: limit)
         self.separatingHeadings = separatingHeadings
+        assert(Self.navigationInitials == Self.navigationWords.reduce(0) { $0 | 1 << UInt32($1[0] & 31) })
     }
 
     /// A number standing for an element name: its first 8 bytes, mixed with the rest's.
@@ -105,7 +112,7 @@ final class HTMLTextReader: HTMLEventHandler {
 
     func startElement(_ name: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<HTMLAttributeBytes>) {
         let key = Self.key(name)
-        var role = Self.roles[key]
+        var role = roles[key]
         if leftOutDepth == 0 && !role.contains(.leftOut) && attributes.contains(where: Self.marksNavigation) { role.insert(.leftOut) }
         open.append((key, role))
         if role.contains(.leftOut) { leftOutDepth += 1 }
