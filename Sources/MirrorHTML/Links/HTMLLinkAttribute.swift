@@ -29,8 +29,11 @@ enum HTMLLinkAttribute: Sendable, Equatable {
 
     private static func role(of name: String, element: String, attributes: (StaticString) -> String?) -> HTMLLinkAttribute? {
         switch (name, element) {
-        case ("href", "a"), ("href", "area"):
-            return .url(.navigation, source: "\(element)[href]")
+        // The commonest, spelled out: an interpolated string is made anew at each link.
+        case ("href", "a"):
+            return .url(.navigation, source: "a[href]")
+        case ("href", "area"):
+            return .url(.navigation, source: "area[href]")
         case ("href", "link"):
             return HTMLLinkExtractor.kind(ofRelation: attributes("rel") ?? "").map { .url($0, source: "link[href]") }
         case ("href", "base"):

@@ -144,7 +144,9 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
 
     /// The references of a start tag.
     private func locateReferences(_ element: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<HTMLAttributeBytes>) {
-        roles.removeAll(keepingCapacity: true)
+        // Left empty by most elements (they have no link), where Array's removeAll(keepingCapacity:)
+        // would still go through its generic replaceSubrange.
+        if !roles.isEmpty { roles.removeAll(keepingCapacity: true) }
         // An attribute libxml2 reports empty has no link (written without a value, or read by
         // libxml2 from bytes that are no attribute to the byte scanner: `srcset<p =x`).
         for (index, attribute) in attributes.enumerated() where !attribute.value.isEmpty {
