@@ -78,10 +78,12 @@ python3 - "$work" $sizes <<'PY'
 import os, statistics, sys
 work, sizes = sys.argv[1], [int(n) for n in sys.argv[2:]]
 cores = os.cpu_count()
+def runs(name):
+    """Each run of `name`: wall s, peak RSS KB, user s, system s, the machine's idle s."""
+    return [[float(field) for field in line.split()] for line in open(f"{work}/{name}.times")]
 def load(name):
     """The median of each measure over the runs of `name`."""
-    runs = [line.split() for line in open(f"{work}/{name}.times")]
-    wall, rss, user, system, idle = (statistics.median(float(run[column]) for run in runs) for column in range(5))
+    wall, rss, user, system, idle = (statistics.median(measure) for measure in zip(*runs(name)))
     return wall, rss / 1024, user + system, idle / (wall * cores)
 print("| pages | tool | wall s | ms/page | peak RSS MB | CPU s | machine idle | mirror/wget2 wall |")
 print("|---:|---|---:|---:|---:|---:|---:|---:|")
@@ -97,13 +99,11 @@ for n in sizes:
     after = {tool: statistics.median(float(line) for line in open(f"{work}/{tool}-{n}.after")) for tool in ("mirror", "wget2")}
     print(f"after the last response at {n:,}: mirror {after['mirror']:.2f} s, wget2 {after['wget2']:.2f} s "
           f"(mirror's fetching phase {load(f'mirror-{n}')[0] - after['mirror']:.1f} s)")
-def walls(name):
-    return [float(line.split()[0]) for line in open(f"{work}/{name}.times")]
-def cpus(name):
-    return [float(line.split()[2]) + float(line.split()[3]) for line in open(f"{work}/{name}.times")]
 for n in sizes:
-    rounds = [m / p for m, p in zip(walls(f"mirror-{n}"), walls(f"parse-{n}"))]
-    in_cpu = [m / p for m, p in zip(cpus(f"mirror-{n}"), cpus(f"parse-{n}"))]
+    # Each round's mirror against the parts timed right after it, in wall time and in CPU.
+    pairs = list(zip(runs(f"mirror-{n}"), runs(f"parse-{n}")))
+    rounds = [m[0] / p[0] for m, p in pairs]
+    in_cpu = [(m[2] + m[3]) / (p[2] + p[3]) for m, p in pairs]
     print(f"mirror / its parts (transport + cache + parse) at {n:,}: {statistics.median(rounds):.2f} in wall time, "
           f"{statistics.median(in_cpu):.2f} in CPU, medians of {len(rounds)} rounds "
           f"({', '.join(f'{r:.2f}' for r in rounds)}; {', '.join(f'{r:.2f}' for r in in_cpu)}) "
