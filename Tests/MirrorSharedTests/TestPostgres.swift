@@ -8,9 +8,12 @@ import MirrorTestSupport
 /// tests run as root (PostgreSQL refuses root). scripts/setup installs `postgresql`.
 final class TestPostgres: Sendable {
     let folder: String
-    let port: Int
     private let binaries: String
     private let server: Locked<Subprocess?>
+    private let listening: Locked<Int>
+
+    /// The port the server listens on: chosen again when another process took it first.
+    var port: Int { listening.withLock { $0 } }
 
     /// The address workers are given.
     var url: String { "postgres://mirror@127.0.0.1:\(port)/postgres" }
@@ -19,7 +22,7 @@ final class TestPostgres: Sendable {
     static func with<Result>(_ body: (TestPostgres) async throws -> Result) async throws -> Result {
         let server = try await make()
         do {
-            try await server.start()
+            try await server.start(movingIfTaken: true)
             let result = try await body(server)
             await server.stop()
             return result
@@ -31,9 +34,9 @@ final class TestPostgres: Sendable {
 
     private init(folder: String, port: Int, binaries: String) {
         self.folder = folder
-        self.port = port
         self.binaries = binaries
         server = Locked(nil)
+        listening = Locked(port)
     }
 
     private static func make() async throws -> TestPostgres {
@@ -55,8 +58,26 @@ final class TestPostgres: Sendable {
         return server
     }
 
-    /// Starts the server and waits until it takes connections.
-    private func start() async throws {
+    /// Starts the server and waits until it takes connections. A port is only free until someone
+    /// binds it: when another process took it between its choice and the server's start, the
+    /// server is started on another port if `movingIfTaken` (a restart keeps its port, which the
+    /// workers know).
+    private func start(movingIfTaken: Bool) async throws {
+        for _ in 0..<5 {
+            let outcome = try await startOnce()
+            if outcome == .ready { return }
+            guard outcome == .portTaken, movingIfTaken else { break }
+            let port = try Self.freePort()
+            listening.withLock { $0 = port }
+        }
+        let log = (try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? ""
+        throw ChildProcess.Failure(message: "PostgreSQL did not start on port \(port): \(log)")
+    }
+
+    private enum StartOutcome { case ready, portTaken, failed }
+
+    private func startOnce() async throws -> StartOutcome {
+        let port = self.port
         let process = try Subprocess(
             binaries + "/postgres",
             [
@@ -65,14 +86,20 @@ final class TestPostgres: Sendable {
             ], stdout: .file(folder + "/log"), stderr: .sameAsOutput, user: getuid() == 0 ? "postgres" : nil, deathSignal: SIGQUIT)
         server.withLock { $0 = process }
         for _ in 0..<600 {
-            let ready = try await ChildProcess.run(
-                URL(fileURLWithPath: binaries + "/pg_isready"), ["-q", "-h", "127.0.0.1", "-p", String(port)])
-            if ready.status == 0 { return }
             guard process.isRunning else { break }
+            if isReady { return .ready }
             try await Task.sleep(for: .milliseconds(50))
         }
         let log = (try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? ""
-        throw ChildProcess.Failure(message: "PostgreSQL did not start on port \(port): \(log)")
+        return !process.isRunning && log.contains("Address already in use") ? .portTaken : .failed
+    }
+
+    /// Whether this server takes connections, by the status line of its own `postmaster.pid`
+    /// rather than by asking the port, where another server that took it first would answer.
+    private var isReady: Bool {
+        guard let pid = try? String(contentsOfFile: folder + "/data/postmaster.pid", encoding: .utf8) else { return false }
+        let lines = pid.split(separator: "\n", omittingEmptySubsequences: false)
+        return lines.count > 7 && lines[7].trimmingCharacters(in: .whitespaces) == "ready"
     }
 
     /// Stops the server at once and removes its folder.
@@ -85,7 +112,7 @@ final class TestPostgres: Sendable {
     /// which ends every connection, then a start on the same port.
     func restart() async throws {
         await shutDown(SIGINT)
-        try await start()
+        try await start(movingIfTaken: false)
     }
 
     /// Sends `signal` (SIGINT: fast shutdown, SIGQUIT: immediate) and waits for the server to end.
@@ -106,20 +133,31 @@ final class TestPostgres: Sendable {
             ])
     }
 
-    /// A TCP port nothing listens on now.
+    /// A TCP port nothing listens on now, below the kernel's range of ephemeral ports: the tests'
+    /// own connections and servers on port 0 draw from that range, and could take a port chosen
+    /// there before the server binds it.
     private static func freePort() throws -> Int {
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        let ephemeralStart = range.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32768
+        let candidates = 10_000..<max(ephemeralStart, 10_001)
+        for _ in 0..<100 {
+            let port = Int.random(in: candidates)
+            if isFree(port) { return port }
+        }
+        throw ChildProcess.Failure(message: "no free port in \(candidates) for PostgreSQL")
+    }
+
+    private static func isFree(_ port: Int) -> Bool {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
