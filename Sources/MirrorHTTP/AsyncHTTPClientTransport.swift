@@ -19,16 +19,23 @@ public enum TransportEventLoops: Sendable {
 /// Redirects are never followed here (the caller scope-checks every hop) and bodies are
 /// not decompressed here (the caching client does it, with a size limit).
 public final class AsyncHTTPClientTransport: HTTPTransport {
-    /// Also sends, as they are, the uploads `CachingHTTPClient` passes the cache by.
-    let client: HTTPClient
+    /// The clients: one on the shared loops, or one on each own loop (up to one a connection
+    /// allowed per host), its connections there. A request made on one of those loops goes out
+    /// and is answered on it, without a hop between threads; one pool for all the loops placed a
+    /// connection wherever a request was waiting when it grew, and a crawl found nearly all its
+    /// reads on one core while the other waited.
+    private let clients: [HTTPClient]
+    /// The loop of each client, for the own loops; empty on the shared ones.
+    private let clientLoops: [any EventLoop]
     /// The loops of the transport's own (`TransportEventLoops.own`), nil on the shared ones.
-    private let ownLoops: MultiThreadedEventLoopGroup?
+    let ownLoops: MultiThreadedEventLoopGroup?
     private let connectTimeout: Duration
     /// Why https cannot be used (no trust store), nil when it can.
     private let missingTrustStore: String?
 
     /// - Parameters:
-    ///   - connectionsPerHost: the pool's limit of open connections to one host.
+    ///   - connectionsPerHost: the limit of open connections to one host, shared out between
+    ///     the clients of the own loops.
     ///   - idleTimeout: how long a pooled connection may stay unused before it is closed.
     ///   - connectTimeout: how long to wait for a TCP (and TLS) connection.
     ///   - security: which HTTPS servers to trust.
@@ -55,13 +62,24 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         switch eventLoops {
         case .shared:
             ownLoops = nil
-            client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            clients = [HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)]
+            clientLoops = []
             nearbyExecutors = []
         case .own:
-            let loops = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
-            ownLoops = loops
-            client = HTTPClient(eventLoopGroupProvider: .shared(loops), configuration: configuration)
-            nearbyExecutors = loops.makeIterator().map { EventLoopTaskExecutor($0) }
+            let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+            let loops = Array(group.makeIterator())
+            ownLoops = group
+            // The connections a host may have are shared out between the clients, so that
+            // together they open no more than one pool would.
+            let used = Array(loops.prefix(max(1, connectionsPerHost)))
+            clientLoops = used
+            clients = used.indices.map { index in
+                var own = configuration
+                let share = connectionsPerHost / used.count + (index < connectionsPerHost % used.count ? 1 : 0)
+                own.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, share)
+                return HTTPClient(eventLoopGroupProvider: .shared(used[index]), configuration: own)
+            }
+            nearbyExecutors = loops.map { EventLoopTaskExecutor($0) }
         }
         self.connectTimeout = connectTimeout
         missingTrustStore = security.missingTrustStore
@@ -71,6 +89,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// on them (the crawl's workers) makes its requests without a hop between threads. That work
     /// holds its loop while it runs, as a thread of the global pool would be held.
     public let nearbyExecutors: [any TaskExecutor]
+
+    /// The client whose connections live on the calling thread's loop; for a caller on no such
+    /// loop, the first. Also sends, as they are, the uploads `CachingHTTPClient` passes the cache by.
+    var client: HTTPClient {
+        clientLoops.firstIndex { $0.inEventLoop }.map { clients[$0] } ?? clients[0]
+    }
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         if let missingTrustStore, request.url.utf8.prefix(6).elementsEqual("https:".utf8) {
@@ -106,7 +130,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     public func shutdown() async throws {
         // A task on one of them would be resumed on a loop that has stopped, and never run again.
         precondition(ownLoops?.makeIterator().contains { $0.inEventLoop } != true, "shutdown() on one of the transport's own loops")
-        try await client.shutdown()
+        var failure: (any Error)?
+        for client in clients {
+            do { try await client.shutdown() } catch { failure = failure ?? error }
+        }
+        if let failure { throw failure }
         try await ownLoops?.shutdownGracefully()
     }
 
@@ -115,7 +143,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// are closed, and a debug build no longer stops at the client's check that it was shut down
     /// before its deinit.
     deinit {
-        let ownLoops = self.ownLoops
-        client.shutdown { _ in ownLoops?.shutdownGracefully { _ in } }
+        Self.shutDown(clients[...], then: ownLoops)
+    }
+
+    /// Shuts the clients down one after the other, then the loops they were on.
+    private static func shutDown(_ clients: ArraySlice<HTTPClient>, then loops: MultiThreadedEventLoopGroup?) {
+        guard let client = clients.first else { return loops?.shutdownGracefully { _ in } ?? () }
+        client.shutdown { _ in shutDown(clients.dropFirst(), then: loops) }
     }
 }

@@ -1,8 +1,8 @@
 import NIOCore
 
 /// An event loop as a task executor: a task that prefers it runs its jobs on the loop's thread,
-/// where async-http-client then finds its connections (`EventLoopGroup.any()` answers the
-/// current loop) and answers without waking another thread.
+/// where the transport's client of that loop has its connections and answers without waking
+/// another thread.
 final class EventLoopTaskExecutor: TaskExecutor {
     private let loop: any EventLoop
 

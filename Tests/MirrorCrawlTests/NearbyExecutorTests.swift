@@ -33,32 +33,73 @@ struct NearbyExecutorTests {
     }
 
     /// A transport on loops of its own, as the command line's crawl makes one.
-    static let ownLoops = AsyncHTTPClientTransport(eventLoops: .own)
+    static let onOwnLoops = AsyncHTTPClientTransport(eventLoops: .own)
     /// A transport on NIO's shared loops, as a library user's and the test harness's are.
-    static let sharedLoops = AsyncHTTPClientTransport()
+    static let onSharedLoops = AsyncHTTPClientTransport()
+
+    /// The loops of a transport's own.
+    static func loops(of transport: AsyncHTTPClientTransport) throws -> [any EventLoop] {
+        Array(try #require(transport.ownLoops).makeIterator())
+    }
 
     @Test func aTransportOffersOneExecutorForEachLoopOfItsOwn() async throws {
-        let loops = Array(Self.ownLoops.client.eventLoopGroup.makeIterator())
-        let executors = Self.ownLoops.nearbyExecutors
+        let loops = try Self.loops(of: Self.onOwnLoops)
+        let executors = Self.onOwnLoops.nearbyExecutors
         #expect(!executors.isEmpty)
         #expect(executors.count == loops.count)
-        #expect(Self.ownLoops.client.eventLoopGroup !== MultiThreadedEventLoopGroup.singleton, "loops of its own")
+        #expect(Self.onOwnLoops.ownLoops !== MultiThreadedEventLoopGroup.singleton, "loops of its own")
         for (executor, loop) in zip(executors, loops) {
-            let ranOn = await Task(executorPreference: executor) { MultiThreadedEventLoopGroup.currentEventLoop }.value
+            let (ranOn, client) = await Task(executorPreference: executor) {
+                (MultiThreadedEventLoopGroup.currentEventLoop, Self.onOwnLoops.client)
+            }.value
             #expect(ranOn === loop, "a task preferring an executor runs on its loop")
+            let clientLoops = Array(client.eventLoopGroup.makeIterator())
+            #expect(clientLoops.count == 1 && clientLoops[0] === loop, "and sends through a client whose connections are there")
         }
+    }
+
+    /// With a client on each loop, the connections a host may have are shared out between them:
+    /// requests sent from every loop at once open no more than the limit.
+    @Test(arguments: [1, 2, 3])
+    func requestsFromEveryLoopOpenNoMoreConnectionsThanTheLimit(connectionsPerHost: Int) async throws {
+        let transport = AsyncHTTPClientTransport(connectionsPerHost: connectionsPerHost, eventLoops: .own)
+        try await TestOrigin.with { origin in
+            // The first answers wait until as many requests were in flight as the limit allows (or
+            // 5 s), so that every connection the clients may open is open, however they are timed.
+            origin.route("/held") { [weak origin] _ in
+                let deadline = ContinuousClock.now + .seconds(TestTiming.seconds(5))
+                while let origin, origin.peakRequestsInFlight < connectionsPerHost, ContinuousClock.now < deadline {
+                    try? await Task.sleep(for: .milliseconds(5))
+                }
+                return TestResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array("held".utf8))
+            }
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<12 {
+                    let executor = transport.nearbyExecutors[index % transport.nearbyExecutors.count]
+                    group.addTask(executorPreference: executor) {
+                        let response = try await transport.send(TransportRequest(url: origin.url("/held")))
+                        for try await _ in response.body {}
+                        return response.status
+                    }
+                }
+                for try await status in group { #expect(status == 200) }
+            }
+            #expect(origin.connections <= connectionsPerHost)
+            #expect(origin.peakRequestsInFlight == connectionsPerHost, "every connection allowed was used")
+        }
+        try await transport.shutdown()
     }
 
     @Test func aTransportOnTheSharedLoopsOffersNone() {
         // Work held there would keep the program's other servers and clients from answering.
-        #expect(Self.sharedLoops.nearbyExecutors.isEmpty)
-        #expect(Self.sharedLoops.client.eventLoopGroup === MultiThreadedEventLoopGroup.singleton)
+        #expect(Self.onSharedLoops.nearbyExecutors.isEmpty)
+        #expect(Self.onSharedLoops.client.eventLoopGroup === MultiThreadedEventLoopGroup.singleton)
     }
 
     /// The threads of a transport's own loops, as the kernel names them: "PID/task/TID".
     static func loopThreads(of transport: AsyncHTTPClientTransport) async throws -> [String] {
         var threads: [String] = []
-        for loop in transport.client.eventLoopGroup.makeIterator() {
+        for loop in try loops(of: transport) {
             threads.append(try await loop.submit { try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self") }.get())
         }
         #expect(threads.count == System.coreCount)
@@ -93,7 +134,7 @@ struct NearbyExecutorTests {
 
     @Test(arguments: [true, false])
     func everyRequestIsSentFromTheLoopsExactlyWhenTheTransportOffersThem(ownLoops: Bool) async throws {
-        let transport = WatchingTransport(inner: ownLoops ? Self.ownLoops : Self.sharedLoops)
+        let transport = WatchingTransport(inner: ownLoops ? Self.onOwnLoops : Self.onSharedLoops)
         try await TestOrigin.with(site: .named("plain")) { origin in
             try await CrawlHarness.with(transport: transport) { harness in
                 let report = try await harness.crawl([origin.url("/")])
@@ -104,7 +145,7 @@ struct NearbyExecutorTests {
         #expect(sent.count >= 9, "robots.txt and the site's nine resources")
         if ownLoops {
             // From the transport's own loops, not merely from some loop (the test origin's are NIO's shared ones).
-            let own = Array(Self.ownLoops.client.eventLoopGroup.makeIterator())
+            let own = try Self.loops(of: Self.onOwnLoops)
             #expect(sent.allSatisfy { loop in own.contains { $0 === loop } }, "\(sent)")
         } else {
             #expect(sent.allSatisfy { $0 == nil }, "\(sent)")
