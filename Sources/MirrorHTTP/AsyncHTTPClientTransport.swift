@@ -25,8 +25,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// connection wherever a request was waiting when it grew, and a crawl found nearly all its
     /// reads on one core while the other waited.
     private let clients: [HTTPClient]
-    /// The loop of each client, for the own loops; empty on the shared ones.
-    private let clientLoops: [any EventLoop]
+    /// The own loops, the first ones each with its client; empty on the shared loops.
+    private let loops: [any EventLoop]
     /// The loops of the transport's own (`TransportEventLoops.own`), nil on the shared ones.
     let ownLoops: MultiThreadedEventLoopGroup?
     private let connectTimeout: Duration
@@ -63,21 +63,21 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         case .shared:
             ownLoops = nil
             clients = [HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)]
-            clientLoops = []
+            loops = []
             nearbyExecutors = []
         case .own:
             let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
             let loops = Array(group.makeIterator())
             ownLoops = group
+            self.loops = loops
             // The connections a host may have are shared out between the clients, so that
             // together they open no more than one pool would.
-            let used = Array(loops.prefix(max(1, connectionsPerHost)))
-            clientLoops = used
-            clients = used.indices.map { index in
+            let count = min(loops.count, max(1, connectionsPerHost))
+            clients = (0..<count).map { index in
                 var own = configuration
-                let share = connectionsPerHost / used.count + (index < connectionsPerHost % used.count ? 1 : 0)
+                let share = connectionsPerHost / count + (index < connectionsPerHost % count ? 1 : 0)
                 own.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, share)
-                return HTTPClient(eventLoopGroupProvider: .shared(used[index]), configuration: own)
+                return HTTPClient(eventLoopGroupProvider: .shared(loops[index]), configuration: own)
             }
             nearbyExecutors = loops.map { EventLoopTaskExecutor($0) }
         }
@@ -90,10 +90,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// holds its loop while it runs, as a thread of the global pool would be held.
     public let nearbyExecutors: [any TaskExecutor]
 
-    /// The client whose connections live on the calling thread's loop; for a caller on no such
-    /// loop, the first. Also sends, as they are, the uploads `CachingHTTPClient` passes the cache by.
+    /// The client whose connections live on the calling thread's loop; on a loop with no client
+    /// of its own (more cores than connections allowed per host), the clients are taken in turn,
+    /// loop by loop; for a caller on none of the loops, the first. Also sends, as they are, the
+    /// uploads `CachingHTTPClient` passes the cache by.
     var client: HTTPClient {
-        clientLoops.firstIndex { $0.inEventLoop }.map { clients[$0] } ?? clients[0]
+        loops.firstIndex { $0.inEventLoop }.map { clients[$0 % clients.count] } ?? clients[0]
     }
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {

@@ -49,13 +49,24 @@ struct NearbyExecutorTests {
         #expect(executors.count == loops.count)
         #expect(Self.onOwnLoops.ownLoops !== MultiThreadedEventLoopGroup.singleton, "loops of its own")
         for (executor, loop) in zip(executors, loops) {
-            let (ranOn, client) = await Task(executorPreference: executor) {
-                (MultiThreadedEventLoopGroup.currentEventLoop, Self.onOwnLoops.client)
-            }.value
+            let ranOn = await Task(executorPreference: executor) { MultiThreadedEventLoopGroup.currentEventLoop }.value
             #expect(ranOn === loop, "a task preferring an executor runs on its loop")
-            let clientLoops = Array(client.eventLoopGroup.makeIterator())
-            #expect(clientLoops.count == 1 && clientLoops[0] === loop, "and sends through a client whose connections are there")
         }
+    }
+
+    /// Work on a loop sends through the client whose connections live there; with fewer
+    /// connections allowed per host than loops, the loops without a client take the clients in turn.
+    @Test(arguments: [1, 2, 8])
+    func aLoopsWorkSendsThroughTheClientOnItsLoop(connectionsPerHost: Int) async throws {
+        let transport = AsyncHTTPClientTransport(connectionsPerHost: connectionsPerHost, eventLoops: .own)
+        let loops = try Self.loops(of: transport)
+        let clients = min(loops.count, connectionsPerHost)
+        for (index, executor) in transport.nearbyExecutors.enumerated() {
+            let client = await Task(executorPreference: executor) { transport.client }.value
+            let clientLoops = Array(client.eventLoopGroup.makeIterator())
+            #expect(clientLoops.count == 1 && clientLoops[0] === loops[index % clients], "loop \(index)")
+        }
+        try await transport.shutdown()
     }
 
     /// With a client on each loop, the connections a host may have are shared out between them:
