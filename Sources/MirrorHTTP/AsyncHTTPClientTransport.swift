@@ -131,7 +131,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// from a task that does not run on them.
     public func shutdown() async throws {
         // A task on one of them would be resumed on a loop that has stopped, and never run again.
-        precondition(ownLoops?.makeIterator().contains { $0.inEventLoop } != true, "shutdown() on one of the transport's own loops")
+        precondition(!loops.contains { $0.inEventLoop }, "shutdown() on one of the transport's own loops")
         var failure: (any Error)?
         for client in clients {
             do { try await client.shutdown() } catch { failure = failure ?? error }
