@@ -6,7 +6,7 @@ public struct FolderSearchIndexer: SearchIndexer {
     public init() {}
 
     public func update(
-        folder: String, slices: () -> (() throws -> [Page]), knownText: (Page) -> HTMLText?
+        folder: String, slices: () -> (() throws -> [Page]), knownText: @Sendable (Page) -> HTMLText?
     ) throws -> SiteManifest.FileDigest {
         try SearchIndexBuilder.update(folder: folder, slices: slices, knownText: knownText)
     }

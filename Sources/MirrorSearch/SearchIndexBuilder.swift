@@ -59,7 +59,7 @@ public enum SearchIndexBuilder {
     /// reader of every page, slice by slice in the byte order of their URLs, then empty slices);
     /// returns the index file's digest.
     /// - Parameter knownText: a page's text when the crawl kept it; others are read from their file.
-    public static func update(folder: String, slices: () -> (() throws -> [Page]), knownText: (Page) -> HTMLText?)
+    public static func update(folder: String, slices: () -> (() throws -> [Page]), knownText: @Sendable (Page) -> HTMLText?)
         throws(SearchError) -> SiteManifest.FileDigest
     {
         let path = folder + "/" + SearchIndex.path
@@ -79,8 +79,7 @@ public enum SearchIndexBuilder {
             defer { try? PosixFile.remove(temporary) }
             // The titles are read from the indexed pages, the fingerprint's pages.
             var made = Fingerprint()
-            let titles = try siteTitles(slices()) { page in
-                if known == nil { made.add(page) }
+            let titles = try siteTitles(slices(), each: { if known == nil { made.add($0) } }) { page in
                 guard let start = try? FileReading.prefix(of: folder + "/" + page.resource.path, upTo: titlePrefix) else { return nil }
                 return HTMLTitle.title(in: start, contentType: page.resource.contentType)
             }
@@ -136,15 +135,32 @@ public enum SearchIndexBuilder {
     /// Bytes of a page read for its title: titles come early.
     private static let titlePrefix = 8 << 10
 
-    /// The titles of every page (read from its start by `title`), to find the parts that name the site.
-    private static func siteTitles(_ next: () throws -> [Page], title: (Page) -> String?) throws -> SiteTitles {
+    /// The titles of every page, to find the parts that name the site: each slice's read from
+    /// their starts by `title` on every core, and noted in order. `each` is given every page first.
+    private static func siteTitles(
+        _ next: () throws -> [Page], each: (Page) -> Void = { _ in }, title: @Sendable (Page) -> String?
+    ) throws -> SiteTitles {
         var titles = SiteTitles()
         while case let slice = try next(), !slice.isEmpty {
-            for page in slice where isIndexed(page.resource) {
-                if let found = title(page) { titles.note(found, path: page.resource.path) }
+            let pages = slice.filter { isIndexed($0.resource) }
+            pages.forEach(each)
+            for (page, found) in zip(pages, onEveryCore(pages, run: 16, title)) {
+                if let found { titles.note(found, path: page.resource.path) }
             }
         }
         return titles
+    }
+
+    /// `transform` of each page, made on every core `run` pages at a time (a lock taken once a
+    /// run), in the pages' order.
+    private static func onEveryCore<T: Sendable>(_ pages: [Page], run: Int, _ transform: @Sendable (Page) -> T?) -> [T?] {
+        let made = Locked([Int: [T?]]())
+        DispatchQueue.concurrentPerform(iterations: (pages.count + run - 1) / run) { index in
+            let start = index * run
+            let values = pages[start..<min(start + run, pages.count)].map(transform)
+            made.withLock { $0[start] = values }
+        }
+        return made.withLock { $0.sorted { $0.key < $1.key }.flatMap(\.value) }
     }
 
     /// The digest of the index at `path` when it was made from pages of this fingerprint.
@@ -165,7 +181,7 @@ public enum SearchIndexBuilder {
     }
 
     private static func build(
-        into database: SQLiteDatabase, pages next: () throws -> [Page], knownText: (Page) -> HTMLText?,
+        into database: SQLiteDatabase, pages next: () throws -> [Page], knownText: @Sendable (Page) -> HTMLText?,
         read: @Sendable (String) -> [UInt8]?, titles: SiteTitles, fingerprint: String
     ) throws {
         // A file of its own, renamed into place when whole (or memory): no journal to keep, no fsync mid-way.
@@ -195,40 +211,66 @@ public enum SearchIndexBuilder {
             var files = Set<String>()
             while case let slice = try next(), !slice.isEmpty {
                 let pages = slice.filter { isIndexed($0.resource) && files.insert($0.resource.path).inserted }
-                // A group's texts at a time: a page's text can be a megabyte.
-                for start in stride(from: 0, to: pages.count, by: textGroup) {
-                    let group = Array(pages[start..<min(start + textGroup, pages.count)])
-                    for (page, text) in zip(group, texts(of: group, knownText: knownText, read: read)) {
-                        guard let text else { continue }
-                        row += 1
-                        try addPage.run([
-                            .integer(row), .text(page.resource.path), .text(page.url), .text(text.title),
-                            .text(page.resource.contentType ?? ""),
-                        ])
-                        try addWords.run([
-                            .integer(row), .text(titles.indexed(text.title, path: page.resource.path)),
-                            .text(text.headings.joined(separator: "\n")), .text(text.names), .text(text.body),
-                        ])
-                    }
+                // A group's texts at a time (a page's text can be a megabyte), each group's found
+                // while the one before goes into the index: FTS5 takes one core, finding the
+                // texts (the journal, decoding, reading files) another.
+                let groups = stride(from: 0, to: pages.count, by: textGroup).map { Array(pages[$0..<min($0 + textGroup, pages.count)]) }
+                var found = groups.first.map { texts(of: $0, knownText: knownText, read: read) } ?? []
+                for (index, group) in groups.enumerated() {
+                    let next = groups.indices.contains(index + 1) ? groups[index + 1] : []
+                    found = try overlapping(
+                        {
+                            for (page, text) in zip(group, found) {
+                                guard let text else { continue }
+                                row += 1
+                                try addPage.run([
+                                    .integer(row), .text(page.resource.path), .text(page.url), .text(text.title),
+                                    .text(page.resource.contentType ?? ""),
+                                ])
+                                try addWords.run([
+                                    .integer(row), .text(titles.indexed(text.title, path: page.resource.path)),
+                                    .text(text.headings.joined(separator: "\n")), .text(text.names), .text(text.body),
+                                ])
+                            }
+                        }, with: { texts(of: next, knownText: knownText, read: read) })
                 }
             }
             try database.statement("INSERT INTO meta (key, value) VALUES ('fingerprint', ?)").run([.text(fingerprint)])
         }
     }
 
+    /// Runs `work` while `other` is made: on two cores when the system has a thread free, else
+    /// one after the other on this one (`concurrentPerform` never waits for a thread); returns
+    /// what `other` made, once both are done.
+    private static func overlapping<T: Sendable>(_ work: () throws -> Void, with other: @Sendable () -> T) throws -> T {
+        // Unchecked: `concurrentPerform` returns once both have run, and `work` runs once, on one
+        // thread, as does what records its failure.
+        nonisolated(unsafe) let work = work
+        nonisolated(unsafe) var failure: (any Error)?
+        let made = Locked<T?>(nil)
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            if index == 0 {
+                do { try work() } catch { failure = error }
+            } else {
+                let value = other()
+                made.withLock { $0 = value }
+            }
+        }
+        if let failure { throw failure }
+        return made.withLock { $0! }
+    }
+
     /// The text of each page: the crawl's, or its file's read by libxml2 on every core (nil when
     /// the file is missing).
-    private static func texts(of pages: [Page], knownText: (Page) -> HTMLText?, read: @Sendable (String) -> [UInt8]?) -> [HTMLText?] {
+    private static func texts(of pages: [Page], knownText: @Sendable (Page) -> HTMLText?, read: @Sendable (String) -> [UInt8]?)
+        -> [HTMLText?]
+    {
         var texts = pages.map(knownText)
         let missing = texts.indices.filter { texts[$0] == nil }
-        let found = Locked([Int: HTMLText]())
-        DispatchQueue.concurrentPerform(iterations: missing.count) { index in
-            let page = pages[missing[index]]
-            guard let bytes = read(page.resource.path) else { return }
-            let text = HTMLText.extract(from: bytes, contentType: page.resource.contentType)
-            found.withLock { $0[missing[index]] = text }
+        let found = onEveryCore(missing.map { pages[$0] }, run: 1) { page in
+            read(page.resource.path).map { HTMLText.extract(from: $0, contentType: page.resource.contentType) }
         }
-        for (index, text) in found.withLock({ $0 }) { texts[index] = text }
+        for (index, text) in zip(missing, found) { texts[index] = text }
         return texts
     }
 }

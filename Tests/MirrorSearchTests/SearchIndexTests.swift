@@ -99,6 +99,41 @@ struct SearchIndexTests {
         #expect(made.range(of: Data("Generate the file names".utf8)) == nil)
     }
 
+    /// More pages than the index reads at once (titles in runs, texts in groups, each group's
+    /// found while the one before goes in): every page's words and title stay its own.
+    @Test func aSiteOfManyPagesIsIndexedPageByPage() async throws {
+        let origin = try await TestOrigin.start()
+        let count = 150
+        origin.route("/") { _ in
+            .html("<title>Contents</title>" + (0..<count).map { "<a href=\"p/\($0).html\">\($0)</a>" }.joined())
+        }
+        for number in 0..<count {
+            origin.route("/p/\(number).html") { _ in
+                .html("<title>Chapter \(number) — The Handbook</title><h1>Part \(number)</h1><p>Only here: token\(number).</p>")
+            }
+        }
+        try await CrawlHarness.with { harness in
+            _ = try await harness.crawl([origin.url("/")])
+            try await origin.shutdown()
+            let folder = harness.root + "/out"
+            let made = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + SearchIndex.path))
+            var index = try SearchIndex.open(folder: folder)
+            #expect(try index.pageCount() == count + 1)
+            for number in 0..<count {
+                let found = try index.search(SearchQuery("token\(number)"))
+                #expect(found.map(\.url) == [origin.url("/p/\(number).html")], "token\(number)")
+                #expect(found.first?.title == "Chapter \(number) — The Handbook")
+            }
+            // The part every title shares names the site, and is left out of what is searched.
+            #expect(try index.search(SearchQuery("handbook")).isEmpty)
+            // Read from the files instead of the crawl's texts: the same bytes.
+            try FileManager.default.removeItem(atPath: folder + "/" + SearchIndex.path)
+            index = try SearchIndex.open(folder: folder)
+            #expect(try index.pageCount() == count + 1)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + SearchIndex.path)) == made)
+        }
+    }
+
     @Test func aBundleIsSearchedWithTheIndexItHoldsOrOneMadeOnFirstUse() async throws {
         let origin = try await Self.origin(version: Version())
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("search-\(UUID().uuidString)").path

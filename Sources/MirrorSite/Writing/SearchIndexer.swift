@@ -9,5 +9,6 @@ public protocol SearchIndexer: Sendable {
     /// page, slice by slice in the byte order of their URLs, then empty slices); returns the
     /// index file's digest.
     /// - Parameter knownText: a page's text when the crawl kept it; others are read from their file.
-    func update(folder: String, slices: () -> (() throws -> [Page]), knownText: (Page) -> HTMLText?) throws -> SiteManifest.FileDigest
+    func update(folder: String, slices: () -> (() throws -> [Page]), knownText: @Sendable (Page) -> HTMLText?) throws
+        -> SiteManifest.FileDigest
 }
