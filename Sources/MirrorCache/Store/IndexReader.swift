@@ -6,8 +6,9 @@ final class IndexReader: Sendable {
     private struct State {
         var connection: CacheIndex
         /// The entries of recently looked-up URLs, as the index has them: a hit then reads no
-        /// row and decodes no headers. Emptied when another connection has committed
-        /// (`CacheIndex.dataVersion`): the store's `IndexWriter`, or another process.
+        /// row and decodes no headers. Emptied when a lookup of one finds that another
+        /// connection has committed since (`CacheIndex.dataVersion`): the store's
+        /// `IndexWriter`, or another process.
         var known: [String: [CacheEntry]] = [:]
         var knownVersion: Int64 = -1
         var pendingAccess: [String: Double] = [:]
@@ -27,14 +28,18 @@ final class IndexReader: Sendable {
     }
 
     /// Every committed entry of `url`.
+    ///
+    /// Only a remembered URL asks whether the index changed: every remembered lookup was read
+    /// after `knownVersion` was, so while that is unchanged, nothing committed since any of
+    /// them. A URL not remembered is read as it is now (a crawl's lookups are nearly all such).
     func entries(url: String) throws -> [CacheEntry] {
         try state.withLock { state in
-            let version = try state.connection.dataVersion()
-            if version != state.knownVersion {
+            if let entries = state.known[url] {
+                let version = try state.connection.dataVersion()
+                if version == state.knownVersion { return entries }
                 state.known.removeAll(keepingCapacity: true)
                 state.knownVersion = version
             }
-            if let entries = state.known[url] { return entries }
             let entries = try state.connection.entries(url: url)
             if state.known.count >= Self.knownLimit { state.known.removeAll(keepingCapacity: true) }
             state.known[url] = entries
