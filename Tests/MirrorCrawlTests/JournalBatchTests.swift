@@ -51,7 +51,7 @@ struct JournalBatchTests {
         let reopened = try CrawlJournal(folder: root, fresh: true)
         #expect(try reopened.pages.links(of: "http://a.test/", key: "k") == links)
         #expect(try reopened.pages.links(of: "http://a.test/", key: "other") == nil)
-        #expect(try reopened.pages.references(of: "http://a.test/", key: "k") == [])
+        #expect(try reopened.pages.references(of: [("http://a.test/", "k"), ("http://a.test/", "other")]) == [[], nil])
     }
 
     /// The site writer holds no resources and reads them back from its ledger: a read sees the

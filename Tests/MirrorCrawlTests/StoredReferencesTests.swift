@@ -45,9 +45,14 @@ struct StoredReferencesTests {
                 let journal = try CrawlJournal(folder: folder, fresh: false)
                 let pages = try harness.manifest().resources.filter { $0.value.contentType?.hasPrefix("text/html") == true }
                 #expect(pages.count > 5)
-                for (url, resource) in pages {
-                    let key = LinkReader.pageKey(digest: resource.sha256, contentType: resource.contentType, ignoredParameters: [])
-                    let kept = try #require(try journal.pages.references(of: url, key: key), "\(url)")
+                // Asked for all at once, out of order, with a page the journal does not have.
+                let asked = pages.map { url, resource in
+                    (url, LinkReader.pageKey(digest: resource.sha256, contentType: resource.contentType, ignoredParameters: []))
+                }
+                let found = try journal.pages.references(of: asked + [(origin.url("/absent.html"), "key")])
+                #expect(found.count == pages.count + 1 && found.last! == nil)
+                for ((url, resource), references) in zip(pages, found) {
+                    let kept = try #require(references, "\(url)")
                     let original = folder + "/" + SiteManifest.originalPath(sha256: resource.sha256)
                     let bytes = try Data(
                         contentsOf: URL(

@@ -23,8 +23,9 @@ struct FolderFinisher: Sendable {
         if output != nil { events?(.phase("finishing the folder (links, index.html, manifest)")) }
         let finished = Result {
             try journal.flush()
-            let known: SiteWriter.KnownReferences = { [journal, links] url, resource in
-                try? journal.pages.references(of: url, key: links.pageKey(digest: resource.sha256, contentType: resource.contentType))
+            let known: SiteWriter.KnownReferences = { [journal, links] pages in
+                let keyed = pages.map { ($0.url, links.pageKey(digest: $0.resource.sha256, contentType: $0.resource.contentType)) }
+                return (try? journal.pages.references(of: keyed)) ?? Array(repeating: nil, count: pages.count)
             }
             let index = searchIndexer.flatMap { indexer in output.map { indexing(folder: $0.directory, with: indexer) } }
             try output?.finish(seeds: seeds.compactMap(URLNormalizer.normalize), knownReferences: known, searchIndex: index)

@@ -15,9 +15,25 @@ public struct PageRecords: Sendable {
         return try blob("links", of: url, key: key).flatMap(PageLinks.init(encoded:))
     }
 
-    /// The located references recorded for the HTML page `url` when it had the same `key`.
-    func references(of url: String, key: String) throws -> [HTMLReference]? {
-        try blob("refs", of: url, key: key).flatMap(StoredReferences.decode)
+    /// The located references recorded for each HTML page of `pages` when it had the same key,
+    /// in one read of the rows from the first URL to the last in byte order: the finish asks a
+    /// run of pages at a time, in that order, so the read spans little more than the run.
+    func references(of pages: [(url: String, key: String)]) throws -> [[HTMLReference]?] {
+        let urls = pages.map(\.url)
+        guard let low = urls.min(by: { $0.bytesPrecede($1) }), let high = urls.max(by: { $0.bytesPrecede($1) }) else { return [] }
+        // By bytes, as the table compares: `==` would take two spellings of a URL for one.
+        let wanted = Set(urls.map { Array($0.utf8) })
+        let rows = try log.lookup { reader in
+            try reader.statement("SELECT url, key, refs FROM pages WHERE url BETWEEN ? AND ?")
+                .rows([.text(low), .text(high)]) { row -> (url: [UInt8], key: [UInt8], refs: [UInt8])? in
+                    let url = Array(row.string(0).utf8)
+                    return wanted.contains(url) ? (url, Array(row.string(1).utf8), row.blob(2)) : nil
+                }
+        }
+        let found = Dictionary(rows.compactMap { $0.map { ($0.url, $0) } }, uniquingKeysWith: { first, _ in first })
+        return pages.map { page in
+            found[Array(page.url.utf8)].flatMap { $0.key == Array(page.key.utf8) ? StoredReferences.decode($0.refs) : nil }
+        }
     }
 
     /// The text recorded for the HTML page `url` when it had the same `key`.
@@ -33,8 +49,7 @@ public struct PageRecords: Sendable {
                 text: text.map(StoredText.encode)))
     }
 
-    /// The column `column` of `url`'s row in `table` (`pages`: "links" or "refs"; `texts`:
-    /// "text"), when its key is `key` (committed rows only: a page is looked up before it is
+    /// The column `column` of `url`'s row in `table` (`pages`: "links"; `texts`: "text"), when its key is `key` (committed rows only: a page is looked up before it is
     /// parsed, never right after).
     private func blob(_ column: StaticString, in table: StaticString = "pages", of url: String, key: String) throws -> [UInt8]? {
         try log.lookup { reader in

@@ -55,32 +55,38 @@ struct FolderRewriter: Sendable {
         knownReferences: SiteWriter.KnownReferences?
     ) throws {
         let failures = Locked<[SiteError]>([])
-        DispatchQueue.concurrentPerform(iterations: groups.count) { index in
-            let (first, resource) = groups[index][0]
-            do {
-                let file = try rewrite(url: first, resource: resource, targets: targets, knownReferences: knownReferences)
-                for (url, saved) in groups[index] {
-                    var updated = saved
-                    updated.setRewritten(for: digest, file: file)
-                    try SiteError.fromLedger { try ledger.saved(url, updated) }
+        // A run of files at a time, whose known references are read at once.
+        let run = 8
+        DispatchQueue.concurrentPerform(iterations: (groups.count + run - 1) / run) { index in
+            let files = groups[index * run..<min(index * run + run, groups.count)]
+            let known = knownReferences?(files.map { $0[0] })
+            for (offset, group) in files.enumerated() {
+                let (first, resource) = group[0]
+                do {
+                    let file = try rewrite(url: first, resource: resource, targets: targets, references: known?[offset] ?? nil)
+                    for (url, saved) in group {
+                        var updated = saved
+                        updated.setRewritten(for: digest, file: file)
+                        try SiteError.fromLedger { try ledger.saved(url, updated) }
+                    }
+                } catch let error as SiteError {
+                    failures.withLock { $0.append(error) }
+                } catch {
+                    failures.withLock { $0.append(.io(path: resource.path, message: "\(error)")) }
                 }
-            } catch let error as SiteError {
-                failures.withLock { $0.append(error) }
-            } catch {
-                failures.withLock { $0.append(.io(path: resource.path, message: "\(error)")) }
             }
         }
         if let failure = failures.withLock({ $0.first }) { throw failure }
     }
 
-    /// Rewrites one file; returns the digest of the file it should be, or nil when that is the
-    /// original body. A file that already is what it should be stays as it is. The original
+    /// Rewrites one file (an HTML page with its known `references`, or nil to locate them);
+    /// returns the digest of the file it should be, or nil when that is the original body. A file that already is what it should be stays as it is. The original
     /// body is kept as `.mirror/originals/<sha256>`: the file as saved (a hard link to the
     /// cache's body, so no copy), moved there as the rewritten file takes its place. The
     /// source is the original body: the file in place while it still holds it, else the kept
     /// original, so an interrupted rewrite is simply redone.
     private func rewrite(
-        url: String, resource: SiteManifest.Resource, targets: LinkTargets, knownReferences: SiteWriter.KnownReferences?
+        url: String, resource: SiteManifest.Resource, targets: LinkTargets, references: [HTMLReference]?
     ) throws -> SiteManifest.FileDigest? {
         let path = directory + "/" + resource.path
         let originalPath = directory + "/" + SiteManifest.originalPath(sha256: resource.sha256)
@@ -103,7 +109,7 @@ struct FolderRewriter: Sendable {
         case .html:
             let charset = CharsetSniffer.charset(contentType: resource.contentType, prefix: Array(bytes.prefix(1024)))
             rewritten = rewriter.rewriteHTML(
-                bytes, charset: charset, pageURL: url, pagePath: resource.path, references: knownReferences?(url, resource),
+                bytes, charset: charset, pageURL: url, pagePath: resource.path, references: references,
                 target: targets.path(for:))
         case .css:
             rewritten = rewriter.rewriteCSS(bytes, fileURL: url, filePath: resource.path, target: targets.path(for:))

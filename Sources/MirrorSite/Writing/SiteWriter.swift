@@ -47,10 +47,12 @@ public final class SiteWriter: Sendable {
         saver = ResponseSaver(directory: directory, mapper: mapper, names: names, ledger: ledger, files: files, redirects: saved)
     }
 
-    /// The references of the HTML page saved from a URL as a resource, as `HTMLReferenceLocator`
-    /// found them in its original bytes, when the caller kept them from its own parse (the
-    /// crawler does, in its journal): then finishing parses no page a second time.
-    public typealias KnownReferences = @Sendable (_ url: String, _ resource: SiteManifest.Resource) -> [HTMLReference]?
+    /// The references of each HTML page saved from a URL as a resource (given a run of them at
+    /// a time, in the byte order of their URLs), as `HTMLReferenceLocator` found them in its
+    /// original bytes, when the caller kept them from its own parse (the crawler does, in its
+    /// journal; nil for a page it did not): then finishing parses no page a second time.
+    public typealias KnownReferences =
+        @Sendable (_ pages: [(url: String, resource: SiteManifest.Resource)]) -> [[HTMLReference]?]
 
     /// Saves a response under its path (`PathMapper`'s name, made unique by `PathRegistry`);
     /// returns that path, relative to the folder.
