@@ -80,11 +80,12 @@ struct FolderRewriter: Sendable {
     }
 
     /// Rewrites one file (an HTML page with its known `references`, or nil to locate them);
-    /// returns the digest of the file it should be, or nil when that is the original body. A file that already is what it should be stays as it is. The original
-    /// body is kept as `.mirror/originals/<sha256>`: the file as saved (a hard link to the
-    /// cache's body, so no copy), moved there as the rewritten file takes its place. The
-    /// source is the original body: the file in place while it still holds it, else the kept
-    /// original, so an interrupted rewrite is simply redone.
+    /// returns the digest of the file it should be, or nil when that is the original body. A
+    /// file that already is what it should be stays as it is. The original body is kept as
+    /// `.mirror/originals/<sha256>`: the file as saved (a hard link to the cache's body, so no
+    /// copy), moved there as the rewritten file takes its place. The source is the original
+    /// body: the file in place while it still holds it, else the kept original, so an
+    /// interrupted rewrite is simply redone.
     private func rewrite(
         url: String, resource: SiteManifest.Resource, targets: LinkTargets, references: [HTMLReference]?
     ) throws -> SiteManifest.FileDigest? {
