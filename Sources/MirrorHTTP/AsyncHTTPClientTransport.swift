@@ -20,10 +20,10 @@ public enum TransportEventLoops: Sendable {
 /// not decompressed here (the caching client does it, with a size limit).
 public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The clients: one on the shared loops, or one on each own loop (on as many loops as
-    /// connections are allowed per host, at most), its connections there. A request made on one of those loops goes out
-    /// and is answered on it, without a hop between threads; one pool for all the loops placed a
-    /// connection wherever a request was waiting when it grew, and a crawl found nearly all its
-    /// reads on one core while the other waited.
+    /// connections are allowed per host, at most), its connections there. A request made on one
+    /// of those loops goes out and is answered on it, without a hop between threads; one pool
+    /// for all the loops placed a connection wherever a request was waiting when it grew, and a
+    /// crawl found nearly all its reads on one core while the other waited.
     private let clients: [HTTPClient]
     /// The own loops, the first ones each with its client; empty on the shared loops.
     let loops: [any EventLoop]

@@ -144,23 +144,11 @@ public enum SearchIndexBuilder {
         while case let slice = try next(), !slice.isEmpty {
             let pages = slice.filter { isIndexed($0.resource) }
             pages.forEach(each)
-            for (page, found) in zip(pages, onEveryCore(pages, run: 16, title)) {
+            for (page, found) in zip(pages, pages.flatMapRunsOnEveryCore(of: 16) { $0.map(title) }) {
                 if let found { titles.note(found, path: page.resource.path) }
             }
         }
         return titles
-    }
-
-    /// `transform` of each page, made on every core `run` pages at a time (a lock taken once a
-    /// run), in the pages' order.
-    private static func onEveryCore<T: Sendable>(_ pages: [Page], run: Int, _ transform: @Sendable (Page) -> T?) -> [T?] {
-        let made = Locked([Int: [T?]]())
-        DispatchQueue.concurrentPerform(iterations: (pages.count + run - 1) / run) { index in
-            let start = index * run
-            let values = pages[start..<min(start + run, pages.count)].map(transform)
-            made.withLock { $0[start] = values }
-        }
-        return made.withLock { $0.sorted { $0.key < $1.key }.flatMap(\.value) }
     }
 
     /// The digest of the index at `path` when it was made from pages of this fingerprint.
@@ -267,8 +255,8 @@ public enum SearchIndexBuilder {
     {
         var texts = pages.map(knownText)
         let missing = texts.indices.filter { texts[$0] == nil }
-        let found = onEveryCore(missing.map { pages[$0] }, run: 1) { page in
-            read(page.resource.path).map { HTMLText.extract(from: $0, contentType: page.resource.contentType) }
+        let found = missing.map { pages[$0] }.flatMapRunsOnEveryCore(of: 1) { run in
+            run.map { page in read(page.resource.path).map { HTMLText.extract(from: $0, contentType: page.resource.contentType) } }
         }
         for (index, text) in zip(missing, found) { texts[index] = text }
         return texts

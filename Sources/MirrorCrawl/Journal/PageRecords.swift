@@ -26,8 +26,8 @@ public struct PageRecords: Sendable {
         let rows = try log.lookup { reader in
             try reader.statement("SELECT url, key, refs FROM pages WHERE url BETWEEN ? AND ?")
                 .rows([.text(low), .text(high)]) { row -> (url: [UInt8], key: [UInt8], refs: [UInt8])? in
-                    let url = Array(row.string(0).utf8)
-                    return wanted.contains(url) ? (url, Array(row.string(1).utf8), row.blob(2)) : nil
+                    let url = row.blob(0)
+                    return wanted.contains(url) ? (url, row.blob(1), row.blob(2)) : nil
                 }
         }
         let found = Dictionary(rows.compactMap { $0.map { ($0.url, $0) } }, uniquingKeysWith: { first, _ in first })
@@ -49,8 +49,9 @@ public struct PageRecords: Sendable {
                 text: text.map(StoredText.encode)))
     }
 
-    /// The column `column` of `url`'s row in `table` (`pages`: "links"; `texts`: "text"), when its key is `key` (committed rows only: a page is looked up before it is
-    /// parsed, never right after).
+    /// The column `column` of `url`'s row in `table` (`pages`: "links"; `texts`: "text"), when
+    /// its key is `key` (committed rows only: a page is looked up before it is parsed, never
+    /// right after).
     private func blob(_ column: StaticString, in table: StaticString = "pages", of url: String, key: String) throws -> [UInt8]? {
         try log.lookup { reader in
             try reader.statement("SELECT \(column) FROM \(table) WHERE url = ? AND key = ?")

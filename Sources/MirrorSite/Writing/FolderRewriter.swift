@@ -2,7 +2,6 @@ import Crypto
 import Dispatch
 import MirrorCore
 import MirrorHTML
-import MirrorLock
 
 /// Rewrites the links of the folder's HTML and CSS files against where they lead now
 /// (`LinkTargets`), each file from its original body (the file in place while it holds it, else
@@ -54,29 +53,27 @@ struct FolderRewriter: Sendable {
         _ groups: [[(url: String, resource: SiteManifest.Resource)]], targets: LinkTargets, digest: String,
         knownReferences: SiteWriter.KnownReferences?
     ) throws {
-        let failures = Locked<[SiteError]>([])
         // A run of files at a time, whose known references are read at once.
-        let run = 8
-        DispatchQueue.concurrentPerform(iterations: (groups.count + run - 1) / run) { index in
-            let files = groups[index * run..<min(index * run + run, groups.count)]
+        let failures = groups.flatMapRunsOnEveryCore(of: 8) { files -> [SiteError] in
             let known = knownReferences?(files.map { $0[0] })
-            for (offset, group) in files.enumerated() {
+            return zip(files, known ?? Array(repeating: nil, count: files.count)).compactMap { group, references in
                 let (first, resource) = group[0]
                 do {
-                    let file = try rewrite(url: first, resource: resource, targets: targets, references: known?[offset] ?? nil)
+                    let file = try rewrite(url: first, resource: resource, targets: targets, references: references)
                     for (url, saved) in group {
                         var updated = saved
                         updated.setRewritten(for: digest, file: file)
                         try SiteError.fromLedger { try ledger.saved(url, updated) }
                     }
+                    return nil
                 } catch let error as SiteError {
-                    failures.withLock { $0.append(error) }
+                    return error
                 } catch {
-                    failures.withLock { $0.append(.io(path: resource.path, message: "\(error)")) }
+                    return .io(path: resource.path, message: "\(error)")
                 }
             }
         }
-        if let failure = failures.withLock({ $0.first }) { throw failure }
+        if let failure = failures.first { throw failure }
     }
 
     /// Rewrites one file (an HTML page with its known `references`, or nil to locate them);
