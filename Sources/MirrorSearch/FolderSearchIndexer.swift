@@ -6,8 +6,8 @@ public struct FolderSearchIndexer: SearchIndexer {
     public init() {}
 
     public func update(
-        folder: String, slices: () -> (() throws -> [Page]), knownText: @Sendable (Page) -> HTMLText?
+        folder: String, slices: () -> (() throws -> [Page]), knownTexts: @Sendable ([Page]) -> [HTMLText?]
     ) throws -> SiteManifest.FileDigest {
-        try SearchIndexBuilder.update(folder: folder, slices: slices, knownText: knownText)
+        try SearchIndexBuilder.update(folder: folder, slices: slices, knownTexts: knownTexts)
     }
 }

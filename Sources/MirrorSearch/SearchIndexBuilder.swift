@@ -27,8 +27,11 @@ public enum SearchIndexBuilder {
     /// order of their URLs), reading every page from its file.
     @discardableResult
     static func update(folder: String, pages: [Page]) throws(SearchError) -> SiteManifest.FileDigest {
-        try update(folder: folder, slices: { slices(of: pages) }, knownText: { _ in nil })
+        try update(folder: folder, slices: { slices(of: pages) }, knownTexts: noneKnown)
     }
+
+    /// No page's text known: each is read from its file.
+    private static let noneKnown: @Sendable ([Page]) -> [HTMLText?] = { Array(repeating: nil, count: $0.count) }
 
     /// The pages, `sliceSize` at a time.
     private static func slices(of pages: [Page]) -> () throws -> [Page] {
@@ -46,7 +49,7 @@ public enum SearchIndexBuilder {
             read(page.resource.path).flatMap { HTMLTitle.title(in: Array($0.prefix(titlePrefix)), contentType: page.resource.contentType) }
         }
         try build(
-            into: database, pages: slices(of: pages), knownText: { _ in nil }, read: read, titles: titles,
+            into: database, pages: slices(of: pages), knownTexts: noneKnown, read: read, titles: titles,
             fingerprint: try fingerprint(slices(of: pages)))
     }
 
@@ -58,10 +61,11 @@ public enum SearchIndexBuilder {
     /// Brings `folder`'s index up to date with the pages `slices` hands over (each call makes a
     /// reader of every page, slice by slice in the byte order of their URLs, then empty slices);
     /// returns the index file's digest.
-    /// - Parameter knownText: a page's text when the crawl kept it; others are read from their file.
-    public static func update(folder: String, slices: () -> (() throws -> [Page]), knownText: @Sendable (Page) -> HTMLText?)
-        throws(SearchError) -> SiteManifest.FileDigest
-    {
+    /// - Parameter knownTexts: the text of each of a run of pages (in URL order) when the crawl
+    ///   kept it; the others are read from their file.
+    public static func update(
+        folder: String, slices: () -> (() throws -> [Page]), knownTexts: @Sendable ([Page]) -> [HTMLText?]
+    ) throws(SearchError) -> SiteManifest.FileDigest {
         let path = folder + "/" + SearchIndex.path
         do {
             // An index there is kept when it was made from these pages; a folder without one
@@ -86,7 +90,7 @@ public enum SearchIndexBuilder {
             let fingerprint = known ?? made.value
             // Closed before it is renamed into place.
             try build(
-                into: SQLiteDatabase(path: temporary), pages: slices(), knownText: knownText, read: files(of: folder), titles: titles,
+                into: SQLiteDatabase(path: temporary), pages: slices(), knownTexts: knownTexts, read: files(of: folder), titles: titles,
                 fingerprint: fingerprint)
             do { try PosixFile.rename(temporary, to: path) } catch { throw SearchError.unusable("cannot write \(error)") }
             guard let digest = try digest(ofIndexAt: path, fingerprint: fingerprint) else {
@@ -169,7 +173,7 @@ public enum SearchIndexBuilder {
     }
 
     private static func build(
-        into database: SQLiteDatabase, pages next: () throws -> [Page], knownText: @Sendable (Page) -> HTMLText?,
+        into database: SQLiteDatabase, pages next: () throws -> [Page], knownTexts: @Sendable ([Page]) -> [HTMLText?],
         read: @Sendable (String) -> [UInt8]?, titles: SiteTitles, fingerprint: String
     ) throws {
         // A file of its own, renamed into place when whole (or memory): no journal to keep, no fsync mid-way.
@@ -203,7 +207,7 @@ public enum SearchIndexBuilder {
                 // while the one before goes into the index: FTS5 takes one core, finding the
                 // texts (the journal, decoding, reading files) another.
                 let groups = stride(from: 0, to: pages.count, by: textGroup).map { Array(pages[$0..<min($0 + textGroup, pages.count)]) }
-                var found = groups.first.map { texts(of: $0, knownText: knownText, read: read) } ?? []
+                var found = groups.first.map { texts(of: $0, knownTexts: knownTexts, read: read) } ?? []
                 for (index, group) in groups.enumerated() {
                     let next = groups.indices.contains(index + 1) ? groups[index + 1] : []
                     found = try overlapping(
@@ -220,7 +224,7 @@ public enum SearchIndexBuilder {
                                     .text(text.headings.joined(separator: "\n")), .text(text.names), .text(text.body),
                                 ])
                             }
-                        }, with: { texts(of: next, knownText: knownText, read: read) })
+                        }, with: { texts(of: next, knownTexts: knownTexts, read: read) })
                 }
             }
             try database.statement("INSERT INTO meta (key, value) VALUES ('fingerprint', ?)").run([.text(fingerprint)])
@@ -250,10 +254,12 @@ public enum SearchIndexBuilder {
 
     /// The text of each page: the crawl's, or its file's read by libxml2 on every core (nil when
     /// the file is missing).
-    private static func texts(of pages: [Page], knownText: @Sendable (Page) -> HTMLText?, read: @Sendable (String) -> [UInt8]?)
+    private static func texts(of pages: [Page], knownTexts: @Sendable ([Page]) -> [HTMLText?], read: @Sendable (String) -> [UInt8]?)
         -> [HTMLText?]
     {
-        var texts = pages.map(knownText)
+        guard !pages.isEmpty else { return [] }
+        var texts = knownTexts(pages)
+        precondition(texts.count == pages.count, "knownTexts gives a text or nil for each page")
         let missing = texts.indices.filter { texts[$0] == nil }
         let found = missing.map { pages[$0] }.flatMapRunsOnEveryCore(of: 1) { run in
             run.map { page in read(page.resource.path).map { HTMLText.extract(from: $0, contentType: page.resource.contentType) } }

@@ -35,9 +35,9 @@ struct StoredReferencesTests {
         #expect(StoredReferences.decode([1, 0] + [UInt8](repeating: 0xFF, count: 12)) == nil)  // a varint that never ends
     }
 
-    /// What the crawl keeps is found again under the key the folder's rewriting asks with, so
-    /// finishing a crawl parses no page a second time.
-    @Test func theRewritingFindsWhatTheCrawlKept() async throws {
+    /// What the crawl keeps is found again under the key the folder's rewriting and search index
+    /// ask with, so finishing a crawl parses no page a second time.
+    @Test func theFinishFindsWhatTheCrawlKept() async throws {
         try await TestOrigin.with(site: .named("links")) { origin in
             try await CrawlHarness.with { harness in
                 _ = try await harness.crawl([origin.url("/")])
@@ -45,19 +45,24 @@ struct StoredReferencesTests {
                 let journal = try CrawlJournal(folder: folder, fresh: false)
                 let pages = try harness.manifest().resources.filter { $0.value.contentType?.hasPrefix("text/html") == true }
                 #expect(pages.count > 5)
-                // Asked for all at once, out of order, with a page the journal does not have.
+                // Asked for all at once, out of order, with a page the journal does not have and
+                // one under another key.
                 let asked = pages.map { url, resource in
                     (url, LinkReader.pageKey(digest: resource.sha256, contentType: resource.contentType, ignoredParameters: []))
                 }
-                let found = try journal.pages.references(of: asked + [(origin.url("/absent.html"), "key")])
-                #expect(found.count == pages.count + 1 && found.last! == nil)
-                for ((url, resource), references) in zip(pages, found) {
+                let extra = [(origin.url("/absent.html"), "key"), (asked[0].0, "another key")]
+                let found = try journal.pages.references(of: asked + extra)
+                let texts = try journal.pages.texts(of: asked + extra)
+                #expect(found.count == pages.count + 2 && found.suffix(2).allSatisfy { $0 == nil })
+                #expect(texts.count == pages.count + 2 && texts.suffix(2).allSatisfy { $0 == nil })
+                for (((url, resource), references), text) in zip(zip(pages, found), texts) {
                     let kept = try #require(references, "\(url)")
                     let original = folder + "/" + SiteManifest.originalPath(sha256: resource.sha256)
                     let bytes = try Data(
                         contentsOf: URL(
                             fileURLWithPath: FileManager.default.fileExists(atPath: original) ? original : folder + "/" + resource.path))
                     #expect(kept.map(\.range) == HTMLReferenceLocator.references(in: Array(bytes)).map(\.range), "\(url)")
+                    #expect(text == HTMLText.extract(from: Array(bytes), contentType: resource.contentType), "\(url)")
                 }
             }
         }

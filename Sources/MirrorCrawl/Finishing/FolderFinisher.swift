@@ -24,8 +24,7 @@ struct FolderFinisher: Sendable {
         let finished = Result {
             try journal.flush()
             let known: SiteWriter.KnownReferences = { [journal, links] pages in
-                let keyed = pages.map { ($0.url, links.pageKey(digest: $0.resource.sha256, contentType: $0.resource.contentType)) }
-                return (try? journal.pages.references(of: keyed)) ?? Array(repeating: nil, count: pages.count)
+                (try? journal.pages.references(of: Self.keys(of: pages, links: links))) ?? Array(repeating: nil, count: pages.count)
             }
             let index = searchIndexer.flatMap { indexer in output.map { indexing(folder: $0.directory, with: indexer) } }
             try output?.finish(seeds: seeds.compactMap(URLNormalizer.normalize), knownReferences: known, searchIndex: index)
@@ -35,18 +34,22 @@ struct FolderFinisher: Sendable {
     }
 
     /// What makes the folder's search index from the ledger's pages, with the text the journal
-    /// kept when each body was parsed (a page saved as its browser snapshot, or parsed by a crawl
-    /// without the index, is read from its file).
+    /// kept when each body was parsed, read a run of pages at a time (a page saved as its browser
+    /// snapshot, or parsed by a crawl without the index, is read from its file).
     private func indexing(folder: String, with indexer: any SearchIndexer) -> @Sendable (any SiteLedger) throws -> SiteManifest.FileDigest {
         let (journal, events, links) = (journal, events, links)
         return { ledger in
             events?(.phase("indexing the pages for mirror search"))
             return try indexer.update(
                 folder: folder, slices: { ledger.resourceSlices() },
-                knownText: { page in
-                    try? journal.pages.text(
-                        of: page.url, key: links.pageKey(digest: page.resource.sha256, contentType: page.resource.contentType))
+                knownTexts: { pages in
+                    (try? journal.pages.texts(of: Self.keys(of: pages, links: links))) ?? Array(repeating: nil, count: pages.count)
                 })
         }
+    }
+
+    /// Each page's URL with the key the journal keeps its body's records by.
+    private static func keys(of pages: [SearchIndexer.Page], links: LinkReader) -> [(url: String, key: String)] {
+        pages.map { ($0.url, links.pageKey(digest: $0.resource.sha256, contentType: $0.resource.contentType)) }
     }
 }

@@ -15,30 +15,15 @@ public struct PageRecords: Sendable {
         return try blob("links", of: url, key: key).flatMap(PageLinks.init(encoded:))
     }
 
-    /// The located references recorded for each HTML page of `pages` when it had the same key,
-    /// in one read of the rows from the first URL to the last in byte order: the finish asks a
-    /// run of pages at a time, in that order, so the read spans little more than the run.
+    /// The located references recorded for each HTML page of `pages` when it had the same key
+    /// (`rows`).
     func references(of pages: [(url: String, key: String)]) throws -> [[HTMLReference]?] {
-        let urls = pages.map(\.url)
-        guard let low = urls.min(by: { $0.bytesPrecede($1) }), let high = urls.max(by: { $0.bytesPrecede($1) }) else { return [] }
-        // By bytes, as the table compares: `==` would take two spellings of a URL for one.
-        let wanted = Set(urls.map { Array($0.utf8) })
-        let rows = try log.lookup { reader in
-            try reader.statement("SELECT url, key, refs FROM pages WHERE url BETWEEN ? AND ?")
-                .rows([.text(low), .text(high)]) { row -> (url: [UInt8], key: [UInt8], refs: [UInt8])? in
-                    let url = row.blob(0)
-                    return wanted.contains(url) ? (url, row.blob(1), row.blob(2)) : nil
-                }
-        }
-        let found = Dictionary(rows.compactMap { $0.map { ($0.url, $0) } }, uniquingKeysWith: { first, _ in first })
-        return pages.map { page in
-            found[Array(page.url.utf8)].flatMap { $0.key == Array(page.key.utf8) ? StoredReferences.decode($0.refs) : nil }
-        }
+        try rows("refs", in: "pages", of: pages).map { $0.flatMap(StoredReferences.decode) }
     }
 
-    /// The text recorded for the HTML page `url` when it had the same `key`.
-    public func text(of url: String, key: String) throws -> HTMLText? {
-        try blob("text", in: "texts", of: url, key: key).flatMap(StoredText.decode)
+    /// The text recorded for each HTML page of `pages` when it had the same key (`rows`).
+    public func texts(of pages: [(url: String, key: String)]) throws -> [HTMLText?] {
+        try rows("text", in: "texts", of: pages).map { $0.flatMap(StoredText.decode) }
     }
 
     /// Records a page's links and, for an HTML page, its located references and its text.
@@ -49,13 +34,33 @@ public struct PageRecords: Sendable {
                 text: text.map(StoredText.encode)))
     }
 
-    /// The column `column` of `url`'s row in `table` (`pages`: "links"; `texts`: "text"), when
-    /// its key is `key` (committed rows only: a page is looked up before it is parsed, never
-    /// right after).
-    private func blob(_ column: StaticString, in table: StaticString = "pages", of url: String, key: String) throws -> [UInt8]? {
+    /// The column `column` of `url`'s row in `pages` when its key is `key` (committed rows only:
+    /// a page is looked up before it is parsed, never right after).
+    private func blob(_ column: StaticString, of url: String, key: String) throws -> [UInt8]? {
         try log.lookup { reader in
-            try reader.statement("SELECT \(column) FROM \(table) WHERE url = ? AND key = ?")
+            try reader.statement("SELECT \(column) FROM pages WHERE url = ? AND key = ?")
                 .rows([.text(url), .text(key)]) { $0.blob(0) }.first
+        }
+    }
+
+    /// The column `column` of each page's row in `table` when it has the same key, in one read
+    /// of the rows from the first URL to the last in byte order: the finish asks a run of pages
+    /// at a time, in that order, so the read spans little more than the run.
+    private func rows(_ column: StaticString, in table: StaticString, of pages: [(url: String, key: String)]) throws -> [[UInt8]?] {
+        let urls = pages.map(\.url)
+        guard let low = urls.min(by: { $0.bytesPrecede($1) }), let high = urls.max(by: { $0.bytesPrecede($1) }) else { return [] }
+        // By bytes, as the table compares: `==` would take two spellings of a URL for one.
+        let wanted = Set(urls.map { Array($0.utf8) })
+        let rows = try log.lookup { reader in
+            try reader.statement("SELECT url, key, \(column) FROM \(table) WHERE url BETWEEN ? AND ?")
+                .rows([.text(low), .text(high)]) { row -> (url: [UInt8], key: [UInt8], value: [UInt8])? in
+                    let url = row.blob(0)
+                    return wanted.contains(url) ? (url, row.blob(1), row.blob(2)) : nil
+                }
+        }
+        let found = Dictionary(rows.compactMap { $0.map { ($0.url, $0) } }, uniquingKeysWith: { first, _ in first })
+        return pages.map { page in
+            found[Array(page.url.utf8)].flatMap { $0.key == Array(page.key.utf8) ? $0.value : nil }
         }
     }
 }

@@ -8,7 +8,8 @@ public protocol SearchIndexer: Sendable {
     /// Brings `folder`'s index up to date with the pages `slices` hands over (a reader of every
     /// page, slice by slice in the byte order of their URLs, then empty slices); returns the
     /// index file's digest.
-    /// - Parameter knownText: a page's text when the crawl kept it; others are read from their file.
-    func update(folder: String, slices: () -> (() throws -> [Page]), knownText: @Sendable (Page) -> HTMLText?) throws
+    /// - Parameter knownTexts: the text of each of a run of pages (in URL order) when the crawl
+    ///   kept it; the others are read from their file.
+    func update(folder: String, slices: () -> (() throws -> [Page]), knownTexts: @Sendable ([Page]) -> [HTMLText?]) throws
         -> SiteManifest.FileDigest
 }
