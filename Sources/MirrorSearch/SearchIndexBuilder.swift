@@ -257,7 +257,6 @@ public enum SearchIndexBuilder {
     private static func texts(of pages: [Page], knownTexts: @Sendable ([Page]) -> [HTMLText?], read: @Sendable (String) -> [UInt8]?)
         -> [HTMLText?]
     {
-        guard !pages.isEmpty else { return [] }
         var texts = knownTexts(pages)
         precondition(texts.count == pages.count, "knownTexts gives a text or nil for each page")
         let missing = texts.indices.filter { texts[$0] == nil }

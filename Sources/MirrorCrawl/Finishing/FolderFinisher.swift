@@ -23,9 +23,7 @@ struct FolderFinisher: Sendable {
         if output != nil { events?(.phase("finishing the folder (links, index.html, manifest)")) }
         let finished = Result {
             try journal.flush()
-            let known: SiteWriter.KnownReferences = { [journal, links] pages in
-                (try? journal.pages.references(of: Self.keys(of: pages, links: links))) ?? Array(repeating: nil, count: pages.count)
-            }
+            let known: SiteWriter.KnownReferences = { [journal, links] pages in Self.kept(pages, links: links, journal.pages.references) }
             let index = searchIndexer.flatMap { indexer in output.map { indexing(folder: $0.directory, with: indexer) } }
             try output?.finish(seeds: seeds.compactMap(URLNormalizer.normalize), knownReferences: known, searchIndex: index)
         }
@@ -42,14 +40,16 @@ struct FolderFinisher: Sendable {
             events?(.phase("indexing the pages for mirror search"))
             return try indexer.update(
                 folder: folder, slices: { ledger.resourceSlices() },
-                knownTexts: { pages in
-                    (try? journal.pages.texts(of: Self.keys(of: pages, links: links))) ?? Array(repeating: nil, count: pages.count)
-                })
+                knownTexts: { pages in Self.kept(pages, links: links, journal.pages.texts) })
         }
     }
 
-    /// Each page's URL with the key the journal keeps its body's records by.
-    private static func keys(of pages: [SearchIndexer.Page], links: LinkReader) -> [(url: String, key: String)] {
-        pages.map { ($0.url, links.pageKey(digest: $0.resource.sha256, contentType: $0.resource.contentType)) }
+    /// What `lookup` finds in the journal for each page under the key of its body; nil for each
+    /// when the journal cannot be read, and the pages are then read from their files.
+    private static func kept<T>(
+        _ pages: [SearchIndexer.Page], links: LinkReader, _ lookup: ([(url: String, key: String)]) throws -> [T?]
+    ) -> [T?] {
+        let keyed = pages.map { ($0.url, links.pageKey(digest: $0.resource.sha256, contentType: $0.resource.contentType)) }
+        return (try? lookup(keyed)) ?? Array(repeating: nil, count: pages.count)
     }
 }

@@ -47,10 +47,11 @@ public struct PageRecords: Sendable {
     /// of the rows from the first URL to the last in byte order: the finish asks a run of pages
     /// at a time, in that order, so the read spans little more than the run.
     private func rows(_ column: StaticString, in table: StaticString, of pages: [(url: String, key: String)]) throws -> [[UInt8]?] {
-        let urls = pages.map(\.url)
-        guard let low = urls.min(by: { $0.bytesPrecede($1) }), let high = urls.max(by: { $0.bytesPrecede($1) }) else { return [] }
+        guard let low = pages.min(by: { $0.url.bytesPrecede($1.url) })?.url, let high = pages.max(by: { $0.url.bytesPrecede($1.url) })?.url
+        else { return [] }
         // By bytes, as the table compares: `==` would take two spellings of a URL for one.
-        let wanted = Set(urls.map { Array($0.utf8) })
+        let urls = pages.map { Array($0.url.utf8) }
+        let wanted = Set(urls)
         let rows = try log.lookup { reader in
             try reader.statement("SELECT url, key, \(column) FROM \(table) WHERE url BETWEEN ? AND ?")
                 .rows([.text(low), .text(high)]) { row -> (url: [UInt8], key: [UInt8], value: [UInt8])? in
@@ -59,8 +60,8 @@ public struct PageRecords: Sendable {
                 }
         }
         let found = Dictionary(rows.compactMap { $0.map { ($0.url, $0) } }, uniquingKeysWith: { first, _ in first })
-        return pages.map { page in
-            found[Array(page.url.utf8)].flatMap { $0.key == Array(page.key.utf8) ? $0.value : nil }
+        return zip(urls, pages).map { url, page in
+            found[url].flatMap { $0.key == Array(page.key.utf8) ? $0.value : nil }
         }
     }
 }
