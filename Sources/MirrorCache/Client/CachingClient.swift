@@ -228,13 +228,13 @@ public final class CachingClient: Sendable {
             }
         }
         if answer == nil {
-            let size = writer.finish().size
+            let size = writer.size
             let body =
                 size == 0
                 ? ResponseBody.empty
-                : writer.retained.map { ResponseBody(bytes: $0) }
-                    ?? ResponseBody(file: BodyFile(path: writer.temporaryPath, size: size, digest: nil, isTemporary: true))
-            if size == 0 || writer.retained != nil { try? PosixFile.remove(writer.temporaryPath) }
+                : try writer.retained.map { ResponseBody(bytes: $0) }
+                    ?? ResponseBody(file: BodyFile(path: writer.keptFile(), size: size, digest: nil, isTemporary: true))
+            writer.discard()
             answer = CacheResponse(status: response.status, headers: headers, body: body, outcome: outcome)
         }
         answer!.setCookies = Self.setCookies(response.headers)
@@ -253,7 +253,7 @@ public final class CachingClient: Sendable {
         responseTime: Double
     ) throws -> CacheResponse {
         let (writer, decoder) = try prepareBody(response, url: request.url)
-        let growing = try GrowingBody(path: writer.temporaryPath)
+        let growing = try GrowingBody(path: writer.readablePath)
         // A decoded body's length is known only at its end; an identity body's is announced.
         let announced = decoder.decodes ? nil : response.headers.first(name: "content-length").flatMap(Int.init)
         var liveHeaders = decoder.storedHeaders(size: announced ?? 0)

@@ -175,7 +175,7 @@ public final class CacheStore: Sendable {
 
     /// A writer for a new body, streaming into the cache's temporary folder.
     public func makeBodyWriter(limit: Int = .max) throws -> BodyWriter {
-        try BodyWriter(temporaryPath: temporary.newPath(), limit: limit, retainLimit: configuration.memoryMaxBodySize)
+        try BodyWriter(temporary: temporary, limit: limit, retainLimit: configuration.memoryMaxBodySize)
     }
 
     /// Stores a response whose body was written with `body`; replaces the variant with the same
@@ -202,15 +202,11 @@ public final class CacheStore: Sendable {
             id: Self.entryID(method: method, url: url, varyKey: varyKey), method: method, url: url, varyKey: varyKey,
             status: head.status, headers: Self.withoutSessions(head.headers), requestTime: head.requestTime,
             responseTime: head.responseTime, digest: digest, size: size, lastAccess: configuration.now())
-        let target = bodyPath(digest)
-        if PosixFile.size(atPath: target) != size {
-            do { try PosixFile.rename(body.temporaryPath, to: target) } catch {
-                try? PosixFile.remove(body.temporaryPath)
-                throw CacheError.io(error)
-            }
-            if let stamp { checked.rememberWritten(digest, stamp) }
-        } else {
-            try? PosixFile.remove(body.temporaryPath)  // an identical body already stored is kept
+        do {
+            // An identical body stored before stays, and this one is dropped.
+            if try body.place(at: bodyPath(digest)), let stamp { checked.rememberWritten(digest, stamp) }
+        } catch {
+            throw CacheError.io(error)
         }
         try commit(entry)
         if let bytes = body.retained, bytes.count == size { memory.put(digest, bytes) }

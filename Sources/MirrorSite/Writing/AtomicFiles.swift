@@ -107,44 +107,24 @@ final class AtomicFiles: Sendable {
         return true
     }
 
-    /// Whether this system names files made without a name (`O_TMPFILE`) through `/proc`.
-    private static let namesUnnamedFiles: Bool = {
-        #if os(Linux)
-        PosixFile.exists("/proc/self/fd")
-        #else
-        false
-        #endif
-    }()
-
-    /// A new file without a name in the folder of `path`, holding `bytes`, open for `name`; nil
-    /// where the system or the file system makes none (Linux makes them on ext4, XFS, Btrfs and
-    /// tmpfs). Named in place of a file, it needs no rename from `.mirror/tmp`: a rename between
-    /// two folders takes a lock of the whole file system, which the cores rewriting pages waited
-    /// for. A kill before it is named leaves nothing behind.
+    /// A new file without a name (`UnnamedFile`) in the folder of `path`, holding `bytes`, open
+    /// for `name`; nil where the system or the file system makes none. Named in place of a file,
+    /// it needs no rename from `.mirror/tmp`: a rename between two folders takes a lock of the
+    /// whole file system, which the cores rewriting pages waited for.
     private func unnamedFile(holding bytes: [UInt8], beside path: String) throws -> Int32? {
-        #if os(Linux)
-        guard Self.namesUnnamedFiles, let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
-        let folder = String(path[..<slash])
-        guard let descriptor = try? PosixFile.open(folder, flags: __O_TMPFILE | O_DIRECTORY | O_WRONLY) else { return nil }
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")),
+            let descriptor = UnnamedFile.open(in: String(path[..<slash]))
+        else { return nil }
         do { try write(bytes, to: descriptor, path: path) } catch {
             close(descriptor)
             throw error
         }
         return descriptor
-        #else
-        return nil
-        #endif
     }
 
     /// Gives the file `unnamedFile` made the name `path` (which must be free).
     private func name(_ unnamed: Int32, at path: String) throws {
-        #if os(Linux)
-        guard linkat(AT_FDCWD, "/proc/self/fd/\(unnamed)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 else {
-            throw SiteError.io(FileSystemError(path: path, code: errno))
-        }
-        #else
-        preconditionFailure("this system makes no unnamed files")
-        #endif
+        do { try UnnamedFile.name(unnamed, at: path) } catch { throw SiteError.io(error) }
     }
 
     private func remove(_ path: String) throws {
