@@ -102,27 +102,45 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         if let missingTrustStore, request.url.utf8.prefix(6).elementsEqual("https:".utf8) {
             throw TrustStoreMissing(url: request.url, reason: missingTrustStore)
         }
-        var outgoing = HTTPClientRequest(url: request.url)
-        outgoing.method = request.method
-        outgoing.headers = request.headers
-        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        let timeout = TimeAmount(request.timeout)
-        let response: HTTPClientResponse
+        let outgoing: HTTPClient.Request
+        let response: TransportResponse
         do {
+            outgoing = try HTTPClient.Request(
+                url: request.url, method: request.method, headers: request.headers, body: request.body.map { .bytes($0) })
             do {
-                response = try await client.execute(outgoing, timeout: timeout)
+                response = try await execute(outgoing, timeout: request.timeout)
             } catch let error as HTTPClientError where error == .remoteConnectionClosed && Self.idempotent.contains(request.method) {
                 // A server's keep-alive timeout can close a pooled connection just as a request goes
                 // out on it, before any answer: an idempotent request is sent once more (RFC 9110
                 // §9.2.2), on a fresh connection, as browsers do.
-                response = try await client.execute(outgoing, timeout: timeout)
+                response = try await execute(outgoing, timeout: request.timeout)
             }
         } catch {
             let explained = await CertificateInspector.explain(error, url: request.url, timeout: connectTimeout)
             throw ConnectionError(explained, url: request.url) ?? explained
         }
-        let body = response.body.map { buffer in Array(buffer: buffer) }
-        return TransportResponse(status: Int(response.status.code), headers: response.headers, body: body)
+        return response
+    }
+
+    /// A body read by the loop's first turn after its head (a page served at once) is handed over
+    /// whole, up to this size; a longer or slower one streams.
+    static let wholeBodyLimit = 1 << 20
+
+    /// Sends `request` through async-http-client's delegate interface (`ResponseCollector`) on
+    /// the client of the calling thread's loop; a cancelled caller cancels the request. `timeout`
+    /// bounds the wait for the response's head, as async-http-client's `execute(_:timeout:)`
+    /// does: a large body streams on after it.
+    private func execute(_ request: HTTPClient.Request, timeout: Duration) async throws -> TransportResponse {
+        let client = self.client
+        let collector = ResponseCollector(loop: client.eventLoopGroup.any(), bufferLimit: Self.wholeBodyLimit)
+        let task = client.execute(request: request, delegate: collector, eventLoop: .delegate(on: collector.loop))
+        collector.cancel(task, ifNoHeadBy: .now() + TimeAmount(timeout))
+        task.futureResult.whenFailure { collector.requestFailed($0) }
+        return try await withTaskCancellationHandler {
+            try await collector.response.get()
+        } onCancel: {
+            task.cancel()
+        }
     }
 
     private static let idempotent: [HTTPMethod] = [.GET, .HEAD, .OPTIONS, .TRACE, .PUT, .DELETE]
