@@ -98,7 +98,12 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
 
     private func fail(_ error: any Error) {
         switch state {
-        case .waitingForHead, .buffering: answer.fail(error)
+        case .waitingForHead: answer.fail(error)
+        case .buffering(let head, let chunks, _):
+            // The head came: the caller has it, and its body ends in the error, as a stream's would.
+            answer.succeed(
+                TransportResponse(
+                    status: Int(head.status.code), headers: head.headers, body: WholeBody(chunks: chunks, failure: error)))
         case .streaming(let source, let waiting):
             source.finish(error)
             waiting?.succeed()
@@ -185,16 +190,26 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     }
 }
 
-/// A body that arrived whole: its chunks, read without waiting.
+/// A body that arrived whole, or cut short by `failure`: its chunks, read without waiting, then
+/// the failure.
 struct WholeBody: AsyncSequence, Sendable {
     typealias Element = [UInt8]
     let chunks: [[UInt8]]
+    var failure: (any Error)?
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var rest: IndexingIterator<[[UInt8]]>
+        var failure: (any Error)?
 
-        mutating func next() async throws -> [UInt8]? { rest.next() }
+        mutating func next() async throws -> [UInt8]? {
+            if let chunk = rest.next() { return chunk }
+            if let failure {
+                self.failure = nil
+                throw failure
+            }
+            return nil
+        }
     }
 
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(rest: chunks.makeIterator()) }
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(rest: chunks.makeIterator(), failure: failure) }
 }

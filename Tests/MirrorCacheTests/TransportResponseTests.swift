@@ -66,6 +66,29 @@ import Testing
         }
     }
 
+    /// A connection that dies after the head and part of the body: the caller has the head, and
+    /// the body throws after the bytes that came; the request is not sent again.
+    @Test func aBodyCutShortEndsInAnError() async throws {
+        try await TestOrigin.with { origin in
+            origin.route("/cut") { _ in
+                var response = TestResponse(body: [UInt8](repeating: 5, count: 50_000))
+                response.closeAfterBodyBytes = 1_000
+                return response
+            }
+            let transport = AsyncHTTPClientTransport(eventLoops: .own)
+            let response = try await transport.send(TransportRequest(url: origin.url("/cut")))
+            #expect(response.status == 200)
+            #expect(response.headers.first(name: "content-length") == "50000")
+            var received = 0
+            await #expect(throws: (any Error).self) {
+                for try await chunk in response.body { received += chunk.count }
+            }
+            #expect(received <= 1_000)
+            #expect(origin.requests(path: "/cut").count == 1)
+            try await transport.shutdown()
+        }
+    }
+
     /// A reader that stops after the first chunk of a long, slow body frees the connection: on
     /// a transport of one connection, the next request is answered at once, not after the
     /// download (minutes at this pace) or never (a download paused for a reader who left).
