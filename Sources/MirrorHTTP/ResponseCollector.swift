@@ -42,7 +42,8 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
         answer = loop.makePromise()
     }
 
-    /// The response: after its whole body, or its first `bufferLimit` bytes.
+    /// The response: once its whole body has come, or once it is handed over as a stream (by the
+    /// loop's next turn after its head, or past `bufferLimit` bytes).
     var response: EventLoopFuture<TransportResponse> { answer.futureResult }
 
     /// Fails `task` with `HTTPClientError.deadlineExceeded` unless its head has come by `deadline`.
@@ -101,9 +102,7 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
         case .waitingForHead: answer.fail(error)
         case .buffering(let head, let chunks, _):
             // The head came: the caller has it, and its body ends in the error, as a stream's would.
-            answer.succeed(
-                TransportResponse(
-                    status: Int(head.status.code), headers: head.headers, body: WholeBody(chunks: chunks, failure: error)))
+            handOver(head, body: WholeBody(chunks: chunks, failure: error))
         case .streaming(let source, let waiting):
             source.finish(error)
             waiting?.succeed()
@@ -118,7 +117,7 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     func didFinishRequest(task: HTTPClient.Task<Void>) throws {
         switch state {
         case .buffering(let head, let chunks, _):
-            answer.succeed(TransportResponse(status: Int(head.status.code), headers: head.headers, body: WholeBody(chunks: chunks)))
+            handOver(head, body: WholeBody(chunks: chunks))
         case .streaming(let source, _):
             source.finish()
         case .waitingForHead:
@@ -130,13 +129,18 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
         self.task = nil
     }
 
+    /// Gives the waiting caller the response.
+    private func handOver(_ head: HTTPResponseHead, body: some AsyncSequence<[UInt8], any Error> & Sendable) {
+        answer.succeed(TransportResponse(status: Int(head.status.code), headers: head.headers, body: body))
+    }
+
     /// Hands the response over as a stream, with the chunks buffered so far.
     private func startStream(_ head: HTTPResponseHead, with chunks: [[UInt8]]) -> Stream.Source.YieldResult {
         let stream = Stream.makeSequence(
             backPressureStrategy: .init(lowWatermark: 2, highWatermark: 8), finishOnDeinit: false,
             delegate: StreamDemand(collector: self))
         state = .streaming(stream.source, waiting: nil)
-        answer.succeed(TransportResponse(status: Int(head.status.code), headers: head.headers, body: stream.sequence))
+        handOver(head, body: stream.sequence)
         return stream.source.yield(contentsOf: chunks)
     }
 

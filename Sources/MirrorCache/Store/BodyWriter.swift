@@ -32,9 +32,9 @@ public final class BodyWriter {
     private(set) var retained: [UInt8]? = []
     private let retainLimit: Int
 
-    /// - Parameter unnamed: whether to try a file without a name first (tests turn it off to
-    ///   take the path of systems that make none).
-    init(temporary: TemporaryFolder, limit: Int, retainLimit: Int = 0, unnamed: Bool = UnnamedFile.isAvailable) throws(CacheError) {
+    /// - Parameter unnamed: whether to try a file without a name first (where the system makes
+    ///   none, it is a temporary file either way; tests turn it off to take that path here).
+    init(temporary: TemporaryFolder, limit: Int, retainLimit: Int = 0, unnamed: Bool = true) throws(CacheError) {
         self.temporary = temporary
         self.limit = limit
         self.retainLimit = retainLimit
