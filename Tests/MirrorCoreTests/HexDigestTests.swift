@@ -45,3 +45,27 @@ struct HexDigestTests {
         }
     }
 }
+
+/// `Hex.string` writes two lower-case digits a byte, whatever sequence holds the bytes, and
+/// `Hex.bytes` reads them back.
+@Suite("Hex text")
+struct HexTextTests {
+    static let everyByte = (0...255).map { UInt8($0) }
+    static let expected = everyByte.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+        .joined()
+
+    @Test func everyByteValueFromAnArray() {
+        #expect(Hex.string(Self.everyByte) == Self.expected)
+        #expect(Hex.bytes(Hex.string(Self.everyByte)) == Self.everyByte)
+    }
+
+    @Test func everyByteValueFromASequenceWithoutContiguousStorage() {
+        #expect(Hex.string(Self.everyByte.lazy.map { $0 }) == Self.expected)
+        #expect(Hex.string(stride(from: 0, through: 255, by: 1).lazy.map { UInt8($0) }) == Self.expected)
+    }
+
+    @Test func noBytesMakeNoText() {
+        #expect(Hex.string([UInt8]()) == "")
+        #expect(Hex.string(EmptyCollection<UInt8>()) == "")
+    }
+}

@@ -28,6 +28,7 @@ public enum CharsetSniffer {
     /// Whether ASCII characters are single ASCII bytes in `charset` (not so in UTF-16 and
     /// UTF-32): the byte scanners that locate and rewrite references need it.
     public static func isASCIICompatible(_ charset: String) -> Bool {
+        guard charset != "utf-8" else { return true }
         let label = charset.lowercased()
         return !(label.hasPrefix("utf-16") || label.hasPrefix("utf-32") || label.hasPrefix("ucs-"))
     }
@@ -55,8 +56,11 @@ public enum CharsetSniffer {
     private static let knowsWindows1252 = HTMLSAXParser.supportsEncoding("windows-1252")
 
     private static func normalized(_ label: String) -> String {
-        let label = String(String.UnicodeScalarView(label.unicodeScalars[...].trimmingWhitespace())).lowercased()
-        return windows1252Labels.contains(label) && knowsWindows1252 ? "windows-1252" : label
+        // Most labels are kept as they come ("utf-8"): ASCII without capitals or white space,
+        // which trimming and lower-casing would copy unchanged, at every page.
+        let isKept = label.utf8.allSatisfy { $0 < 0x80 && !(0x41...0x5A).contains($0) && !ExtractedLink.isASCIIWhitespace($0) }
+        let label = isKept ? label : String(String.UnicodeScalarView(label.unicodeScalars[...].trimmingWhitespace())).lowercased()
+        return label != "utf-8" && windows1252Labels.contains(label) && knowsWindows1252 ? "windows-1252" : label
     }
 }
 
