@@ -51,8 +51,7 @@ struct HexDigestTests {
 @Suite("Hex text")
 struct HexTextTests {
     static let everyByte = (0...255).map { UInt8($0) }
-    static let expected = everyByte.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
-        .joined()
+    static let expected = everyByte.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
 
     @Test func everyByteValueFromAnArray() {
         #expect(Hex.string(Self.everyByte) == Self.expected)

@@ -72,16 +72,12 @@ struct HTMLStartTag {
     subscript(_ name: UnsafeBufferPointer<UInt8>) -> Attribute? {
         attributes.first { attribute in
             attribute.name.count == name.count
-                && zip(attribute.name, name).allSatisfy { Self.lowercased(bytes[$0]) == $1 }
+                && zip(attribute.name, name).allSatisfy { bytes[$0].asciiLowercased == $1 }
         }
     }
 
     /// Whether two names in `bytes` are the same once lower-cased (ASCII only, as libxml2 does).
     private static func sameName(_ first: Range<Int>, _ second: Range<Int>, in bytes: [UInt8]) -> Bool {
-        first.count == second.count && zip(first, second).allSatisfy { lowercased(bytes[$0]) == lowercased(bytes[$1]) }
-    }
-
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
-        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+        first.count == second.count && zip(first, second).allSatisfy { bytes[$0].asciiLowercased == bytes[$1].asciiLowercased }
     }
 }

@@ -26,11 +26,12 @@ public enum CharsetSniffer {
     }
 
     /// Whether ASCII characters are single ASCII bytes in `charset` (not so in UTF-16 and
-    /// UTF-32): the byte scanners that locate and rewrite references need it.
+    /// UTF-32): the byte scanners that locate and rewrite references need it. Compared byte by
+    /// byte, without a lower-cased copy: it runs for every page rewritten.
     public static func isASCIICompatible(_ charset: String) -> Bool {
-        guard charset != "utf-8" else { return true }
-        let label = charset.lowercased()
-        return !(label.hasPrefix("utf-16") || label.hasPrefix("utf-32") || label.hasPrefix("ucs-"))
+        !["utf-16", "utf-32", "ucs-"].contains { prefix in
+            charset.utf8.count >= prefix.utf8.count && zip(charset.utf8, prefix.utf8).allSatisfy { $0.asciiLowercased == $1 }
+        }
     }
 
     /// The `charset` parameter of a media type, unquoted, or nil. Read scalar by scalar: a
@@ -58,9 +59,9 @@ public enum CharsetSniffer {
     private static func normalized(_ label: String) -> String {
         // Most labels are kept as they come ("utf-8"): ASCII without capitals or white space,
         // which trimming and lower-casing would copy unchanged, at every page.
-        let isKept = label.utf8.allSatisfy { $0 < 0x80 && !(0x41...0x5A).contains($0) && !ExtractedLink.isASCIIWhitespace($0) }
+        let isKept = label.utf8.allSatisfy { $0 < 0x80 && $0.asciiLowercased == $0 && !ExtractedLink.isASCIIWhitespace($0) }
         let label = isKept ? label : String(String.UnicodeScalarView(label.unicodeScalars[...].trimmingWhitespace())).lowercased()
-        return label != "utf-8" && windows1252Labels.contains(label) && knowsWindows1252 ? "windows-1252" : label
+        return windows1252Labels.contains(label) && knowsWindows1252 ? "windows-1252" : label
     }
 }
 

@@ -23,16 +23,12 @@ public enum HTMLTitle {
         var index = bytes.startIndex
         while index + pattern.count <= bytes.endIndex {
             let candidate = bytes[index..<(index + pattern.count)]
-            if zip(candidate, pattern).allSatisfy({ lowercased($0) == $1 }) {
+            if zip(candidate, pattern).allSatisfy({ $0.asciiLowercased == $1 }) {
                 let after = index + pattern.count < bytes.endIndex ? bytes[index + pattern.count] : UInt8(ascii: ">")
                 if after == UInt8(ascii: ">") || after == UInt8(ascii: "/") || after <= 0x20 { return index }
             }
             index += 1
         }
         return nil
-    }
-
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 0x20 : byte
     }
 }

@@ -92,7 +92,7 @@ struct MetaPrescan {
                 break
             }
             if byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">") { return result() }
-            name.append(lowercased(byte))
+            name.append(byte.asciiLowercased)
             position += 1
         }
         // Value.
@@ -105,13 +105,13 @@ struct MetaPrescan {
                 let byte = bytes[position]
                 position += 1
                 if byte == first { return result() }
-                value.append(lowercased(byte))
+                value.append(byte.asciiLowercased)
             }
             return nil
         }
         if first == UInt8(ascii: ">") { return result() }
         while position < bytes.count, !isSpace(bytes[position]), bytes[position] != UInt8(ascii: ">") {
-            value.append(lowercased(bytes[position]))
+            value.append(bytes[position].asciiLowercased)
             position += 1
         }
         return position < bytes.count ? result() : nil
@@ -150,7 +150,7 @@ struct MetaPrescan {
     private func matches(_ prefix: String) -> Bool {
         var index = position
         for expected in prefix.utf8 {
-            guard index < bytes.count, lowercased(bytes[index]) == expected else { return false }
+            guard index < bytes.count, bytes[index].asciiLowercased == expected else { return false }
             index += 1
         }
         return true
@@ -167,8 +167,5 @@ struct MetaPrescan {
     }
 
     private func isSpace(_ byte: UInt8) -> Bool { ExtractedLink.isASCIIWhitespace(byte) }
-    private func isLetter(_ byte: UInt8) -> Bool { lowercased(byte) >= UInt8(ascii: "a") && lowercased(byte) <= UInt8(ascii: "z") }
-    private func lowercased(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-    }
+    private func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte.asciiLowercased) }
 }
