@@ -91,4 +91,23 @@ struct FrontierTests {
         await frontier.robotsKnown(host, crawlDelay: nil)
         #expect(await second.value == items[1])
     }
+
+    /// `--per-host` limits requests in flight: once an item's requests are over, its host takes
+    /// the next item while the first is still being parsed, and that item's end frees nothing twice.
+    @Test func aFetchedItemGivesItsHostSlotBack() async {
+        let frontier = Frontier(perHost: 1, delay: 0, robotsFirst: false, clock: clock)
+        let items = [item("/a"), item("/b"), item("/c")]
+        _ = await frontier.markSeen(items.map(\.url))
+        await frontier.enqueue(items)
+        #expect(await frontier.next() == items[0])
+        await frontier.fetched(items[0])
+        await frontier.fetched(items[0])
+        #expect(await frontier.next() == items[1], "the host's slot was not given back by the fetch")
+        await frontier.finished(items[0])
+        let third = Task { await frontier.next() }
+        for _ in 0..<100 { await Task.yield() }
+        #expect(await frontier.pendingCount == 1, "a second request to the host started while /b was in flight")
+        await frontier.finished(items[1])
+        #expect(await third.value == items[2])
+    }
 }

@@ -79,6 +79,26 @@ final class PolitenessAndTrapTests {
         }
     }
 
+    /// `--per-host` bounds the requests a host answers at once, however many workers parse pages.
+    @Test func aHostAnswersAtMostPerHostRequestsAtOnce() async throws {
+        try await TestOrigin.with { origin in
+            origin.route("/") { _ in .html((1...12).map { "<a href='/p\($0).html'>p</a>" }.joined()) }
+            for index in 1...12 {
+                origin.route("/p\(index).html") { _ in
+                    var response = TestResponse.html("page \(index)")
+                    response.delay = .milliseconds(100)
+                    return response
+                }
+            }
+            let report = try await harness.crawl([origin.url("/")]) {
+                $0.concurrency = 8
+                $0.perHost = 2
+            }
+            #expect(report.pages == 13)
+            #expect(origin.peakRequestsInFlight == 2)
+        }
+    }
+
     /// A link with a session id is followed the first time; the chain of new ids is cut and counted.
     @Test func aSessionIDLinkIsFetchedOnceThenTheChainIsCut() async throws {
         try await TestOrigin.with { origin in

@@ -13,6 +13,9 @@ public protocol CrawlFrontier: Sendable {
     /// The next item to fetch, once its host has a free slot; waits while none is ready; nil when
     /// nothing is queued and nothing is being fetched (the crawl is done) or after `stop()`.
     func next() async throws -> CrawlItem?
+    /// The requests of an item handed out by `next()` are over (its response is whole): its host
+    /// may take another item while this one is parsed and saved.
+    func fetched(_ item: CrawlItem) async
     /// An item handed out by `next()` is over (its outcome recorded with `record`, or not at all
     /// when the crawl was interrupted: it is then fetched again by the next run).
     func release(_ item: CrawlItem) async

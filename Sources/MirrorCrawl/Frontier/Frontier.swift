@@ -1,8 +1,9 @@
 import MirrorCore
 
 /// The breadth-first queue of URLs to fetch, with global and per-host concurrency limits
-/// and per-host politeness. Workers call `next()` and `finished(_:)` around each item, and
-/// `waitTurn(_:)` before each request they send (robots.txt, the URL, each retry), which
+/// and per-host politeness. Workers call `next()` and `finished(_:)` around each item,
+/// `fetched(_:)` once its requests are over (its host's slot is then free while the page is
+/// parsed and saved), and `waitTurn(_:)` before each request they send (robots.txt, the URL, each retry), which
 /// spaces a host's requests by its delay (`--delay`, or robots.txt `Crawl-delay` when longer):
 /// a host with a delay has one request in flight at a time, each starting a delay after the
 /// previous one's start and after its end.
@@ -46,6 +47,8 @@ actor Frontier<Clock: _Concurrency.Clock<Duration>> {
     }
 
     private var hosts: [String: HostQueue] = [:]
+    /// Items handed out whose host slot `fetched(_:)` gave back before they finished.
+    private var fetchedItems: Set<String> = []
     /// Hosts with queued items, in the order they got them.
     private var order: [String] = []
     private var seen: Set<String> = []
@@ -159,6 +162,7 @@ actor Frontier<Clock: _Concurrency.Clock<Duration>> {
         seen = []
         hosts = [:]
         order = []
+        fetchedItems = []
     }
 
     /// The next item whose host has a free slot and whose delay has passed; waits when none
@@ -194,10 +198,19 @@ actor Frontier<Clock: _Concurrency.Clock<Duration>> {
         return nil
     }
 
-    /// A fetch handed out by `next()` is over.
+    /// The requests of an item handed out by `next()` are over: its host may take another item
+    /// while this one is still being worked on (the per-host limit is on requests in flight,
+    /// and parsing a page costs more than fetching it from a nearby origin).
+    func fetched(_ item: CrawlItem) {
+        guard fetchedItems.insert(item.url).inserted else { return }
+        hosts[CrawlItem.host(of: item.url)]?.active -= 1
+        wake()
+    }
+
+    /// An item handed out by `next()` is over.
     func finished(_ item: CrawlItem) {
         active -= 1
-        hosts[CrawlItem.host(of: item.url)]?.active -= 1
+        if fetchedItems.remove(item.url) == nil { hosts[CrawlItem.host(of: item.url)]?.active -= 1 }
         wake()
     }
 

@@ -32,6 +32,7 @@ public struct LocalFrontier: CrawlFrontier {
     }
 
     public func next() async -> CrawlItem? { await queue.next() }
+    public func fetched(_ item: CrawlItem) async { await queue.fetched(item) }
     public func release(_ item: CrawlItem) async { await queue.finished(item) }
 
     public func record(_ url: String, _ outcome: CrawlOutcome, status: Int?, detail: String?) throws {

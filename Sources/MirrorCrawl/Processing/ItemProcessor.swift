@@ -61,6 +61,9 @@ struct ItemProcessor: Sendable {
             try await skip(item, .tooLarge)
             return false
         }
+        // The host may take its next request while this page is parsed and saved; a page loaded
+        // in the browser keeps its host's slot while the browser's requests for it run.
+        if browser == nil { await frontier.fetched(item) }
         if response.outcome == .offlineMiss {
             try await skip(item, .offlineMiss)
             return false

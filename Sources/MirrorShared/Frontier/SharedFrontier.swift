@@ -169,6 +169,10 @@ public actor SharedFrontier: CrawlFrontier {
         return claim
     }
 
+    /// Nothing to give back: a shared crawl's `--per-host` counts claims, which end when their
+    /// outcome is recorded, in the database every worker reads.
+    public func fetched(_ item: CrawlItem) {}
+
     public func release(_ item: CrawlItem) {
         active -= 1
         held[item.url] = nil
