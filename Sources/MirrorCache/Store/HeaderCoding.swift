@@ -4,7 +4,16 @@ public import NIOHTTP1
 /// cannot contain CR or LF, so a line break is a safe separator.
 public enum HeaderCoding {
     public static func encode(_ headers: HTTPHeaders) -> String {
-        headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+        // Written into one string of its final size: every stored response is encoded.
+        var text = ""
+        text.reserveCapacity(headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 3 })
+        for (index, header) in headers.enumerated() {
+            if index > 0 { text += "\n" }
+            text += header.name
+            text += ": "
+            text += header.value
+        }
+        return text
     }
 
     public static func decode(_ text: String) -> HTTPHeaders {

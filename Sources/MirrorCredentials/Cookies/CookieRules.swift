@@ -31,8 +31,10 @@ enum CookieRules {
     /// An IPv6 literal (`[::1]`) or an IPv4 address (the last label a number, as the URL
     /// standard reads hosts).
     static func isIPAddress(_ host: String) -> Bool {
-        if host.utf8.contains(UInt8(ascii: ":")) { return true }
-        let last = host.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).last ?? []
+        let bytes = host.utf8
+        if bytes.contains(UInt8(ascii: ":")) { return true }
+        // Asked for every request's cookies: the last label is looked at in place.
+        let last = bytes.lastIndex(of: UInt8(ascii: ".")).map { bytes[bytes.index(after: $0)...] } ?? bytes[...]
         return !last.isEmpty && last.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 

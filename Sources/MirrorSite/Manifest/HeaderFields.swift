@@ -39,13 +39,22 @@ enum HeaderFields {
         "max-age=0", "HIT", "MISS", "1; mode=block", "*", "0", "nginx", "Apache", "cloudflare",
     ]
 
-    private static let codeOfName: [[UInt8]: Int] =
-        Dictionary(commonNames.enumerated().map { (Array($1.utf8), $0) }, uniquingKeysWith: { first, _ in first })
-    /// Names and values by bytes: Strings compare by canonical equivalence, so
-    /// `text/html\u{37E} charset=utf-8` (a Greek question mark) was held as the common
-    /// `text/html; charset=utf-8`, and `\u{212A}eep-Alive` (the Kelvin sign) as `Keep-Alive`.
-    private static let codeOfValue: [[UInt8]: Int] =
-        Dictionary(commonValues.enumerated().map { (Array($1.utf8), $0) }, uniquingKeysWith: { first, _ in first })
+    private static let codeOfName = codes(commonNames)
+    private static let codeOfValue = codes(commonValues)
+
+    private static func codes(_ texts: [String]) -> [String: Int] {
+        Dictionary(texts.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The code of `text` in `texts` (by `codes`), when it has exactly those bytes: Strings
+    /// compare by canonical equivalence, so `text/html\u{37E} charset=utf-8` (a Greek question
+    /// mark) was held as the common `text/html; charset=utf-8`, and `\u{212A}eep-Alive` (the
+    /// Kelvin sign) as `Keep-Alive`. Found by String first: hashing an ASCII String takes its
+    /// bytes at once, where an array of them was hashed byte by byte, for every field saved.
+    private static func code(of text: String, in codes: [String: Int], _ texts: [String]) -> Int? {
+        guard let code = codes[text], texts[code].utf8.elementsEqual(text.utf8) else { return nil }
+        return code
+    }
 
     /// How a two-part field's value is held when not as text.
     private enum Value {
@@ -53,7 +62,7 @@ enum HeaderFields {
         case date(Int)
 
         init?(_ text: String) {
-            if let code = codeOfValue[Array(text.utf8)] {
+            if let code = HeaderFields.code(of: text, in: codeOfValue, commonValues) {
                 self = .common(code)
             } else if let seconds = HeaderFields.date(text) {
                 self = .date(seconds)
@@ -82,7 +91,7 @@ enum HeaderFields {
     static func pack(_ fields: [[String]]) -> [UInt8] {
         var bytes = PackedBytes(capacity: 512)
         for field in fields {
-            let name = field.first.flatMap { codeOfName[Array($0.utf8)] }
+            let name = field.first.flatMap { code(of: $0, in: codeOfName, commonNames) }
             let value = field.count == 2 ? Value(field[1]) : nil
             bytes.append(field.count * 8 + (name == nil ? 0 : 1) + (value?.kind ?? 0) * 2)
             if let name { bytes.append(name) }
