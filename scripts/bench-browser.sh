@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup nginx doxygen-doc chromium curl bc
 source scripts/lib/release-mirror.sh
-swift build -c release --product mirror-browser-bench --scratch-path "$scratch" >/dev/null 2>&1
+swift build -c release --product mirror-browser-bench --scratch-path "${scratch:-.build}" >/dev/null 2>&1
 floor="$(dirname "$mirror")/mirror-browser-bench"
 runs=${RUNS:-2}
 tabs=${TABS:-2}

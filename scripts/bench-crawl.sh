@@ -49,8 +49,8 @@ for n, (path, resource) in enumerate(paths):
     original = f"{folder}/.mirror/originals/{resource['sha256']}"
     os.link(original if os.path.exists(original) else f"{folder}/{path}", f"{pages}/{n}.html")
 PY
-swift build -c release --product mirror-html-bench --scratch-path "$scratch" >/dev/null 2>&1
-"$(swift build -c release --scratch-path "$scratch" --show-bin-path)/mirror-html-bench" "$work/pages" 3 floor | tee "$work/floor.txt"
+swift build -c release --product mirror-html-bench --scratch-path "${scratch:-.build}" >/dev/null 2>&1
+"$(swift build -c release --scratch-path "${scratch:-.build}" --show-bin-path)/mirror-html-bench" "$work/pages" 3 floor | tee "$work/floor.txt"
 source scripts/lib/crawl-parts.sh
 saved_urls "$out/m-cold" > "$work/urls"
 for i in $(seq "$runs"); do time_parts "$work/urls" "$work/parts-$i"; done

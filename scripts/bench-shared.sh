@@ -20,7 +20,7 @@ delay=${2:-0.05}
 runs=${3:-3}
 scripts/setup nginx postgresql time curl
 source scripts/lib/release-mirror.sh
-swift build -c release --product mirror-shared-bench --scratch-path "$scratch" >/dev/null 2>&1
+swift build -c release --product mirror-shared-bench --scratch-path "${scratch:-.build}" >/dev/null 2>&1
 claims_bench="$(dirname "$mirror")/mirror-shared-bench"
 # The folders, caches and database go to /dev/shm when it is there: three workers on one machine
 # write three caches and folders and the database to one virtual disk, which here varies by
