@@ -70,13 +70,13 @@ struct LinkReader: Sendable {
     /// resolved once however many fragments point into it (keyed by bytes: Strings compare by
     /// canonical equivalence, but two spellings of `é` resolve to different URLs).
     private func resolved(_ found: [ExtractedLink], against base: URLParts) -> [PageLinks.Link] {
-        var targets: [[UInt8]: String?] = [:]
+        var targets: [UTF8Key: String?] = [:]
         var seen = Set<PageLinks.Link>()
         var links: [PageLinks.Link] = []
         for link in found {
             let url: String?
             if let target = URLParts.splitAtFragment(link.reference)?.target {
-                url = targets.memoized(Array(target.utf8)) { scope.resolve(String(target), against: base) }
+                url = targets.memoized(UTF8Key(target)) { scope.resolve(String(target), against: base) }
             } else {
                 url = scope.resolve(link.reference, against: base)
             }

@@ -8,29 +8,15 @@ public struct PublicSuffixList: Sendable {
     /// Where Debian's `publicsuffix` package puts the list.
     public static let systemPath = "/usr/share/publicsuffix/public_suffix_list.dat"
 
+    // Rules are slices of the list's text, looked up by slices of a domain, as bytes: no string
+    // is made for either, and no Unicode normalization is done (the list is normalized and
+    // lower-cased already).
     /// Plain rules (`co.uk`).
-    private var rules: Set<Key> = []
+    private var rules: Set<UTF8Key> = []
     /// Wildcard rules without their `*.` (`ck` for `*.ck`).
-    private var wildcards: Set<Key> = []
+    private var wildcards: Set<UTF8Key> = []
     /// Exception rules without their `!` (`www.ck` for `!www.ck`).
-    private var exceptions: Set<Key> = []
-
-    /// A slice of the list's text or of a looked-up domain, hashed and compared as bytes: no
-    /// string is made for a rule or a lookup, and no Unicode normalization is done (the list is
-    /// normalized and lower-cased already).
-    private struct Key: Hashable, Sendable {
-        var text: Substring
-
-        static func == (left: Key, right: Key) -> Bool {
-            left.text.utf8.count == right.text.utf8.count && left.text.utf8.elementsEqual(right.text.utf8)
-        }
-
-        func hash(into hasher: inout Hasher) {
-            // The same bytes hash the same whether or not they are stored contiguously.
-            let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-            if hashed == nil { Array(text.utf8).withUnsafeBytes { hasher.combine(bytes: $0) } }
-        }
-    }
+    private var exceptions: Set<UTF8Key> = []
 
     /// Parses the list's text format: one rule per line, read up to the first whitespace;
     /// `//` comments and blank lines skipped. Internationalized rules are kept in Unicode and
@@ -49,9 +35,9 @@ public struct PublicSuffixList: Sendable {
         }
     }
 
-    private static func insert(_ rule: Substring, into set: inout Set<Key>) {
-        set.insert(Key(text: rule))
-        if rule.utf8.contains(where: { $0 >= 0x80 }) { set.insert(Key(text: Substring(Punycode.asciiDomain(rule)))) }
+    private static func insert(_ rule: Substring, into set: inout Set<UTF8Key>) {
+        set.insert(UTF8Key(rule))
+        if rule.utf8.contains(where: { $0 >= 0x80 }) { set.insert(UTF8Key(Substring(Punycode.asciiDomain(rule)))) }
     }
 
     /// The list at `path`; nil when there is no file there.
@@ -74,12 +60,12 @@ public struct PublicSuffixList: Sendable {
         var suffix = domain
         var parent: Substring?
         while true {
-            if exceptions.contains(Key(text: suffix)) { return false }
+            if exceptions.contains(UTF8Key(suffix)) { return false }
             guard let dot = suffix.utf8.firstIndex(of: UInt8(ascii: ".")) else { break }
             suffix = suffix[suffix.index(after: dot)...]
             if parent == nil { parent = suffix }
         }
         guard let parent else { return !domain.isEmpty }
-        return rules.contains(Key(text: domain)) || wildcards.contains(Key(text: parent))
+        return rules.contains(UTF8Key(domain)) || wildcards.contains(UTF8Key(parent))
     }
 }

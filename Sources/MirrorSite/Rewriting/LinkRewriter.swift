@@ -83,7 +83,7 @@ public struct LinkRewriter: Sendable {
     /// The new bytes of each reference (before its fragment) a document has, or nil where it
     /// stays as written: a document refers to few files many times (`#` fragments). Keyed by
     /// bytes: Strings compare by canonical equivalence, but two spellings of `é` are two URLs.
-    private typealias Targets = [[UInt8]: [UInt8]?]
+    private typealias Targets = [UTF8Key: [UInt8]?]
 
     /// The new bytes for `reference`, or nil when it stays as written.
     private func replacement(
@@ -102,7 +102,7 @@ public struct LinkRewriter: Sendable {
         var value: [UInt8]
         let fragment: Substring?
         if let (targetPart, fragmentPart) = URLParts.splitAtFragment(reference) {
-            guard let known = targets.memoized(Array(targetPart.utf8), { base.resolve(String(targetPart)).map(file) })
+            guard let known = targets.memoized(UTF8Key(targetPart), { base.resolve(String(targetPart)).map(file) })
             else { return nil }
             value = known
             fragment = fragmentPart
