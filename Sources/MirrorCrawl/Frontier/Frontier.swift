@@ -3,10 +3,10 @@ import MirrorCore
 /// The breadth-first queue of URLs to fetch, with global and per-host concurrency limits
 /// and per-host politeness. Workers call `next()` and `finished(_:)` around each item,
 /// `fetched(_:)` once its requests are over (its host's slot is then free while the page is
-/// parsed and saved), and `waitTurn(_:)` before each request they send (robots.txt, the URL, each retry), which
-/// spaces a host's requests by its delay (`--delay`, or robots.txt `Crawl-delay` when longer):
-/// a host with a delay has one request in flight at a time, each starting a delay after the
-/// previous one's start and after its end.
+/// parsed and saved), and `waitTurn(_:)` before each request they send (robots.txt, the URL,
+/// each retry), which spaces a host's requests by its delay (`--delay`, or robots.txt
+/// `Crawl-delay` when longer): a host with a delay has one request in flight at a time, each
+/// starting a delay after the previous one's start and after its end.
 /// Until a host's robots.txt is known, one item of that host at a time is handed out, so
 /// robots.txt is the first request to every host, page requisites' hosts included.
 ///

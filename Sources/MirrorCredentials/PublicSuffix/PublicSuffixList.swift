@@ -37,7 +37,7 @@ public struct PublicSuffixList: Sendable {
 
     private static func insert(_ rule: Substring, into set: inout Set<UTF8Key>) {
         set.insert(UTF8Key(rule))
-        if rule.utf8.contains(where: { $0 >= 0x80 }) { set.insert(UTF8Key(Substring(Punycode.asciiDomain(rule)))) }
+        if rule.utf8.contains(where: { $0 >= 0x80 }) { set.insert(UTF8Key(Punycode.asciiDomain(rule))) }
     }
 
     /// The list at `path`; nil when there is no file there.
