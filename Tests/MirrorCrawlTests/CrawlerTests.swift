@@ -166,14 +166,7 @@ final class CrawlerTests {
 
     @Test func aCancelledCrawlResumesWithoutFetchingTwice() async throws {
         try await TestOrigin.with { origin in
-            origin.route("/") { _ in .html((0..<40).map { "<a href='/p\($0).html'>\($0)</a>" }.joined()) }
-            for index in 0..<40 {
-                origin.route("/p\(index).html") { _ in
-                    var response = TestResponse.html("page \(index)", headers: [("Cache-Control", "no-store")])
-                    response.delay = .milliseconds(50)
-                    return response
-                }
-            }
+            origin.routeSlowPages(40, delay: .milliseconds(50), headers: [("Cache-Control", "no-store")])
             let harness = self.harness
             let first = Task {
                 try await harness.crawl([origin.url("/")]) {
@@ -214,14 +207,7 @@ final class CrawlerTests {
 
     @Test func oneHundredWorkersAgainstOneSlowOrigin() async throws {
         try await TestOrigin.with { origin in
-            origin.route("/") { _ in .html((0..<200).map { "<a href='/s\($0).html'>\($0)</a>" }.joined()) }
-            for index in 0..<200 {
-                origin.route("/s\(index).html") { _ in
-                    var response = TestResponse.html("slow \(index)")
-                    response.delay = .milliseconds(200)
-                    return response
-                }
-            }
+            origin.routeSlowPages(200, delay: .milliseconds(200))
             let report = try await harness.crawl([origin.url("/")]) {
                 $0.concurrency = 100
                 $0.perHost = 100

@@ -61,14 +61,7 @@ final class PolitenessAndTrapTests {
     /// so the origin sees the spacing however late a request reaches it.
     @Test func aHostWithADelayHasOneRequestInFlight() async throws {
         try await TestOrigin.with { origin in
-            origin.route("/") { _ in .html((1...4).map { "<a href='/p\($0).html'>p</a>" }.joined()) }
-            for index in 1...4 {
-                origin.route("/p\(index).html") { _ in
-                    var response = TestResponse.html("page \(index)")
-                    response.delay = .milliseconds(300)
-                    return response
-                }
-            }
+            origin.routeSlowPages(4, delay: .milliseconds(300))
             let report = try await harness.crawl([origin.url("/")]) {
                 $0.delay = 0.1
                 $0.concurrency = 8
@@ -82,14 +75,7 @@ final class PolitenessAndTrapTests {
     /// `--per-host` bounds the requests a host answers at once, however many workers parse pages.
     @Test func aHostAnswersAtMostPerHostRequestsAtOnce() async throws {
         try await TestOrigin.with { origin in
-            origin.route("/") { _ in .html((1...12).map { "<a href='/p\($0).html'>p</a>" }.joined()) }
-            for index in 1...12 {
-                origin.route("/p\(index).html") { _ in
-                    var response = TestResponse.html("page \(index)")
-                    response.delay = .milliseconds(100)
-                    return response
-                }
-            }
+            origin.routeSlowPages(12, delay: .milliseconds(100))
             let report = try await harness.crawl([origin.url("/")]) {
                 $0.concurrency = 8
                 $0.perHost = 2

@@ -39,21 +39,14 @@ enum HeaderFields {
         "max-age=0", "HIT", "MISS", "1; mode=block", "*", "0", "nginx", "Apache", "cloudflare",
     ]
 
+    /// Names and values by bytes (`UTF8Key`): Strings compare by canonical equivalence, so
+    /// `text/html\u{37E} charset=utf-8` (a Greek question mark) was held as the common
+    /// `text/html; charset=utf-8`, and `\u{212A}eep-Alive` (the Kelvin sign) as `Keep-Alive`.
     private static let codeOfName = codes(commonNames)
     private static let codeOfValue = codes(commonValues)
 
-    private static func codes(_ texts: [String]) -> [String: Int] {
-        Dictionary(texts.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-    }
-
-    /// The code of `text` in `texts` (by `codes`), when it has exactly those bytes: Strings
-    /// compare by canonical equivalence, so `text/html\u{37E} charset=utf-8` (a Greek question
-    /// mark) was held as the common `text/html; charset=utf-8`, and `\u{212A}eep-Alive` (the
-    /// Kelvin sign) as `Keep-Alive`. Found by String first: hashing an ASCII String takes its
-    /// bytes at once, where an array of them was hashed byte by byte, for every field saved.
-    private static func code(of text: String, in codes: [String: Int], _ texts: [String]) -> Int? {
-        guard let code = codes[text], texts[code].utf8.elementsEqual(text.utf8) else { return nil }
-        return code
+    private static func codes(_ texts: [String]) -> [UTF8Key: Int] {
+        Dictionary(texts.enumerated().map { (UTF8Key($1), $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// How a two-part field's value is held when not as text.
@@ -62,7 +55,7 @@ enum HeaderFields {
         case date(Int)
 
         init?(_ text: String) {
-            if let code = HeaderFields.code(of: text, in: codeOfValue, commonValues) {
+            if let code = codeOfValue[UTF8Key(text)] {
                 self = .common(code)
             } else if let seconds = HeaderFields.date(text) {
                 self = .date(seconds)
@@ -91,7 +84,7 @@ enum HeaderFields {
     static func pack(_ fields: [[String]]) -> [UInt8] {
         var bytes = PackedBytes(capacity: 512)
         for field in fields {
-            let name = field.first.flatMap { code(of: $0, in: codeOfName, commonNames) }
+            let name = field.first.flatMap { codeOfName[UTF8Key($0)] }
             let value = field.count == 2 ? Value(field[1]) : nil
             bytes.append(field.count * 8 + (name == nil ? 0 : 1) + (value?.kind ?? 0) * 2)
             if let name { bytes.append(name) }

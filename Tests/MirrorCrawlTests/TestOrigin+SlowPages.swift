@@ -1,0 +1,16 @@
+import MirrorTestSupport
+
+extension TestOrigin {
+    /// A start page `/` linking to `/p1.html` … `/p<count>.html`, each answered `delay` late
+    /// (with `headers` besides its type): a crawl then has many requests to overlap or space.
+    func routeSlowPages(_ count: Int, delay: Duration, headers: [(String, String)] = []) {
+        route("/") { _ in .html((1...count).map { "<a href='/p\($0).html'>p</a>" }.joined()) }
+        for index in 1...count {
+            route("/p\(index).html") { _ in
+                var response = TestResponse.html("page \(index)", headers: headers)
+                response.delay = delay
+                return response
+            }
+        }
+    }
+}
