@@ -85,8 +85,11 @@ public struct CachePolicy: Sendable {
 
     /// The headers worth storing: everything but hop-by-hop fields and those the Connection header names.
     public static func storableHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
-        let named = Set(HTTPList.members(headers["connection"]).map { $0.lowercased() })
+        // The names Connection lists are one or two ("keep-alive"): searched in order, not hashed
+        // into a set for every response.
+        let named = HTTPList.members(headers["connection"]).map { $0.lowercased() }
         var kept = HTTPHeaders()
+        kept.reserveCapacity(headers.count)
         for (name, value) in headers {
             let lower = name.lowercased()
             if !hopByHop.contains(lower) && !neverStored.contains(lower) && !named.contains(lower) { kept.add(name: name, value: value) }

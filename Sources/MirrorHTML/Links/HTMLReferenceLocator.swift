@@ -59,8 +59,10 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     @exclusivity(unchecked) private var missedSteps = 0
     /// The page's text, once `finish(readingText: true)` has run.
     public private(set) var text: HTMLText?
-    /// Reads the text during the parse that locates the references.
-    @exclusivity(unchecked) private var textReader: HTMLTextReader?
+    /// Reads the text during the parse that locates the references: held by `finish` for the
+    /// parse, and called here without reference counting (an optional class read from a `var`
+    /// was retained and released at every tag and text run).
+    @exclusivity(unchecked) private var textReader: Unmanaged<HTMLTextReader>?
     /// Reads the text of the `a` whose link may end a session.
     @exclusivity(unchecked) private var sessionEnds = SessionEndReader()
 
@@ -92,11 +94,12 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
             }
             return []
         }
-        textReader = readingText ? HTMLTextReader(limit: HTMLText.bodyLimit) : nil
+        let reader = readingText ? HTMLTextReader(limit: HTMLText.bodyLimit) : nil
+        textReader = reader.map(Unmanaged.passUnretained)
         HTMLSAXParser.parse(document, charset: charset, handler: self)
-        if sessionEnds.isReading { markEndsSession(sessionEnds.end()) }
-        text = textReader?.text()
         textReader = nil
+        if sessionEnds.isReading { markEndsSession(sessionEnds.end()) }
+        text = reader?.text()
         references.sort { $0.range.lowerBound < $1.range.lowerBound }
         dropOverlaps()
         return references
@@ -123,17 +126,17 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     var wantsText: Bool { textReader != nil || sessionEnds.isReading }
 
     func endElement(_ name: UnsafeBufferPointer<UInt8>) {
-        textReader?.endElement(name)
+        textReader?._withUnsafeGuaranteedRef { $0.endElement(name) }
         if sessionEnds.isReading, name.spells("a") { markEndsSession(sessionEnds.end()) }
     }
 
     func characters(_ text: UnsafeBufferPointer<UInt8>) {
-        textReader?.characters(text)
+        textReader?._withUnsafeGuaranteedRef { $0.characters(text) }
         if sessionEnds.isReading { markEndsSession(sessionEnds.read(text)) }
     }
 
     func startElement(_ element: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<HTMLAttributeBytes>) {
-        textReader?.startElement(element, attributes: attributes)
+        textReader?._withUnsafeGuaranteedRef { $0.startElement(element, attributes: attributes) }
         let isAnchor = element.spells("a")
         guard detectsSessionEnds, isAnchor || element.spells("area") else { return locateReferences(element, attributes: attributes) }
         if isAnchor, sessionEnds.isReading { markEndsSession(sessionEnds.end()) }

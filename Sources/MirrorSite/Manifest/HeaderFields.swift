@@ -84,18 +84,42 @@ enum HeaderFields {
     static func pack(_ fields: [[String]]) -> [UInt8] {
         var bytes = PackedBytes(capacity: 512)
         for field in fields {
-            let name = field.first.flatMap { codeOfName[UTF8Key($0)] }
-            let value = field.count == 2 ? Value(field[1]) : nil
-            bytes.append(field.count * 8 + (name == nil ? 0 : 1) + (value?.kind ?? 0) * 2)
-            if let name { bytes.append(name) }
-            for part in field.dropFirst(name == nil ? 0 : 1).dropLast(value == nil ? 0 : 1) { bytes.append(part) }
-            switch value {
-            case .common(let code): bytes.append(code)
-            case .date(let seconds): bytes.append(seconds)
-            case nil: break
+            guard field.count != 2 else {
+                appendPair(name: field[0], value: field[1], to: &bytes)
+                continue
             }
+            let name = field.first.flatMap { codeOfName[UTF8Key($0)] }
+            bytes.append(field.count * 8 + (name == nil ? 0 : 1))
+            if let name { bytes.append(name) }
+            for part in field.dropFirst(name == nil ? 0 : 1) { bytes.append(part) }
         }
-        // A copy of its exact size: the array keeps whatever capacity it has, for as long as the crawl.
+        return exactCopy(of: bytes)
+    }
+
+    /// `pack` of `[name, value]` fields (a response's headers), without an array made for each.
+    static func pack(pairs: some Sequence<(name: String, value: String)>) -> [UInt8] {
+        var bytes = PackedBytes(capacity: 512)
+        for (name, value) in pairs { appendPair(name: name, value: value, to: &bytes) }
+        return exactCopy(of: bytes)
+    }
+
+    /// Appends the field `[name, value]`: its tag, its name's code or text, then its value as
+    /// `Value` holds it or as text.
+    private static func appendPair(name: String, value: String, to bytes: inout PackedBytes) {
+        let code = codeOfName[UTF8Key(name)]
+        let held = Value(value)
+        bytes.append(2 * 8 + (code == nil ? 0 : 1) + (held?.kind ?? 0) * 2)
+        if let code { bytes.append(code) } else { bytes.append(name) }
+        switch held {
+        case .common(let valueCode): bytes.append(valueCode)
+        case .date(let seconds): bytes.append(seconds)
+        case nil: bytes.append(value)
+        }
+    }
+
+    /// A copy of `bytes` of their exact size: the array keeps whatever capacity it has, for as
+    /// long as the crawl.
+    private static func exactCopy(of bytes: PackedBytes) -> [UInt8] {
         var packed: [UInt8] = []
         packed.reserveCapacity(bytes.bytes.count)
         packed += bytes.bytes

@@ -14,7 +14,7 @@ public struct ResponseRecord: Sendable, Codable, Equatable {
     public var varyKey: String
 
     public init(headers: HTTPHeaders, requestTime: Double, responseTime: Double, varyKey: String) {
-        fields = HeaderFields.pack(headers.map { [$0.name, $0.value] })
+        fields = HeaderFields.pack(pairs: headers)
         self.requestTime = requestTime
         self.responseTime = responseTime
         self.varyKey = varyKey
