@@ -4,15 +4,17 @@
 # small pages (scripts/gen-site.py), served by nginx on 127.0.0.1.
 #   scripts/bench-cost.sh [SITE=python|N] [RUNS=3]
 # 1. The crawl, RUNS times without a profiler (`mirror crawl --concurrency 8 --per-host 8` into
-#    an empty folder and cache): median wall, CPU (user + system) and peak RSS.
+#    an empty folder and cache): median wall, CPU (user + system) and peak RSS; each run
+#    alternated with one without the search index (`--no-index`), for what the index adds.
 # 2. One more crawl under `perf record` (call chains unwound with DWARF); each sample goes to the
 #    stage of its leaf-most frame that names one (scripts/lib/cost-stages.py), and the shares are
 #    applied to the median CPU: CPU seconds and microseconds per page by stage.
 # 3. The floors, each measured alone on the same pages, best of RUNS: libxml2's parse with
 #    callbacks that do nothing (mirror-html-bench), SHA-256 of every body (OpenSSL through
 #    Python's hashlib), writing every body to a new file (Python: open, write, close, rename),
-#    and the transport alone, then through the cache engine (mirror-fetch-bench: every URL the
-#    crawl saved, 8 in flight).
+#    the transport alone, then through the cache engine (mirror-fetch-bench: every URL the
+#    crawl saved, 8 in flight), and FTS5 alone taking the texts the crawl kept for its index
+#    (scripts/lib/fts5-floor.py).
 # Nothing else should run on the machine meanwhile. MIRROR_COST_PROFILE=FILE (absolute, or from
 # the repository's root) keeps the profile (perf script's text) there, for
 # `cost-stages.py --detail`; MIRROR_COST_HZ sets the sampling rate (999).
@@ -35,6 +37,7 @@ crawl=("$mirror" crawl "$origin/" --quiet --concurrency 8 --per-host 8)
 
 for i in $(seq "$runs"); do
   run crawl "${crawl[@]}" -o "$work/out-$i" --cache "$work/cache-$i"
+  run crawl-no-index "${crawl[@]}" -o "$work/out-no-index-$i" --cache "$work/cache-no-index-$i" --no-index
 done
 perf record -q -F "${MIRROR_COST_HZ:-999}" --call-graph dwarf,16384 -o "$work/perf.data" -- \
   "${crawl[@]}" -o "$work/out-profiled" --cache "$work/cache-profiled" >/dev/null 2>"$work/perf-record.stderr" || true
@@ -117,3 +120,11 @@ echo "Floors, each alone (CPU s; best of $runs):"
 echo "- libxml2 parse, no-op callbacks (T_lx): $lx s — the crawl's CPU is $(python3 -c "print(f'{$cpu / $lx:.2f}')") × T_lx"
 echo "- SHA-256 of every body: $(awk '/^sha256/{print $2}' "$work/floors.txt") s; writing every body to a file: $(awk '/^write/{print $2}' "$work/floors.txt") s ($(awk '/^bytes/{printf "%.1f", $2 / 1e6}' "$work/floors.txt") MB)"
 echo "- transport alone: $(median 2 "$work/transport.times") s CPU; transport + cache engine: $(median 2 "$work/cache.times") s CPU"
+read -r _ fts5 _ texts _ text_bytes < <(python3 scripts/lib/fts5-floor.py "$work/out-1/.mirror/journal.sqlite" "$runs")
+bare=$(median 2 "$work/crawl-no-index.times")
+echo "- FTS5 alone on the $texts texts the crawl kept ($(python3 -c "print(f'{$text_bytes / 1e6:.1f}')") MB): $fts5 s," \
+  "$(python3 -c "print(f'{100 * $fts5 / $bare:.1f}')") % of the crawl without the index"
+echo
+echo "The search index: the crawl without it (--no-index, median of $runs) takes $bare CPU s;" \
+  "with it the crawl takes $(python3 -c "print(f'{100 * ($cpu - $bare) / $bare:.1f}')") % more CPU" \
+  "(wall $(median 0 "$work/crawl-no-index.times") s against $wall s)"
