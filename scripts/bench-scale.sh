@@ -2,8 +2,9 @@
 # Crawl cost at scale: a generated site of N small linked pages (scripts/gen-site.py: a tree of
 # fan-out 5, 3 cross links a page, one shared stylesheet and image) served by nginx on 127.0.0.1,
 # crawled by mirror (--concurrency 8 --per-host 8) and by wget2 -r -k --max-threads=8 at each size,
-# in one run (every size but the largest three times, and their medians). Prints wall time, peak
-# RSS, time per page, the ratios to wget2, and the time
+# in one run (each size three times, mirror and wget2 alternated, and their medians). Prints wall
+# time, peak RSS, time per page, the ratios to wget2 (of the medians, and each round's pair), and
+# the time
 # `--resume` takes to its first request after a kill -9 half way through the largest crawl, and
 # how long each tool works after the origin's last response (rewriting links, mirror's index).
 # The crawl's parts are timed too, layer by layer (mirror-fetch-bench: every URL of the site, 8 in
@@ -40,12 +41,12 @@ echo "load before: $(uptime)"
 for n in $sizes; do
   ln -sfn "site-$n" "$docs"
   (cd "$work/site-$n" && find . -type f | sed "s#^\.#$origin#") > "$work/urls-$n"
-  # Every size but the largest is crawled three times and its medians taken: such a crawl takes
-  # seconds, and one run's spread (4.9–6.1 s at 10,000 pages) decided the time-per-page ratio.
-  # Each round times the parts right after the crawls, so that mirror / its parts compares runs
-  # minutes apart at most: on this machine the same run moved by 15–25 % in half an hour.
-  rounds=3; [ "$n" = "${sizes##* }" ] && rounds=1
-  for round in $(seq "$rounds"); do
+  # Every size is crawled three times and its medians taken: one pair of crawls at 100,000 pages
+  # gave anything from 1.41 to 2.39 for mirror / wget2 within an hour, and one run's spread at
+  # 10,000 pages (4.9–6.1 s) decided the time-per-page ratio. Each round times the parts right
+  # after the crawls, so that mirror / its parts compares runs minutes apart at most: on this
+  # machine the same run moved by 15–25 % in half an hour.
+  for round in 1 2 3; do
     : > "$work/access.log"
     run "mirror-$n" "${crawl[@]}" -o "$work/mirror-$n-$round" --cache "$work/mirror-$n-$round-cache"
     after_last_response >> "$work/mirror-$n.after"
@@ -99,6 +100,10 @@ for n in sizes:
     after = {tool: statistics.median(float(line) for line in open(f"{work}/{tool}-{n}.after")) for tool in ("mirror", "wget2")}
     print(f"after the last response at {n:,}: mirror {after['mirror']:.2f} s, wget2 {after['wget2']:.2f} s "
           f"(mirror's fetching phase {load(f'mirror-{n}')[0] - after['mirror']:.1f} s)")
+for n in sizes:
+    pairs = [m[0] / w[0] for m, w in zip(runs(f"mirror-{n}"), runs(f"wget2-{n}"))]
+    print(f"mirror / wget2 at {n:,}, each round's pair: {', '.join(f'{r:.2f}' for r in pairs)} "
+          f"(median {statistics.median(pairs):.2f})")
 for n in sizes:
     # Each round's mirror against the parts timed right after it, in wall time and in CPU.
     pairs = list(zip(runs(f"mirror-{n}"), runs(f"parse-{n}")))
