@@ -73,9 +73,23 @@ final class PolitenessAndTrapTests {
     }
 
     /// `--per-host` bounds the requests a host answers at once, however many workers parse pages.
+    /// Until two requests have been in flight at once, each page waits for a second (5 s at most):
+    /// with fixed delays alone, a machine loaded by the browser tests can send them one at a time.
+    /// Every page then takes 0.1 s more, long enough for a third request to overlap if the crawl
+    /// sent one.
     @Test func aHostAnswersAtMostPerHostRequestsAtOnce() async throws {
         try await TestOrigin.with { origin in
-            origin.routeSlowPages(12, delay: .milliseconds(100))
+            origin.route("/") { _ in .html((1...12).map { "<a href='/p\($0).html'>p</a>" }.joined()) }
+            for index in 1...12 {
+                origin.route("/p\(index).html") { [weak origin] _ in
+                    let deadline = ContinuousClock.now + .seconds(5)
+                    while let origin, origin.peakRequestsInFlight < 2, ContinuousClock.now < deadline {
+                        try? await Task.sleep(for: .milliseconds(5))
+                    }
+                    try? await Task.sleep(for: .milliseconds(100))
+                    return .html("page \(index)")
+                }
+            }
             let report = try await harness.crawl([origin.url("/")]) {
                 $0.concurrency = 8
                 $0.perHost = 2
