@@ -3,9 +3,8 @@
 # fan-out 5, 3 cross links a page, one shared stylesheet and image) served by nginx on 127.0.0.1,
 # crawled by mirror (--concurrency 8 --per-host 8) and by wget2 -r -k --max-threads=8 at each size,
 # in one run (each size three times, mirror and wget2 alternated, and their medians). Prints wall
-# time, peak RSS, time per page, the ratios to wget2 (of the medians, and each round's pair), and
-# the time
-# `--resume` takes to its first request after a kill -9 half way through the largest crawl, and
+# time, peak RSS, time per page, the ratios to wget2 (of the medians, and each round's pair), the
+# time `--resume` takes to its first request after a kill -9 half way through the largest crawl, and
 # how long each tool works after the origin's last response (rewriting links, mirror's index).
 # The crawl's parts are timed too, layer by layer (mirror-fetch-bench: every URL of the site, 8 in
 # flight): the transport alone (async-http-client), then through the cache engine as a crawl
@@ -41,9 +40,9 @@ echo "load before: $(uptime)"
 for n in $sizes; do
   ln -sfn "site-$n" "$docs"
   (cd "$work/site-$n" && find . -type f | sed "s#^\.#$origin#") > "$work/urls-$n"
-  # Every size is crawled three times and its medians taken: one pair of crawls at 100,000 pages
-  # gave anything from 1.41 to 2.39 for mirror / wget2 within an hour, and one run's spread at
-  # 10,000 pages (4.9–6.1 s) decided the time-per-page ratio. Each round times the parts right
+  # Every size is crawled three times and its medians taken: on this machine one pair of crawls at
+  # 100,000 pages can put mirror / wget2 anywhere from 1.0 to 2.4 within an hour, and one run's
+  # spread at 10,000 pages decides the time-per-page ratio. Each round times the parts right
   # after the crawls, so that mirror / its parts compares runs minutes apart at most: on this
   # machine the same run moved by 15–25 % in half an hour.
   for round in 1 2 3; do

@@ -79,16 +79,13 @@ final class PolitenessAndTrapTests {
     /// sent one.
     @Test func aHostAnswersAtMostPerHostRequestsAtOnce() async throws {
         try await TestOrigin.with { origin in
-            origin.route("/") { _ in .html((1...12).map { "<a href='/p\($0).html'>p</a>" }.joined()) }
-            for index in 1...12 {
-                origin.route("/p\(index).html") { [weak origin] _ in
-                    let deadline = ContinuousClock.now + .seconds(5)
-                    while let origin, origin.peakRequestsInFlight < 2, ContinuousClock.now < deadline {
-                        try? await Task.sleep(for: .milliseconds(5))
-                    }
-                    try? await Task.sleep(for: .milliseconds(100))
-                    return .html("page \(index)")
+            origin.routeLinkedPages(12) { [weak origin] index in
+                let deadline = ContinuousClock.now + .seconds(5)
+                while let origin, origin.peakRequestsInFlight < 2, ContinuousClock.now < deadline {
+                    try? await Task.sleep(for: .milliseconds(5))
                 }
+                try? await Task.sleep(for: .milliseconds(100))
+                return .html("page \(index)")
             }
             let report = try await harness.crawl([origin.url("/")]) {
                 $0.concurrency = 8

@@ -61,7 +61,7 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     public private(set) var text: HTMLText?
     /// Reads the text during the parse that locates the references: held by `finish` for the
     /// parse, and called here without reference counting (an optional class read from a `var`
-    /// was retained and released at every tag and text run).
+    /// is retained and released for each call, at every tag and text run).
     @exclusivity(unchecked) private var textReader: Unmanaged<HTMLTextReader>?
     /// Reads the text of the `a` whose link may end a session.
     @exclusivity(unchecked) private var sessionEnds = SessionEndReader()

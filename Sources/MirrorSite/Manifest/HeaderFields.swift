@@ -39,9 +39,9 @@ enum HeaderFields {
         "max-age=0", "HIT", "MISS", "1; mode=block", "*", "0", "nginx", "Apache", "cloudflare",
     ]
 
-    /// Names and values by bytes (`UTF8Key`): Strings compare by canonical equivalence, so
-    /// `text/html\u{37E} charset=utf-8` (a Greek question mark) was held as the common
-    /// `text/html; charset=utf-8`, and `\u{212A}eep-Alive` (the Kelvin sign) as `Keep-Alive`.
+    /// Names and values by bytes (`UTF8Key`): Strings compare by canonical equivalence, so by
+    /// String `text/html\u{37E} charset=utf-8` (a Greek question mark) would be held as the
+    /// common `text/html; charset=utf-8`, and `\u{212A}eep-Alive` (the Kelvin sign) as `Keep-Alive`.
     private static let codeOfName = codes(commonNames)
     private static let codeOfValue = codes(commonValues)
 
