@@ -132,12 +132,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// does: a large body streams on after it.
     private func execute(_ request: HTTPClient.Request, timeout: Duration) async throws -> TransportResponse {
         let client = self.client
-        let collector = ResponseCollector(loop: client.eventLoopGroup.any(), bufferLimit: Self.wholeBodyLimit)
+        let answer = client.eventLoopGroup.any().makePromise(of: TransportResponse.self)
+        let collector = ResponseCollector(answer: answer, bufferLimit: Self.wholeBodyLimit)
         let task = client.execute(request: request, delegate: collector, eventLoop: .delegate(on: collector.loop))
         collector.cancel(task, ifNoHeadBy: .now() + TimeAmount(timeout))
         task.futureResult.whenFailure { collector.requestFailed($0) }
         return try await withTaskCancellationHandler {
-            try await collector.response.get()
+            try await answer.futureResult.get()
         } onCancel: {
             task.cancel()
         }

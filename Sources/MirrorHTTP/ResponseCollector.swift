@@ -10,7 +10,9 @@ import NIOHTTP1
 /// async interface's body stream, a crawl made nearly three times the context switches.
 ///
 /// Every method runs on the loop (`loop`), so the state needs no lock; the stream's callbacks,
-/// from any thread, go to the loop first.
+/// from any thread, go to the loop first. It lets go of the answer once it is given: a future
+/// keeps its value, and a stream's body kept by its own producer would never end, nor free its
+/// connection, when its reader drops it unread.
 final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     typealias Response = Void
 
@@ -29,22 +31,21 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
 
     let loop: any EventLoop
     private let bufferLimit: Int
-    private let answer: EventLoopPromise<TransportResponse>
+    /// Until the caller has its answer.
+    private var answer: EventLoopPromise<TransportResponse>?
     private var state = State.waitingForHead
     /// Set when the request starts, for the stream to cancel it when its reader goes away.
     private var task: HTTPClient.Task<Void>?
     /// Fails the request if its head has not come by its deadline.
     private var headDeadline: Scheduled<Void>?
 
-    init(loop: any EventLoop, bufferLimit: Int) {
-        self.loop = loop
+    /// Completes `answer` with the response: once its whole body has come, or once it is handed
+    /// over as a stream (by the loop's next turn after its head, or past `bufferLimit` bytes).
+    init(answer: EventLoopPromise<TransportResponse>, bufferLimit: Int) {
+        loop = answer.futureResult.eventLoop
         self.bufferLimit = bufferLimit
-        answer = loop.makePromise()
+        self.answer = answer
     }
-
-    /// The response: once its whole body has come, or once it is handed over as a stream (by the
-    /// loop's next turn after its head, or past `bufferLimit` bytes).
-    var response: EventLoopFuture<TransportResponse> { answer.futureResult }
 
     /// Fails `task` with `HTTPClientError.deadlineExceeded` unless its head has come by `deadline`.
     func cancel(_ task: HTTPClient.Task<Void>, ifNoHeadBy deadline: NIODeadline) {
@@ -99,7 +100,7 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
 
     private func fail(_ error: any Error) {
         switch state {
-        case .waitingForHead: answer.fail(error)
+        case .waitingForHead: give(.failure(error))
         case .buffering(let head, let chunks, _):
             // The head came: the caller has it, and its body ends in the error, as a stream's would.
             handOver(head, body: WholeBody(chunks: chunks, failure: error))
@@ -121,7 +122,7 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
         case .streaming(let source, _):
             source.finish()
         case .waitingForHead:
-            answer.fail(HTTPClientError.remoteConnectionClosed)
+            give(.failure(HTTPClientError.remoteConnectionClosed))
         case .finished:
             break
         }
@@ -131,7 +132,12 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
 
     /// Gives the waiting caller the response.
     private func handOver(_ head: HTTPResponseHead, body: some AsyncSequence<[UInt8], any Error> & Sendable) {
-        answer.succeed(TransportResponse(status: Int(head.status.code), headers: head.headers, body: body))
+        give(.success(TransportResponse(status: Int(head.status.code), headers: head.headers, body: body)))
+    }
+
+    private func give(_ result: Result<TransportResponse, any Error>) {
+        answer?.completeWith(result)
+        answer = nil
     }
 
     /// Hands the response over as a stream, with the chunks buffered so far.

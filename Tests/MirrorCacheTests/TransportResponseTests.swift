@@ -117,6 +117,30 @@ import Testing
         }
     }
 
+    /// A response dropped without a read of its body (a caller that wanted only the head) frees
+    /// its connection too. Were the body kept alive by what made it, its download would stay
+    /// paused once the stream was full, holding the only connection for good.
+    @Test func aResponseDroppedUnreadEndsItsDownload() async throws {
+        try await TestOrigin.with { origin in
+            origin.route("/long") { _ in
+                var response = TestResponse(body: [UInt8](repeating: 1, count: 8 << 20))
+                response.chunkSize = 64 << 10
+                response.chunkDelay = .milliseconds(100)
+                return response
+            }
+            origin.route("/next") { _ in .html("next") }
+            let transport = AsyncHTTPClientTransport(connectionsPerHost: 1, eventLoops: .own)
+            #expect(try await transport.send(TransportRequest(url: origin.url("/long"))).status == 200)
+            let next = try await transport.send(
+                TransportRequest(url: origin.url("/next"), timeout: .seconds(TestTiming.seconds(20))))
+            #expect(next.status == 200)
+            var received: [UInt8] = []
+            for try await chunk in next.body { received += chunk }
+            #expect(received == Array("next".utf8))
+            try await transport.shutdown()
+        }
+    }
+
     /// The request's timeout bounds the wait for the head: a head later than that fails the
     /// request (the origin answers only once the test has seen it fail, or after a minute); a
     /// body that takes longer streams on.
