@@ -5,7 +5,8 @@
 //
 // Every *.html under FOLDER is read into memory first; then, on one thread, each measure
 // parses all of them, best of PASSES: libxml2's SAX parser alone with no-op callbacks
-// (the floor), HTMLLinkExtractor, HTMLReferenceLocator, and LinkRewriter.rewriteHTML. ONLY (e.g.
+// (the floor), the same without end tags and text (what the crawl's parse asks of libxml2
+// without the search index), HTMLLinkExtractor, HTMLReferenceLocator, and LinkRewriter.rewriteHTML. ONLY (e.g.
 // "Locator", for a profiler) runs just the floor and the measures whose names contain it;
 // "floor" runs the floor alone (scripts/bench-crawl.sh's `T_lx`).
 import CLibXML2
@@ -31,13 +32,15 @@ guard totalBytes > 0 else {
 print("# \(pages.count) pages, \(String(format: "%.1f", Double(totalBytes) / 1e6)) MB, best of \(passes) passes, one thread")
 
 /// libxml2's HTML parser over the page in memory (as `HTMLSAXParser` reads it) with callbacks
-/// that do nothing; the bytes parsed.
-func parseWithNoOpCallbacks(_ page: [UInt8]) -> Int {
+/// that do nothing, for end tags and text too unless `startTagsOnly`; the bytes parsed.
+func parseWithNoOpCallbacks(_ page: [UInt8], startTagsOnly: Bool = false) -> Int {
     var handler = htmlSAXHandler()
     handler.initialized = XML_SAX2_MAGIC
     handler.startElement = { _, _, _ in }
-    handler.endElement = { _, _ in }
-    handler.characters = { _, _, _ in }
+    if !startTagsOnly {
+        handler.endElement = { _, _ in }
+        handler.characters = { _, _, _ in }
+    }
     handler.serror = { _, _ in }
     page.withUnsafeBufferPointer { buffer in
         buffer.withMemoryRebound(to: CChar.self) { bytes in
@@ -84,6 +87,7 @@ let rewriter = LinkRewriter()
 let floor = measure { parseWithNoOpCallbacks($1) }
 /// Each measure: its name, what its count counts, and its work on one page.
 let measures: [(String, String, (String, [UInt8]) -> Int)] = [
+    ("libxml2 SAX, start tags only", "bytes", { parseWithNoOpCallbacks($1, startTagsOnly: true) }),
     ("HTMLLinkExtractor", "links", { HTMLLinkExtractor.links(in: $1, charset: "utf-8").links.count }),
     ("HTMLReferenceLocator", "references", { HTMLReferenceLocator.references(in: $1, charset: "utf-8").count }),
     ("HTMLText.extract", "text bytes", { HTMLText.extract(from: $1, contentType: "text/html").body.utf8.count }),
