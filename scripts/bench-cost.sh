@@ -10,11 +10,12 @@
 #    stage of its leaf-most frame that names one (scripts/lib/cost-stages.py), and the shares are
 #    applied to the median CPU: CPU seconds and microseconds per page by stage.
 # 3. The floors, each measured alone on the same pages, best of RUNS: libxml2's parse with
-#    callbacks that do nothing (mirror-html-bench), SHA-256 of every body (OpenSSL through
-#    Python's hashlib), writing every body to a new file (Python: open, write, close, rename),
-#    the transport alone, then through the cache engine (mirror-fetch-bench: every URL the
-#    crawl saved, 8 in flight), and FTS5 alone taking the texts the crawl kept for its index
-#    (scripts/lib/fts5-floor.py).
+#    callbacks that do nothing (mirror-html-bench, which also times the link locator alone and
+#    with the page's text: the index's text capture is the difference), SHA-256 of every body
+#    (OpenSSL through Python's hashlib), writing every body to a new file (Python: open, write,
+#    close, rename), the transport alone, then through the cache engine (mirror-fetch-bench:
+#    every URL the crawl saved, 8 in flight), and FTS5 alone taking the texts the crawl kept for
+#    its index (scripts/lib/fts5-floor.py).
 # Nothing else should run on the machine meanwhile. MIRROR_COST_PROFILE=FILE (absolute, or from
 # the repository's root) keeps the profile (perf script's text) there, for
 # `cost-stages.py --detail`; MIRROR_COST_HZ sets the sampling rate (999).
@@ -68,7 +69,7 @@ PY
 )
 
 swift build -c release --product mirror-html-bench --scratch-path "${scratch:-.build}" >/dev/null 2>&1
-"$(swift build -c release --scratch-path "${scratch:-.build}" --show-bin-path)/mirror-html-bench" "$work/pages" "$runs" floor \
+"$(swift build -c release --scratch-path "${scratch:-.build}" --show-bin-path)/mirror-html-bench" "$work/pages" "$runs" Locator \
   > "$work/floor.txt"
 python3 - "$work/bodies" "$runs" > "$work/floors.txt" <<'PY'
 import hashlib, os, sys, time
@@ -124,7 +125,13 @@ read -r _ fts5 _ texts _ text_bytes < <(python3 scripts/lib/fts5-floor.py "$work
 bare=$(median 2 "$work/crawl-no-index.times")
 echo "- FTS5 alone on the $texts texts the crawl kept ($(python3 -c "print(f'{$text_bytes / 1e6:.1f}')") MB): $fts5 s," \
   "$(python3 -c "print(f'{100 * $fts5 / $bare:.1f}')") % of the crawl without the index"
+locator=$(sed -n 's/^HTMLReferenceLocator  .*(\([0-9.]*\) s,.*/\1/p' "$work/floor.txt")
+with_text=$(sed -n 's/^HTMLReferenceLocator + text .*(\([0-9.]*\) s,.*/\1/p' "$work/floor.txt")
+capture=$(python3 -c "print(f'{$with_text - $locator:.3f}')")
+echo "- the text's capture alone (the link locator with the page's text, less without; one thread): $capture s," \
+  "$(python3 -c "print(f'{100 * $capture / $bare:.1f}')") % of the crawl without the index"
 echo
 echo "The search index: the crawl without it (--no-index, median of $runs) takes $bare CPU s;" \
   "with it the crawl takes $(python3 -c "print(f'{100 * ($cpu - $bare) / $bare:.1f}')") % more CPU" \
-  "(wall $(median 0 "$work/crawl-no-index.times") s against $wall s)"
+  "(wall $(median 0 "$work/crawl-no-index.times") s against $wall s); FTS5 and the capture alone take" \
+  "$(python3 -c "print(f'{100 * ($fts5 + $capture) / $bare:.1f}')") %"
