@@ -50,7 +50,9 @@ import Testing
                 var response = TestResponse(body: body)
                 response.chunkSize = 10_000
                 response.beforeLastChunk = {
-                    await headSeen.wait(seconds: TestTiming.seconds(20))
+                    // Generous: the test's task, which raises the flag, can wait a minute for a
+                    // thread while the whole suite runs on two cores.
+                    await headSeen.wait(seconds: TestTiming.seconds(120))
                     sawHeadFirst.withLock { $0 = headSeen.isRaised }
                 }
                 return response
