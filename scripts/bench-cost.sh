@@ -10,12 +10,14 @@
 #    stage of its leaf-most frame that names one (scripts/lib/cost-stages.py), and the shares are
 #    applied to the median CPU: CPU seconds and microseconds per page by stage.
 # 3. The floors, each measured alone on the same pages, best of RUNS: libxml2's parse with
-#    callbacks that do nothing (mirror-html-bench, which also times the link locator alone and
-#    with the page's text: the index's text capture is the difference), SHA-256 of every body
+#    callbacks that do nothing (mirror-html-bench, which also times the link locator as the crawl
+#    runs it, without and with the page's text: the index's text capture is the difference),
+#    SHA-256 of every body
 #    (OpenSSL through Python's hashlib), writing every body to a new file (Python: open, write,
 #    close, rename), the transport alone, then through the cache engine (mirror-fetch-bench:
-#    every URL the crawl saved, 8 in flight), and FTS5 alone taking the texts the crawl kept for
-#    its index (scripts/lib/fts5-floor.py).
+#    every URL the crawl saved, 8 in flight), FTS5 alone taking the texts the crawl kept for its
+#    index (scripts/lib/fts5-floor.py), and SQLite alone keeping those texts in a journal and
+#    reading them back (scripts/lib/journal-text-floor.py): with the capture, the index's parts.
 # Nothing else should run on the machine meanwhile. MIRROR_COST_PROFILE=FILE (absolute, or from
 # the repository's root) keeps the profile (perf script's text) there, for
 # `cost-stages.py --detail`; MIRROR_COST_HZ sets the sampling rate (999).
@@ -125,13 +127,17 @@ read -r _ fts5 _ texts _ text_bytes < <(python3 scripts/lib/fts5-floor.py "$work
 bare=$(median 2 "$work/crawl-no-index.times")
 echo "- FTS5 alone on the $texts texts the crawl kept ($(python3 -c "print(f'{$text_bytes / 1e6:.1f}')") MB): $fts5 s," \
   "$(python3 -c "print(f'{100 * $fts5 / $bare:.1f}')") % of the crawl without the index"
+read -r _ journal_write _ journal_read _ < <(python3 scripts/lib/journal-text-floor.py "$work/out-1/.mirror/journal.sqlite" "$runs")
+journal=$(python3 -c "print(f'{$journal_write + $journal_read:.3f}')")
+echo "- the journal keeping those texts and reading them back (SQLite alone): $journal s ($journal_write written, $journal_read read)," \
+  "$(python3 -c "print(f'{100 * $journal / $bare:.1f}')") % of the crawl without the index"
 locator=$(sed -n 's/^HTMLReferenceLocator  .*(\([0-9.]*\) s,.*/\1/p' "$work/floor.txt")
 with_text=$(sed -n 's/^HTMLReferenceLocator + text .*(\([0-9.]*\) s,.*/\1/p' "$work/floor.txt")
 capture=$(python3 -c "print(f'{$with_text - $locator:.3f}')")
-echo "- the text's capture alone (the link locator with the page's text, less without; one thread): $capture s," \
-  "$(python3 -c "print(f'{100 * $capture / $bare:.1f}')") % of the crawl without the index"
+echo "- the text's capture alone (the link locator as the crawl runs it, with the page's text, less without; one thread):" \
+  "$capture s, $(python3 -c "print(f'{100 * $capture / $bare:.1f}')") % of the crawl without the index"
 echo
 echo "The search index: the crawl without it (--no-index, median of $runs) takes $bare CPU s;" \
   "with it the crawl takes $(python3 -c "print(f'{100 * ($cpu - $bare) / $bare:.1f}')") % more CPU" \
-  "(wall $(median 0 "$work/crawl-no-index.times") s against $wall s); FTS5 and the capture alone take" \
-  "$(python3 -c "print(f'{100 * ($fts5 + $capture) / $bare:.1f}')") %"
+  "(wall $(median 0 "$work/crawl-no-index.times") s against $wall s); its parts, each alone (FTS5, SQLite keeping the texts," \
+  "the capture), add up to $(python3 -c "print(f'{100 * ($fts5 + $journal + $capture) / $bare:.1f}')") %"

@@ -6,9 +6,10 @@
 // Every *.html under FOLDER is read into memory first; then, on one thread, each measure
 // parses all of them, best of PASSES taken in turn: libxml2's SAX parser alone with no-op
 // callbacks (the floor), the same without end tags and text (what the crawl's parse asks of
-// libxml2 without the search index), HTMLLinkExtractor, HTMLReferenceLocator (alone and with the
-// page's text), and LinkRewriter.rewriteHTML. ONLY (e.g. "Locator", for a profiler) runs just the
-// floor and the measures whose names contain it; "floor" runs the floor alone
+// libxml2 without the search index), HTMLLinkExtractor, HTMLReferenceLocator (as the crawl
+// parses a page, without and with the page's text), and LinkRewriter.rewriteHTML. ONLY (e.g.
+// "Locator", for a profiler) runs just the floor and the measures whose names contain it, or
+// with a leading `=` the one named so ("=HTMLReferenceLocator"); "floor" runs the floor alone
 // (scripts/bench-crawl.sh's `T_lx`).
 import CLibXML2
 import Foundation
@@ -78,21 +79,25 @@ func pass(_ work: (_ path: String, _ page: [UInt8]) -> Int) -> (seconds: Double,
     return ((ContinuousClock.now - start).seconds, count)
 }
 
+/// The crawl's parse of a page (`LinkReader`): its references located, the links that end a
+/// session looked for, and its text read when `readingText`; their count and the text's bytes.
+func locatedReferences(_ page: [UInt8], readingText: Bool) -> Int {
+    let locator = HTMLReferenceLocator(charset: "utf-8")
+    locator.feed(page)
+    return locator.finish(readingText: readingText).count + (locator.text?.body.utf8.count ?? 0)
+}
+
 let rewriter = LinkRewriter()
 /// Each measure: its name, what its count counts, and its work on one page; the floor first.
 let measures: [(String, String, (String, [UInt8]) -> Int)] = [
     ("libxml2 SAX, no-op (floor)", "bytes", { parseWithNoOpCallbacks($1) }),
     ("libxml2 SAX, start tags only", "bytes", { parseWithNoOpCallbacks($1, startTagsOnly: true) }),
     ("HTMLLinkExtractor", "links", { HTMLLinkExtractor.links(in: $1, charset: "utf-8").links.count }),
-    ("HTMLReferenceLocator", "references", { HTMLReferenceLocator.references(in: $1, charset: "utf-8").count }),
+    ("HTMLReferenceLocator", "references", { _, page in locatedReferences(page, readingText: false) }),
     ("HTMLText.extract", "text bytes", { HTMLText.extract(from: $1, contentType: "text/html").body.utf8.count }),
     (
         "HTMLReferenceLocator + text", "references",
-        { _, page in
-            let locator = HTMLReferenceLocator(charset: "utf-8")
-            locator.feed(page)
-            return locator.finish(readingText: true).count + (locator.text?.body.utf8.count ?? 0)
-        }
+        { _, page in locatedReferences(page, readingText: true) }
     ),
     (
         "LinkRewriter.rewriteHTML", "bytes written",
@@ -102,7 +107,11 @@ let measures: [(String, String, (String, [UInt8]) -> Int)] = [
         }
     ),
 ]
-let chosen = measures.enumerated().filter { $0.offset == 0 || only.isEmpty || $0.element.0.contains(only) }.map(\.element)
+/// Whether a measure is chosen by ONLY: its name contains it, or is it after a `=`.
+func isChosen(_ name: String) -> Bool {
+    only.isEmpty || (only.hasPrefix("=") ? name == only.dropFirst() : name.contains(only))
+}
+let chosen = measures.enumerated().filter { $0.offset == 0 || isChosen($0.element.0) }.map(\.element)
 /// The best of `passes` for each chosen measure, the passes taken in turn (one of each, then
 /// again): measures compared with each other see the same moments of a machine whose speed moves.
 var best = [(seconds: Double, count: Int)](repeating: (.infinity, 0), count: chosen.count)

@@ -124,6 +124,7 @@ public final class HTMLReferenceLocator: HTMLEventHandler {
     // MARK: HTMLEventHandler
 
     var wantsText: Bool { textReader != nil || sessionEnds.isReading }
+    var wantsTextThroughout: Bool { textReader != nil }
 
     func endElement(_ name: UnsafeBufferPointer<UInt8>) {
         textReader?._withUnsafeGuaranteedRef { $0.endElement(name) }

@@ -10,12 +10,17 @@ protocol HTMLEventHandler: AnyObject {
     /// It may change: the parser reads it again after each event it reports, and reports end
     /// tags and text, or stops, from the next event on.
     var wantsText: Bool { get }
+    /// Whether `wantsText` is true from the parse's start to its end: then the parser does not
+    /// read it after each event (a reader of the whole page's text hears a million of them on
+    /// a large site).
+    var wantsTextThroughout: Bool { get }
     func endElement(_ name: UnsafeBufferPointer<UInt8>)
     func characters(_ text: UnsafeBufferPointer<UInt8>)
 }
 
 extension HTMLEventHandler {
     var wantsText: Bool { false }
+    var wantsTextThroughout: Bool { false }
     func endElement(_ name: UnsafeBufferPointer<UInt8>) {}
     func characters(_ text: UnsafeBufferPointer<UInt8>) {}
 }

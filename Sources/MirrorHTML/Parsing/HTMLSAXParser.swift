@@ -29,6 +29,7 @@ enum HTMLSAXParser {
         var sax = saxHandler()
         setText(handler.wantsText ? .reported : .absent, in: &sax)
         session.hearsText = handler.wantsText
+        session.hearsTextThroughout = handler.wantsTextThroughout
         start.withMemoryRebound(to: CChar.self, capacity: document.count) { bytes in
             guard let context = htmlCreateMemoryParserCtxt(bytes, Int32(document.count)) else { return }
             defer { htmlFreeParserCtxt(context) }
@@ -87,6 +88,9 @@ enum HTMLSAXParser {
         /// (end tags, text) are set.
         @exclusivity(unchecked) var sax: UnsafeMutablePointer<htmlSAXHandler>?
         @exclusivity(unchecked) var hearsText = false
+        /// Whether the handler wants text throughout (`wantsTextThroughout`): then its
+        /// `wantsText` is not read after each event.
+        @exclusivity(unchecked) var hearsTextThroughout = false
 
         deinit { attributes.deallocate() }
 
@@ -126,6 +130,7 @@ enum HTMLSAXParser {
         /// reported as `&`, then its name), and a callback set to nil by the first call makes the
         /// second a call to address zero.
         final func followWantsText() {
+            guard !hearsTextThroughout else { return }
             let wants = wantsText
             guard wants != hearsText, let sax else { return }
             HTMLSAXParser.setText(wants ? .reported : .silenced, in: &sax.pointee)

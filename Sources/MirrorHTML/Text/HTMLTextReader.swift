@@ -67,6 +67,7 @@ final class HTMLTextReader: HTMLEventHandler {
     private static let navigationInitials: UInt32 = 1 << 2 | 1 << 6 | 1 << 13 | 1 << 14 | 1 << 18 | 1 << 19
 
     let wantsText = true
+    let wantsTextThroughout = true
     /// `elementRoles`, held by each reader: reading the static at every element would pay its lazy
     /// initialization's check each time.
     private let roles = HTMLTextReader.elementRoles
