@@ -6,7 +6,8 @@
 // Every *.html under FOLDER is read into memory first; then, on one thread, each measure
 // parses all of them, best of PASSES taken in turn: libxml2's SAX parser alone with no-op
 // callbacks (the floor), the same without end tags and text (what the crawl's parse asks of
-// libxml2 without the search index), HTMLLinkExtractor, HTMLReferenceLocator (as the crawl
+// libxml2 without the search index) and with the text copied to a buffer (the least a reader of
+// the page's text does), HTMLLinkExtractor, HTMLReferenceLocator (as the crawl
 // parses a page, without and with the page's text), and LinkRewriter.rewriteHTML. ONLY (e.g.
 // "Locator", for a profiler) runs just the floor and the measures whose names contain it, or
 // with a leading `=` the one named so ("=HTMLReferenceLocator"); "floor" runs the floor alone
@@ -33,15 +34,41 @@ guard totalBytes > 0 else {
 }
 print("# \(pages.count) pages, \(String(format: "%.1f", Double(totalBytes) / 1e6)) MB, best of \(passes) passes, one thread")
 
+/// What the callbacks of `parse` do with end tags and text (start tags they ignore).
+enum TextCallbacks {
+    /// None: libxml2 reports neither (what the crawl asks of it without the search index).
+    case none
+    /// Callbacks that do nothing.
+    case ignored
+    /// The text copied to a buffer: the least a reader of the page's text does.
+    case copied
+}
+
+/// Where `TextCallbacks.copied` puts a page's text: twice the largest page (libxml2 may decode a
+/// byte to two), and how much it holds. One parse at a time uses it.
+nonisolated(unsafe) let copiedText = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 2 * pages.map(\.bytes.count).max()!)
+nonisolated(unsafe) var copiedCount = 0
+
 /// libxml2's HTML parser over the page in memory (as `HTMLSAXParser` reads it) with callbacks
-/// that do nothing, for end tags and text too unless `startTagsOnly`; the bytes parsed.
-func parseWithNoOpCallbacks(_ page: [UInt8], startTagsOnly: Bool = false) -> Int {
+/// that do nothing with start tags, and with end tags and text what `text` says; the bytes parsed
+/// and the bytes of text copied.
+func parse(_ page: [UInt8], text: TextCallbacks = .ignored) -> Int {
     var handler = htmlSAXHandler()
     handler.initialized = XML_SAX2_MAGIC
     handler.startElement = { _, _, _ in }
-    if !startTagsOnly {
+    switch text {
+    case .none:
+        break
+    case .ignored:
         handler.endElement = { _, _ in }
         handler.characters = { _, _, _ in }
+    case .copied:
+        handler.endElement = { _, _ in }
+        handler.characters = { _, characters, length in
+            guard let characters, copiedCount + Int(length) <= copiedText.count else { return }
+            (copiedText.baseAddress! + copiedCount).update(from: characters, count: Int(length))
+            copiedCount += Int(length)
+        }
     }
     handler.serror = { _, _ in }
     page.withUnsafeBufferPointer { buffer in
@@ -62,7 +89,8 @@ func parseWithNoOpCallbacks(_ page: [UInt8], startTagsOnly: Bool = false) -> Int
             htmlFreeParserCtxt(context)
         }
     }
-    return page.count
+    defer { copiedCount = 0 }
+    return page.count + copiedCount
 }
 
 let origin = "http://docs.example/"
@@ -90,8 +118,9 @@ func locatedReferences(_ page: [UInt8], readingText: Bool) -> Int {
 let rewriter = LinkRewriter()
 /// Each measure: its name, what its count counts, and its work on one page; the floor first.
 let measures: [(String, String, (String, [UInt8]) -> Int)] = [
-    ("libxml2 SAX, no-op (floor)", "bytes", { parseWithNoOpCallbacks($1) }),
-    ("libxml2 SAX, start tags only", "bytes", { parseWithNoOpCallbacks($1, startTagsOnly: true) }),
+    ("libxml2 SAX, no-op (floor)", "bytes", { parse($1) }),
+    ("libxml2 SAX, start tags only", "bytes", { parse($1, text: .none) }),
+    ("libxml2 SAX, text copied", "bytes and text bytes", { parse($1, text: .copied) }),
     ("HTMLLinkExtractor", "links", { HTMLLinkExtractor.links(in: $1, charset: "utf-8").links.count }),
     ("HTMLReferenceLocator", "references", { _, page in locatedReferences(page, readingText: false) }),
     ("HTMLText.extract", "text bytes", { HTMLText.extract(from: $1, contentType: "text/html").body.utf8.count }),
