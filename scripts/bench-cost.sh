@@ -12,10 +12,9 @@
 # 3. The floors, each measured alone on the same pages, best of RUNS: libxml2's parse with
 #    callbacks that do nothing (mirror-html-bench, which also times the link locator as the crawl
 #    runs it, without and with the page's text: the index's text capture is the difference),
-#    SHA-256 of every body
-#    (OpenSSL through Python's hashlib), writing every body to a new file (Python: open, write,
-#    close, rename), the transport alone, then through the cache engine (mirror-fetch-bench:
-#    every URL the crawl saved, 8 in flight), FTS5 alone taking the texts the crawl kept for its
+#    SHA-256 of every body (OpenSSL through Python's hashlib), writing every body to a new file
+#    (Python: open, write, close, rename), the transport alone, then through the cache engine
+#    (mirror-fetch-bench: every URL the crawl saved, 8 in flight), FTS5 alone taking the texts the crawl kept for its
 #    index (scripts/lib/fts5-floor.py), and SQLite alone keeping those texts in a journal and
 #    reading them back (scripts/lib/journal-text-floor.py): with the capture, the index's parts.
 # Nothing else should run on the machine meanwhile. MIRROR_COST_PROFILE=FILE (absolute, or from

@@ -4,8 +4,8 @@
 # half within minutes, so that a change to the parse's handlers is measured by a number that
 # only the change moves. Each measure runs alone after the floor (ONLY="=NAME"); its count is
 # that run's less a run of the floor alone, and the floor's is that less a run that only reads
-# the pages. Callgrind runs a program about fifty times slower:
-# a folder of a fifth of python3.11-doc's pages takes about two minutes a measure.
+# the pages. Callgrind runs a program about fifty times slower: a folder of a fifth of
+# python3.11-doc's pages takes about two minutes a measure.
 #   scripts/count-html-instructions.sh [FOLDER=/usr/share/doc/python3.11/html] [MEASURE...]
 # MEASURE: a measure's full name; by default libxml2 with no-op callbacks, with start tags only,
 # with the text copied, and the link locator as the crawl runs it, without and with the text.

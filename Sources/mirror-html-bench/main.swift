@@ -7,11 +7,11 @@
 // parses all of them, best of PASSES taken in turn: libxml2's SAX parser alone with no-op
 // callbacks (the floor), the same without end tags and text (what the crawl's parse asks of
 // libxml2 without the search index) and with the text copied to a buffer (the least a reader of
-// the page's text does), HTMLLinkExtractor, HTMLReferenceLocator (as the crawl
-// parses a page, without and with the page's text), and LinkRewriter.rewriteHTML. ONLY (e.g.
-// "Locator", for a profiler) runs just the floor and the measures whose names contain it, or
-// with a leading `=` the one named so ("=HTMLReferenceLocator"); "floor" runs the floor alone
-// (scripts/bench-crawl.sh's `T_lx`).
+// the page's text does), HTMLLinkExtractor, HTMLReferenceLocator (as the crawl parses a page,
+// without and with the page's text), and LinkRewriter.rewriteHTML. ONLY (e.g. "Locator", for a
+// profiler) runs just the floor and the measures whose names contain it, or with a leading `=`
+// the one named so ("=HTMLReferenceLocator"); "floor" runs the floor alone (scripts/bench-crawl.sh's
+// `T_lx`).
 import CLibXML2
 import Foundation
 import MirrorCore
