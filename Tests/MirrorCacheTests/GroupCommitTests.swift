@@ -11,9 +11,9 @@ import Testing
 struct GroupCommitTests {
     let folder = TemporaryDirectory("group-commit")
 
-    func open(entries: Int = 3, age: Duration = .seconds(3600), clock: Clock? = nil) throws -> CacheStore {
+    func open(entries: Int = 3, bytes: Int = 1 << 30, age: Duration = .seconds(3600), clock: Clock? = nil) throws -> CacheStore {
         var configuration = CacheStore.Configuration()
-        configuration.groupCommit = CacheStore.GroupCommit(entries: entries, age: age)
+        configuration.groupCommit = CacheStore.GroupCommit(entries: entries, bytes: bytes, age: age)
         if let clock { configuration.now = { clock.value } }
         return try CacheStore(directory: folder.path, configuration: configuration)
     }
@@ -43,6 +43,17 @@ struct GroupCommitTests {
         #expect(try committedCount() == 0)
         #expect(folder.files(under: "bodies").count == 2, "the bodies are in place before their rows")
         try put(store, "http://a.test/3", "three")
+        #expect(try committedCount() == 3)
+    }
+
+    @Test func aGroupWhoseRecordsReachItsSizeCommits() throws {
+        // Each entry's record holds its URL and headers: a server's large headers fill a group sooner.
+        let store = try open(entries: 100, bytes: 12_000)
+        let large = String(repeating: "x", count: 5_000)
+        try put(store, "http://a.test/1?\(large)", "one")
+        try put(store, "http://a.test/2?\(large)", "two")
+        #expect(try committedCount() == 0)
+        try put(store, "http://a.test/3?\(large)", "three")
         #expect(try committedCount() == 3)
     }
 

@@ -47,7 +47,7 @@ final class IndexWriter: Sendable {
         let time = now()
         let due = try group.withLock { group in
             try log(&group).append([record])
-            return group.pending.add(entry, at: time, limits: limits)
+            return group.pending.add(entry, bytes: record.count, at: time, limits: limits)
         }
         guard due else { return nil }
         return try connection.withLockIfAvailable { try commitGroups(on: $0, all: false) }

@@ -10,13 +10,21 @@ final class JournalLog: Sendable {
     /// Records made and not committed yet, in order.
     private struct Batch {
         var records: [JournalRecord] = []
+        /// The records' `size`.
+        var bytes = 0
         var oldest: ContinuousClock.Instant?
     }
 
-    /// A batch commits once it holds this many records…
-    private static let batchSize = 512
+    /// A batch commits once it holds this many records… The journal's tables are each indexed by
+    /// URL, which takes rows at random places: a small batch dirties a page of each index per
+    /// record, written to the WAL and copied back at a checkpoint. At 100,000 pages, batches of
+    /// 4,096 records or a second wrote 4.3 GB to disk where batches of 512 or 200 ms wrote 5.0 GB
+    /// (BENCHMARKS.md); a kill loses at most that second, which the next crawl takes from the cache.
+    private static let batchSize = 4096
+    /// …or this many bytes (pages' texts are large: a batch's memory stays bounded)…
+    private static let batchBytes = 2 << 20
     /// …or its oldest record is this old.
-    private static let batchAge: Duration = .milliseconds(200)
+    private static let batchAge: Duration = .seconds(1)
 
     /// Records are made under this lock only, so making one never waits for a commit…
     private let batch = Locked(Batch())
@@ -39,9 +47,10 @@ final class JournalLog: Sendable {
         let due = batch.withLock { batch in
             let now = ContinuousClock.now
             batch.records.append(record)
+            batch.bytes += record.size
             let oldest = batch.oldest ?? now
             batch.oldest = oldest
-            return batch.records.count >= Self.batchSize || now - oldest >= Self.batchAge
+            return batch.records.count >= Self.batchSize || batch.bytes >= Self.batchBytes || now - oldest >= Self.batchAge
         }
         if due { try flush() }
     }
@@ -60,7 +69,10 @@ final class JournalLog: Sendable {
                 }
             } catch {
                 // Kept, ahead of any made since, for the next commit to try again.
-                batch.withLock { $0.records.insert(contentsOf: records, at: 0) }
+                batch.withLock { batch in
+                    batch.records.insert(contentsOf: records, at: 0)
+                    batch.bytes += records.reduce(0) { $0 + $1.size }
+                }
                 throw error
             }
         }

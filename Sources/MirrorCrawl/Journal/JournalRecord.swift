@@ -10,6 +10,18 @@ enum JournalRecord {
     case resource(url: String, stored: [UInt8])
     case redirect(url: String, json: [UInt8])
 
+    /// About the bytes the record holds in memory while it waits for its commit.
+    var size: Int {
+        switch self {
+        case .queued(let items): items.reduce(0) { $0 + $1.url.utf8.count + ($1.referrer?.utf8.count ?? 0) + 48 }
+        case .finished(let url, _, _, let detail): url.utf8.count + (detail?.utf8.count ?? 0) + 48
+        case .page(let url, let key, let links, let refs, let text):
+            url.utf8.count + key.utf8.count + links.count + refs.count + (text?.count ?? 0)
+        case .resource(let url, let stored): url.utf8.count + stored.count
+        case .redirect(let url, let json): url.utf8.count + json.count
+        }
+    }
+
     func write(to database: SQLiteDatabase) throws {
         switch self {
         case .queued(let items):
