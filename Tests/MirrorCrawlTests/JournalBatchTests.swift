@@ -1,4 +1,5 @@
 import Foundation
+import MirrorHTML
 import MirrorSQLite
 import MirrorSite
 import Testing
@@ -35,6 +36,21 @@ struct JournalBatchTests {
         let database = try SQLiteDatabase(path: root + "/.mirror/journal.sqlite")
         #expect(try database.scalar("SELECT count(*) FROM urls") == .integer(4000))
         #expect(try database.scalar("SELECT count(*) FROM urls WHERE state = 'done'") == .integer(4000))
+    }
+
+    /// Pages' texts are large: a batch commits once its records hold 2 MB, well before it holds
+    /// 4,096 records or is a second old, so its memory stays bounded.
+    @Test func aBatchCommitsOnceItsRecordsHoldTwoMegabytes() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let journal = try CrawlJournal(folder: root, fresh: true)
+        let reader = try SQLiteDatabase(path: root + "/.mirror/journal.sqlite")
+        let text = HTMLText(body: String(repeating: "t", count: 600_000))
+        for number in 0..<3 {
+            try journal.pages.record(PageLinks(links: []), references: [], text: text, of: "http://a.test/\(number)", key: "k")
+        }
+        #expect(try reader.scalar("SELECT count(*) FROM texts") == .integer(0), "three pages' texts, 1.8 MB, wait for more")
+        try journal.pages.record(PageLinks(links: []), references: [], text: text, of: "http://a.test/3", key: "k")
+        #expect(try reader.scalar("SELECT count(*) FROM texts") == .integer(4))
     }
 
     /// A crawl looks a page up before parsing it and never looks up one it parsed itself, so a
