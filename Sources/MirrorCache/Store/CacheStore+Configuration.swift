@@ -37,9 +37,8 @@ extension CacheStore {
     ///
     /// The index's B-trees take each entry at a random place (ids, URLs and digests), so a small
     /// group dirties a page of each tree per entry, and every dirty page is written to the WAL and
-    /// copied back at a checkpoint. A group large against the trees shares pages: at 100,000
-    /// pages, groups of 4,096 entries or a second wrote 4.2 GB to disk where groups of 512 or
-    /// 200 ms wrote 5.0 GB (BENCHMARKS.md).
+    /// copied back at a checkpoint. A group large against the trees shares their pages
+    /// (BENCHMARKS.md, "SQLite's file I/O at 100,000 pages").
     public struct GroupCommit: Sendable {
         public var entries: Int
         /// The size of the group's entry-log records (a hostile server's large headers fill a

@@ -17,9 +17,9 @@ final class JournalLog: Sendable {
 
     /// A batch commits once it holds this many records… The journal's tables are each indexed by
     /// URL, which takes rows at random places: a small batch dirties a page of each index per
-    /// record, written to the WAL and copied back at a checkpoint. At 100,000 pages, batches of
-    /// 4,096 records or a second wrote 4.3 GB to disk where batches of 512 or 200 ms wrote 5.0 GB
-    /// (BENCHMARKS.md); a kill loses at most that second, which the next crawl takes from the cache.
+    /// record, written to the WAL and copied back at a checkpoint, where a large batch shares the
+    /// pages (BENCHMARKS.md, "SQLite's file I/O at 100,000 pages"). A kill loses at most a
+    /// batch, which the next crawl takes from the cache.
     private static let batchSize = 4096
     /// …or this many bytes (pages' texts are large: a batch's memory stays bounded)…
     private static let batchBytes = 2 << 20
@@ -58,20 +58,20 @@ final class JournalLog: Sendable {
     /// Commits every pending record.
     func flush() throws {
         try database.withLock { database in
-            let records = batch.withLock { batch in
+            let taken = batch.withLock { batch in
                 defer { batch = Batch() }
-                return batch.records
+                return batch
             }
-            guard !records.isEmpty else { return }
+            guard !taken.records.isEmpty else { return }
             do {
                 try database.transaction {
-                    for record in records { try record.write(to: database) }
+                    for record in taken.records { try record.write(to: database) }
                 }
             } catch {
                 // Kept, ahead of any made since, for the next commit to try again.
                 batch.withLock { batch in
-                    batch.records.insert(contentsOf: records, at: 0)
-                    batch.bytes += records.reduce(0) { $0 + $1.size }
+                    batch.records.insert(contentsOf: taken.records, at: 0)
+                    batch.bytes += taken.bytes
                 }
                 throw error
             }
