@@ -15,50 +15,49 @@ public struct LocalFrontier: CrawlFrontier {
 
     public var crawlStartedAt: Double { journal.crawlStartedAt }
 
-    public func start(seeds: [CrawlItem], resume: Bool) async throws -> CrawlStart {
+    public func start(seeds: [CrawlItem], resume: Bool) throws -> CrawlStart {
         if resume {
             let (known, pending) = try journal.urls.resumePoint()
             if !known.isEmpty {
-                _ = await queue.markSeen(known)
-                await queue.enqueue(pending)
+                _ = queue.markSeen(known)
+                queue.enqueue(pending)
                 return .resumed(known: known, pending: pending.count)
             }
         }
-        let fresh = await queue.markSeen(seeds.map(\.url))
+        let fresh = queue.markSeen(seeds.map(\.url))
         let items = zip(seeds, fresh).filter(\.1).map(\.0)
         try journal.urls.queued(items)
-        await queue.enqueue(items)
+        queue.enqueue(items)
         return .fresh
     }
 
     public func next() async -> CrawlItem? { await queue.next() }
-    public func fetched(_ item: CrawlItem) async { await queue.fetched(item) }
-    public func release(_ item: CrawlItem) async { await queue.finished(item) }
+    public func fetched(_ item: CrawlItem) { queue.fetched(item) }
+    public func release(_ item: CrawlItem) { queue.finished(item) }
 
     public func record(_ url: String, _ outcome: CrawlOutcome, status: Int?, detail: String?) throws {
         try journal.urls.finished(url, outcome, status: status, detail: detail)
     }
 
-    /// Marks the URLs seen at once: one actor hop per page, not per link.
-    public func firstSightings(_ urls: [String]) async -> [Bool] { await queue.markSeen(urls) }
-    public func isSeen(_ url: String) async -> Bool { await queue.isSeen(url) }
+    public func firstSightings(_ urls: [String]) -> [Bool] { queue.markSeen(urls) }
+    public func isSeen(_ url: String) -> Bool { queue.isSeen(url) }
 
-    public func add(_ queued: [CrawlItem], skipped: [(CrawlItem, SkipReason)]) async throws -> [Bool] {
+    public func add(_ queued: [CrawlItem], skipped: [(CrawlItem, SkipReason)]) throws -> [Bool] {
         try journal.urls.queued(queued)
-        await queue.enqueue(queued)
+        queue.enqueue(queued)
         return skipped.map { _ in true }
     }
 
     public func waitTurn(_ host: String) async -> Bool { await queue.waitTurn(host) }
-    public func requestEnded(_ host: String) async { await queue.requestEnded(host) }
-    public func robotsKnown(_ host: String, crawlDelay: Double?) async { await queue.robotsKnown(host, crawlDelay: crawlDelay) }
+    public func requestEnded(_ host: String) { queue.requestEnded(host) }
+    public func robotsKnown(_ host: String, crawlDelay: Double?) { queue.robotsKnown(host, crawlDelay: crawlDelay) }
 
     public func admitPage(host: String) async -> SkipReason? { await budget.admit(host: host) }
-    public func pageEnded(host: String, saved: Bool) async {
+    public func pageEnded(host: String, saved: Bool) {
         if saved { budget.saved(host: host) } else { budget.release(host: host) }
     }
 
-    public func pendingCount() async -> Int { await queue.pendingCount }
-    public func stop() async { await queue.stop() }
-    public func forget() async { await queue.forget() }
+    public func pendingCount() -> Int { queue.pendingCount }
+    public func stop() { queue.stop() }
+    public func forget() { queue.forget() }
 }

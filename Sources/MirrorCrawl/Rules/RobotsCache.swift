@@ -1,15 +1,24 @@
 import MirrorCache
 import MirrorCore
+import MirrorLock
 
-/// robots.txt per origin, fetched once (through the cache) and shared by all workers.
-actor RobotsCache {
+/// robots.txt per origin, fetched once (through the cache) and shared by all workers. Every item
+/// asks: a known origin's answer is a look under a lock, with no hop to another executor.
+final class RobotsCache: Sendable {
     /// The rules, and why they are "disallow all" when robots.txt could not be read.
     struct Verdict: Sendable {
         let rules: RobotsRules
         let problem: String?
     }
 
-    private var rules: [String: Task<Verdict, Never>] = [:]
+    /// An origin's robots.txt: being fetched (the workers that ask meanwhile wait for that
+    /// fetch), or read.
+    private enum Entry {
+        case fetching(Task<Verdict, Never>)
+        case known(Verdict)
+    }
+
+    private let entries = Locked<[String: Entry]>([:])
     private let userAgent: String
 
     init(userAgent: String) {
@@ -23,11 +32,20 @@ actor RobotsCache {
     /// up to five redirects are followed), fetched with `send` the first time.
     func rules(for url: URLParts, send: @escaping Send) async -> Verdict {
         let origin = url.origin
-        if let known = rules[origin] { return await known.value }
         let userAgent = userAgent
-        let task = Task { await Self.fetch("\(origin)/robots.txt", userAgent: userAgent, send: send) }
-        rules[origin] = task
-        return await task.value
+        let entry = entries.withLock { entries in
+            if let entry = entries[origin] { return entry }
+            let task = Task { await Self.fetch("\(origin)/robots.txt", userAgent: userAgent, send: send) }
+            entries[origin] = .fetching(task)
+            return .fetching(task)
+        }
+        switch entry {
+        case .known(let verdict): return verdict
+        case .fetching(let task):
+            let verdict = await task.value
+            entries.withLock { $0[origin] = .known(verdict) }
+            return verdict
+        }
     }
 
     private static func fetch(_ start: String, userAgent: String, send: Send) async -> Verdict {
