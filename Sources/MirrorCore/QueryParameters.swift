@@ -4,7 +4,7 @@
 public enum QueryParameters {
     /// The parameters of `query` in order, empty ones included.
     public static func split(_ query: String) -> [Substring] {
-        query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).map(Substring.init)
+        query.parts(separatedBy: UInt8(ascii: "&"))
     }
 
     /// A parameter's name: what comes before its first `=`.

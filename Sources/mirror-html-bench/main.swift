@@ -8,7 +8,8 @@
 // callbacks (the floor), the same without end tags and text (what the crawl's parse asks of
 // libxml2 without the search index) and with the text copied to a buffer (the least a reader of
 // the page's text does), HTMLLinkExtractor, HTMLReferenceLocator (as the crawl parses a page,
-// without and with the page's text), and LinkRewriter.rewriteHTML. ONLY (e.g. "Locator", for a
+// without and with the page's text), the page's name in the folder (PathMapper and PathRegistry),
+// and LinkRewriter.rewriteHTML. ONLY (e.g. "Locator", for a
 // profiler) runs just the floor and the measures whose names contain it, or with a leading `=`
 // the one named so ("=HTMLReferenceLocator"); "floor" runs the floor alone (scripts/bench-crawl.sh's
 // `T_lx`).
@@ -116,6 +117,17 @@ func locatedReferences(_ page: [UInt8], readingText: Bool) -> Int {
 }
 
 let rewriter = LinkRewriter()
+let mapper = PathMapper()
+/// The names given in this pass: a pass starts again with none at the first page.
+nonisolated(unsafe) var registry = PathRegistry()
+
+/// The name a crawl gives the page's URL in the folder (`ResponseSaver`): its preferred path,
+/// made unique among the pass's; the name's bytes.
+func named(_ path: String) -> Int {
+    if path == pages[0].path { registry = PathRegistry() }
+    guard let preferred = mapper.path(for: origin + path, contentType: "text/html; charset=utf-8") else { return 0 }
+    return registry.assign(url: origin + path, preferred: preferred, sha256: "").string.utf8.count
+}
 /// Each measure: its name, what its count counts, and its work on one page; the floor first.
 let measures: [(String, String, (String, [UInt8]) -> Int)] = [
     ("libxml2 SAX, no-op (floor)", "bytes", { parse($1) }),
@@ -128,6 +140,7 @@ let measures: [(String, String, (String, [UInt8]) -> Int)] = [
         "HTMLReferenceLocator + text", "references",
         { _, page in locatedReferences(page, readingText: true) }
     ),
+    ("PathMapper + PathRegistry", "name bytes", { path, _ in named(path) }),
     (
         "LinkRewriter.rewriteHTML", "bytes written",
         { path, page in

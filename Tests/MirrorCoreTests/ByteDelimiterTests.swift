@@ -13,6 +13,14 @@ struct ByteDelimiterTests {
         #expect(QueryParameters.name(of: "flag") == "flag")
     }
 
+    /// The parts keep every scalar between the cuts, at the ends and around non-ASCII text too.
+    @Test func textIsCutIntoPartsAtEverySeparatorByte() {
+        let parts = "/caf\u{E9}/\u{301}x//y\u{600}/".parts(separatedBy: UInt8(ascii: "/"))
+        #expect(parts.map { Array($0.unicodeScalars) } == ["", "caf\u{E9}", "\u{301}x", "", "y\u{600}", ""].map { Array($0.unicodeScalars) })
+        #expect("".parts(separatedBy: UInt8(ascii: "/")) == [""])
+        #expect("no separator".parts(separatedBy: UInt8(ascii: "/")) == ["no separator"])
+    }
+
     @Test func httpWhiteSpaceIsTrimmedWhateverFollowsIt() {
         #expect(" \u{301}x ".trimmingASCIIWhitespace().unicodeScalars.elementsEqual("\u{301}x".unicodeScalars))
         #expect("x\u{600} \t".trimmingASCIIWhitespace().unicodeScalars.elementsEqual("x\u{600}".unicodeScalars))

@@ -57,10 +57,10 @@ struct ComponentName {
     /// no extension follows, and for folders the dot of a file extension (see `PathMapper`).
     private func fixingEdges(_ units: [NameUnit]) -> [NameUnit] {
         var units = units
-        let edgy: Set<UInt8> = [UInt8(ascii: "."), UInt8(ascii: " ")]
-        if let first = units.first?.asciiLiteral, edgy.contains(first) { units[0] = units[0].escapedForm }
+        func isEdgy(_ byte: UInt8) -> Bool { byte == UInt8(ascii: ".") || byte == UInt8(ascii: " ") }
+        if let first = units.first?.asciiLiteral, isEdgy(first) { units[0] = units[0].escapedForm }
         guard suffix.isEmpty, let last = units.last?.asciiLiteral else { return units }
-        if edgy.contains(last) {
+        if isEdgy(last) {
             units[units.count - 1] = units[units.count - 1].escapedForm
         } else if isFolder, let dot = units.lastIndex(of: .literal(".")), dot > 0 {
             let tail = units[(dot + 1)...].compactMap(\.asciiLiteral)
@@ -77,6 +77,8 @@ struct ComponentName {
     private static func isReserved(_ units: [NameUnit]) -> Bool {
         let base = units.prefix { $0 != .literal(".") }
         guard !base.isEmpty, base.count <= 7 else { return false }
+        // Every reserved name starts with one of these letters: most names are told apart here.
+        if let first = base.first?.asciiLiteral, !"aAcClLnNpP".utf8.contains(first) { return false }
         var text = base.text
         while text.hasSuffix(" ") { text.removeLast() }
         return reservedNames.contains(text.lowercased())

@@ -3,7 +3,7 @@ enum NameUnit: Sendable, Hashable {
     case literal(Unicode.Scalar)
     case escaped(UInt8)
 
-    private static let hexDigits = Array("0123456789ABCDEF".unicodeScalars)
+    fileprivate static let hexDigits = Array("0123456789ABCDEF".unicodeScalars)
 
     var text: String {
         switch self {
@@ -41,6 +41,19 @@ enum NameUnit: Sendable, Hashable {
 }
 
 extension Collection where Element == NameUnit {
-    var text: String { map(\.text).joined() }
+    var text: String {
+        var text = ""
+        for unit in self {
+            switch unit {
+            case .literal(let scalar):
+                text.unicodeScalars.append(scalar)
+            case .escaped(let byte):
+                text.unicodeScalars.append("%")
+                text.unicodeScalars.append(NameUnit.hexDigits[Int(byte >> 4)])
+                text.unicodeScalars.append(NameUnit.hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return text
+    }
     var byteCount: Int { reduce(0) { $0 + $1.byteCount } }
 }

@@ -55,7 +55,7 @@ public struct PathMapper: Sendable {
         // The pieces of `parts.normalized`, taken apart without parsing that string again.
         let path = URLParts.removeDotSegments(PercentEncoding.normalize(parts.path.isEmpty ? "/" : parts.path, allowing: .path))
         let query = parts.query.map { PercentEncoding.normalize($0, allowing: .query) }
-        var segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        var segments = path.parts(separatedBy: UInt8(ascii: "/")).dropFirst()
         let file = segments.popLast() ?? ""
         var components = [hostName(parts)]
         components += segments.map(folderName)
@@ -116,11 +116,26 @@ public struct PathMapper: Sendable {
     /// `name.ext` split at its last dot, when both parts are non-empty and the extension is
     /// short and alphanumeric.
     static func splitExtension(_ segment: Substring) -> (Substring, String)? {
+        // ASCII (a normalized URL's path is): a character a byte, found without Unicode's rules.
+        let bytes = segment.utf8
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot != bytes.startIndex else { return nil }
+            let ext = bytes[bytes.index(after: dot)...]
+            guard (1...10).contains(ext.count), ext.allSatisfy(Self.isASCIIAlphanumeric) else { return nil }
+            return (Substring(bytes[..<dot]), String(Substring(ext)))
+        }
         guard let dot = segment.lastIndex(of: "."), dot != segment.startIndex else { return nil }
         let ext = segment[segment.index(after: dot)...]
         guard (1...10).contains(ext.count), ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
             return nil
         }
         return (segment[..<dot], String(ext))
+    }
+
+    private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: false
+        }
     }
 }

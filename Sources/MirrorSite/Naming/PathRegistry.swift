@@ -330,6 +330,6 @@ public struct PathRegistry: Sendable {
     /// A `/`-joined path's components, split at every `/` (a `Character` may be `/` with a
     /// combining mark, so splitting `Character`s would miss some).
     private static func components(_ path: String) -> [String] {
-        path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        path.parts(separatedBy: UInt8(ascii: "/")).map(String.init)
     }
 }
