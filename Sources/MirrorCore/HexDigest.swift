@@ -69,14 +69,12 @@ public struct HexDigest: Hashable, Comparable, Sendable, CustomStringConvertible
             guard bytes.count == 64 else { return nil }
             func word(at start: Int) -> UInt64? {
                 var word: UInt64 = 0
-                for byte in bytes[start..<start + 16] {
-                    let value: UInt8
-                    switch byte {
-                    case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
-                    case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
-                    default: return nil
-                    }
-                    word = word << 4 | UInt64(value)
+                for offset in start..<start + 16 {
+                    // A digit or a letter by one subtraction each (the range patterns were a call a byte).
+                    let digit = bytes[offset] &- UInt8(ascii: "0")
+                    let letter = bytes[offset] &- UInt8(ascii: "a")
+                    guard digit < 10 || letter < 6 else { return nil }
+                    word = word << 4 | UInt64(digit < 10 ? digit : letter + 10)
                 }
                 return word
             }
