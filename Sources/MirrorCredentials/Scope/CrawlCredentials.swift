@@ -13,6 +13,10 @@ public final class CrawlCredentials: Sendable {
     private let authenticator: Authenticator?
     /// Whether the user gave anything: then the crawl's responses are private to it.
     public let carriesCredentials: Bool
+    /// Names of the request fields that carry credentials of this crawl: a request made elsewhere
+    /// (the browser's) has its own removed before `fields(for:method:)` are added. Made once: every
+    /// request asks.
+    public let fieldNames: Set<String>
     /// The fingerprint of what the user gave, per origin (`fingerprint(for:)`).
     private let fingerprints = Locked<[String: String]>([:])
 
@@ -38,6 +42,7 @@ public final class CrawlCredentials: Sendable {
         self.jar = jar
         let cookieFields = headers.filter { $0.name.lowercased() == "cookie" }
         self.headers = headers.filter { $0.name.lowercased() != "cookie" }
+        fieldNames = Set(self.headers.map { $0.name.lowercased() } + ["authorization", "cookie", "proxy-authorization"])
         authenticator = login.map(Authenticator.init)
         let pairs = cookieFields.flatMap { Self.pairs(of: $0.value) }
         if !pairs.isEmpty {
@@ -52,11 +57,6 @@ public final class CrawlCredentials: Sendable {
         carriesCredentials || (scope.admits(url) && jar.cookieHeader(for: url) != nil)
     }
 
-    /// Names of the request fields that carry credentials of this crawl: a request made elsewhere
-    /// (the browser's) has its own removed before `fields(for:method:)` are added.
-    public var fieldNames: Set<String> {
-        Set(headers.map { $0.name.lowercased() } + ["authorization", "cookie", "proxy-authorization"])
-    }
 
     /// The credential fields of a request to `url`: the user's headers, the answer to its origin's
     /// authentication challenge, and the cookies that match it — none outside the scope.
