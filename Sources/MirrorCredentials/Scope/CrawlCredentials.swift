@@ -57,7 +57,6 @@ public final class CrawlCredentials: Sendable {
         carriesCredentials || (scope.admits(url) && jar.cookieHeader(for: url) != nil)
     }
 
-
     /// The credential fields of a request to `url`: the user's headers, the answer to its origin's
     /// authentication challenge, and the cookies that match it — none outside the scope.
     public func fields(for url: URLParts, method: String) -> [Field] {
