@@ -117,6 +117,14 @@ final class DevToolsPipe: Sendable {
                 while offset < buffer.count {
                     let written = Glibc.write(commands, buffer.baseAddress! + offset, buffer.count - offset)
                     if written < 0 && errno == EINTR { continue }
+                    if written < 0 && errno == EPIPE {
+                        // The browser is gone: known now, not only once the reader sees the end of
+                        // its pipe (a busy machine may run that thread much later), so that a page
+                        // whose calls fail here is tried again rather than saved as it was.
+                        state.withLock { state in
+                            if state.closed == nil { state.closed = BrowserError.closed("the browser's command pipe broke (it ended)") }
+                        }
+                    }
                     if written <= 0 { return false }
                     offset += written
                 }

@@ -7,7 +7,7 @@ import Testing
 /// The frontier's politeness on a clock the test moves: a host's requests a delay apart, from
 /// the previous one's start and from its end, and robots.txt's Crawl-delay counted from the
 /// robots.txt request. Nothing sleeps: a turn not come yet waits on the manual clock.
-@Suite("Frontier politeness", .timeLimit(.minutes(TestTiming.minutes(1))))
+@Suite("Frontier politeness", .timeLimit(.minutes(TestTiming.minutes(10))))
 struct FrontierTests {
     let clock = ManualClock()
     let host = "http://example.org:80"
