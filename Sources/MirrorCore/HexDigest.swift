@@ -70,7 +70,7 @@ public struct HexDigest: Hashable, Comparable, Sendable, CustomStringConvertible
             func word(at start: Int) -> UInt64? {
                 var word: UInt64 = 0
                 for offset in start..<start + 16 {
-                    // A digit or a letter by one subtraction each (the range patterns were a call a byte).
+                    // A digit or a letter by one subtraction each: every resource read back makes one.
                     let digit = bytes[offset] &- UInt8(ascii: "0")
                     let letter = bytes[offset] &- UInt8(ascii: "a")
                     guard digit < 10 || letter < 6 else { return nil }

@@ -107,7 +107,7 @@ final class Frontier<Clock: _Concurrency.Clock<Duration>>: Sendable {
 
     /// Queues items whose URLs were marked seen.
     func enqueue(_ items: [CrawlItem]) {
-        let waiters = state.withLock { state in
+        change { state in
             for item in items {
                 let host = CrawlItem.host(of: item.url)
                 if state.hosts[host] == nil { state.hosts[host] = newQueue() }
@@ -115,9 +115,8 @@ final class Frontier<Clock: _Concurrency.Clock<Duration>>: Sendable {
                 state.hosts[host]!.items.append(item)
                 state.queuedCount += 1
             }
-            return state.takeWaiting()
+            return true
         }
-        for waiter in waiters { waiter.resume() }
     }
 
     /// Items still queued (for the journal and the progress line).
@@ -125,17 +124,16 @@ final class Frontier<Clock: _Concurrency.Clock<Duration>>: Sendable {
 
     /// `host`'s robots.txt is known: its other items may start, `crawlDelay` apart at least.
     func robotsKnown(_ host: String, crawlDelay: Double?) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        change { state in
             var queue = state.hosts[host] ?? newQueue()
-            guard !queue.robotsKnown else { return [] }
+            guard !queue.robotsKnown else { return false }
             queue.robotsKnown = true
             queue.delay = max(crawlDelay ?? 0, defaultDelay)
             // The robots.txt request itself is the last one: the new delay counts from it.
             if let last = queue.lastEnd { queue.postpone(to: last.advanced(by: queue.delayDuration)) }
             state.hosts[host] = queue
-            return state.takeWaiting()
+            return true
         }
-        for waiter in waiters { waiter.resume() }
     }
 
     /// Waits until `host` may receive another request, and books that moment. True when the
@@ -173,10 +171,11 @@ final class Frontier<Clock: _Concurrency.Clock<Duration>>: Sendable {
 
     /// Books `host`'s next request now; true when it is spaced (see `waitTurn(_:)`).
     private func book(_ state: inout State, host: String) -> Bool {
-        let queue = state.hosts[host] ?? newQueue()
+        var queue = state.hosts[host] ?? newQueue()
         let spaced = queue.delay > 0 || !queue.robotsKnown
-        if queue.delay > 0 { state.hosts[host, default: newQueue()].postpone(to: clock.now.advanced(by: queue.delayDuration)) }
-        if spaced { state.hosts[host, default: newQueue()].requestInFlight = true }
+        if queue.delay > 0 { queue.postpone(to: clock.now.advanced(by: queue.delayDuration)) }
+        if spaced { queue.requestInFlight = true }
+        state.hosts[host] = queue
         return spaced
     }
 
@@ -199,11 +198,10 @@ final class Frontier<Clock: _Concurrency.Clock<Duration>>: Sendable {
 
     /// Stops handing out work: `next()` returns nil from now on.
     func stop() {
-        let waiters = state.withLock { state in
+        change { state in
             state.stopped = true
-            return state.takeWaiting()
+            return true
         }
-        for waiter in waiters { waiter.resume() }
     }
 
     /// Forgets every URL seen and queued, once the workers are done: finishing the folder is the
@@ -276,21 +274,27 @@ final class Frontier<Clock: _Concurrency.Clock<Duration>>: Sendable {
     /// while this one is still being worked on (the per-host limit is on requests in flight,
     /// and parsing a page costs more than fetching it from a nearby origin).
     func fetched(_ item: CrawlItem) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            guard state.fetchedItems.insert(item.url).inserted else { return [] }
+        change { state in
+            guard state.fetchedItems.insert(item.url).inserted else { return false }
             state.hosts[CrawlItem.host(of: item.url)]?.active -= 1
-            return state.takeWaiting()
+            return true
         }
-        for waiter in waiters { waiter.resume() }
     }
 
     /// An item handed out by `next()` is over.
     func finished(_ item: CrawlItem) {
-        let waiters = state.withLock { state in
+        change { state in
             state.active -= 1
             if state.fetchedItems.remove(item.url) == nil { state.hosts[CrawlItem.host(of: item.url)]?.active -= 1 }
-            return state.takeWaiting()
+            return true
         }
+    }
+
+    /// Changes the state under the lock; when `change` returns true (an item queued, a slot
+    /// freed, the crawl stopped), each waiting `next()` is resumed once the lock is let go, to
+    /// look again.
+    private func change(_ change: (inout State) -> Bool) {
+        let waiters = state.withLock { state in change(&state) ? state.takeWaiting() : [] }
         for waiter in waiters { waiter.resume() }
     }
 }

@@ -3,17 +3,23 @@ enum NameUnit: Sendable, Hashable {
     case literal(Unicode.Scalar)
     case escaped(UInt8)
 
-    fileprivate static let hexDigits = Array("0123456789ABCDEF".unicodeScalars)
+    private static let hexDigits = Array("0123456789ABCDEF".unicodeScalars)
 
     var text: String {
+        var text = ""
+        append(to: &text)
+        return text
+    }
+
+    /// Appends the unit's characters: a name's units go into one string.
+    func append(to text: inout String) {
         switch self {
         case .literal(let scalar):
-            return String(Character(scalar))
+            text.unicodeScalars.append(scalar)
         case .escaped(let byte):
-            var text = "%"
+            text.unicodeScalars.append("%")
             text.unicodeScalars.append(Self.hexDigits[Int(byte >> 4)])
             text.unicodeScalars.append(Self.hexDigits[Int(byte & 0x0F)])
-            return text
         }
     }
 
@@ -43,16 +49,7 @@ enum NameUnit: Sendable, Hashable {
 extension Collection where Element == NameUnit {
     var text: String {
         var text = ""
-        for unit in self {
-            switch unit {
-            case .literal(let scalar):
-                text.unicodeScalars.append(scalar)
-            case .escaped(let byte):
-                text.unicodeScalars.append("%")
-                text.unicodeScalars.append(NameUnit.hexDigits[Int(byte >> 4)])
-                text.unicodeScalars.append(NameUnit.hexDigits[Int(byte & 0x0F)])
-            }
-        }
+        for unit in self { unit.append(to: &text) }
         return text
     }
     var byteCount: Int { reduce(0) { $0 + $1.byteCount } }
