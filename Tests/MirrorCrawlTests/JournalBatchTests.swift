@@ -48,9 +48,9 @@ struct JournalBatchTests {
         for number in 0..<3 {
             try journal.pages.record(PageLinks(links: []), references: [], text: text, of: "http://a.test/\(number)", key: "k")
         }
-        #expect(try reader.scalar("SELECT count(*) FROM texts") == .integer(0), "three pages' texts, 1.8 MB, wait for more")
+        #expect(try reader.scalar("SELECT count(*) FROM pages") == .integer(0), "three pages' texts, 1.8 MB, wait for more")
         try journal.pages.record(PageLinks(links: []), references: [], text: text, of: "http://a.test/3", key: "k")
-        #expect(try reader.scalar("SELECT count(*) FROM texts") == .integer(4))
+        #expect(try reader.scalar("SELECT count(*) FROM pages WHERE text IS NOT NULL") == .integer(4))
     }
 
     /// A crawl looks a page up before parsing it and never looks up one it parsed itself, so a
@@ -68,6 +68,37 @@ struct JournalBatchTests {
         #expect(try reopened.pages.links(of: "http://a.test/", key: "k") == links)
         #expect(try reopened.pages.links(of: "http://a.test/", key: "other") == nil)
         #expect(try reopened.pages.references(of: [("http://a.test/", "k"), ("http://a.test/", "other")]) == [[], nil])
+    }
+
+    /// A journal of the version that kept texts in a table of their own keeps them once opened:
+    /// each is moved to its page's row (when the page's key is the same), and a page the crawl
+    /// recorded without text, or under another key, has none.
+    @Test func textsOfAJournalThatKeptThemApartAreKept() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/.mirror", withIntermediateDirectories: true)
+        let refs = StoredReferences.encode([])
+        let text = StoredText.encode(HTMLText(title: "T", body: "words"))
+        do {
+            let old = try SQLiteDatabase(path: root + "/.mirror/journal.sqlite")
+            try old.execute(
+                """
+                CREATE TABLE pages (url TEXT PRIMARY KEY, key TEXT NOT NULL, links BLOB NOT NULL, refs BLOB NOT NULL);
+                CREATE TABLE texts (url TEXT PRIMARY KEY, key TEXT NOT NULL, text BLOB NOT NULL);
+                """)
+            for url in ["http://a.test/", "http://a.test/bare", "http://a.test/moved"] {
+                try old.statement("INSERT INTO pages VALUES (?, 'k', ?, ?)").run([
+                    .text(url), .blob(PageLinks(links: []).encoded), .blob(refs),
+                ])
+            }
+            for (url, key) in [("http://a.test/", "k"), ("http://a.test/moved", "older")] {
+                try old.statement("INSERT INTO texts VALUES (?, ?, ?)").run([.text(url), .text(key), .blob(text)])
+            }
+        }
+        let journal = try CrawlJournal(folder: root, fresh: false)
+        let texts = try journal.pages.texts(of: [("http://a.test/", "k"), ("http://a.test/bare", "k"), ("http://a.test/moved", "k")])
+        #expect(texts.map { $0?.body } == ["words", nil, nil])
+        let reader = try SQLiteDatabase(path: root + "/.mirror/journal.sqlite")
+        #expect(try reader.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'texts'") == .integer(0))
     }
 
     /// The site writer holds no resources and reads them back from its ledger: a read sees the

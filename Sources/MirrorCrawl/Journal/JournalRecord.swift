@@ -37,12 +37,8 @@ enum JournalRecord {
             try database.statement("UPDATE urls SET state = ?, status = ?, detail = ? WHERE url = ?")
                 .run([.text(outcome.rawValue), SQLiteValue(status), SQLiteValue(detail), .text(url)])
         case .page(let url, let key, let links, let refs, let text):
-            try database.statement("INSERT OR REPLACE INTO pages (url, key, links, refs) VALUES (?, ?, ?, ?)")
-                .run([.text(url), .text(key), .blob(links), .blob(refs)])
-            if let text {
-                try database.statement("INSERT OR REPLACE INTO texts (url, key, text) VALUES (?, ?, ?)")
-                    .run([.text(url), .text(key), .blob(text)])
-            }
+            try database.statement("INSERT OR REPLACE INTO pages (url, key, links, refs, text) VALUES (?, ?, ?, ?, ?)")
+                .run([.text(url), .text(key), .blob(links), .blob(refs), text.map(SQLiteValue.blob) ?? .null])
         case .resource(let url, let stored):
             try database.statement("INSERT OR REPLACE INTO resources (url, json) VALUES (?, ?)").run([.text(url), .blob(stored)])
         case .redirect(let url, let json):

@@ -29,16 +29,39 @@ enum JournalSchema {
             CREATE TABLE IF NOT EXISTS resources (url TEXT PRIMARY KEY, json BLOB NOT NULL);
             CREATE TABLE IF NOT EXISTS redirects (url TEXT PRIMARY KEY, json BLOB NOT NULL);
             """)
-        // Kept across crawls into the same folder: each page's resolved links and located
-        // references (`StoredReferences`), by body. ("links" was the table of the version before.)
+        // Kept across crawls into the same folder: each page's resolved links, located references
+        // (`StoredReferences`) and, for the search index, text (`StoredText`; NULL when the crawl
+        // made no index), by body. One table for all three: each table keyed by URL takes its
+        // rows at random places, a page of 4 KB written per row and commit once it is large.
+        // ("links" was the table of an earlier version; "texts" held the texts apart.)
         try database.execute("DROP TABLE IF EXISTS links")
         try database.execute(
             """
             CREATE TABLE IF NOT EXISTS pages (
-                url TEXT PRIMARY KEY, key TEXT NOT NULL, links BLOB NOT NULL, refs BLOB NOT NULL)
+                url TEXT PRIMARY KEY, key TEXT NOT NULL, links BLOB NOT NULL, refs BLOB NOT NULL, text BLOB)
             """)
-        // Each HTML page's text for the search index (`StoredText`), by body, as `pages`.
-        try database.execute("CREATE TABLE IF NOT EXISTS texts (url TEXT PRIMARY KEY, key TEXT NOT NULL, text BLOB NOT NULL)")
+        try joinTexts(database)
         return try database.statement("SELECT value FROM meta WHERE key = 'started'").firstRow { $0.string(0) }.flatMap(Double.init)
+    }
+
+    /// Moves the texts of a journal made by an earlier version (a `texts` table, `pages` without
+    /// a `text` column) into `pages`, in one transaction.
+    private static func joinTexts(_ database: SQLiteDatabase) throws {
+        let hasColumn = try database.statement("PRAGMA table_info(pages)").rows { $0.string(1) }.contains("text")
+        let hasTable =
+            try database.statement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'texts'")
+            .firstRow { _ in true } ?? false
+        guard !hasColumn || hasTable else { return }
+        try database.transaction {
+            if !hasColumn { try database.execute("ALTER TABLE pages ADD COLUMN text BLOB") }
+            if hasTable {
+                try database.execute(
+                    """
+                    UPDATE pages SET text = (SELECT texts.text FROM texts WHERE texts.url = pages.url AND texts.key = pages.key)
+                        WHERE text IS NULL;
+                    DROP TABLE texts;
+                    """)
+            }
+        }
     }
 }

@@ -18,12 +18,12 @@ public struct PageRecords: Sendable {
     /// The located references recorded for each HTML page of `pages` when it had the same key
     /// (`rows`).
     func references(of pages: [(url: String, key: String)]) throws -> [[HTMLReference]?] {
-        try rows("refs", in: "pages", of: pages).map { $0.flatMap(StoredReferences.decode) }
+        try rows("refs", of: pages).map { $0.flatMap(StoredReferences.decode) }
     }
 
     /// The text recorded for each HTML page of `pages` when it had the same key (`rows`).
     public func texts(of pages: [(url: String, key: String)]) throws -> [HTMLText?] {
-        try rows("text", in: "texts", of: pages).map { $0.flatMap(StoredText.decode) }
+        try rows("text", of: pages).map { $0.flatMap(StoredText.decode) }
     }
 
     /// Records a page's links and, for an HTML page, its located references and its text.
@@ -43,20 +43,20 @@ public struct PageRecords: Sendable {
         }
     }
 
-    /// The column `column` of each page's row in `table` when it has the same key, in one read
+    /// The column `column` of each page's row when it has the same key (nil where it is NULL), in one read
     /// of the rows from the first URL to the last in byte order: the finish asks a run of pages
     /// at a time, in that order, so the read spans little more than the run.
-    private func rows(_ column: StaticString, in table: StaticString, of pages: [(url: String, key: String)]) throws -> [[UInt8]?] {
+    private func rows(_ column: StaticString, of pages: [(url: String, key: String)]) throws -> [[UInt8]?] {
         guard let low = pages.min(by: { $0.url.bytesPrecede($1.url) })?.url, let high = pages.max(by: { $0.url.bytesPrecede($1.url) })?.url
         else { return [] }
         // By bytes, as the table compares: `==` would take two spellings of a URL for one.
         let urls = pages.map { Array($0.url.utf8) }
         let wanted = Set(urls)
         let rows = try log.lookup { reader in
-            try reader.statement("SELECT url, key, \(column) FROM \(table) WHERE url BETWEEN ? AND ?")
-                .rows([.text(low), .text(high)]) { row -> (url: [UInt8], key: [UInt8], value: [UInt8])? in
+            try reader.statement("SELECT url, key, \(column) FROM pages WHERE url BETWEEN ? AND ?")
+                .rows([.text(low), .text(high)]) { row -> (url: [UInt8], key: [UInt8], value: [UInt8]?)? in
                     let url = row.blob(0)
-                    return wanted.contains(url) ? (url, row.blob(1), row.blob(2)) : nil
+                    return wanted.contains(url) ? (url, row.blob(1), row.isNull(2) ? nil : row.blob(2)) : nil
                 }
         }
         let found = Dictionary(rows.compactMap { $0.map { ($0.url, $0) } }, uniquingKeysWith: { first, _ in first })

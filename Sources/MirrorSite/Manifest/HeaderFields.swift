@@ -1,4 +1,5 @@
 import MirrorCore
+import MirrorLock
 
 /// Header fields (`[[String]]`, each usually `[name, value]`) packed into one byte array
 /// (`PackedBytes`): a manifest in memory holds a record per URL, and at 100,000 URLs these were
@@ -73,13 +74,25 @@ enum HeaderFields {
         }
     }
 
-    /// The seconds of `text` when it is an IMF-fixdate that formats back to itself.
+    /// The seconds of `text` when it is an IMF-fixdate that formats back to itself. A crawl's
+    /// responses carry few distinct dates (the second's `Date`, a site's `Last-Modified`), and
+    /// reading and formatting one took half the packing of a response's fields: each text is
+    /// checked once and its answer kept, for at most `maxKnownDates` texts at a time.
     private static func date(_ text: String) -> Int? {
-        guard text.utf8.count == 29, text.utf8.last == UInt8(ascii: "T"), let seconds = HTTPDate.parse(text),
-            seconds >= 0, HTTPDate.format(seconds) == text
-        else { return nil }
-        return Int(seconds)
+        guard text.utf8.count == 29, text.utf8.last == UInt8(ascii: "T") else { return nil }
+        let key = UTF8Key(text)
+        if let known = knownDates.withLock({ $0[key] }) { return known }
+        let seconds = HTTPDate.parse(text).flatMap { $0 >= 0 && HTTPDate.format($0) == text ? Int($0) : nil }
+        knownDates.withLock { known in
+            if known.count >= maxKnownDates { known.removeAll(keepingCapacity: true) }
+            known[key] = .some(seconds)
+        }
+        return seconds
     }
+
+    /// The answers of `date` kept, by the date's bytes; nil for a text that is not a date it holds.
+    private static let knownDates = Locked<[UTF8Key: Int?]>([:])
+    private static let maxKnownDates = 256
 
     static func pack(_ fields: [[String]]) -> [UInt8] {
         var bytes = PackedBytes(capacity: 512)

@@ -1,4 +1,5 @@
 import MirrorCore
+import MirrorLock
 
 /// Maps a URL and its content type to the preferred relative path of its file in the offline
 /// folder: the name the site uses, made legal everywhere. `PathRegistry` then makes the
@@ -42,6 +43,12 @@ public struct PathMapper: Sendable {
     /// Queries longer than this (rendered, in bytes) are replaced by a hash.
     static let maxQueryBytes = 64
 
+    /// The folder name of each host (and port) named so far: a crawl names nearly every page
+    /// under the same few hosts, and rendering one took as long as the rest of a short path.
+    /// Shared by the copies of this mapper; at most `maxKnownHosts` are kept.
+    private let hostNames = Locked<[String: String]>([:])
+    private static let maxKnownHosts = 1024
+
     /// - Parameter maxSegmentBytes: the longest component, in UTF-8 bytes; at least 32.
     public init(maxSegmentBytes: Int = 200) {
         precondition(maxSegmentBytes >= 32, "maxSegmentBytes must leave room for a hash and an extension")
@@ -64,6 +71,18 @@ public struct PathMapper: Sendable {
     }
 
     private func hostName(_ parts: URLParts) -> String {
+        // The name depends on the host and a port that is not the scheme's: the authority.
+        let key = parts.authority
+        if let known = hostNames.withLock({ $0[key] }) { return known }
+        let name = renderHostName(parts)
+        hostNames.withLock { names in
+            if names.count >= Self.maxKnownHosts { names.removeAll(keepingCapacity: true) }
+            names[key] = name
+        }
+        return name
+    }
+
+    private func renderHostName(_ parts: URLParts) -> String {
         var body = NameRenderer.renderHost(parts.host)
         var key = "H" + parts.host
         if let port = parts.port, port != parts.defaultPort {
