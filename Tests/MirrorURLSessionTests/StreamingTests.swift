@@ -58,9 +58,10 @@ struct StreamingTests {
                 var response = TestResponse(status: 200, headers: ["Content-Type": "application/octet-stream"], body: body)
                 response.chunkSize = 64 << 10
                 // The last chunk waits until most of the body has reached the delegate: it
-                // streams, rather than arriving whole once the origin is done.
+                // streams, rather than arriving whole once the origin is done. The wait is long:
+                // a full test run starves every test for its first minutes.
                 response.beforeLastChunk = {
-                    let arrived = await receiver.waitFor(size / 2, limit: .seconds(TestTiming.seconds(60)))
+                    let arrived = await receiver.waitFor(size / 2, limit: .seconds(TestTiming.seconds(300)))
                     arrivedBeforeTheEnd.withLock { $0 = arrived }
                 }
                 return response
