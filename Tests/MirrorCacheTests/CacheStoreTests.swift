@@ -182,6 +182,47 @@ struct CacheStoreTests {
         #expect(try ours.entry(for: "http://a.test/shared", request: [:]) == nil)
     }
 
+    /// An index of an earlier version, its entries stored in the order of their ids, is moved to
+    /// the layout that stores them in the order they come when opened, and keeps every entry.
+    @Test func anIndexOfTheEarlierLayoutKeepsItsEntries() throws {
+        let urls = (0..<3).map { "http://a.test/\($0)" }
+        do {
+            let store = try CacheStore(directory: folder.path)
+            for url in urls { try put(store, url, Array(url.utf8)) }
+            try store.synchronize()
+        }
+        func layout(of index: CacheIndex) throws -> String {
+            guard case .text(let sql) = try index.database.scalar("SELECT sql FROM sqlite_master WHERE name = 'entries'") else { return "" }
+            return sql
+        }
+        do {
+            let index = try CacheIndex(path: folder.path + "/index.sqlite")
+            try index.database.execute(
+                """
+                CREATE TABLE entries_by_id (
+                    id TEXT PRIMARY KEY, method TEXT NOT NULL, url TEXT NOT NULL, vary_key TEXT NOT NULL,
+                    status INTEGER NOT NULL, headers TEXT NOT NULL, request_time REAL NOT NULL,
+                    response_time REAL NOT NULL, digest TEXT NOT NULL, size INTEGER NOT NULL, last_access REAL NOT NULL
+                ) WITHOUT ROWID;
+                INSERT INTO entries_by_id SELECT * FROM entries;
+                DROP TABLE entries;
+                ALTER TABLE entries_by_id RENAME TO entries;
+                CREATE INDEX entries_by_url ON entries(url);
+                """)
+            #expect(try layout(of: index).contains("WITHOUT ROWID"))
+        }
+        let store = try CacheStore(directory: folder.path)
+        #expect(try store.statistics().entries == 3)
+        for url in urls {
+            let entry = try #require(try store.entry(for: url, request: [:]))
+            #expect(try store.body(of: entry)?.collect() == Array(url.utf8))
+        }
+        try put(store, urls[0], Array("changed".utf8))
+        #expect(try store.statistics().entries == 3, "an entry stored again replaces its row")
+        let index = try CacheIndex(path: folder.path + "/index.sqlite")
+        #expect(try !layout(of: index).contains("WITHOUT ROWID"))
+    }
+
     @Test func aMissingBodyFileIsAMissNotAnError() throws {
         let store = try CacheStore(directory: folder.path)
         let entry = try put(store, "http://a.test/gone", [UInt8](repeating: 3, count: 500_000))

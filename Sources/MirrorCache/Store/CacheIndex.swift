@@ -29,19 +29,7 @@ final class CacheIndex: @unchecked Sendable {
         }
         try database.execute(
             """
-            CREATE TABLE IF NOT EXISTS entries (
-                id TEXT PRIMARY KEY,
-                method TEXT NOT NULL,
-                url TEXT NOT NULL,
-                vary_key TEXT NOT NULL,
-                status INTEGER NOT NULL,
-                headers TEXT NOT NULL,
-                request_time REAL NOT NULL,
-                response_time REAL NOT NULL,
-                digest TEXT NOT NULL,
-                size INTEGER NOT NULL,
-                last_access REAL NOT NULL
-            ) WITHOUT ROWID;
+            \(Self.entriesTable("IF NOT EXISTS entries"))
             CREATE INDEX IF NOT EXISTS entries_by_url ON entries(url);
             -- Every b-tree costs a page per commit: bodies count their users instead of an index on
             -- entries(digest), and eviction sorts by last_access when it runs instead of indexing it.
@@ -53,8 +41,57 @@ final class CacheIndex: @unchecked Sendable {
 
             PRAGMA user_version = \(Self.formatVersion);
             """)
+        try moveEntriesOutOfIDOrder()
         try addMissing(.bodyBytes, computedBy: "coalesce(sum(size), 0) FROM bodies")
         try addMissing(.logRecords, computedBy: "count(*) FROM entries")
+    }
+
+    /// The table of entries, named `name`: rows in the order they were stored (SQLite's rowid),
+    /// found by id through the index SQLite makes for the primary key. Stored in the order of
+    /// their ids (`WITHOUT ROWID`, the layout of earlier versions), whole rows of some 500 bytes
+    /// each went to a random page of the table, and once the table was large every commit wrote
+    /// a page of 4 KB per entry; now only the index's short rows go to random pages. Both
+    /// layouts answer the same statements.
+    private static func entriesTable(_ name: String) -> String {
+        """
+        CREATE TABLE \(name) (
+            id TEXT PRIMARY KEY,
+            method TEXT NOT NULL,
+            url TEXT NOT NULL,
+            vary_key TEXT NOT NULL,
+            status INTEGER NOT NULL,
+            headers TEXT NOT NULL,
+            request_time REAL NOT NULL,
+            response_time REAL NOT NULL,
+            digest TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            last_access REAL NOT NULL
+        );
+        """
+    }
+
+    /// Copies the entries of an index in the layout of earlier versions (`WITHOUT ROWID`) into
+    /// `entriesTable`'s, in one transaction: a kill leaves the old table whole, and another
+    /// process opening the index at the same time waits for it, then finds the new one. About a
+    /// second per 100,000 entries, once; versions that made the old layout read the new one.
+    private func moveEntriesOutOfIDOrder() throws {
+        func isInIDOrder() throws -> Bool {
+            let definition = try database.statement("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'entries'")
+                .firstRow { $0.string(0) }
+            return definition?.uppercased().contains("WITHOUT ROWID") ?? false
+        }
+        guard try isInIDOrder() else { return }
+        try database.transaction {
+            guard try isInIDOrder() else { return }
+            try database.execute(
+                """
+                \(Self.entriesTable("entries_stored_in_order"))
+                INSERT INTO entries_stored_in_order (\(Self.columns)) SELECT \(Self.columns) FROM entries;
+                DROP TABLE entries;
+                ALTER TABLE entries_stored_in_order RENAME TO entries;
+                CREATE INDEX entries_by_url ON entries(url);
+                """)
+        }
     }
 
     /// Adds the row of `total`, computed by `query`, to an index an older version made without it.
