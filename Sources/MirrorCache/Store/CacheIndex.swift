@@ -41,7 +41,10 @@ final class CacheIndex: @unchecked Sendable {
 
             PRAGMA user_version = \(Self.formatVersion);
             """)
-        try moveEntriesOutOfIDOrder()
+        // An index that cannot be moved now (a full disk, another process writing for longer than
+        // the wait for its lock) keeps the old layout, which answers the same statements, until
+        // it is next opened.
+        try? moveEntriesOutOfIDOrder()
         try addMissing(.bodyBytes, computedBy: "coalesce(sum(size), 0) FROM bodies")
         try addMissing(.logRecords, computedBy: "count(*) FROM entries")
     }
