@@ -62,7 +62,7 @@ check_site() { # check_site NAME DOCS QUERIES
     "$mirror" pack "$work/site" -o "$work/site.tar.gz" --quiet
     host="127.0.0.1_$port"
     html=$(find "$work/site/$host" -name '*.html' -printf '%s\n' | awk '{s += $1} END {print s}')
-    text=$(sqlite3 "$work/site/.mirror/journal.sqlite" "SELECT sum(length(text)) FROM texts")
+    text=$(sqlite3 "$work/site/.mirror/journal.sqlite" "SELECT sum(length(text)) FROM pages")
     size=$(stat -c %s "$work/site/.mirror/search.sqlite")
     printf '%s: %s pages; crawl %.3f s, with --no-index %.3f s: the index adds %.3f s (%.3f of the crawl); index %s bytes = %.2f x the text, %.2f x the HTML\n' \
       "$name" "$(find "$work/site/$host" -name '*.html' | wc -l)" "$crawl" "$plain" "$(echo "$crawl - $plain" | bc)" \

@@ -36,7 +36,8 @@ def strings(blob):
 
 def main():
     journal, runs = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 3
-    rows = sqlite3.connect(f"file:{journal}?mode=ro", uri=True).execute("SELECT text FROM texts ORDER BY url").fetchall()
+    rows = sqlite3.connect(f"file:{journal}?mode=ro", uri=True).execute(
+        "SELECT text FROM pages WHERE text IS NOT NULL ORDER BY url").fetchall()
     texts = [parts for (blob,) in rows if len(parts := strings(blob)) == 4]
     best = None
     with tempfile.TemporaryDirectory() as folder:

@@ -3,14 +3,14 @@
 
     journal-text-floor.py JOURNAL [RUNS=3]
 
-Reads every page's text from a crawl's journal (`.mirror/journal.sqlite`, table `texts`: its
-URL, key and text, as `PageRecords` keeps them) and, through Python's sqlite3 on the system's
-libsqlite3, writes them into a new journal of the same settings (WAL, `synchronous=NORMAL`,
-checkpoints every 16,000 pages) in the order the crawl met them (shuffled with a fixed seed: not
-URL order), 32 to a transaction (the journal commits a batch every 200 ms; python3.11-doc's crawl
-parses about 30 pages in that time), then reads them back 32 at a time by a range of URLs, as
-the index does at the finish. Prints the best CPU seconds of RUNS for the writing and the reading,
-the pages and their bytes.
+Reads every page's text from a crawl's journal (`.mirror/journal.sqlite`, table `pages`: its URL,
+key and text, as `PageRecords` keeps them beside the page's links and references) and, through
+Python's sqlite3 on the system's libsqlite3, writes them into a table of their own in a new
+journal of the same settings (WAL, `synchronous=NORMAL`, checkpoints every 16,000 pages) in the
+order the crawl met them (shuffled with a fixed seed: not URL order), 32 to a transaction (the
+journal commits a batch every 200 ms; python3.11-doc's crawl parses about 30 pages in that time),
+then reads them back 32 at a time by a range of URLs, as the index does at the finish. Prints the
+best CPU seconds of RUNS for the writing and the reading, the pages and their bytes.
 """
 import os
 import random
@@ -22,7 +22,8 @@ import time
 
 def main():
     journal, runs = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 3
-    rows = sqlite3.connect(f"file:{journal}?mode=ro", uri=True).execute("SELECT url, key, text FROM texts").fetchall()
+    rows = sqlite3.connect(f"file:{journal}?mode=ro", uri=True).execute(
+        "SELECT url, key, text FROM pages WHERE text IS NOT NULL").fetchall()
     random.Random(51).shuffle(rows)
     urls = sorted(row[0] for row in rows)
     best_write = best_read = None
