@@ -113,6 +113,18 @@ struct PathMapperGoldenTests {
         #expect(mapper.path(for: url, contentType: "text/html") == nil)
     }
 
+    /// A mapper keeps the folder name of each host it has named: one that has named every other
+    /// host first names each URL as a new mapper does (the port, the case, two Unicode spellings
+    /// of one host, in both orders).
+    @Test func hostNamesKeptChangeNoName() {
+        let hosts = HostileURLs.hosts + ["é.test", "e\u{301}.test", "h:8080", "H:8080"]
+        let urls = hosts.flatMap { host in ["http://\(host)/a.html", "https://\(host)/", "https://\(host):443/b"] }
+        let shared = PathMapper()
+        for url in urls + urls.reversed() {
+            #expect(shared.path(for: url, contentType: "text/html") == PathMapper().path(for: url, contentType: "text/html"), "\(url)")
+        }
+    }
+
     @Test func smallerSegmentLimit() {
         let mapper = PathMapper(maxSegmentBytes: 40)
         let path = mapper.path(for: "http://h/" + String(repeating: "é", count: 60) + ".html", contentType: "text/html")

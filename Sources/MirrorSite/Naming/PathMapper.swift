@@ -46,7 +46,7 @@ public struct PathMapper: Sendable {
     /// The folder name of each host (and port) named so far: a crawl names nearly every page
     /// under the same few hosts, and rendering one took as long as the rest of a short path.
     /// Shared by the copies of this mapper; at most `maxKnownHosts` are kept.
-    private let hostNames = Locked<[String: String]>([:])
+    private let hostNames = Locked<[UTF8Key: String]>([:])
     private static let maxKnownHosts = 1024
 
     /// - Parameter maxSegmentBytes: the longest component, in UTF-8 bytes; at least 32.
@@ -71,8 +71,9 @@ public struct PathMapper: Sendable {
     }
 
     private func hostName(_ parts: URLParts) -> String {
-        // The name depends on the host and a port that is not the scheme's: the authority.
-        let key = parts.authority
+        // The name depends on the host and a port that is not the scheme's: the authority, by
+        // its bytes (two spellings of one text by Unicode's equivalence render apart).
+        let key = UTF8Key(parts.authority)
         if let known = hostNames.withLock({ $0[key] }) { return known }
         let name = renderHostName(parts)
         hostNames.withLock { names in
