@@ -36,6 +36,19 @@ struct ScopeRules: Sendable {
 
     /// /a/b/a/b/a/b/… or /x/x/x/x: some segment occurs more often than allowed.
     func hasRepeatedSegments(_ path: String) -> Bool {
+        // In a path of no more segments than a segment may occur, none occurs too often: most
+        // paths, counted by bytes without a dictionary made for each URL.
+        var segments = 0
+        var inSegment = false
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                inSegment = false
+            } else if !inSegment {
+                inSegment = true
+                segments += 1
+            }
+        }
+        guard segments > configuration.maxRepeatedSegments else { return false }
         var counts: [Substring: Int] = [:]
         for segment in path.split(separator: "/") {
             counts[segment, default: 0] += 1
