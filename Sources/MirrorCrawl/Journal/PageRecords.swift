@@ -43,9 +43,9 @@ public struct PageRecords: Sendable {
         }
     }
 
-    /// The column `column` of each page's row when it has the same key (nil where it is NULL), in one read
-    /// of the rows from the first URL to the last in byte order: the finish asks a run of pages
-    /// at a time, in that order, so the read spans little more than the run.
+    /// The column `column` of each page's row when it has the same key (nil where it is NULL), in
+    /// one read of the rows from the first URL to the last in byte order: the finish asks a run
+    /// of pages at a time, in that order, so the read spans little more than the run.
     private func rows(_ column: StaticString, of pages: [(url: String, key: String)]) throws -> [[UInt8]?] {
         guard let low = pages.min(by: { $0.url.bytesPrecede($1.url) })?.url, let high = pages.max(by: { $0.url.bytesPrecede($1.url) })?.url
         else { return [] }

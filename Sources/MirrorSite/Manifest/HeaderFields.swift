@@ -80,14 +80,9 @@ enum HeaderFields {
     /// checked once and its answer kept, for at most `maxKnownDates` texts at a time.
     private static func date(_ text: String) -> Int? {
         guard text.utf8.count == 29, text.utf8.last == UInt8(ascii: "T") else { return nil }
-        let key = UTF8Key(text)
-        if let known = knownDates.withLock({ $0[key] }) { return known }
-        let seconds = HTTPDate.parse(text).flatMap { $0 >= 0 && HTTPDate.format($0) == text ? Int($0) : nil }
-        knownDates.withLock { known in
-            if known.count >= maxKnownDates { known.removeAll(keepingCapacity: true) }
-            known[key] = .some(seconds)
+        return knownDates.memoized(UTF8Key(text), limit: maxKnownDates) {
+            HTTPDate.parse(text).flatMap { $0 >= 0 && HTTPDate.format($0) == text ? Int($0) : nil }
         }
-        return seconds
     }
 
     /// The answers of `date` kept, by the date's bytes; nil for a text that is not a date it holds.

@@ -73,14 +73,7 @@ public struct PathMapper: Sendable {
     private func hostName(_ parts: URLParts) -> String {
         // The name depends on the host and a port that is not the scheme's: the authority, by
         // its bytes (two spellings of one text by Unicode's equivalence render apart).
-        let key = UTF8Key(parts.authority)
-        if let known = hostNames.withLock({ $0[key] }) { return known }
-        let name = renderHostName(parts)
-        hostNames.withLock { names in
-            if names.count >= Self.maxKnownHosts { names.removeAll(keepingCapacity: true) }
-            names[key] = name
-        }
-        return name
+        hostNames.memoized(UTF8Key(parts.authority), limit: Self.maxKnownHosts) { renderHostName(parts) }
     }
 
     private func renderHostName(_ parts: URLParts) -> String {
