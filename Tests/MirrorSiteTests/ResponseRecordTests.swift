@@ -70,6 +70,26 @@ struct ResponseRecordTests {
         }
     }
 
+    /// A value is checked against a field's in the packed bytes as the bytes of `firstValue`
+    /// compare: common values, dates (held as seconds: a near miss of their text is another
+    /// value), text, no value at all, and two Unicode spellings of one text.
+    @Test(arguments: fields) func aValueIsTheFirstValueByItsBytes(fields: [[String]]) {
+        var record = ResponseRecord(headers: [:], requestTime: 0, responseTime: 0, varyKey: "")
+        record.headers = fields
+        let names = ["etag", "content-type", "Server", "date", "last-modified", "connection", "x-empty", "x-mode", "", "🙂"]
+        let candidates: [String?] =
+            [nil, "", "x", "nginx", "text/html", "text/html\u{3B} charset=utf-8", "keep-alive", "Keep-Alive", "\"ü1\""]
+            + ["Thu, 26 Nov 2026 12:36:00 GMT", "Thu, 26 Nov 2026 12:36:00 GMT ", "thu, 26 Nov 2026 12:36:00 GMT"]
+            + ["Sun, 06 Nov 1994 08:49:37 GMT", "Thu, 01 Jan 1970 00:00:00 GMT", "\u{1F600}\u{301}", "\"u\u{308}1\""]
+            + fields.compactMap { $0.count == 2 ? $0[1] : nil }
+        for name in names {
+            let found = record.firstValue(named: name)
+            for value in candidates {
+                #expect(record.firstValue(named: name, is: value) == (found.map { Array($0.utf8) } == value.map { Array($0.utf8) }), "\(name): \(value ?? "nil")")
+            }
+        }
+    }
+
     @Test func headersKeepTheirOrderAndRepeats() {
         let headers = HTTPHeaders([("Vary", "Accept"), ("Content-Type", "text/css"), ("Vary", "Cookie")])
         let record = ResponseRecord(headers: headers, requestTime: 0, responseTime: 0, varyKey: "")

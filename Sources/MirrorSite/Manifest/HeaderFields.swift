@@ -242,6 +242,26 @@ enum HeaderFields {
         return nil
     }
 
+    /// Whether the value of the first `[name, value]` field named `name` in `pack`'s bytes is
+    /// `value` byte for byte (both nil when there is none): `firstValue(named:in:) == value`
+    /// without making that value — a date is compared by its seconds, not formatted again.
+    static func firstValue(named name: String, in packed: [UInt8], is value: String?) -> Bool {
+        var bytes = PackedBytes(reading: packed)
+        while let head = head(&bytes) {
+            if head.count == 2, let found = head.name, equalIgnoringASCIICase(found, name) {
+                guard let value else { return parts(after: head, &bytes)?.first == nil }
+                switch head.valueKind {
+                case 0: return bytes.readString().map { $0.utf8.elementsEqual(value.utf8) } ?? false
+                case 1: return valueCode(&bytes).map { commonValues[$0].utf8.elementsEqual(value.utf8) } ?? false
+                case 2: return dateSeconds(&bytes).map { date(value) == Int($0) } ?? false
+                default: return false
+                }
+            }
+            guard skipParts(after: head, &bytes) else { return value == nil }
+        }
+        return value == nil
+    }
+
     private static func equalIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
         func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
         return a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { lower($0) == lower($1) }

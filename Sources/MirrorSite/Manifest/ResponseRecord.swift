@@ -43,6 +43,9 @@ public struct ResponseRecord: Sendable, Codable, Equatable {
     /// The value of the first field named `name` (case ignored), as `HTTPHeaders.first(name:)`.
     public func firstValue(named name: String) -> String? { HeaderFields.firstValue(named: name, in: fields) }
 
+    /// Whether `firstValue(named: name)` is `value`, byte for byte, without making it.
+    func firstValue(named name: String, is value: String?) -> Bool { HeaderFields.firstValue(named: name, in: fields, is: value) }
+
     public var httpHeaders: HTTPHeaders {
         HTTPHeaders(headers.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil })
     }

@@ -64,7 +64,7 @@ public struct SiteManifest: Sendable, Codable, Equatable {
             case own(String?)
 
             init(_ value: String?, field: String, of record: ResponseRecord) {
-                self = value == record.firstValue(named: field) ? .inRecord : .own(value)
+                self = record.firstValue(named: field, is: value) ? .inRecord : .own(value)
             }
 
             func value(field: String, of record: ResponseRecord) -> String? {
