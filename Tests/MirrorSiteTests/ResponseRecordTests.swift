@@ -85,7 +85,8 @@ struct ResponseRecordTests {
         for name in names {
             let found = record.firstValue(named: name)
             for value in candidates {
-                #expect(record.firstValue(named: name, is: value) == (found.map { Array($0.utf8) } == value.map { Array($0.utf8) }), "\(name): \(value ?? "nil")")
+                let same = found.map { Array($0.utf8) } == value.map { Array($0.utf8) }
+                #expect(record.firstValue(named: name, is: value) == same, "\(name): \(value ?? "nil")")
             }
         }
     }
