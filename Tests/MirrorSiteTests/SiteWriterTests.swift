@@ -29,11 +29,43 @@ struct SiteWriterTests {
         let manifest = try JSONDecoder().decode(
             SiteManifest.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/.mirror/manifest.json")))
         #expect(manifest.resources.count == count)
-        #expect(manifest.resources.values.filter { $0.file == nil || $0.rewrittenFor == nil }.isEmpty)
+        #expect(manifest.resources.values.filter { $0.file == nil || $0.rewrittenFor == nil }.count == 0)
         for page in [0, 4_095, 4_096, count - 1] {
             let path = manifest.resources["http://h.test/p/\(page).html"]!.path
             #expect(try text(path) == "<a href=\"\((page + 1) % count).html\">next</a>", "\(path)")
         }
+    }
+
+    /// The manifest is written behind the rewrite; a rewrite that fails in a later slice (a
+    /// folder stands where a page's file was) fails the finish, which returns, and leaves no
+    /// manifest, with the pages before it rewritten. Once the file is back, the next finish
+    /// writes one that lists every page rewritten.
+    @Test(.timeLimit(.minutes(1))) func aRewriteThatFailsLeavesNoManifest() async throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let writer = try SiteWriter(directory: folder, ledger: MemorySiteLedger())
+        let count = 5_000
+        var paths: [String] = []
+        for page in 0..<count {
+            paths.append(
+                try await writer.write(
+                    url: "http://h.test/p/\(page).html", response: self.page("<a href=\"/p/\((page + 1) % count).html\">next</a>")))
+        }
+        // The last page in the byte order of URLs, in the last slice.
+        let last = try #require((0..<count).map { "http://h.test/p/\($0).html" }.max { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        let lastPath = paths[Int(last.dropFirst("http://h.test/p/".count).dropLast(".html".count))!]
+        let held = folder + "/" + lastPath + ".held"
+        try FileManager.default.moveItem(atPath: folder + "/" + lastPath, toPath: held)
+        try FileManager.default.createDirectory(atPath: folder + "/" + lastPath, withIntermediateDirectories: false)
+        #expect(throws: SiteError.self) { try writer.finish(seeds: ["http://h.test/p/0.html"]) }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/.mirror/manifest.json"))
+        #expect(try text(paths[0]) == "<a href=\"1.html\">next</a>")
+        try FileManager.default.removeItem(atPath: folder + "/" + lastPath)
+        try FileManager.default.moveItem(atPath: held, toPath: folder + "/" + lastPath)
+        try writer.finish(seeds: ["http://h.test/p/0.html"])
+        let manifest = try JSONDecoder().decode(
+            SiteManifest.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/.mirror/manifest.json")))
+        #expect(manifest.resources.count == count)
+        #expect(manifest.resources.values.filter { $0.file == nil || $0.rewrittenFor == nil }.count == 0)
     }
 
     /// Once finished, the writer lets go of its names; a write after that still gets a name no
