@@ -36,10 +36,9 @@ struct SiteWriterTests {
         }
     }
 
-    /// The manifest is written behind the rewrite; a rewrite that fails in a later slice (a
-    /// folder stands where a page's file was) fails the finish, which returns, and leaves no
-    /// manifest, with the pages before it rewritten. Once the file is back, the next finish
-    /// writes one that lists every page rewritten.
+    /// A rewrite that fails in a later slice (a folder stands where a page's file was) fails the
+    /// finish and leaves no manifest, with the pages before it rewritten. Once the file is back,
+    /// the next finish writes one that lists every page rewritten.
     @Test(.timeLimit(.minutes(1))) func aRewriteThatFailsLeavesNoManifest() async throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let writer = try SiteWriter(directory: folder, ledger: MemorySiteLedger())

@@ -160,8 +160,7 @@ struct ManifestJSONWriter {
 
     /// Members a slice from `object(slices:)` should hold: one wave of blocks.
     static let sliceSize = blockSize * blocksPerWave
-    /// Members formatted on one core at a time.
-    static let blockSize = 256
+    private static let blockSize = 256
     private static let blocksPerWave = 8
 
     /// An object whose members `nextSlice` hands over in slices, keys in the order of their UTF-8

@@ -14,9 +14,8 @@ struct FolderRewriter: Sendable {
     /// Rewrites, on every core, each HTML and CSS file not rewritten against `targets` (each
     /// file is independent; a file several URLs share is rewritten once, as the page of the
     /// first of them), and records what was rewritten. The ledger's resources are read in slices:
-    /// only one slice is held at a time; `rewritten` is given the last URL of each once its
-    /// files and records are.
-    func rewriteLinks(_ targets: LinkTargets, knownReferences: SiteWriter.KnownReferences?, rewritten: (String) -> Void) throws {
+    /// only one slice is held at a time.
+    func rewriteLinks(_ targets: LinkTargets, knownReferences: SiteWriter.KnownReferences?) throws {
         let digest = targets.digest
         try SiteError.fromLedger {
             try ledger.forEachResourceSlice { slice in
@@ -28,7 +27,6 @@ struct FolderRewriter: Sendable {
                     groups.append(group)
                 }
                 try rewriteFiles(groups, targets: targets, digest: digest, knownReferences: knownReferences)
-                if let last = slice.last { rewritten(last.url) }
             }
         }
     }

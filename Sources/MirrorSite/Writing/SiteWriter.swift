@@ -66,10 +66,9 @@ public final class SiteWriter: Sendable {
         try saver.redirect(from: from, to: to, response: response)
     }
 
-    /// Writes `index.html` (opening the first seed's file), rewrites the links of every HTML and
-    /// CSS file not rewritten against the current targets (their originals are kept), and writes
-    /// the manifest from the ledger behind the rewrite, put in place once every record is flushed
-    /// and the search index made. A link to a saved URL becomes a relative path; a link to
+    /// Rewrites the links of every HTML and CSS file not rewritten against the current targets
+    /// (their originals are kept), then writes `index.html` (opening the first seed's file) and
+    /// the manifest, from the ledger. A link to a saved URL becomes a relative path; a link to
     /// anything else becomes absolute. Kept originals no file needs are removed last: a kill
     /// before that leaves them for the next finish.
     /// - Parameter searchIndex: makes the folder's search index from the ledger's resources, and
@@ -79,72 +78,40 @@ public final class SiteWriter: Sendable {
         searchIndex: (@Sendable (_ ledger: any SiteLedger) throws -> SiteManifest.FileDigest)? = nil
     ) throws {
         try rejoinSpellings()
-        // What the crawl let go goes back to the system before the rewrite and the manifest take more.
-        mirror_release_free_heap()
-        // The manifest is written on a thread of its own behind the rewrite, which leaves the cores
-        // idle part of the time (its files' locks). It waits for the search index, made once the
-        // rewrite is done, and is put in place after that: after the ledger's flush.
-        // On every path the rewrite ends (a failure with it: the manifest is then not put in
-        // place) and the manifest's thread is waited for: it reads the ledger, which the caller
-        // closes after this.
-        let progress = RewriteProgress()
-        var manifest: BackgroundResult<UsedOriginals>?
-        defer {
-            progress.end(search: { throw CancellationError() })
-            _ = try? manifest?.value()
-        }
         // The registry lives in this scope only, and is let go after it.
-        try { () throws in
+        let seedPath = try { () throws -> String? in
             let targets = LinkTargets(registry: try names.withRegistry { $0 }, redirects: saver.redirects)
-            var index: SiteManifest.FileDigest?
-            if let seed = seeds.first, let path = targets.path(for: seed) {
-                index = try StartPage(seed: seed, path: path).write(to: directory, with: files)
-            }
-            manifest = writingManifest(index: index, seeds: seeds, progress: progress)
-            try FolderRewriter(directory: directory, ledger: ledger, files: files)
-                .rewriteLinks(targets, knownReferences: knownReferences, rewritten: progress.rewritten(through:))
+            try FolderRewriter(directory: directory, ledger: ledger, files: files).rewriteLinks(targets, knownReferences: knownReferences)
+            return seeds.first.flatMap(targets.path(for:))
         }()
         names.letGo()
         try SiteError.fromLedger { try ledger.flush() }
+        var index: SiteManifest.FileDigest?
+        if let seed = seeds.first, let path = seedPath {
+            index = try StartPage(seed: seed, path: path).write(to: directory, with: files)
+        }
         // The index is made once the registry (about 20 MB at 100,000 URLs) is gone and its pages are
         // back with the system: glibc keeps the free pages below an arena's top, which the
         // threads making the index may not allocate from.
         if searchIndex != nil { mirror_release_free_heap() }
-        // On a thread of its own too (each reads the ledger on one core); waited for on every path.
+        // The index is made on a thread of its own while the manifest's resources are written
+        // (each reads the ledger on one core); the manifest names the index after them. It is
+        // waited for on every path: it reads the ledger, which the caller closes after this.
         let indexing = searchIndex.map { make in BackgroundResult { [ledger] in try make(ledger) } }
         defer { _ = try? indexing?.value() }
-        progress.end(search: { try indexing?.value() })
-        guard var used = try manifest?.value() else { return }
+        var used = UsedOriginals()
+        let next = ledger.resourceSlices()
+        try files.writeAtomically(to: directory + "/" + SiteManifest.path) { write in
+            try SiteManifest.writeJSON(
+                index: index, search: { try indexing?.value() }, redirects: saver.redirects,
+                resources: {
+                    let slice = try SiteError.fromLedger { try next() }
+                    for (_, resource) in slice where resource.file != nil { used.note(resource.digest) }
+                    return slice.map { ($0.url, $0.resource) }
+                }, seeds: seeds, write)
+        }
         used.sort()
         removeUnusedOriginals(used)
-    }
-
-    /// Writes the manifest on a thread of its own: each slice of resources once the rewrite has
-    /// gone past it, the search index's digest once the rewrite has ended (`RewriteProgress`).
-    /// Its value: the kept originals that its files need. It reads a block of resources at a
-    /// time, not a slice: formatted on one core while the rewrite takes the others, with an
-    /// eighth of the memory (at 100,000 URLs a slice took the crawl past its 100 MB).
-    private func writingManifest(index: SiteManifest.FileDigest?, seeds: [String], progress: RewriteProgress)
-        -> BackgroundResult<UsedOriginals>
-    {
-        let (ledger, files, path, redirects) = (ledger, files, directory + "/" + SiteManifest.path, saver.redirects)
-        return BackgroundResult {
-            var used = UsedOriginals()
-            var after: String?
-            try files.writeAtomically(to: path) { write in
-                try SiteManifest.writeJSON(
-                    index: index, search: progress.searchDigest, redirects: redirects,
-                    resources: {
-                        let slice = try progress.rewrittenSlice(after: after) { after in
-                            try SiteError.fromLedger { try ledger.resources(after: after, limit: ManifestJSONWriter.blockSize) }
-                        }
-                        after = slice.last?.url ?? after
-                        for (_, resource) in slice where resource.file != nil { used.note(resource.digest) }
-                        return slice.map { ($0.url, $0.resource) }
-                    }, seeds: seeds, write)
-            }
-            return used
-        }
     }
 
     /// Puts spellings of one file that a re-crawl had parted back in it (`PathRegistry.rejoin`).
