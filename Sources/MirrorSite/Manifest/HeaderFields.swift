@@ -234,32 +234,33 @@ enum HeaderFields {
     /// `HTTPHeaders.first(name:)`), read from `pack`'s bytes: the fields before it are passed
     /// over, not unpacked.
     static func firstValue(named name: String, in packed: [UInt8]) -> String? {
-        var bytes = PackedBytes(reading: packed)
-        while let head = head(&bytes) {
-            if head.count == 2, let found = head.name, equalIgnoringASCIICase(found, name) { return parts(after: head, &bytes)?.first }
-            guard skipParts(after: head, &bytes) else { return nil }
-        }
-        return nil
+        guard var (head, bytes) = firstField(named: name, in: packed) else { return nil }
+        return parts(after: head, &bytes)?.first
     }
 
     /// Whether the value of the first `[name, value]` field named `name` in `pack`'s bytes is
     /// `value` byte for byte (both nil when there is none): `firstValue(named:in:) == value`
     /// without making that value — a date is compared by its seconds, not formatted again.
     static func firstValue(named name: String, in packed: [UInt8], is value: String?) -> Bool {
+        guard var (head, bytes) = firstField(named: name, in: packed) else { return value == nil }
+        guard let value else { return parts(after: head, &bytes)?.first == nil }
+        switch head.valueKind {
+        case 0: return bytes.readString().map { $0.utf8.elementsEqual(value.utf8) } ?? false
+        case 1: return valueCode(&bytes).map { commonValues[$0].utf8.elementsEqual(value.utf8) } ?? false
+        case 2: return dateSeconds(&bytes).map { date(value) == Int($0) } ?? false
+        default: return false
+        }
+    }
+
+    /// The head of the first `[name, value]` field named `name`, and the bytes read up to its
+    /// value; nil when there is none (or the bytes before it are not `pack`'s).
+    private static func firstField(named name: String, in packed: [UInt8]) -> (Head, PackedBytes)? {
         var bytes = PackedBytes(reading: packed)
         while let head = head(&bytes) {
-            if head.count == 2, let found = head.name, equalIgnoringASCIICase(found, name) {
-                guard let value else { return parts(after: head, &bytes)?.first == nil }
-                switch head.valueKind {
-                case 0: return bytes.readString().map { $0.utf8.elementsEqual(value.utf8) } ?? false
-                case 1: return valueCode(&bytes).map { commonValues[$0].utf8.elementsEqual(value.utf8) } ?? false
-                case 2: return dateSeconds(&bytes).map { date(value) == Int($0) } ?? false
-                default: return false
-                }
-            }
-            guard skipParts(after: head, &bytes) else { return value == nil }
+            if head.count == 2, let found = head.name, equalIgnoringASCIICase(found, name) { return (head, bytes) }
+            guard skipParts(after: head, &bytes) else { return nil }
         }
-        return value == nil
+        return nil
     }
 
     private static func equalIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
