@@ -23,6 +23,22 @@ public struct HexDigest: Hashable, Comparable, Sendable, CustomStringConvertible
         }
     }
 
+    /// The digest of 32 bytes, as `Hex.string` would spell them.
+    public init(bytes: some Collection<UInt8>) {
+        precondition(bytes.count == 32, "a digest has 32 bytes")
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &words) { _ = $0.copyBytes(from: bytes) }
+        self.words = (UInt64(bigEndian: words.0), UInt64(bigEndian: words.1), UInt64(bigEndian: words.2), UInt64(bigEndian: words.3))
+        other = nil
+    }
+
+    /// The digest's 32 bytes; nil when it holds other text.
+    public var bytes: [UInt8]? {
+        guard other == nil else { return nil }
+        let bytes = (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian)
+        return withUnsafeBytes(of: bytes) { Array($0) }
+    }
+
     public var text: String {
         if let other { return other.text }
         let bytes = (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian)

@@ -49,6 +49,11 @@ public struct PackedBytes: Sendable {
         bytes.append(contentsOf: more)
     }
 
+    /// Bytes of a count the reader knows, without it.
+    public mutating func append(raw more: some Sequence<UInt8>) {
+        bytes.append(contentsOf: more)
+    }
+
     /// A flag byte, then the string when there is one.
     public mutating func append(_ string: String?) {
         append(byte: string == nil ? 0 : 1)
@@ -104,6 +109,13 @@ public struct PackedBytes: Sendable {
         guard let count = readCount() else { return nil }
         defer { position += count }
         return Array(bytes[position..<position + count])
+    }
+
+    /// `count` bytes written by `append(raw:)`.
+    public mutating func readRaw(count: Int) -> ArraySlice<UInt8>? {
+        guard count >= 0, count <= bytes.count - position else { return nil }
+        defer { position += count }
+        return bytes[position..<position + count]
     }
 
     public mutating func readOptionalString() -> String?? {

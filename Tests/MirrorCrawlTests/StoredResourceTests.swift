@@ -32,7 +32,7 @@ struct StoredResourceTests {
         let encoded = StoredResource.encode(Self.resource(rewritten: true))
         for cut in 0..<encoded.count { #expect(StoredResource.decode(Array(encoded.prefix(cut))) == nil, "cut at \(cut)") }
         #expect(StoredResource.decode(encoded + [0]) == nil)
-        #expect(StoredResource.decode([3] + encoded.dropFirst()) == nil)  // another version
+        #expect(StoredResource.decode([4] + encoded.dropFirst()) == nil)  // another version
     }
 
     /// A resource whose record has fields of every shape: two parts (common and other names,
@@ -70,6 +70,75 @@ struct StoredResourceTests {
         return Hex.bytes(hex)!
     }()
 
+    /// `resource` as version 2 wrote it (the encoder of 60828f7): digests as text, validators as
+    /// strings.
+    static func versionTwoRow(_ resource: SiteManifest.Resource) -> [UInt8] {
+        var bytes = PackedBytes(capacity: 512)
+        bytes.append(byte: 2)
+        bytes.append(resource.path)
+        bytes.append(resource.status)
+        bytes.append(resource.contentType)
+        bytes.append(resource.size)
+        bytes.append(resource.sha256)
+        bytes.append(resource.etag)
+        bytes.append(resource.lastModified)
+        bytes.append(bytes: resource.record.packedFields)
+        bytes.append(resource.record.requestTime)
+        bytes.append(resource.record.responseTime)
+        bytes.append(resource.record.varyKey)
+        bytes.append(resource.rewrittenFor)
+        bytes.append(resource.file?.sha256)
+        if let file = resource.file { bytes.append(file.size) }
+        return bytes.bytes
+    }
+
+    /// Rows of version 2 read back as the resource they were, validators of their own (set,
+    /// absent, differing from the record's) and digests that are not hex included.
+    @Test(arguments: [false, true]) func rowsOfVersionTwoAreRead(rewritten: Bool) throws {
+        var resources = [Self.resource(rewritten: rewritten), Self.fieldsOfEveryShape]
+        resources.append(
+            SiteManifest.Resource(
+                path: "a.html", status: 200, contentType: "text/html", size: 3, sha256: "not hex",
+                etag: "\"own\"", lastModified: "Wed, 25 Nov 2026 10:00:00 GMT", record: Self.fieldsOfEveryShape.record,
+                rewrittenFor: nil, file: SiteManifest.FileDigest(sha256: "ABCD", size: 2)))
+        for resource in resources {
+            let decoded = try #require(StoredResource.decode(Self.versionTwoRow(resource)))
+            #expect(decoded == resource)
+            #expect(decoded.etag == resource.etag && decoded.lastModified == resource.lastModified)
+            #expect(decoded.sha256 == resource.sha256 && decoded.file?.sha256 == resource.file?.sha256)
+            #expect(!StoredResource.isOfLaterVersion(Self.versionTwoRow(resource)))
+        }
+    }
+
+    /// A row keeps which validators are the record's fields and which are values of their own,
+    /// and digests that are not 64 hex digits as their text.
+    @Test func validatorsAndDigestsKeepTheirForm() throws {
+        let record = Self.fieldsOfEveryShape.record
+        let shapes: [(etag: String?, lastModified: String?)] = [
+            ("\"ü1\"", nil), (nil, nil), ("\"other\"", "Thu, 26 Nov 2026 12:36:00 GMT"), ("", "Thu, 26 Nov 2026 12:36:01 GMT"),
+        ]
+        for (etag, lastModified) in shapes {
+            for digest in [String(repeating: "0f", count: 32), "ABCDEF", ""] {
+                let resource = SiteManifest.Resource(
+                    path: "p.html", status: 200, contentType: nil, size: 1, sha256: digest, etag: etag, lastModified: lastModified,
+                    record: record, file: SiteManifest.FileDigest(sha256: digest, size: 1))
+                let decoded = try #require(StoredResource.decode(StoredResource.encode(resource)))
+                #expect(decoded == resource)
+                #expect(decoded.etag == etag && decoded.lastModified == lastModified)
+                #expect(decoded.validators == resource.validators)
+                #expect(decoded.sha256 == digest && decoded.file?.sha256 == digest)
+            }
+        }
+        // A validator that is the record's field is not written out again.
+        let inRecord = SiteManifest.Resource(
+            path: "p.html", status: 200, contentType: nil, size: 1, sha256: "", etag: "\"ü1\"", lastModified: nil, record: record)
+        #expect(inRecord.validators.etag == .inRecord)
+        let value = Array("\"ü1\"".utf8)
+        func occurrences(in bytes: [UInt8]) -> Int { bytes.indices.filter { bytes[$0...].starts(with: value) }.count }
+        #expect(occurrences(in: StoredResource.encode(inRecord)) == occurrences(in: record.packedFields))
+        #expect(occurrences(in: record.packedFields) == 1)
+    }
+
     @Test func rowsOfVersionOneAreRead() {
         let decoded = StoredResource.decode(Self.versionOneRow)
         #expect(decoded == Self.fieldsOfEveryShape)
@@ -82,7 +151,7 @@ struct StoredResourceTests {
     @Test func rowsOfALaterVersionAreToldFromDamagedOnes() throws {
         let encoded = StoredResource.encode(Self.fieldsOfEveryShape)
         #expect(StoredResource.decode(encoded) == Self.fieldsOfEveryShape)
-        let later = [3] + encoded.dropFirst()
+        let later = [4] + encoded.dropFirst()
         #expect(StoredResource.decode(later) == nil)
         #expect(StoredResource.isOfLaterVersion(later))
         #expect(!StoredResource.isOfLaterVersion(encoded))
@@ -103,7 +172,7 @@ struct StoredResourceTests {
             try journal.flush()
         }
         let database = try SQLiteDatabase(path: root + "/.mirror/journal.sqlite")
-        for (first, expected) in [(3, CrawlJournalError.ofLaterVersion(url: url)), (0, .unreadable(url: url))] {
+        for (first, expected) in [(4, CrawlJournalError.ofLaterVersion(url: url)), (0, .unreadable(url: url))] {
             try database.statement("UPDATE resources SET json = ? WHERE url = ?")
                 .run([.blob([UInt8(first)] + StoredResource.encode(Self.fieldsOfEveryShape).dropFirst()), .text(url)])
             let journal = try CrawlJournal(folder: root, fresh: false)

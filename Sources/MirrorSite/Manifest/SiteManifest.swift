@@ -1,4 +1,4 @@
-import MirrorCore
+package import MirrorCore
 
 /// The map of an offline folder, saved as `.mirror/manifest.json`: every saved URL with its
 /// file, status, type, validators, size and digest, every redirect, and for each the record a
@@ -10,7 +10,7 @@ public struct SiteManifest: Sendable, Codable, Equatable {
     /// The size and SHA-256 (lower-case hex) of a file.
     public struct FileDigest: Sendable, Codable, Equatable {
         /// Held as `HexDigest`: a manifest holds one per rewritten file.
-        private var digest: HexDigest
+        package private(set) var digest: HexDigest
         public var size: Int
 
         public var sha256: String {
@@ -19,7 +19,11 @@ public struct SiteManifest: Sendable, Codable, Equatable {
         }
 
         public init(sha256: String, size: Int) {
-            digest = HexDigest(sha256)
+            self.init(digest: HexDigest(sha256), size: size)
+        }
+
+        package init(digest: HexDigest, size: Int) {
+            self.digest = digest
             self.size = size
         }
 
@@ -58,8 +62,9 @@ public struct SiteManifest: Sendable, Codable, Equatable {
             var file: FileDigest?
         }
 
-        /// A validator's value: the record's field of that name, or one of its own.
-        private enum Validator: Sendable {
+        /// A validator's value: the record's field of that name, or one of its own. The crawl's
+        /// journal keeps which, so a resource read back compares nothing.
+        package enum Validator: Sendable, Equatable {
             case inRecord
             case own(String?)
 
@@ -87,12 +92,22 @@ public struct SiteManifest: Sendable, Codable, Equatable {
             etag: String?, lastModified: String?, record: ResponseRecord, rewrittenFor: String? = nil,
             file: FileDigest? = nil
         ) {
+            self.init(
+                path: path, status: status, contentType: contentType, size: size, digest: HexDigest(sha256),
+                etag: Validator(etag, field: "etag", of: record),
+                lastModified: Validator(lastModified, field: "last-modified", of: record),
+                record: record, rewrittenFor: rewrittenFor, file: file)
+        }
+
+        /// A resource from its values as held: what the crawl's journal keeps.
+        package init(
+            path: String, status: Int, contentType: String?, size: Int, digest: HexDigest,
+            etag: Validator, lastModified: Validator, record: ResponseRecord, rewrittenFor: String?, file: FileDigest?
+        ) {
             box = Box(
                 Values(
-                    path: path, status: status, contentType: contentType, size: size, sha256: HexDigest(sha256),
-                    etag: Validator(etag, field: "etag", of: record),
-                    lastModified: Validator(lastModified, field: "last-modified", of: record),
-                    record: record, rewrittenFor: rewrittenFor, file: file))
+                    path: path, status: status, contentType: contentType, size: size, sha256: digest,
+                    etag: etag, lastModified: lastModified, record: record, rewrittenFor: rewrittenFor, file: file))
         }
 
         private enum CodingKeys: String, CodingKey {
@@ -150,7 +165,9 @@ public struct SiteManifest: Sendable, Codable, Equatable {
         public var size: Int { box.values.size }
         public var sha256: String { box.values.sha256.text }
         /// The SHA-256 as held, for comparing and collecting without making its text.
-        var digest: HexDigest { box.values.sha256 }
+        package var digest: HexDigest { box.values.sha256 }
+        /// The validators as held.
+        package var validators: (etag: Validator, lastModified: Validator) { (box.values.etag, box.values.lastModified) }
         public var etag: String? { box.values.etag.value(field: "etag", of: box.values.record) }
         public var lastModified: String? { box.values.lastModified.value(field: "last-modified", of: box.values.record) }
         /// The record. Setting it keeps the validators' values: a validator that was the old
