@@ -37,8 +37,10 @@ public final class CookieJar: Sendable {
     /// The `Cookie` header for a request to `url` (`a=1; b=2`); nil when no cookie goes there.
     public func cookieHeader(for url: URLParts) -> String? {
         let now = now()
-        let cookies = store.withLock {
-            $0.cookies(
+        let cookies = store.withLock { store -> [Cookie] in
+            // Most crawls hold none: every request asks.
+            guard store.count > 0 else { return [] }
+            return store.cookies(
                 host: url.host, path: CookieRules.requestPath(url.path),
                 secureContext: CookieRules.isSecure(scheme: url.scheme, host: url.host), now: now)
         }
