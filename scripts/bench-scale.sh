@@ -9,7 +9,9 @@
 # The crawl's parts are timed too, layer by layer (mirror-fetch-bench: every URL of the site, 8 in
 # flight): the transport alone (async-http-client), then through the cache engine as a crawl
 # stores (`+ cache`), then parsing each page with libxml2 too (`+ parse`). What mirror takes
-# beyond the last is its frontier, folder and journal.
+# beyond the last is its frontier, folder and journal; the floors of those (the journal's SQLite,
+# the folder's file operations, FTS5: scripts/lib/*-floor.py, each alone on the largest crawl's
+# output) give the least CPU and wall time the design allows.
 #   scripts/bench-scale.sh [SIZES="10000 100000"]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -74,6 +76,17 @@ first=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1])
 kill -9 "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
 echo "--resume after a kill at $before of ${sizes##* } requests: first request after $first s"
 
+# The floors of what mirror does beyond its parts, from the largest site's last crawl, each alone:
+# the journal's SQLite work, the folder's file operations, and FTS5 taking the pages' texts.
+large=${sizes##* }
+last=$work/mirror-$large-3
+{
+  python3 scripts/lib/journal-floor.py "$last/.mirror/journal.sqlite" 1
+  python3 scripts/lib/folder-floor.py "$last" "$last-cache" "$work"
+  python3 scripts/lib/fts5-floor.py "$last/.mirror/journal.sqlite" 1
+} > "$work/floors-$large"
+cat "$work/floors-$large"
+
 python3 - "$work" $sizes <<'PY'
 import os, statistics, sys
 work, sizes = sys.argv[1], [int(n) for n in sys.argv[2:]]
@@ -119,4 +132,20 @@ if len(sizes) > 1:
     print(f"mirror RSS growth per URL: {(rl - rs) * 1024 / (large - small):.2f} KB (goal <= 0.5)")
     print(f"mirror's CPU at {large:,} spread over {cores} cores: {cl / cores:.1f} s, {cl / cores / load(f'wget2-{large}')[0]:.2f} x "
           f"wget2's wall (the least wall time that CPU allows; the machine stood idle {il:.0%} of mirror's run)")
+large = sizes[-1]
+# Each floor script prints names and numbers in turn: journal-floor.py, folder-floor.py, fts5-floor.py.
+journal, folder, fts5 = ({words[i]: float(words[i + 1]) for i in range(0, len(words), 2)}
+                         for words in (line.split() for line in open(f"{work}/floors-{large}")))
+own = {
+    "the journal (SQLite)": journal["fetching"] + journal["rewrite"] + journal["passes"],
+    "the folder's links": folder["links"],
+    "the rewritten pages' files": folder["rewrite"],
+    "the manifest's bytes": folder["manifest"],
+    "FTS5": fts5["fts5"],
+}
+parts, crawl, wget2 = load(f"parse-{large}")[2], load(f"mirror-{large}")[2], load(f"wget2-{large}")[0]
+floor = parts + sum(own.values())
+print(f"floors at {large:,}, CPU s each alone: " + ", ".join(f"{name} {seconds:.2f}" for name, seconds in own.items())
+      + f"; with the parts ({parts:.1f}), {floor:.1f} CPU s: mirror's CPU is {crawl / floor:.2f} x that; spread over "
+      f"{cores} cores, {floor / cores:.1f} s, {floor / cores / wget2:.2f} x wget2's wall (the least this design allows)")
 PY

@@ -3,9 +3,9 @@
 
     fts5-floor.py JOURNAL [RUNS=3]
 
-Reads every page's text from a crawl's journal (`.mirror/journal.sqlite`, table `texts`: title,
-headings, names and body, each a LEB128 length and its UTF-8 bytes, as `StoredText` writes
-them) and inserts them, in the byte order of their URLs, into a new FTS5 table made with the
+Reads every page's text from a crawl's journal (`.mirror/journal.sqlite`, column `text` of table
+`pages`: title, headings, names and body, each a LEB128 length and its UTF-8 bytes, as
+`StoredText` writes them) and inserts them, in the byte order of their URLs, into a new FTS5 table made with the
 settings of `SearchIndexBuilder` (same columns, tokenizer and options, one transaction, no
 journal), through Python's sqlite3 on the system's libsqlite3. Prints the best CPU seconds of
 RUNS, the pages and their bytes of text.

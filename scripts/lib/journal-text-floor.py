@@ -7,8 +7,8 @@ Reads every page's text from a crawl's journal (`.mirror/journal.sqlite`, table 
 key and text, as `PageRecords` keeps them beside the page's links and references) and, through
 Python's sqlite3 on the system's libsqlite3, writes them into a table of their own in a new
 journal of the same settings (WAL, `synchronous=NORMAL`, checkpoints every 16,000 pages) in the
-order the crawl met them (shuffled with a fixed seed: not URL order), 32 to a transaction (the
-journal commits a batch every 200 ms; python3.11-doc's crawl parses about 30 pages in that time),
+order the crawl met them (shuffled with a fixed seed: not URL order), 32 to a transaction (a
+bound from above: the journal commits its records in larger groups, `JournalLog`),
 then reads them back 32 at a time by a range of URLs, as the index does at the finish. Prints the
 best CPU seconds of RUNS for the writing and the reading, the pages and their bytes.
 """
