@@ -35,14 +35,17 @@ public struct HexDigest: Hashable, Comparable, Sendable, CustomStringConvertible
     /// The digest's 32 bytes; nil when it holds other text.
     public var bytes: [UInt8]? {
         guard other == nil else { return nil }
-        let bytes = (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian)
-        return withUnsafeBytes(of: bytes) { Array($0) }
+        return withUnsafeBytes(of: bigEndianWords) { Array($0) }
     }
 
     public var text: String {
         if let other { return other.text }
-        let bytes = (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian)
-        return withUnsafeBytes(of: bytes) { Hex.string($0) }
+        return withUnsafeBytes(of: bigEndianWords) { Hex.string($0) }
+    }
+
+    /// The words in memory in the digest's byte order.
+    private var bigEndianWords: (UInt64, UInt64, UInt64, UInt64) {
+        (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian)
     }
 
     public var description: String { text }

@@ -48,7 +48,8 @@ enum StoredResource {
         var bytes = PackedBytes(reading: encoded)
         switch bytes.readByte() {
         case version: return decodeCurrent(&bytes)
-        case versionWithValidatorsAsStrings, versionWithFieldsAsStrings: return decodeEarlier(&bytes, version: encoded[0])
+        case let form? where form == versionWithValidatorsAsStrings || form == versionWithFieldsAsStrings:
+            return decodeEarlier(&bytes, version: form)
         default: return nil
         }
     }
